@@ -1,0 +1,5 @@
+"""`python -m dealer`."""
+
+from dealer.cli.app import main
+
+main()
