@@ -20,8 +20,19 @@ JOKER_SUIT = 4
 ACE = 14
 KING = 13
 RANK_NAMES = {
-    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-    9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+    14: "ace",
 }
 RANK_PLURALS = {r: (n + "es" if n == "six" else n + "s") for r, n in RANK_NAMES.items()}
 
@@ -124,7 +135,9 @@ def parse_cards(
         allowed = sorted(set(counts))
         if len(cards) not in allowed:
             want = " or ".join(str(n) for n in allowed)
-            raise CardError(f"wrong number of cards for the {what}: expected {want}, got {len(cards)}")
+            raise CardError(
+                f"wrong number of cards for the {what}: expected {want}, got {len(cards)}"
+            )
     return tuple(cards)
 
 
@@ -135,7 +148,9 @@ def check_distinct(hands: Iterable[tuple[str, Iterable[Card]]]) -> None:
         for card in cards:
             if card in owner:
                 if card.is_joker:
-                    raise CardError(f"a second joker in the {name}: the joker is in the {owner[card]}")
+                    raise CardError(
+                        f"a second joker in the {name}: the joker is in the {owner[card]}"
+                    )
                 raise CardError(f"duplicate card {card}: in the {owner[card]} and the {name}")
             owner[card] = name
 

@@ -1,0 +1,153 @@
+"""What every command shares: the common options, the one error boundary, recording a ruling
+in the audit log, and showing it (JSON for scripts, text for people)."""
+
+from __future__ import annotations
+
+import functools
+import getpass
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, ParamSpec, TypeVar
+
+import typer
+
+from dealer.errors import DealerError
+from dealer.profile import Profile, load_profile
+from dealer.ruling import Ruling
+
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="One JSON object on stdout (JSON Lines with --batch).")
+]
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", envvar="DEALER_DB", help="Audit database [default: logs/dealer.sqlite]."),
+]
+UserOption = Annotated[
+    str | None, typer.Option("--user", envvar="DEALER_USER", help="Who rules (user id).")
+]
+TableOption = Annotated[
+    str | None, typer.Option("--table", envvar="DEALER_TABLE", help="Which table (table id).")
+]
+ProfileOption = Annotated[
+    Path | None, typer.Option("--profile", help="A YAML table profile (house rules).")
+]
+RuleOption = Annotated[
+    list[str] | None,
+    typer.Option("--rule", help="Override one setting: KEY=VALUE (repeatable)."),
+]
+BatchOption = Annotated[
+    str | None, typer.Option("--batch", help="Rule one input per line of FILE ('-': stdin).")
+]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def error_boundary(command: Callable[P, R]) -> Callable[P, R]:
+    """The one place a domain error becomes `Error: …` on stderr and exit status 1."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except DealerError as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+
+    return run
+
+
+@dataclass(frozen=True)
+class Desk:
+    """Who is ruling, at which table, into which audit database."""
+
+    db: Path
+    user: str
+    table: str
+
+    @classmethod
+    def of(cls, db: Path | None, user: str | None, table: str | None) -> Desk:
+        """Fill in the defaults: DEALER_DB or logs/dealer.sqlite, the login name, no table."""
+        if db is None:
+            env = os.environ.get("DEALER_DB")
+            db = Path(env) if env else Path("logs") / "dealer.sqlite"
+        return cls(db, user or _login(), table or "unassigned")
+
+
+def _login() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def profile_of(path: Path | None, rules: list[str] | None) -> Profile:
+    """The table profile for this command."""
+    return load_profile(path, rules or ())
+
+
+def record(desk: Desk, rulings: list[Ruling]) -> list[int]:
+    """Write rulings to the audit log in one transaction; their record ids."""
+    from dealer.cli.recording import record_rulings
+
+    return record_rulings(desk.db, desk.user, desk.table, rulings)
+
+
+def emit(
+    ruling: Ruling, ruling_id: int | None, as_json: bool, human: Callable[[Ruling], str]
+) -> None:
+    """Show one recorded ruling."""
+    if as_json:
+        typer.echo(json.dumps(ruling.to_json(ruling_id), ensure_ascii=False))
+    else:
+        typer.echo(human(ruling))
+        if ruling_id is not None:
+            typer.echo(f"ruling #{ruling_id} recorded")
+
+
+def batch_lines(source: str) -> Iterator[tuple[int, str]]:
+    """Numbered non-blank, non-comment lines of a batch file or stdin."""
+    if source == "-":
+        stream: Any = sys.stdin
+    else:
+        try:
+            stream = open(source, encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise DealerError(f"cannot read batch file {source}: {exc.strerror}") from None
+    try:
+        for number, line in enumerate(stream, 1):
+            text = line.strip()
+            if text and not text.startswith("#"):
+                yield number, text
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+
+
+def run_batch(
+    source: str,
+    rule_line: Callable[[str], Ruling],
+    desk: Desk,
+    as_json: bool,
+    human: Callable[[Ruling], str],
+) -> None:
+    """Rule and record each line on its own; a bad line is reported (and, with --json, answered
+    by an error object) and the others still ruled. Exit 1 if any line failed."""
+    failed = 0
+    for number, text in batch_lines(source):
+        try:
+            ruling = rule_line(text)
+            (ruling_id,) = record(desk, [ruling])
+        except DealerError as exc:
+            failed += 1
+            typer.echo(f"Error: line {number}: {exc}", err=True)
+            if as_json:
+                typer.echo(json.dumps({"line": number, "input": text, "error": str(exc)}))
+            continue
+        emit(ruling, ruling_id, as_json, human)
+    if failed:
+        raise typer.Exit(1)

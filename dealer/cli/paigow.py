@@ -1,0 +1,172 @@
+"""`dealer paigow …`: rank, compare, set and settle Emperor's Challenge Exposed hands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+
+from dealer.cli import render
+from dealer.cli.common import (
+    BatchOption,
+    DbOption,
+    Desk,
+    JsonFlag,
+    ProfileOption,
+    RuleOption,
+    TableOption,
+    UserOption,
+    emit,
+    error_boundary,
+    profile_of,
+    record,
+    run_batch,
+)
+from dealer.errors import DealerError
+from dealer.money import to_money
+from dealer.paigow import rulings
+from dealer.ruling import Ruling
+
+app = typer.Typer(
+    help="Emperor's Challenge Exposed (Pai Gow Poker with a joker).", no_args_is_help=True
+)
+
+Cards = Annotated[list[str] | None, typer.Argument(help="Cards, e.g. As Kd JK 10h 9c.")]
+
+
+def _one_or_batch(
+    cards: list[str] | None,
+    batch: str | None,
+    rule_text: Callable[[str], Ruling],
+    desk: Desk,
+    as_json: bool,
+    human: Callable[[Ruling], str],
+) -> None:
+    if batch is not None:
+        if cards:
+            raise DealerError("give cards or --batch, not both")
+        run_batch(batch, rule_text, desk, as_json, human)
+        return
+    if not cards:
+        raise DealerError("no cards given")
+    ruling = rule_text(" ".join(cards))
+    (ruling_id,) = record(desk, [ruling])
+    emit(ruling, ruling_id, as_json, human)
+
+
+@app.command()
+@error_boundary
+def rank(
+    cards: Cards = None,
+    as_json: JsonFlag = False,
+    batch: BatchOption = None,
+    profile: ProfileOption = None,
+    rule: RuleOption = None,
+    db: DbOption = None,
+    user: UserOption = None,
+    table: TableOption = None,
+) -> None:
+    """Rank a five-card (high) or two-card (low) hand."""
+    prof = profile_of(profile, rule)
+    _one_or_batch(
+        cards,
+        batch,
+        lambda text: rulings.rank_ruling(text, prof),
+        Desk.of(db, user, table),
+        as_json,
+        render.rank_text,
+    )
+
+
+@app.command()
+@error_boundary
+def compare(
+    first: Annotated[
+        str | None, typer.Argument(help="First hand, quoted: 'As Ks Qs Js Ts'.")
+    ] = None,
+    second: Annotated[str | None, typer.Argument(help="Second hand, same size.")] = None,
+    as_json: JsonFlag = False,
+    batch: BatchOption = None,
+    profile: ProfileOption = None,
+    rule: RuleOption = None,
+    db: DbOption = None,
+    user: UserOption = None,
+    table: TableOption = None,
+) -> None:
+    """Compare two hands of the same size; a copy (tie) gives winner null."""
+    prof = profile_of(profile, rule)
+
+    def rule_line(text: str) -> Ruling:
+        a, b = rulings.batch_line_cards(text)
+        return rulings.compare_ruling(a, b, prof)
+
+    desk = Desk.of(db, user, table)
+    if batch is not None:
+        if first or second:
+            raise DealerError("give two hands or --batch, not both")
+        run_batch(batch, rule_line, desk, as_json, render.compare_text)
+        return
+    if not first or not second:
+        raise DealerError("compare needs two hands, each quoted: 'As Ks Qs Js Ts' 'Ad Kd Qd Jd Td'")
+    ruling = rulings.compare_ruling(first, second, prof)
+    (ruling_id,) = record(desk, [ruling])
+    emit(ruling, ruling_id, as_json, render.compare_text)
+
+
+@app.command("set")
+@error_boundary
+def set_(
+    cards: Cards = None,
+    house_way: Annotated[
+        str | None, typer.Option("--house-way", help="trump-plaza, foxwoods, or a file.")
+    ] = None,
+    as_json: JsonFlag = False,
+    batch: BatchOption = None,
+    profile: ProfileOption = None,
+    rule: RuleOption = None,
+    db: DbOption = None,
+    user: UserOption = None,
+    table: TableOption = None,
+) -> None:
+    """Set seven cards by the House Way."""
+    prof = profile_of(profile, rule)
+    _one_or_batch(
+        cards,
+        batch,
+        lambda text: rulings.set_ruling(text, prof, house_way),
+        Desk.of(db, user, table),
+        as_json,
+        render.set_text,
+    )
+
+
+@app.command()
+@error_boundary
+def settle(
+    dealer: Annotated[str, typer.Option("--dealer", help="The dealer's seven cards.")],
+    wager: Annotated[str, typer.Option("--wager", help="The base wager.")],
+    player: Annotated[
+        str | None, typer.Option("--player", help="The player's seven cards, set by the House Way.")
+    ] = None,
+    high: Annotated[str | None, typer.Option("--high", help="The player's five-card hand.")] = None,
+    low: Annotated[str | None, typer.Option("--low", help="The player's two-card hand.")] = None,
+    house_way: Annotated[
+        str | None, typer.Option("--house-way", help="trump-plaza, foxwoods, or a file.")
+    ] = None,
+    as_json: JsonFlag = False,
+    profile: ProfileOption = None,
+    rule: RuleOption = None,
+    db: DbOption = None,
+    user: UserOption = None,
+    table: TableOption = None,
+) -> None:
+    """Settle one seat's base wager against the dealer's hand."""
+    if (player is None) == (high is None and low is None):
+        raise typer.BadParameter("give --player CARDS, or --high CARDS and --low CARDS")
+    prof = profile_of(profile, rule)
+    ruling = rulings.settle_ruling(
+        dealer, to_money(wager), prof, player=player, high=high, low=low, house_way=house_way
+    )
+    (ruling_id,) = record(Desk.of(db, user, table), [ruling])
+    emit(ruling, ruling_id, as_json, render.settle_text)

@@ -1,0 +1,92 @@
+"""Text for people: cards with suit symbols, hands side by side, the reasons underneath."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+from dealer.cards import parse_card
+from dealer.ruling import Ruling
+
+
+def pretty(cards: Iterable[str]) -> str:
+    """Canonical card strings as a person reads them: `A♠ 10♦ JK`."""
+    return " ".join(parse_card(c).symbol() for c in cards)
+
+
+def table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
+    """One shared table style."""
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+
+
+def reasons(ruling: Ruling) -> str:
+    """The explanation, one reason a line."""
+    return "\n".join(f"  · {line}" for line in ruling.explanation)
+
+
+def hand_line(hand: Mapping[str, Any]) -> str:
+    """`A♠ K♠ Q♠ J♠ 10♠  royal flush`."""
+    return f"{pretty(hand['cards'])}  {hand['description']}"
+
+
+def rank_text(ruling: Ruling) -> str:
+    """`dealer paigow rank`."""
+    return f"{hand_line(ruling.result)}\n{reasons(ruling)}"
+
+
+def compare_text(ruling: Ruling) -> str:
+    """`dealer paigow compare`."""
+    hands = ruling.result["hands"]
+    winner = ruling.result["winner"]
+    rows = [
+        [f"hand {i + 1}", pretty(h["cards"]), h["description"], "wins" if winner == i else ""]
+        for i, h in enumerate(hands)
+    ]
+    return f"{table(rows, ['', 'cards', 'hand', ''])}\n{reasons(ruling)}"
+
+
+def setting_rows(high: Mapping[str, Any], low: Mapping[str, Any]) -> list[list[str]]:
+    """High and low hands side by side."""
+    return [
+        [pretty(high["cards"]), pretty(low["cards"])],
+        [high["description"], low["description"]],
+    ]
+
+
+def set_text(ruling: Ruling) -> str:
+    """`dealer paigow set`."""
+    r = ruling.result
+    body = table(setting_rows(r["high_hand"], r["low_hand"]), ["high (5 cards)", "low (2 cards)"])
+    return f"{body}\n  {r['rule']}"
+
+
+def settle_text(ruling: Ruling) -> str:
+    """`dealer paigow settle`."""
+    base = ruling.result["base"]
+    rows = [
+        ["dealer", pretty(base["dealer"]["high"]["cards"]), pretty(base["dealer"]["low"]["cards"])],
+        ["", base["dealer"]["high"]["description"], base["dealer"]["low"]["description"]],
+        ["player", pretty(base["player"]["high"]["cards"]), pretty(base["player"]["low"]["cards"])],
+        ["", base["player"]["high"]["description"], base["player"]["low"]["description"]],
+    ]
+    out = [table(rows, ["", "high", "low"]), reasons(ruling)]
+    wagers = [["base", base["wager"], base["outcome"], base["odds"], _signed(base["net"])]]
+    for bonus in ruling.result["bonuses"]:
+        wagers.append(
+            [
+                bonus["wager"],
+                bonus.get("amount", ""),
+                bonus.get("event") or "no event",
+                bonus.get("pays", ""),
+                _signed(bonus["net"]),
+            ]
+        )
+    wagers.append(["total", "", "", "", _signed(ruling.result["total_net"])])
+    out.append(table(wagers, ["wager", "amount", "result", "pays", "net"]))
+    return "\n".join(out)
+
+
+def _signed(value: float | int) -> str:
+    return f"{value:+,}" if value else "0"

@@ -1,0 +1,134 @@
+"""Pai Gow rulings: typed text in, a `Ruling` out. Pure: no printing, no database."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from dealer.cards import check_distinct, parse_cards
+from dealer.errors import CardError
+from dealer.paigow.hands import rank_high, rank_low
+from dealer.paigow.house_way import HouseWay, load_house_way, set_hand
+from dealer.paigow.settle import BaseRules, house_way_sets, player_sets, settle_base
+from dealer.profile import Profile
+from dealer.ruling import Ruling
+
+
+def way_of(profile: Profile, override: str | None = None) -> HouseWay:
+    """The House Way a ruling uses: the one named on the command, else the profile's."""
+    return load_house_way(override or profile.house_way)
+
+
+def _settings(profile: Profile, way: HouseWay | None = None) -> dict[str, Any]:
+    settings = profile.settings()
+    if way is not None:
+        settings["house_way"] = {"name": way.name, "version": way.version}
+    return settings
+
+
+def rank_ruling(text: str, profile: Profile) -> Ruling:
+    """Rank a five-card or two-card hand."""
+    cards = parse_cards(text, (5, 2), "hand to rank")
+    value = rank_high(cards, profile.wheel) if len(cards) == 5 else rank_low(cards)
+    result = value.to_dict()
+    lines = [f"{len(cards)}-card hand: {value.description}"]
+    if value.joker_plays_as:
+        lines.append(f"the joker plays as {value.joker_plays_as}")
+    return Ruling(
+        "paigow",
+        "rank",
+        text,
+        tuple(str(c) for c in cards),
+        result,
+        tuple(lines),
+        _settings(profile),
+    )
+
+
+def compare_ruling(first: str, second: str, profile: Profile) -> Ruling:
+    """Compare two hands of the same size: which is higher, or a copy."""
+    a = parse_cards(first, (5, 2), "first hand")
+    b = parse_cards(second, (len(a),), "second hand")
+    check_distinct([("first hand", a), ("second hand", b)])
+    rank = (lambda h: rank_high(h, profile.wheel)) if len(a) == 5 else rank_low
+    va, vb = rank(a), rank(b)
+    winner = 0 if va.key > vb.key else 1 if vb.key > va.key else None
+    if winner is None:
+        verdict = f"copy: both are {va.description}"
+    else:
+        win, lose = (va, vb) if winner == 0 else (vb, va)
+        verdict = f"hand {winner + 1} wins: {win.description} beats {lose.description}"
+    result = {"winner": winner, "hands": [va.to_dict(), vb.to_dict()]}
+    cards = tuple(str(c) for c in (*a, *b))
+    return Ruling(
+        "paigow", "compare", f"{first} | {second}", cards, result, (verdict,), _settings(profile)
+    )
+
+
+def set_ruling(text: str, profile: Profile, house_way: str | None = None) -> Ruling:
+    """Set seven cards by the House Way."""
+    cards = parse_cards(text, (7,), "seven-card hand")
+    way = way_of(profile, house_way)
+    setting = set_hand(cards, way)
+    high, low = rank_high(setting.high, profile.wheel), rank_low(setting.low)
+    result = {
+        "high": [str(c) for c in high.cards],
+        "low": [str(c) for c in low.cards],
+        "house_way": {"name": way.name, "version": way.version},
+        "rule": setting.rule,
+        "clause": setting.clause,
+        "high_hand": high.to_dict(),
+        "low_hand": low.to_dict(),
+    }
+    lines = (setting.rule, f"high: {high.description}", f"low: {low.description}")
+    return Ruling(
+        "paigow", "set", text, tuple(str(c) for c in cards), result, lines, _settings(profile, way)
+    )
+
+
+def settle_ruling(
+    dealer: str,
+    wager: Decimal,
+    profile: Profile,
+    player: str | None = None,
+    high: str | None = None,
+    low: str | None = None,
+    house_way: str | None = None,
+) -> Ruling:
+    """Settle one seat's base wager against the dealer: the player's seven cards set by the
+    House Way (`player`), or the player's own setting (`high` and `low`)."""
+    dealer_cards = parse_cards(dealer, (7,), "dealer's hand")
+    way = way_of(profile, house_way)
+    if player is not None:
+        seven = parse_cards(player, (7,), "player's hand")
+        hand = house_way_sets(seven, way)
+        typed = f"dealer {dealer} | player {player}"
+    else:
+        if high is None or low is None:
+            raise CardError("give the player's seven cards, or both the high and the low hand")
+        h = parse_cards(high, (5,), "player's high hand")
+        lo = parse_cards(low, (2,), "player's low hand")
+        check_distinct([("player's high hand", h), ("player's low hand", lo)])
+        hand = player_sets(h, lo)
+        typed = f"dealer {dealer} | high {high} | low {low}"
+    check_distinct([("dealer's hand", dealer_cards), ("player's hand", hand.cards)])
+    rules = BaseRules(profile.wheel, profile.dealer_pai_gow, profile.foul)
+    base = settle_base(dealer_cards, hand, wager, way, rules)
+    result: dict[str, Any] = {
+        "base": base.to_dict(),
+        "bonuses": [],
+        "total_net": base.to_dict()["net"],
+    }
+    cards = tuple(str(c) for c in (*dealer_cards, *hand.cards))
+    return Ruling(
+        "paigow", "settle", typed, cards, result, tuple(base.explanation()), _settings(profile, way)
+    )
+
+
+def batch_line_cards(line: str) -> Sequence[str]:
+    """Split a batch line `A | B` into its hands (for compare)."""
+    parts = [p.strip() for p in line.split("|")]
+    if len(parts) != 2 or not all(parts):
+        raise CardError("a compare line holds two hands separated by '|'")
+    return parts
