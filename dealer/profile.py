@@ -241,6 +241,8 @@ def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> P
         if not isinstance(extra, dict):
             raise ConfigError(f"profile {origin}: top level: must be a mapping")
         _merge(raw, extra, origin, "")
+        _build(raw, origin, ())
     for rule in rules:
         _apply_rule(raw, rule)
+        _build(raw, f"--rule {rule}", ())
     return _build(raw, origin, tuple(rules))

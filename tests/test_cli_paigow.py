@@ -1,0 +1,191 @@
+"""`dealer paigow …` through the CLI runner: exact output, JSON keys, exit codes, the record."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dealer.cli.app import app
+
+
+@pytest.fixture()
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "audit.sqlite"
+    monkeypatch.setenv("DEALER_DB", str(path))
+    monkeypatch.setenv("DEALER_USER", "d-104")
+    monkeypatch.setenv("DEALER_TABLE", "PG-3")
+    return path
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(app, list(args), input=stdin)
+
+
+def records(db: Path) -> int:
+    if not db.exists():
+        return 0
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT count(*) FROM records WHERE kind = 'ruling'").fetchone()[0]
+
+
+def test_set_json_keys(db: Path) -> None:
+    result = run("paigow", "set", "Ks Kd 4c 4h As 9d 2c", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["high"] == ["Ks", "Kd", "4h", "4c", "2c"]
+    assert out["low"] == ["As", "9d"]
+    assert out["house_way"] == {"name": "trump-plaza", "version": "1"}
+    assert out["rule"].startswith("trump-plaza v1 §3c:")
+    assert out["ruling_id"] == 1
+    assert out["settings"]["dealer_pai_gow"] == "half-pay"
+    assert records(db) == 1
+
+
+def test_set_with_foxwoods_for_people(db: Path) -> None:
+    result = run("paigow", "set", "Ks Kd 4c 4h As 9d 2c", "--house-way", "foxwoods")
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "high (5 cards)                low (2 cards)\n"
+        "----------------------------  ---------------\n"
+        "K♠ K♦ A♠ 9♦ 2♣                4♥ 4♣\n"
+        "pair of kings, A-9-2 kickers  pair of fours\n"
+        "  foxwoods v1 §3a: Two pair, the higher aces, kings, queens or jacks — split them, the"
+        " small pair low.\n"
+        "ruling #1 recorded\n"
+    )
+
+
+def test_rank_and_compare(db: Path) -> None:
+    out = json.loads(run("paigow", "rank", "JK", "Kd", "Qh", "Js", "Tc", "--json").stdout)
+    assert (out["category"], out["cards"]) == ("straight", ["JK", "Kd", "Qh", "Js", "Tc"])
+    out = json.loads(run("paigow", "rank", "2c 2d", "--json").stdout)
+    assert out["category"] == "pair"
+    out = json.loads(run("paigow", "compare", "As Ks", "Ad Kd", "--json").stdout)
+    assert out["winner"] is None
+    out = json.loads(run("paigow", "compare", "2c 3d 4h 5s Ac", "Kc Qd Jh Ts 9s", "--json").stdout)
+    assert out["winner"] == 0
+    wheel_low = run(
+        "paigow", "compare", "2c 3d 4h 5s Ac", "Kc Qd Jh Ts 9s", "--json", "--rule", "wheel=lowest"
+    )
+    assert json.loads(wheel_low.stdout)["winner"] == 1
+
+
+def test_settle_json(db: Path) -> None:
+    result = run(
+        "paigow",
+        "settle",
+        "--dealer",
+        "As Kd 9c 7h 5s 3d 2c",
+        "--player",
+        "Js Jd Ac Qh 8s 5d 3h",
+        "--wager",
+        "10",
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["base"]["outcome"] == "win"
+    assert out["base"]["net"] == 5 and out["base"]["foul"] is False
+    assert out["total_net"] == 5 and out["bonuses"] == []
+    push = run(
+        "paigow",
+        "settle",
+        "--dealer",
+        "As Kd 9c 7h 5s 3d 2c",
+        "--high",
+        "Js Jd 8s 5d 3h",
+        "--low",
+        "Ac Qh",
+        "--wager",
+        "10",
+        "--json",
+        "--rule",
+        "dealer_pai_gow=push-ace-high",
+    )
+    assert json.loads(push.stdout)["base"]["outcome"] == "push"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["paigow", "rank", "As", "Zx"], "Error: unknown card 'Zx'"),
+        (["paigow", "rank", "As", "Kd", "As", "2c", "3c"], "Error: duplicate card 'As'"),
+        (["paigow", "set", "JK As Kd Qc joker 3c 2d"], "Error: a second joker 'joker'"),
+        (["paigow", "set", "As Kd Qc"], "Error: wrong number of cards for the seven-card hand"),
+        (["paigow", "compare", "As Ks", "As Kd"], "Error: duplicate card As"),
+        (
+            ["paigow", "set", "As Kd 9c 7h 5s 3d 2c", "--house-way", "bellagio"],
+            "Error: unknown House Way 'bellagio'",
+        ),
+        (["paigow", "rank", "As Kd", "--rule", "wheel=sideways"], "Error: profile --rule"),
+        (
+            [
+                "paigow",
+                "settle",
+                "--dealer",
+                "As Kd 9c 7h 5s 3d 2c",
+                "--player",
+                "As Jd Ac Qh 8s 5d 3h",
+                "--wager",
+                "10",
+            ],
+            "Error: duplicate card As",
+        ),
+        (
+            [
+                "paigow",
+                "settle",
+                "--dealer",
+                "As Kd 9c 7h 5s 3d 2c",
+                "--player",
+                "Js Jd Ac Qh 8s 5d 3h",
+                "--wager",
+                "ten",
+            ],
+            "Error: wager 'ten' is not an amount",
+        ),
+    ],
+)
+def test_bad_input_is_one_error_line_exit_1_and_nothing_recorded(
+    db: Path, args: list[str], message: str
+) -> None:
+    result = run(*args)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(message)
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+    assert records(db) == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["paigow", "rank", "--bogus"],
+        ["paigow", "settle", "--wager", "10"],
+        ["paigow", "settle", "--dealer", "As Kd 9c 7h 5s 3d 2c", "--wager", "10"],
+        ["paigow", "nothing"],
+    ],
+)
+def test_bad_usage_exits_2(db: Path, args: list[str]) -> None:
+    assert run(*args).exit_code == 2
+    assert records(db) == 0
+
+
+def test_batch_rules_and_logs_each_line(db: Path) -> None:
+    lines = "As Kd 9c 7h 5s 3d 2c\n# a comment\n\nKs Kd 4c 4h As 9d 2c\nAs Zx\n"
+    result = run("paigow", "set", "--batch", "-", "--json", stdin=lines)
+    assert result.exit_code == 1
+    outs = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [o.get("ruling_id") for o in outs] == [1, 2, None]
+    assert outs[2] == {"line": 5, "input": "As Zx", "error": outs[2]["error"]}
+    assert "Error: line 5: unknown card 'Zx'" in result.stderr
+    assert records(db) == 2
+
+
+def test_batch_compare(db: Path) -> None:
+    result = run(
+        "paigow", "compare", "--batch", "-", "--json", stdin="As Ks | Ad Qd\n2c 2d | Ac Kc\n"
+    )
+    assert result.exit_code == 0
+    assert [json.loads(x)["winner"] for x in result.stdout.splitlines()] == [0, 0]
