@@ -7,7 +7,7 @@ import sys
 import typer
 
 from dealer import __version__
-from dealer.cli import paigow
+from dealer.cli import audit, paigow
 from dealer.errors import DealerError
 
 app = typer.Typer(
@@ -17,6 +17,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(paigow.app, name="paigow")
+app.add_typer(audit.app, name="audit")
 
 
 @app.callback()

@@ -1,0 +1,180 @@
+"""The hash chain: how each record's hash is made, and how a chain of records is checked.
+
+Hash recipe (the exact one, so an auditor can re-verify an export outside the tool)
+-----------------------------------------------------------------------------------
+Every record has 19 columns, exported in this order by `dealer audit export`:
+`id, recorded_at, kind, game, action, table_id, seat, user_id, role, input_text, cards,
+result, explanation, settings, links_to, reason, software_version, prev_hash, hash`.
+
+* `hash` = lower-case hex SHA-256 of the UTF-8 bytes of the canonical JSON of an object holding
+  the other 18 columns, named as above.
+* Canonical JSON: keys sorted, no whitespace (separators `,` and `:`), non-ASCII characters
+  written as themselves (not `\\u` escapes) — Python:
+  `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`.
+* Value types in that object: `id` an integer; `seat` and `links_to` an integer or `null`;
+  `reason` a string or `null`; every other column a string. `cards`, `result`, `explanation`
+  and `settings` hold JSON documents and go into the object as the *strings* exported, not as
+  parsed values (in CSV an empty `seat`, `links_to` or `reason` cell is `null`).
+* `prev_hash` is the `hash` of record `id - 1`; for record 1 it is 64 zeros. Records are
+  numbered 1, 2, 3 … with no gaps.
+
+So: each exported row can be re-hashed on its own, and consecutive rows must link. Deleting the
+newest records, or changing a record and recomputing every hash after it, leaves a chain that
+still links; only a checkpoint kept outside the database (`N:HASH`, the record count and the
+head hash, printed by `dealer audit checkpoint`) shows it: record N must exist and have that hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dealer.audit.records import STORED_FIELDS, canonical_json
+from dealer.errors import AuditError
+
+GENESIS_HASH = "0" * 64
+"""The `prev_hash` of record 1."""
+
+HASHED_FIELDS = STORED_FIELDS[:-1]
+
+_CHECKPOINT = re.compile(r"(?<![0-9A-Za-z])(?:(\d+):)?([0-9a-fA-F]{64})(?![0-9A-Za-z])")
+
+
+def record_hash(row: Mapping[str, Any]) -> str:
+    """The SHA-256 (hex) of a stored record's content and its `prev_hash` (recipe above)."""
+    payload = {name: row[name] for name in HASHED_FIELDS}
+    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The record count and the hash of the newest record, to keep outside the database.
+    `records` is None for a bare hash (then any record may carry it)."""
+
+    records: int | None
+    head_hash: str
+
+    def __str__(self) -> str:
+        return self.head_hash if self.records is None else f"{self.records}:{self.head_hash}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: `{"records": N, "head_hash": HASH, "checkpoint": "N:HASH"}`."""
+        return {"records": self.records, "head_hash": self.head_hash, "checkpoint": str(self)}
+
+
+def parse_checkpoints(text: str) -> list[Checkpoint]:
+    """Every checkpoint in `text`: `N:HASH` or bare `HASH` tokens, or JSON lines with `records`
+    and `head_hash` (as `dealer audit checkpoint --json` prints)."""
+    found: list[Checkpoint] = []
+    for line in text.splitlines():
+        try:
+            value = json.loads(line)
+        except ValueError:
+            value = None
+        if isinstance(value, dict) and isinstance(value.get("head_hash"), str):
+            records = value.get("records")
+            if records is not None and (isinstance(records, bool) or not isinstance(records, int)):
+                raise AuditError(f"checkpoint line {line.strip()!r} has a bad record count")
+            found.append(Checkpoint(records, value["head_hash"].lower()))
+            continue
+        for match in _CHECKPOINT.finditer(line):
+            count = int(match.group(1)) if match.group(1) else None
+            found.append(Checkpoint(count, match.group(2).lower()))
+    if not found:
+        raise AuditError("no checkpoint found: expected N:HASH (the record count and head hash)")
+    return found
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """What `verify` found. `first_bad` is the first record that is missing, changed or not
+    vouched for (None when the problem is not one record, e.g. a removed trigger)."""
+
+    ok: bool
+    records: int
+    first_bad: int | None = None
+    problem: str | None = None
+    problems: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """`{"ok": BOOL, "records": N, "first_bad": ID|null, "problem": TEXT|null}`."""
+        return {
+            "ok": self.ok,
+            "records": self.records,
+            "first_bad": self.first_bad,
+            "problem": self.problem,
+            "problems": list(self.problems),
+        }
+
+
+@dataclass
+class ChainCheck:
+    """Walks stored rows in id order, keeping what the checkpoints need."""
+
+    checkpoints: Sequence[Checkpoint] = ()
+    count: int = 0
+    rows: int = 0
+    head_hash: str = GENESIS_HASH
+    first_bad: int | None = None
+    problem: str | None = None
+    _wanted: dict[int, str] = field(default_factory=dict)
+    _bare: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self._wanted = {cp.records: "" for cp in self.checkpoints if cp.records is not None}
+        self._bare = {cp.head_hash for cp in self.checkpoints if cp.records is None}
+
+    def feed(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Check each row against its own hash and the row before it."""
+        for row in rows:
+            expected = self.count + 1
+            if self.first_bad is None:
+                if row["id"] != expected:
+                    self._bad(
+                        expected, f"record {expected} is missing (the next record is {row['id']})"
+                    )
+                elif row["prev_hash"] != self.head_hash:
+                    self._bad(
+                        row["id"], f"record {row['id']} does not link to record {expected - 1}"
+                    )
+                elif record_hash(row) != row["hash"]:
+                    self._bad(row["id"], f"record {row['id']} was changed after it was written")
+            self.rows += 1
+            self.count = row["id"]
+            self.head_hash = row["hash"]
+            if self.count in self._wanted:
+                self._wanted[self.count] = row["hash"]
+            self._bare.discard(row["hash"])
+
+    def _bad(self, record_id: int, problem: str) -> None:
+        self.first_bad = record_id
+        self.problem = problem
+
+    def checkpoint_problem(self) -> tuple[int | None, str] | None:
+        """The first checkpoint the log fails, as (first bad record, problem), or None."""
+        vouched = 0
+        for cp in sorted((c for c in self.checkpoints if c.records is not None), key=_count):
+            count = _count(cp)
+            if count > self.count:
+                return self.count + 1, (
+                    f"the log ends at record {self.count} but checkpoint {cp} says it had "
+                    f"{count}: records {self.count + 1}-{count} are missing"
+                )
+            if self._wanted[count] != cp.head_hash:
+                return vouched + 1, (
+                    f"record {count} does not match checkpoint {cp}: the log was changed and "
+                    f"re-chained somewhere in records {vouched + 1}-{count}"
+                )
+            vouched = count
+        if self._bare:
+            head = min(self._bare)
+            return None, f"no record has the checkpoint hash {head}: the log was cut or re-chained"
+        return None
+
+
+def _count(cp: Checkpoint) -> int:
+    return cp.records or 0

@@ -1,0 +1,97 @@
+"""Overrides and voids: a supervisor's correction is a new record linked to the ruling, never
+an edit of it. An override states what the supervisor ruled instead; a void cancels a ruling
+(or an override). A voided record cannot be overridden or voided again."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from dealer.audit.records import OVERRIDE, RULING, SUPERVISOR, VOID, Entry, Record
+from dealer.audit.users import User
+from dealer.errors import AuditError
+
+if TYPE_CHECKING:
+    from dealer.audit.log import Transaction
+
+
+def _target(
+    tx: Transaction, record_id: int, kinds: tuple[str, ...], doing: str, done: str
+) -> Record:
+    record = tx.record(record_id)
+    if record is None:
+        raise AuditError(f"there is no audit record {record_id} to {doing}")
+    if record.kind not in kinds:
+        raise AuditError(
+            f"record {record_id} is a {record.kind}: only a {' or '.join(kinds)} can be {done}"
+        )
+    voids = tx.linked(record_id, VOID)
+    if voids:
+        raise AuditError(f"record {record_id} was already voided by record {voids[0].id}")
+    return record
+
+
+def _reason(reason: str, doing: str) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise AuditError(f"{doing} needs a reason")
+    return reason.strip()
+
+
+def override(
+    tx: Transaction,
+    supervisor: User,
+    record_id: int,
+    decision: str,
+    reason: str,
+    result: Mapping[str, Any] | None,
+) -> int:
+    """Record `supervisor`'s `decision` in place of ruling `record_id`; return the new id."""
+    why = _reason(reason, "an override")
+    if not isinstance(decision, str) or not decision.strip():
+        raise AuditError("an override needs the supervisor's decision")
+    ruling = _target(tx, record_id, (RULING,), "override", "overridden")
+    return tx.write(
+        Entry(
+            kind=OVERRIDE,
+            user_id=supervisor.user_id,
+            role=SUPERVISOR,
+            table_id=ruling.table_id,
+            seat=ruling.seat,
+            game=ruling.game,
+            action=ruling.action,
+            input_text=decision,
+            cards=ruling.cards,
+            result={"overrides": record_id, "decision": decision, "result": dict(result or {})},
+            explanation=[
+                f"Ruling {record_id} overridden by supervisor {supervisor.user_id}: {decision}",
+                f"Reason: {why}",
+            ],
+            settings=ruling.settings,
+            links_to=record_id,
+            reason=why,
+        )
+    )
+
+
+def void(tx: Transaction, supervisor: User, record_id: int, reason: str) -> int:
+    """Record that `supervisor` voided ruling or override `record_id`; return the new id."""
+    why = _reason(reason, "a void")
+    voided = _target(tx, record_id, (RULING, OVERRIDE), "void", "voided")
+    return tx.write(
+        Entry(
+            kind=VOID,
+            user_id=supervisor.user_id,
+            role=SUPERVISOR,
+            table_id=voided.table_id,
+            seat=voided.seat,
+            game=voided.game,
+            action=voided.action,
+            result={"voids": record_id},
+            explanation=[
+                f"{voided.kind.capitalize()} {record_id} voided by supervisor {supervisor.user_id}",
+                f"Reason: {why}",
+            ],
+            links_to=record_id,
+            reason=why,
+        )
+    )

@@ -1,0 +1,265 @@
+"""What goes on the audit record: the entry a caller builds, the record the log keeps, filters.
+
+A caller builds an `Entry` (who, where, which game, the input as typed, the ruling and why);
+the log turns it into a `Record` by adding its number, the time, the software version and the
+two hashes that chain it to the record before.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from dealer.errors import AuditError, DealerError
+
+RULING = "ruling"
+OVERRIDE = "override"
+VOID = "void"
+DISPUTE = "dispute"
+DISPUTE_RESOLUTION = "dispute-resolution"
+CHECKPOINT = "checkpoint"
+ACCESS_DENIED = "access-denied"
+USER = "user"
+METER = "meter"
+PROFILE_CHANGE = "profile-change"
+PAYTABLE_CHANGE = "paytable-change"
+
+DEALER = "dealer"
+SUPERVISOR = "supervisor"
+AUDITOR = "auditor"
+ROLES = (DEALER, SUPERVISOR, AUDITOR)
+UNKNOWN_ROLE = "unknown"
+"""The role written on a refusal when the id given is not a registered user."""
+
+STORED_FIELDS = (
+    "id",
+    "recorded_at",
+    "kind",
+    "game",
+    "action",
+    "table_id",
+    "seat",
+    "user_id",
+    "role",
+    "input_text",
+    "cards",
+    "result",
+    "explanation",
+    "settings",
+    "links_to",
+    "reason",
+    "software_version",
+    "prev_hash",
+    "hash",
+)
+"""The columns of a record as stored and exported, in order."""
+
+_KIND = re.compile(r"[a-z][a-z0-9-]*")
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+def canonical_json(value: Any) -> str:
+    """`value` as canonical JSON: keys sorted, no spaces, UTF-8 kept, no NaN or infinity."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def utc_now() -> str:
+    """The current time as stored on records: UTC ISO-8601 with microseconds and `Z`."""
+    return format_time(datetime.now(UTC))
+
+
+def format_time(moment: datetime) -> str:
+    """`moment` (aware) in the stored form, e.g. `2026-05-09T14:05:00.000000Z`."""
+    return moment.astimezone(UTC).strftime(_TIME_FORMAT)
+
+
+def parse_time(text: str, *, end_of_day: bool = False) -> str:
+    """A typed time as the stored UTC form. Times without an offset are UTC.
+
+    A date alone (`2026-05-09`) means its start, or with `end_of_day` the start of the next day
+    (so an `until` bound of a date covers the whole day).
+    """
+    typed = text.strip()
+    try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", typed):
+            day = date.fromisoformat(typed) + timedelta(days=1 if end_of_day else 0)
+            return format_time(datetime(day.year, day.month, day.day, tzinfo=UTC))
+        moment = datetime.fromisoformat(typed.replace("z", "Z"))
+    except ValueError:
+        raise DealerError(
+            f"cannot read the time {text!r}: use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] "
+            "(UTC unless followed by Z or an offset such as +02:00)"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return format_time(moment)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entry:
+    """One thing to put on the record, as the caller knows it.
+
+    `kind` is `ruling` for game rulings (other kinds: override, void, dispute,
+    dispute-resolution, checkpoint, access-denied, user, meter, profile-change, paytable-change).
+    `input_text` is the input exactly as typed; `cards` the canonical cards; `result` and
+    `settings` JSON-ready dicts (settings: profile, House Way name and version, pay table ids).
+    """
+
+    kind: str
+    user_id: str
+    role: str
+    table_id: str = ""
+    game: str = ""
+    action: str = ""
+    input_text: str = ""
+    cards: Sequence[str] = ()
+    result: Mapping[str, Any] = field(default_factory=dict)
+    explanation: Sequence[str] = ()
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    seat: int | None = None
+    links_to: int | None = None
+    reason: str | None = None
+
+    def stored(self) -> dict[str, Any]:
+        """The entry's columns as stored (JSON fields as canonical JSON text); checks each one."""
+        if not _KIND.fullmatch(self.kind):
+            raise AuditError(f"record kind {self.kind!r} is not a lower-case kebab-case name")
+        if not isinstance(self.user_id, str) or not self.user_id.strip():
+            raise AuditError("every record needs the id of the user who made it")
+        if self.role not in ROLES and not (
+            self.kind == ACCESS_DENIED and self.role == UNKNOWN_ROLE
+        ):
+            raise AuditError(f"role {self.role!r} is not one of {', '.join(ROLES)}")
+        for name in ("table_id", "game", "action", "input_text"):
+            if not isinstance(getattr(self, name), str):
+                raise AuditError(f"record field {name} must be text")
+        if isinstance(self.cards, str) or not all(isinstance(c, str) for c in self.cards):
+            raise AuditError("record cards must be a list of canonical card strings")
+        if isinstance(self.explanation, str) or not all(
+            isinstance(line, str) for line in self.explanation
+        ):
+            raise AuditError("a record's explanation must be a list of lines")
+        for name in ("seat", "links_to"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise AuditError(f"record field {name} must be a whole number or empty")
+        if self.reason is not None and not isinstance(self.reason, str):
+            raise AuditError("a record's reason must be text")
+        stored: dict[str, Any] = {
+            "kind": self.kind,
+            "game": self.game,
+            "action": self.action,
+            "table_id": self.table_id,
+            "seat": self.seat,
+            "user_id": self.user_id,
+            "role": self.role,
+            "input_text": self.input_text,
+            "links_to": self.links_to,
+            "reason": self.reason or None,
+        }
+        for name, value in (
+            ("cards", list(self.cards)),
+            ("result", self.result),
+            ("explanation", list(self.explanation)),
+            ("settings", self.settings),
+        ):
+            if name in ("result", "settings") and not isinstance(value, Mapping):
+                raise AuditError(f"a record's {name} must be a JSON object")
+            try:
+                stored[name] = canonical_json(value)
+            except (TypeError, ValueError) as exc:
+                raise AuditError(
+                    f"the {name} of this {self.kind} is not JSON-ready: {exc}"
+                ) from None
+        return stored
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record as the log keeps it: the entry plus its number (`id`, the ruling id shown to
+    people), time, software version and hashes."""
+
+    id: int
+    recorded_at: str
+    kind: str
+    game: str
+    action: str
+    table_id: str
+    seat: int | None
+    user_id: str
+    role: str
+    input_text: str
+    cards: tuple[str, ...]
+    result: dict[str, Any]
+    explanation: tuple[str, ...]
+    settings: dict[str, Any]
+    links_to: int | None
+    reason: str | None
+    software_version: str
+    prev_hash: str
+    hash: str
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Record:
+        """A record from a stored row (JSON columns parsed)."""
+        values = {name: row[name] for name in STORED_FIELDS}
+        try:
+            for name in ("cards", "explanation"):
+                values[name] = tuple(json.loads(row[name]))
+            for name in ("result", "settings"):
+                values[name] = json.loads(row[name])
+        except (TypeError, ValueError):
+            raise AuditError(
+                f"audit record {row['id']} is damaged: its stored JSON cannot be read"
+            ) from None
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict (keys as the stored columns)."""
+        values = {name: getattr(self, name) for name in STORED_FIELDS}
+        values["cards"] = list(self.cards)
+        values["explanation"] = list(self.explanation)
+        return values
+
+
+@dataclass(frozen=True)
+class RecordFilter:
+    """Which records to list, search or export. Empty fields match everything; times are the
+    stored UTC form (see `parse_time`); `since` is inclusive, `until` exclusive."""
+
+    ids: tuple[int, ...] = ()
+    table_id: str | None = None
+    seat: int | None = None
+    game: str | None = None
+    user_id: str | None = None
+    kind: str | None = None
+    action: str | None = None
+    links_to: int | None = None
+    since: str | None = None
+    until: str | None = None
+
+    def where(self) -> tuple[str, list[Any]]:
+        """The SQL condition and its parameters."""
+        clauses: list[str] = []
+        params: list[Any] = []
+        if self.ids:
+            clauses.append(f"id IN ({', '.join('?' for _ in self.ids)})")
+            params.extend(self.ids)
+        for column in ("table_id", "seat", "game", "user_id", "kind", "action", "links_to"):
+            value = getattr(self, column)
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if self.since is not None:
+            clauses.append("recorded_at >= ?")
+            params.append(self.since)
+        if self.until is not None:
+            clauses.append("recorded_at < ?")
+            params.append(self.until)
+        return (" AND ".join(clauses) or "1"), params

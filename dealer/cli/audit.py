@@ -1,0 +1,690 @@
+"""`dealer audit …`: read, search, export and verify the record; checkpoints at shift close;
+disputes, overrides and voids; users and meters. Each command calls the audit package once and
+renders what it returns; supervisor actions take `--supervisor ID` and a PIN (`--pin`, env
+`DEALER_PIN`, or asked with hidden input)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from dealer.audit import (
+    OUTCOMES,
+    ROLES,
+    AuditLog,
+    Checkpoint,
+    Dispute,
+    Record,
+    RecordFilter,
+    default_db_path,
+    parse_checkpoints,
+    parse_time,
+)
+from dealer.cli.common import DbOption, Desk, JsonFlag, TableOption, UserOption, error_boundary
+from dealer.cli.render import table
+from dealer.errors import AuditError, DealerError, VerificationError
+
+app = typer.Typer(
+    help="The audit log: every ruling on a tamper-evident record.", no_args_is_help=True
+)
+dispute_app = typer.Typer(help="Disputes: open, resolve, list the open ones.", no_args_is_help=True)
+user_app = typer.Typer(help="Users, roles and supervisor PINs.", no_args_is_help=True)
+meter_app = typer.Typer(help="Progressive meters: show, adjust by hand.", no_args_is_help=True)
+app.add_typer(dispute_app, name="dispute")
+app.add_typer(user_app, name="user")
+app.add_typer(meter_app, name="meter")
+
+TableFilter = Annotated[str | None, typer.Option("--table", help="Only this table.")]
+SeatFilter = Annotated[int | None, typer.Option("--seat", help="Only this seat.")]
+GameFilter = Annotated[str | None, typer.Option("--game", help="Only this game (paigow, …).")]
+UserFilter = Annotated[str | None, typer.Option("--user", help="Only records made by this user.")]
+KindFilter = Annotated[
+    str | None, typer.Option("--kind", help="Only this kind: ruling, override, void, dispute, …")
+]
+ActionFilter = Annotated[str | None, typer.Option("--action", help="Only this action (rank, …).")]
+IdFilter = Annotated[list[int] | None, typer.Option("--id", help="Only this record (repeatable).")]
+LinkFilter = Annotated[
+    int | None, typer.Option("--links-to", help="Only records that refer to this record.")
+]
+SinceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--since", help="From this time, UTC: 2026-05-09 or 2026-05-09T14:00 (or +02:00)."
+    ),
+]
+UntilOption = Annotated[
+    str | None,
+    typer.Option("--until", help="Before this time (a date alone: through that day), UTC."),
+]
+SupervisorOption = Annotated[
+    str | None,
+    typer.Option(
+        "--supervisor", envvar="DEALER_USER", help="The supervisor's id [env DEALER_USER]."
+    ),
+]
+PinOption = Annotated[
+    str | None,
+    typer.Option("--pin", envvar="DEALER_PIN", help="The supervisor's PIN (else asked, hidden)."),
+]
+NewPinOption = Annotated[
+    str | None,
+    typer.Option(
+        "--new-pin", envvar="DEALER_NEW_PIN", help="The user's own PIN (else asked, hidden)."
+    ),
+]
+ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the record).")]
+
+
+def _open(db: Path | None, *, existing: bool = False) -> AuditLog:
+    path = db if db is not None else default_db_path()
+    if existing and not path.exists():
+        raise AuditError(f"there is no audit database at {path}")
+    return AuditLog.open(path)
+
+
+def _echo_json(value: Any) -> None:
+    typer.echo(json.dumps(value, ensure_ascii=False))
+
+
+def _pin(pin: str | None, who: str) -> str:
+    if pin is not None:
+        return pin
+    return str(typer.prompt(f"PIN for {who}", hide_input=True))
+
+
+def _supervisor(supervisor: str | None) -> str:
+    if not supervisor:
+        raise DealerError("this needs a supervisor: --supervisor ID (or DEALER_USER)")
+    return supervisor
+
+
+def _new_pin(new_pin: str | None, user_id: str) -> str:
+    if new_pin is not None:
+        return new_pin
+    return str(typer.prompt(f"New PIN for {user_id}", hide_input=True, confirmation_prompt=True))
+
+
+def _filter(
+    ids: list[int] | None,
+    table_id: str | None,
+    seat: int | None,
+    game: str | None,
+    user: str | None,
+    kind: str | None,
+    action: str | None,
+    links_to: int | None,
+    since: str | None,
+    until: str | None,
+) -> RecordFilter:
+    return RecordFilter(
+        ids=tuple(ids or ()),
+        table_id=table_id,
+        seat=seat,
+        game=game,
+        user_id=user,
+        kind=kind,
+        action=action,
+        links_to=links_to,
+        since=parse_time(since) if since else None,
+        until=parse_time(until, end_of_day=True) if until else None,
+    )
+
+
+def _when(stamp: str) -> str:
+    return stamp[:19] + "Z"
+
+
+def _what(record: Record) -> str:
+    return " ".join(part for part in (record.kind, record.game, record.action) if part)
+
+
+def _summary(record: Record, width: int = 72) -> str:
+    line = record.explanation[0] if record.explanation else record.input_text
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def _notes(log: AuditLog, record: Record) -> str:
+    return ", ".join(f"{r.kind} #{r.id}" for r in log.links(record.id) if r.kind != "meter")
+
+
+def _report(log: AuditLog, records: list[Record], as_json: bool) -> None:
+    if as_json:
+        _echo_json({"count": len(records), "records": [r.to_dict() for r in records]})
+        return
+    if not records:
+        typer.echo("No records.")
+        return
+    rows = [
+        [
+            str(r.id),
+            _when(r.recorded_at),
+            r.table_id,
+            "" if r.seat is None else str(r.seat),
+            f"{r.user_id} ({r.role})",
+            _what(r),
+            _summary(r),
+            _notes(log, r),
+        ]
+        for r in records
+    ]
+    typer.echo(table(rows, ["#", "time (UTC)", "table", "seat", "user", "what", "summary", "see"]))
+
+
+@app.command("list")
+@error_boundary
+def list_(
+    limit: Annotated[int, typer.Option("--limit", help="How many of the newest.")] = 20,
+    table_id: TableFilter = None,
+    seat: SeatFilter = None,
+    game: GameFilter = None,
+    user: UserFilter = None,
+    kind: KindFilter = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """The newest records (20 unless --limit), oldest first."""
+    flt = _filter(None, table_id, seat, game, user, kind, None, None, None, None)
+    with _open(db, existing=True) as log:
+        records = log.search(flt, limit=limit, newest_first=True)
+        _report(log, records[::-1], as_json)
+
+
+@app.command()
+@error_boundary
+def search(
+    table_id: TableFilter = None,
+    seat: SeatFilter = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    game: GameFilter = None,
+    user: UserFilter = None,
+    kind: KindFilter = None,
+    action: ActionFilter = None,
+    ids: IdFilter = None,
+    links_to: LinkFilter = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="At most this many.")] = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Records by table, seat, time range, game, user, kind or ruling id, oldest first."""
+    flt = _filter(ids, table_id, seat, game, user, kind, action, links_to, since, until)
+    with _open(db, existing=True) as log:
+        _report(log, log.search(flt, limit=limit), as_json)
+
+
+@app.command()
+@error_boundary
+def show(
+    record_id: Annotated[int, typer.Argument(help="The record (ruling) id.")],
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """One record in full, with the records that refer to it (overrides, voids, disputes)."""
+    with _open(db, existing=True) as log:
+        record = log.get(record_id)
+        linked = log.links(record_id)
+    if as_json:
+        _echo_json(record.to_dict() | {"linked": [r.to_dict() for r in linked]})
+        return
+    seat = "" if record.seat is None else f"   seat {record.seat}"
+    lines = [
+        f"Record {record.id}: {_what(record)}",
+        f"  recorded   {record.recorded_at}",
+        f"  table      {record.table_id or '-'}{seat}",
+        f"  user       {record.user_id} ({record.role})",
+    ]
+    if record.input_text:
+        lines.append(f"  input      {record.input_text}")
+    if record.cards:
+        lines.append(f"  cards      {' '.join(record.cards)}")
+    lines.append(f"  result     {json.dumps(record.result, ensure_ascii=False)}")
+    if record.settings:
+        lines.append(f"  settings   {json.dumps(record.settings, ensure_ascii=False)}")
+    if record.reason:
+        lines.append(f"  reason     {record.reason}")
+    if record.links_to is not None:
+        lines.append(f"  refers to  record {record.links_to}")
+    lines += [
+        f"  software   {record.software_version}",
+        f"  hash       {record.hash}",
+        f"  prev hash  {record.prev_hash}",
+    ]
+    if record.explanation:
+        lines.append("Why:")
+        lines += [f"  · {line}" for line in record.explanation]
+    if linked:
+        lines.append("Referred to by:")
+        lines += [
+            f"  #{r.id} {_what(r)} by {r.user_id}, {_when(r.recorded_at)}"
+            + (f": {r.reason}" if r.reason else "")
+            for r in linked
+        ]
+    typer.echo("\n".join(lines))
+
+
+@app.command()
+@error_boundary
+def export(
+    fmt: Annotated[str, typer.Option("--format", help="csv or jsonl.")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to FILE (default: stdout).")
+    ] = None,
+    table_id: TableFilter = None,
+    seat: SeatFilter = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    game: GameFilter = None,
+    user: UserFilter = None,
+    kind: KindFilter = None,
+    action: ActionFilter = None,
+    ids: IdFilter = None,
+    db: DbOption = None,
+) -> None:
+    """Records with their hashes, for re-verifying outside the tool (recipe: dealer.audit.chain)."""
+    flt = _filter(ids, table_id, seat, game, user, kind, action, None, since, until)
+    with _open(db, existing=True) as log:
+        if output is None:
+            log.export(sys.stdout, fmt, flt)
+            return
+        try:
+            with output.open("w", encoding="utf-8", newline="") as out:
+                count = log.export(out, fmt, flt)
+        except OSError as exc:
+            raise DealerError(f"cannot write {output}: {exc.strerror}") from None
+    typer.echo(f"{count} records written to {output}", err=True)
+
+
+@app.command()
+@error_boundary
+def verify(
+    checkpoint: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--checkpoint",
+            help="A checkpoint kept outside: a file of N:HASH lines, or N:HASH / HASH itself "
+            "(repeatable).",
+        ),
+    ] = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Recompute the hash chain and name the first bad record; exit 1 unless it verifies."""
+    wanted: list[Checkpoint] = []
+    for given in checkpoint or ():
+        source = Path(given)
+        try:
+            text = source.read_text(encoding="utf-8") if source.is_file() else given
+        except OSError as exc:
+            raise DealerError(f"cannot read checkpoint file {given}: {exc.strerror}") from None
+        wanted += parse_checkpoints(text)
+    with _open(db, existing=True) as log:
+        result = log.verify(wanted)
+    if as_json:
+        _echo_json(result.to_dict())
+    elif result.ok:
+        plural = "s" if len(wanted) > 1 else ""
+        against = f" against {len(wanted)} checkpoint{plural}" if wanted else ""
+        typer.echo(f"OK: {result.records} records, the hash chain verifies{against}.")
+    else:
+        where = f"first bad record: {result.first_bad}" if result.first_bad else "problems found"
+        typer.echo(f"FAILED: {result.records} records, {where}")
+        typer.echo("\n".join(f"  · {problem}" for problem in result.problems))
+    if not result.ok:
+        raise VerificationError(f"the audit log does not verify: {result.problem}")
+
+
+@app.command("checkpoint")
+@error_boundary
+def checkpoint_(
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Also append the N:HASH line to FILE (kept outside)."),
+    ] = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+    user: UserOption = None,
+    table_id: TableOption = None,
+) -> None:
+    """Record a checkpoint: the record count and head hash to keep outside (shift close).
+
+    `dealer audit verify --checkpoint` later checks the log against it: a log cut short or
+    changed and re-chained since then fails."""
+    desk = Desk.of(db, user, table_id)
+    with _open(desk.db) as log:
+        made = log.checkpoint(desk.user, table_id=table_id or "")
+    if output is not None:
+        try:
+            with output.open("a", encoding="utf-8") as out:
+                out.write(f"{made}\n")
+        except OSError as exc:
+            raise DealerError(f"cannot write {output}: {exc.strerror}") from None
+    if as_json:
+        _echo_json(made.to_dict() | {"record_id": made.records})
+        return
+    typer.echo(f"records    {made.records}")
+    typer.echo(f"head hash  {made.head_hash}")
+    typer.echo(f"checkpoint {made}")
+    typer.echo("Keep the checkpoint line outside this database (paper, another machine).")
+
+
+@app.command()
+@error_boundary
+def override(
+    record_id: Annotated[int, typer.Argument(help="The ruling to override.")],
+    decision: Annotated[str, typer.Option("--decision", help="What the supervisor ruled.")],
+    reason: ReasonOption,
+    result: Annotated[
+        str | None, typer.Option("--result", help="The ruling as a JSON object (optional).")
+    ] = None,
+    supervisor: SupervisorOption = None,
+    pin: PinOption = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Override a ruling: a new record linked to it (the ruling itself is never changed)."""
+    who = _supervisor(supervisor)
+    replacement = None
+    if result is not None:
+        try:
+            replacement = json.loads(result)
+        except ValueError:
+            replacement = None
+        if not isinstance(replacement, dict):
+            raise DealerError("--result must be a JSON object, e.g. '{\"winner\": 1}'")
+    with _open(db) as log:
+        made = log.override(
+            record_id,
+            decision=decision,
+            reason=reason,
+            result=replacement,
+            supervisor_id=who,
+            pin=_pin(pin, who),
+        )
+    if as_json:
+        _echo_json({"record_id": made, "overrides": record_id})
+    else:
+        typer.echo(f"Override recorded as record {made} (overrides ruling {record_id}).")
+
+
+@app.command()
+@error_boundary
+def void(
+    record_id: Annotated[int, typer.Argument(help="The ruling (or override) to void.")],
+    reason: ReasonOption,
+    supervisor: SupervisorOption = None,
+    pin: PinOption = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Void a ruling or an override: a new record linked to it."""
+    who = _supervisor(supervisor)
+    with _open(db) as log:
+        made = log.void(record_id, reason=reason, supervisor_id=who, pin=_pin(pin, who))
+    if as_json:
+        _echo_json({"record_id": made, "voids": record_id})
+    else:
+        typer.echo(f"Void recorded as record {made} (voids record {record_id}).")
+
+
+# -- disputes ----------------------------------------------------------------------------
+
+
+def _dispute_rows(disputes: list[Dispute]) -> list[list[str]]:
+    return [
+        [
+            str(d.id),
+            _when(d.occurred_at) if d.occurred_at else "",
+            d.table_id,
+            "" if d.seat is None else str(d.seat),
+            ", ".join(d.parties),
+            d.video,
+            " ".join(str(r) for r in d.rulings),
+            d.description,
+            d.resolution.outcome if d.resolution else "OPEN",
+        ]
+        for d in disputes
+    ]
+
+
+@dispute_app.command("open")
+@error_boundary
+def dispute_open(
+    description: Annotated[str, typer.Argument(help="What is disputed, in a few words.")],
+    seat: Annotated[int | None, typer.Option("--seat", help="The seat.")] = None,
+    when: Annotated[
+        str | None, typer.Option("--time", help="When it happened, UTC (default: now).")
+    ] = None,
+    party: Annotated[
+        list[str] | None, typer.Option("--party", help="Someone involved (repeatable).")
+    ] = None,
+    video: Annotated[str, typer.Option("--video", help="Camera / video reference.")] = "",
+    ruling: Annotated[
+        list[int] | None, typer.Option("--ruling", help="A disputed ruling id (repeatable).")
+    ] = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+    user: UserOption = None,
+    table_id: TableOption = None,
+) -> None:
+    """Open a dispute (any dealer or supervisor)."""
+    if not table_id:
+        raise DealerError("a dispute needs its table: --table ID (or DEALER_TABLE)")
+    desk = Desk.of(db, user, table_id)
+    with _open(desk.db) as log:
+        made = log.open_dispute(
+            user_id=desk.user,
+            table_id=table_id,
+            description=description,
+            seat=seat,
+            occurred_at=parse_time(when) if when else None,
+            parties=party or (),
+            video=video,
+            rulings=ruling or (),
+        )
+    if as_json:
+        _echo_json({"dispute_id": made})
+    else:
+        typer.echo(f"Dispute {made} opened at table {table_id}.")
+
+
+@dispute_app.command("resolve")
+@error_boundary
+def dispute_resolve(
+    dispute_id: Annotated[int, typer.Argument(help="The dispute id.")],
+    outcome: Annotated[str, typer.Option("--outcome", help=" | ".join(OUTCOMES))],
+    reviewer: Annotated[
+        str, typer.Option("--reviewer", help="Second reviewer: another supervisor or an auditor.")
+    ],
+    reason: ReasonOption,
+    amount: Annotated[
+        str, typer.Option("--amount", help="Amount adjusted: + paid to the patron, - taken back.")
+    ] = "0",
+    supervisor: SupervisorOption = None,
+    pin: PinOption = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Resolve a dispute: no-error, patron-error or dealer-error, with a second reviewer."""
+    who = _supervisor(supervisor)
+    with _open(db) as log:
+        made = log.resolve_dispute(
+            dispute_id,
+            outcome=outcome,
+            amount_adjusted=amount,
+            second_reviewer=reviewer,
+            reason=reason,
+            supervisor_id=who,
+            pin=_pin(pin, who),
+        )
+        resolved = log.dispute(dispute_id)
+    if as_json:
+        _echo_json({"record_id": made} | resolved.to_dict())
+    else:
+        typer.echo(f"Dispute {dispute_id} resolved ({outcome}) as record {made}.")
+
+
+@dispute_app.command("list")
+@error_boundary
+def dispute_list(
+    all_: Annotated[bool, typer.Option("--all", help="Resolved ones too.")] = False,
+    table_id: TableFilter = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """The open disputes (to read at shift start); --all for every dispute."""
+    with _open(db) as log:
+        found = log.disputes(open_only=not all_, table_id=table_id)
+    if as_json:
+        _echo_json({"count": len(found), "disputes": [d.to_dict() for d in found]})
+        return
+    if not found:
+        typer.echo("No open disputes." if not all_ else "No disputes.")
+        return
+    headers = ["#", "when (UTC)", "table", "seat", "parties", "video", "rulings", "what", "status"]
+    typer.echo(table(_dispute_rows(found), headers))
+
+
+# -- users ---------------------------------------------------------------------------------
+
+
+@user_app.command("add")
+@error_boundary
+def user_add(
+    user_id: Annotated[str, typer.Argument(help="The new user's id.")],
+    role: Annotated[str, typer.Option("--role", help=" | ".join(ROLES))],
+    new_pin: NewPinOption = None,
+    supervisor: SupervisorOption = None,
+    pin: PinOption = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Register a user (a supervisor action; the very first user bootstraps).
+
+    On a database that never had a supervisor, the first user must be a supervisor and is
+    registered without authorisation (recorded as a bootstrap); after that a supervisor's id
+    and PIN are needed."""
+    with _open(db) as log:
+        bootstrap = not log.has_supervisor() and supervisor in (None, user_id)
+        own = _new_pin(new_pin, user_id) if role == "supervisor" or new_pin else None
+        if bootstrap:
+            made = log.add_user(user_id, role, pin=own)
+        else:
+            who = _supervisor(supervisor)
+            made = log.add_user(
+                user_id, role, pin=own, supervisor_id=who, supervisor_pin=_pin(pin, who)
+            )
+        added = log.user(user_id)
+    if as_json:
+        _echo_json({"record_id": made, "bootstrap": bootstrap} | (added.to_dict() if added else {}))
+    elif bootstrap:
+        typer.echo(f"First supervisor {user_id} registered (bootstrap) as record {made}.")
+    else:
+        typer.echo(f"User {user_id} registered as {role} (record {made}).")
+
+
+@user_app.command("set")
+@error_boundary
+def user_set(
+    user_id: Annotated[str, typer.Argument(help="The user to change.")],
+    role: Annotated[str | None, typer.Option("--role", help=" | ".join(ROLES))] = None,
+    active: Annotated[
+        bool | None, typer.Option("--enable/--disable", help="Let the user act, or not.")
+    ] = None,
+    set_pin: Annotated[bool, typer.Option("--set-pin", help="Give the user a new PIN.")] = False,
+    new_pin: NewPinOption = None,
+    supervisor: SupervisorOption = None,
+    pin: PinOption = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Change a user's role, PIN, or enable/disable them (a supervisor action)."""
+    who = _supervisor(supervisor)
+    own = _new_pin(new_pin, user_id) if set_pin or new_pin else None
+    with _open(db) as log:
+        made = log.change_user(
+            user_id,
+            role=role,
+            pin=own,
+            active=active,
+            supervisor_id=who,
+            supervisor_pin=_pin(pin, who),
+        )
+        changed = log.user(user_id)
+    if as_json:
+        _echo_json({"record_id": made} | (changed.to_dict() if changed else {}))
+    else:
+        typer.echo(f"User {user_id} changed (record {made}).")
+
+
+@user_app.command("list")
+@error_boundary
+def user_list(as_json: JsonFlag = False, db: DbOption = None) -> None:
+    """Registered users and their roles (never their PINs)."""
+    with _open(db) as log:
+        found = log.users()
+    if as_json:
+        _echo_json({"users": [u.to_dict() for u in found]})
+        return
+    if not found:
+        typer.echo("No users registered: the first one is a supervisor (dealer audit user add).")
+        return
+    rows = [
+        [u.user_id, u.role, "active" if u.active else "disabled", "yes" if u.has_pin else "no"]
+        for u in found
+    ]
+    typer.echo(table(rows, ["user", "role", "status", "PIN"]))
+
+
+# -- meters --------------------------------------------------------------------------------
+
+
+@meter_app.command("show")
+@error_boundary
+def meter_show(
+    name: Annotated[str, typer.Argument(help="The meter, e.g. treasure.")],
+    table_id: TableOption = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """A progressive meter's current value."""
+    if not table_id:
+        raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
+    with _open(db) as log:
+        value = log.meter(table_id, name)
+    if as_json:
+        _echo_json(
+            {"table": table_id, "meter": name, "value": None if value is None else str(value)}
+        )
+    else:
+        typer.echo(f"{name} at {table_id}: {'not set' if value is None else value}")
+
+
+@meter_app.command("adjust")
+@error_boundary
+def meter_adjust(
+    name: Annotated[str, typer.Argument(help="The meter, e.g. treasure.")],
+    value: Annotated[str, typer.Argument(help="Its new value.")],
+    reason: ReasonOption,
+    table_id: TableOption = None,
+    supervisor: SupervisorOption = None,
+    pin: PinOption = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Set a progressive meter by hand (a supervisor action, on the record)."""
+    if not table_id:
+        raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
+    who = _supervisor(supervisor)
+    with _open(db) as log:
+        made = log.adjust_meter(
+            table_id, name, value, reason, supervisor_id=who, pin=_pin(pin, who)
+        )
+        now = log.meter(table_id, name)
+    if as_json:
+        _echo_json({"record_id": made, "table": table_id, "meter": name, "value": str(now)})
+    else:
+        typer.echo(f"{name} at {table_id} set to {now} (record {made}).")

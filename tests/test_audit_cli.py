@@ -1,0 +1,453 @@
+"""`dealer audit …` through the CLI runner: exact output fragments, JSON keys, exit codes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+import typer
+from click.testing import Result
+from typer.testing import CliRunner
+
+from dealer.audit import AuditLog, Entry
+from dealer.cli import audit
+
+
+def _app() -> typer.Typer:
+    from dealer.cli.app import app as dealer_app
+
+    if any(group.name == "audit" for group in dealer_app.registered_groups):
+        return dealer_app
+    root = typer.Typer()
+
+    @root.callback()
+    def _root() -> None:
+        """dealer (test mount)."""
+
+    root.add_typer(audit.app, name="audit")
+    return root
+
+
+APP = _app()
+PIN = "2468"
+
+
+def run(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(APP, ["audit", *args], input=stdin)
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "audit.sqlite"
+    for name in ("DEALER_USER", "DEALER_TABLE", "DEALER_PIN", "DEALER_NEW_PIN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DEALER_DB", str(path))
+    return path
+
+
+@pytest.fixture
+def staffed(db: Path) -> Path:
+    """S1 (bootstrap), S2, D1, A1 and three rulings at PG-1/PG-2 (records 5-7)."""
+    assert run("user", "add", "S1", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
+    for user, role, extra in (
+        ("S2", "supervisor", ["--new-pin", "1357"]),
+        ("D1", "dealer", []),
+        ("A1", "auditor", []),
+    ):
+        result = run(
+            "user", "add", user, "--role", role, *extra, "--supervisor", "S1", "--pin", PIN
+        )
+        assert result.exit_code == 0, result.output
+    with AuditLog.open(db) as log:
+        for seat, table_id in ((1, "PG-1"), (2, "PG-1"), (3, "PG-2")):
+            log.append(
+                Entry(
+                    kind="ruling",
+                    user_id="D1",
+                    role="dealer",
+                    table_id=table_id,
+                    seat=seat,
+                    game="paigow",
+                    action="rank",
+                    input_text="as ks",
+                    cards=["As", "Ks"],
+                    result={"category": "high-card"},
+                    explanation=["Ace-king high"],
+                    settings={"profile": "house"},
+                )
+            )
+    return db
+
+
+def kinds(db: Path) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        return [row[0] for row in conn.execute("SELECT kind FROM records ORDER BY id")]
+
+
+def test_reading_a_missing_database_fails(db: Path) -> None:
+    for args in (["list"], ["show", "1"], ["search"], ["verify"], ["export", "--format", "csv"]):
+        result = run(*args)
+        assert result.exit_code == 1
+        assert result.stderr == f"Error: there is no audit database at {db}\n"
+    assert not db.exists()
+
+
+def test_bootstrap_with_prompted_pin(db: Path) -> None:
+    result = run("user", "add", "S1", "--role", "supervisor", stdin=f"{PIN}\n{PIN}\n")
+    assert result.exit_code == 0, result.output
+    assert "First supervisor S1 registered (bootstrap) as record 1." in result.stdout
+    assert PIN not in result.stdout
+    again = run("user", "add", "S9", "--role", "supervisor", "--new-pin", "9999")
+    assert again.exit_code == 1
+    assert again.stderr == "Error: this needs a supervisor: --supervisor ID (or DEALER_USER)\n"
+
+
+def test_first_user_must_be_a_supervisor(db: Path) -> None:
+    result = run("user", "add", "D1", "--role", "dealer")
+    assert result.exit_code == 1
+    assert (
+        result.stderr
+        == "Error: the first user of an audit database must be a supervisor (with a PIN)\n"
+    )
+
+
+def test_user_list_json(staffed: Path) -> None:
+    result = run("user", "list", "--json")
+    assert result.exit_code == 0
+    listed = {u["user_id"]: (u["role"], u["has_pin"]) for u in json.loads(result.stdout)["users"]}
+    assert listed == {
+        "A1": ("auditor", False),
+        "D1": ("dealer", False),
+        "S1": ("supervisor", True),
+        "S2": ("supervisor", True),
+    }
+    text = run("user", "list").stdout
+    assert "S2      supervisor  active    yes" in text
+
+
+def test_wrong_pin_refused_and_recorded(staffed: Path) -> None:
+    result = run("void", "5", "--reason", "misdeal", "--supervisor", "S1", "--pin", "0000")
+    assert (result.exit_code, result.stderr) == (1, "Error: wrong PIN for S1: void refused\n")
+    assert kinds(staffed)[-1] == "access-denied"
+
+
+def test_dealer_refused(staffed: Path) -> None:
+    result = run(
+        "override", "5", "--decision", "push", "--reason", "r", "--supervisor", "D1", "--pin", "1"
+    )
+    assert result.exit_code == 1
+    assert result.stderr == "Error: D1 is a dealer: override needs a supervisor id and PIN\n"
+
+
+def test_void_with_prompted_pin(staffed: Path) -> None:
+    result = run("void", "5", "--reason", "misdeal", "--supervisor", "S1", stdin=f"{PIN}\n")
+    assert result.exit_code == 0, result.output
+    assert "Void recorded as record 8 (voids record 5)." in result.stdout
+    shown = run("show", "5")
+    assert "Referred to by:\n  #8 void paigow rank by S1, " in shown.stdout
+    assert shown.stdout.rstrip().endswith(": misdeal")
+
+
+def test_override_json_and_pin_from_env(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEALER_PIN", "1357")
+    monkeypatch.setenv("DEALER_USER", "S2")
+    result = run(
+        "override",
+        "6",
+        "--decision",
+        "player wins",
+        "--reason",
+        "joker misread",
+        "--result",
+        '{"winner": 1}',
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"record_id": 8, "overrides": 6}
+    record = json.loads(run("show", "8", "--json").stdout)
+    assert record["result"] == {"overrides": 6, "decision": "player wins", "result": {"winner": 1}}
+    assert (record["user_id"], record["links_to"], record["linked"]) == ("S2", 6, [])
+
+
+def test_override_result_must_be_an_object(staffed: Path) -> None:
+    result = run(
+        "override",
+        "6",
+        "--decision",
+        "d",
+        "--reason",
+        "r",
+        "--result",
+        "[1]",
+        "--supervisor",
+        "S1",
+        "--pin",
+        PIN,
+    )
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: --result must be a JSON object")
+
+
+def test_list_and_search(staffed: Path) -> None:
+    listed = run("list", "--limit", "2")
+    assert listed.exit_code == 0
+    lines = listed.stdout.splitlines()
+    assert lines[0].split() == [
+        "#",
+        "time",
+        "(UTC)",
+        "table",
+        "seat",
+        "user",
+        "what",
+        "summary",
+        "see",
+    ]
+    assert [line.split()[0] for line in lines[2:]] == ["6", "7"]
+    assert "PG-2     3       D1 (dealer)  ruling paigow rank  Ace-king high" in listed.stdout
+    found = json.loads(run("search", "--table", "PG-1", "--seat", "2", "--json").stdout)
+    assert found["count"] == 1 and found["records"][0]["id"] == 6
+    assert json.loads(run("search", "--id", "5", "--id", "7", "--json").stdout)["count"] == 2
+    assert (
+        json.loads(run("search", "--user", "S1", "--kind", "user", "--json").stdout)["count"] == 4
+    )
+    assert json.loads(run("search", "--until", "2000-01-01", "--json").stdout)["count"] == 0
+    assert (
+        json.loads(
+            run("search", "--since", "2000-01-01T00:00Z", "--game", "paigow", "--json").stdout
+        )["count"]
+        == 3
+    )
+    assert run("search", "--game", "burosh").stdout == "No records.\n"
+    bad = run("search", "--since", "last tuesday")
+    assert bad.exit_code == 1 and bad.stderr.startswith(
+        "Error: cannot read the time 'last tuesday'"
+    )
+
+
+def test_show(staffed: Path) -> None:
+    result = run("show", "6")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Record 6: ruling paigow rank\n  recorded   ")
+    for fragment in (
+        "  table      PG-1   seat 2\n",
+        "  user       D1 (dealer)\n",
+        "  input      as ks\n",
+        "  cards      As Ks\n",
+        '  result     {"category": "high-card"}\n',
+        "Why:\n  · Ace-king high\n",
+    ):
+        assert fragment in result.stdout
+    missing = run("show", "99")
+    assert (missing.exit_code, missing.stderr) == (1, "Error: there is no audit record 99\n")
+
+
+def test_verify_json_ok(staffed: Path) -> None:
+    result = run("verify", "--json")
+    assert result.exit_code == 0
+    out = json.loads(result.stdout)
+    assert {k: out[k] for k in ("ok", "records", "first_bad")} == {
+        "ok": True,
+        "records": 7,
+        "first_bad": None,
+    }
+    assert run("verify").stdout == "OK: 7 records, the hash chain verifies.\n"
+
+
+def tamper(db: Path, sql: str) -> None:
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("DROP TRIGGER records_no_update")
+    conn.execute("DROP TRIGGER records_no_delete")
+    conn.execute(sql)
+    conn.close()
+
+
+def test_verify_json_names_first_bad(staffed: Path) -> None:
+    tamper(staffed, """UPDATE records SET result = '{"category":"five-aces"}' WHERE id = 6""")
+    result = run("verify", "--json")
+    assert result.exit_code == 1
+    out = json.loads(result.stdout)
+    assert (out["ok"], out["records"], out["first_bad"]) == (False, 7, 6)
+    assert (
+        result.stderr
+        == "Error: the audit log does not verify: record 6 was changed after it was written\n"
+    )
+    human = run("verify")
+    assert human.stdout.startswith(
+        "FAILED: 7 records, first bad record: 6\n  · record 6 was changed after it was written\n"
+    )
+
+
+def test_checkpoint_then_truncation(staffed: Path, tmp_path: Path) -> None:
+    kept = tmp_path / "shift-close.txt"
+    made = run("checkpoint", "--user", "S1", "-o", str(kept))
+    assert made.exit_code == 0, made.output
+    line = kept.read_text().strip()
+    assert line.startswith("8:") and len(line) == 66
+    assert f"checkpoint {line}\n" in made.stdout and "records    8\n" in made.stdout
+    assert (
+        run("verify", "--checkpoint", str(kept)).stdout
+        == "OK: 8 records, the hash chain verifies against 1 checkpoint.\n"
+    )
+    tamper(staffed, "DELETE FROM records WHERE id >= 7")
+    assert run("verify").exit_code == 1  # triggers gone
+    for given in (str(kept), line):
+        result = run("verify", "--checkpoint", given, "--json")
+        assert result.exit_code == 1
+        out = json.loads(result.stdout)
+        assert (out["ok"], out["records"], out["first_bad"]) == (False, 6, 7)
+
+
+def test_checkpoint_json(staffed: Path) -> None:
+    result = run("checkpoint", "--user", "A1", "--json")
+    out = json.loads(result.stdout)
+    assert (out["records"], out["record_id"]) == (8, 8)
+    assert out["checkpoint"] == f"8:{out['head_hash']}"
+
+
+def test_bad_checkpoint_argument(staffed: Path) -> None:
+    result = run("verify", "--checkpoint", "not-a-hash")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: no checkpoint found")
+
+
+def test_export(staffed: Path, tmp_path: Path) -> None:
+    out = run("export", "--format", "jsonl", "--table", "PG-1")
+    assert out.exit_code == 0
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [r["id"] for r in rows] == [5, 6] and len(rows[0]["hash"]) == 64
+    target = tmp_path / "audit.csv"
+    written = run("export", "--format", "csv", "-o", str(target))
+    assert written.stderr == f"7 records written to {target}\n"
+    assert target.read_text().startswith("id,recorded_at,kind,")
+    bad = run("export", "--format", "xml")
+    assert (bad.exit_code, bad.stderr) == (
+        1,
+        "Error: export format 'xml' is not one of csv, jsonl\n",
+    )
+
+
+def test_dispute_flow(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEALER_TABLE", "PG-1")
+    opened = run(
+        "dispute",
+        "open",
+        "short pay on the bonus",
+        "--seat",
+        "2",
+        "--time",
+        "2026-05-09T14:05",
+        "--party",
+        "patron seat 2",
+        "--party",
+        "D1",
+        "--video",
+        "cam 12",
+        "--ruling",
+        "6",
+        "--user",
+        "D1",
+    )
+    assert (opened.exit_code, opened.stdout) == (0, "Dispute 8 opened at table PG-1.\n")
+    listed = run("dispute", "list")
+    assert (
+        "8    2026-05-09T14:05:00Z  PG-1     2       patron seat 2, D1  cam 12   6          "
+        "short pay on the bonus  OPEN" in listed.stdout
+    )
+    resolved = run(
+        "dispute",
+        "resolve",
+        "8",
+        "--outcome",
+        "dealer-error",
+        "--amount",
+        "25",
+        "--reviewer",
+        "A1",
+        "--reason",
+        "video confirms",
+        "--supervisor",
+        "S2",
+        "--pin",
+        "1357",
+        "--json",
+    )
+    assert resolved.exit_code == 0, resolved.output
+    out = json.loads(resolved.stdout)
+    assert (out["record_id"], out["id"], out["open"]) == (9, 8, False)
+    assert (
+        out["resolution"]["outcome"] == "dealer-error"
+        and out["resolution"]["amount_adjusted"] == "25"
+    )
+    assert run("dispute", "list").stdout == "No open disputes.\n"
+    assert json.loads(run("dispute", "list", "--all", "--json").stdout)["count"] == 1
+
+
+def test_dispute_needs_a_table(staffed: Path) -> None:
+    result = run("dispute", "open", "x", "--user", "D1")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: a dispute needs its table: --table ID (or DEALER_TABLE)\n",
+    )
+
+
+def test_meter_adjust_and_show(staffed: Path) -> None:
+    assert (
+        run("meter", "show", "treasure", "--table", "PG-1").stdout == "treasure at PG-1: not set\n"
+    )
+    made = run(
+        "meter",
+        "adjust",
+        "treasure",
+        "10000.00",
+        "--reason",
+        "reseed",
+        "--table",
+        "PG-1",
+        "--supervisor",
+        "S1",
+        "--pin",
+        PIN,
+    )
+    assert (made.exit_code, made.stdout) == (0, "treasure at PG-1 set to 10000.00 (record 8).\n")
+    shown = json.loads(run("meter", "show", "treasure", "--table", "PG-1", "--json").stdout)
+    assert shown == {"table": "PG-1", "meter": "treasure", "value": "10000.00"}
+    refused = run(
+        "meter",
+        "adjust",
+        "treasure",
+        "1",
+        "--reason",
+        "r",
+        "--table",
+        "PG-1",
+        "--supervisor",
+        "D1",
+        "--pin",
+        "x",
+    )
+    assert refused.stderr == "Error: D1 is a dealer: meter-adjust needs a supervisor id and PIN\n"
+
+
+def test_user_set(staffed: Path) -> None:
+    result = run("user", "set", "D1", "--disable", "--supervisor", "S1", "--pin", PIN, "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert (out["user_id"], out["active"], out["record_id"]) == ("D1", False, 8)
+    pin = run(
+        "user",
+        "set",
+        "S2",
+        "--set-pin",
+        "--supervisor",
+        "S2",
+        "--pin",
+        "1357",
+        stdin="8642\n8642\n",
+    )
+    assert pin.stdout.endswith("User S2 changed (record 9).\n")
+    assert run("void", "5", "--reason", "r", "--supervisor", "S2", "--pin", "8642").exit_code == 0
+    nothing = run("user", "set", "D1", "--supervisor", "S1", "--pin", PIN)
+    assert nothing.stderr == "Error: nothing to change: give a role, a PIN or active/disabled\n"

@@ -1,0 +1,101 @@
+"""Several processes ruling into one audit database at once, and a process killed mid-write."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from dealer.audit import AuditLog, Entry, RecordFilter
+
+WORKER = """
+import sys, time
+from pathlib import Path
+from dealer.audit import AuditLog, Entry
+
+path, worker, rounds, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
+pause = float(sys.argv[5])  # seconds between the appends of one round, inside the transaction
+while not go.exists():
+    time.sleep(0.005)
+with AuditLog.open(path) as log:
+    done = 0
+    while rounds < 0 or done < rounds:
+        with log.transaction() as tx:
+            for seat in range(1, 4):
+                tx.append(Entry(
+                    kind="ruling", user_id=f"D{worker}", role="dealer", table_id="PG-1",
+                    game="paigow", action="settle",
+                    input_text=f"{worker}:{done}:{seat}" + "x" * 400,
+                    result={"worker": worker, "round": done}, seat=seat,
+                ))
+                time.sleep(pause)
+            value = tx.meter("PG-1", "treasure") or 0
+            tx.set_meter("PG-1", "treasure", value + 1, "one contribution per round")
+        done += 1
+        print(done, flush=True)
+"""
+
+
+def start(
+    script: Path, db: Path, worker: int, rounds: int, go: Path, pause: float = 0.0
+) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, str(script), str(db), str(worker), str(rounds), str(go), str(pause)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_processes_at_once_lose_nothing(tmp_path: Path) -> None:
+    script, db, go = tmp_path / "worker.py", tmp_path / "logs" / "shared.sqlite", tmp_path / "go"
+    script.write_text(WORKER)
+    workers, rounds = 4, 50
+    procs = [start(script, db, w, rounds, go) for w in range(workers)]
+    go.touch()  # all open the new database and write at once
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    with AuditLog.open(db) as log:
+        result = log.verify()
+        assert (result.ok, result.records, result.first_bad) == (True, workers * rounds * 4, None)
+        ids = [r.id for r in log.search()]
+        assert ids == list(range(1, workers * rounds * 4 + 1))
+        typed = sorted(r.input_text.rstrip("x") for r in log.search(RecordFilter(kind="ruling")))
+        assert typed == sorted(
+            f"{w}:{n}:{s}" for w in range(workers) for n in range(rounds) for s in range(1, 4)
+        )
+        assert log.meter("PG-1", "treasure") == workers * rounds  # read-modify-write held
+        migrations = log.db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0]
+        assert migrations == log.db.execute("PRAGMA user_version").fetchone()[0]
+
+
+def test_killed_mid_write_leaves_no_partial_round(tmp_path: Path) -> None:
+    script, db, go = tmp_path / "worker.py", tmp_path / "shared.sqlite", tmp_path / "go"
+    script.write_text(WORKER)
+    go.touch()
+    proc = start(script, db, 1, -1, go, pause=0.002)  # mostly inside an open transaction
+    assert proc.stdout is not None
+    committed = 0
+    deadline = time.monotonic() + 60
+    while committed < 25 and time.monotonic() < deadline:
+        committed = int(proc.stdout.readline() or committed)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    assert committed >= 25
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    with AuditLog.open(db) as log:
+        result = log.verify()
+        assert result.ok, result.problems
+        rulings = len(log.search(RecordFilter(kind="ruling")))
+        meters = len(log.search(RecordFilter(kind="meter")))
+        assert rulings == 3 * meters >= 3 * committed  # whole rounds only
+        assert log.meter("PG-1", "treasure") == meters
+        after = log.append(Entry(kind="ruling", user_id="D2", role="dealer", input_text="next"))
+        assert after == result.records + 1  # the lock died with the process
+        assert log.verify().ok

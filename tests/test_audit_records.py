@@ -1,0 +1,150 @@
+"""Entries, records and filters of the audit log."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dealer.audit.records import Entry, Record, RecordFilter, canonical_json, parse_time
+from dealer.errors import AuditError, DealerError
+
+
+def ruling(**changes: object) -> Entry:
+    fields: dict[str, object] = dict(
+        kind="ruling",
+        user_id="D7",
+        role="dealer",
+        table_id="PG-3",
+        game="paigow",
+        action="rank",
+        input_text="as ks, jk",
+        cards=["As", "Ks", "JK"],
+        result={"category": "three-aces"},
+        explanation=["Three aces: the joker plays as an ace"],
+        settings={"profile": "house.yaml"},
+        seat=2,
+    )
+    fields.update(changes)
+    return Entry(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("typed", "end_of_day", "stored"),
+    [
+        ("2026-05-09", False, "2026-05-09T00:00:00.000000Z"),
+        ("2026-05-09", True, "2026-05-10T00:00:00.000000Z"),
+        ("2026-12-31", True, "2027-01-01T00:00:00.000000Z"),
+        ("2026-05-09T14:05", False, "2026-05-09T14:05:00.000000Z"),
+        ("2026-05-09T14:05", True, "2026-05-09T14:05:00.000000Z"),
+        ("2026-05-09T14:05:07Z", False, "2026-05-09T14:05:07.000000Z"),
+        ("2026-05-09T14:05:07+02:00", False, "2026-05-09T12:05:07.000000Z"),
+        ("2026-05-09 23:30-01:00", False, "2026-05-10T00:30:00.000000Z"),
+        (" 2026-05-09T14:05:07.25z ", False, "2026-05-09T14:05:07.250000Z"),
+    ],
+)
+def test_parse_time(typed: str, end_of_day: bool, stored: str) -> None:
+    assert parse_time(typed, end_of_day=end_of_day) == stored
+
+
+@pytest.mark.parametrize("typed", ["yesterday", "2026-13-01", "14:05", "", "2026-05-09T25:00"])
+def test_parse_time_refuses(typed: str) -> None:
+    with pytest.raises(DealerError, match="cannot read the time"):
+        parse_time(typed)
+
+
+def test_stored_entry_is_canonical_json() -> None:
+    stored = ruling(result={"b": 1, "a": "é"}).stored()
+    assert stored["result"] == '{"a":"é","b":1}'
+    assert stored["cards"] == '["As","Ks","JK"]'
+    assert stored["seat"] == 2
+    assert stored["reason"] is None
+
+
+def test_empty_reason_is_stored_as_null() -> None:
+    assert ruling(reason="").stored()["reason"] is None
+    assert ruling(reason="misdeal").stored()["reason"] == "misdeal"
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"kind": "Ruling"}, "kebab-case"),
+        ({"kind": ""}, "kebab-case"),
+        ({"user_id": ""}, "id of the user"),
+        ({"user_id": "  "}, "id of the user"),
+        ({"role": "boss"}, "role 'boss'"),
+        ({"role": "unknown"}, "role 'unknown'"),
+        ({"cards": "As Ks"}, "list of canonical card strings"),
+        ({"cards": ["As", 3]}, "list of canonical card strings"),
+        ({"explanation": "because"}, "list of lines"),
+        ({"seat": "2"}, "seat must be a whole number"),
+        ({"seat": True}, "seat must be a whole number"),
+        ({"links_to": 1.5}, "links_to must be a whole number"),
+        ({"result": ["not", "a", "dict"]}, "result must be a JSON object"),
+        ({"result": {"net": float("nan")}}, "not JSON-ready"),
+        ({"settings": {"when": object()}}, "settings of this ruling is not JSON-ready"),
+        ({"game": None}, "game must be text"),
+        ({"reason": 5}, "reason must be text"),
+    ],
+)
+def test_entry_refuses(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(AuditError, match=message):
+        ruling(**changes).stored()
+
+
+def test_unknown_role_only_on_refusals() -> None:
+    entry = ruling(kind="access-denied", role="unknown")
+    assert entry.stored()["role"] == "unknown"
+
+
+@given(
+    result=st.dictionaries(
+        st.text(max_size=5),
+        st.one_of(
+            st.integers(),
+            st.text(max_size=8),
+            st.booleans(),
+            st.none(),
+            st.floats(allow_nan=False, allow_infinity=False),
+        ),
+        max_size=4,
+    ),
+    text=st.text(max_size=20),
+)
+def test_record_round_trip(result: dict[str, object], text: str) -> None:
+    stored = ruling(result=result, input_text=text).stored()
+    stored.update(id=1, recorded_at="t", software_version="v", prev_hash="p", hash="h")
+    record = Record.from_row(stored)
+    assert record.result == result
+    assert record.input_text == text
+    assert record.cards == ("As", "Ks", "JK")
+    assert json.loads(canonical_json(record.to_dict()))["result"] == result
+
+
+def test_damaged_json_is_an_audit_error() -> None:
+    stored = ruling().stored()
+    stored.update(id=9, recorded_at="t", software_version="v", prev_hash="p", hash="h")
+    stored["result"] = "{broken"
+    with pytest.raises(AuditError, match="record 9 is damaged"):
+        Record.from_row(stored)
+
+
+@pytest.mark.parametrize(
+    ("flt", "where", "params"),
+    [
+        (RecordFilter(), "1", []),
+        (RecordFilter(ids=(3, 5)), "id IN (?, ?)", [3, 5]),
+        (RecordFilter(table_id="T1", seat=0), "table_id = ? AND seat = ?", ["T1", 0]),
+        (
+            RecordFilter(game="paigow", user_id="D1", since="a", until="b"),
+            "game = ? AND user_id = ? AND recorded_at >= ? AND recorded_at < ?",
+            ["paigow", "D1", "a", "b"],
+        ),
+        (RecordFilter(kind="void", links_to=4), "kind = ? AND links_to = ?", ["void", 4]),
+    ],
+)
+def test_filter_where(flt: RecordFilter, where: str, params: list[object]) -> None:
+    assert flt.where() == (where, params)

@@ -1,0 +1,187 @@
+"""Tampering with the stored record, each caught by verify (some only against a checkpoint)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dealer.audit import AuditLog, Checkpoint, Entry, parse_checkpoints
+from dealer.audit.chain import record_hash
+from dealer.audit.users import hash_pin
+
+PIN = "2468"
+
+
+def ruling(n: int) -> Entry:
+    return Entry(
+        kind="ruling",
+        user_id="D1",
+        role="dealer",
+        table_id="PG-1",
+        game="paigow",
+        action="rank",
+        input_text=f"hand {n}",
+        cards=["As"],
+        result={"category": f"pair-{n:03d}-marker"},
+    )
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Iterator[Path]:
+    where = tmp_path / "a.sqlite"
+    with AuditLog.open(where) as log:
+        log.add_user("S1", "supervisor", pin=PIN)  # record 1
+        log.add_user("D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)  # record 2
+        for n in range(3, 11):
+            log.append(ruling(n))  # records 3-10
+    yield where
+
+
+def attacker(path: Path) -> sqlite3.Connection:
+    """A plain connection, as someone with the file would use."""
+    return sqlite3.connect(path, isolation_level=None)
+
+
+def trigger_sql(conn: sqlite3.Connection, name: str) -> str:
+    return str(conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", [name]).fetchone()[0])
+
+
+def rechain(conn: sqlite3.Connection, start: int) -> None:
+    """Recompute every hash from record `start` on, with the published recipe."""
+    conn.row_factory = sqlite3.Row
+    rows = [
+        dict(r) for r in conn.execute("SELECT * FROM records WHERE id >= ? ORDER BY id", [start])
+    ]
+    prev = conn.execute("SELECT hash FROM records WHERE id = ?", [start - 1]).fetchone()[0]
+    for row in rows:
+        row["prev_hash"] = prev
+        row["hash"] = prev = record_hash(row)
+        conn.execute(
+            "UPDATE records SET prev_hash = ?, hash = ? WHERE id = ?",
+            [row["prev_hash"], row["hash"], row["id"]],
+        )
+
+
+def verify(path: Path, *checkpoints: Checkpoint) -> tuple[bool, int, int | None, tuple[str, ...]]:
+    with AuditLog.open(path) as log:
+        result = log.verify(list(checkpoints))
+    return result.ok, result.records, result.first_bad, result.problems
+
+
+def test_untouched_log_verifies(path: Path) -> None:
+    assert verify(path) == (True, 10, None, ())
+
+
+def test_edit_a_byte_of_a_stored_result(path: Path) -> None:
+    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
+    data = path.read_bytes()
+    assert data.count(b"pair-006-marker") == 1
+    path.write_bytes(data.replace(b"pair-006-marker", b"pair-006-markeR"))
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"  # SQLite sees nothing
+    ok, records, first_bad, problems = verify(path)
+    assert (ok, records, first_bad) == (False, 10, 6)
+    assert problems == ("record 6 was changed after it was written",)
+
+
+def test_drop_the_trigger_and_update(path: Path) -> None:
+    conn = attacker(path)
+    saved = trigger_sql(conn, "records_no_update")
+    conn.execute("DROP TRIGGER records_no_update")
+    conn.execute("""UPDATE records SET result = '{"category":"royal-flush"}' WHERE id = 4""")
+    ok, _, first_bad, problems = verify(path)
+    assert (ok, first_bad) == (False, 4)
+    assert problems == (
+        "record 4 was changed after it was written",
+        "the protection trigger records_no_update is missing: someone removed it",
+    )
+    conn.execute(saved)  # put it back: the chain still shows the change
+    conn.close()
+    assert verify(path)[:3] == (False, 10, 4)
+
+
+def test_delete_a_middle_record(path: Path) -> None:
+    conn = attacker(path)
+    saved = trigger_sql(conn, "records_no_delete")
+    conn.execute("DROP TRIGGER records_no_delete")
+    conn.execute("DELETE FROM records WHERE id = 7")
+    conn.execute(saved)
+    conn.close()
+    ok, records, first_bad, problems = verify(path)
+    assert (ok, records, first_bad) == (False, 9, 7)
+    assert problems == ("record 7 is missing (the next record is 8)",)
+
+
+def test_delete_the_last_records_caught_by_checkpoint(path: Path) -> None:
+    with AuditLog.open(path) as log:
+        kept = str(log.checkpoint("S1"))  # record 11, kept outside at shift close
+    conn = attacker(path)
+    saved = trigger_sql(conn, "records_no_delete")
+    conn.execute("DROP TRIGGER records_no_delete")
+    conn.execute("DELETE FROM records WHERE id >= 9")
+    conn.execute(saved)
+    conn.close()
+    assert verify(path) == (True, 8, None, ())  # the chain alone cannot tell
+    ok, records, first_bad, problems = verify(path, *parse_checkpoints(kept))
+    assert (ok, records, first_bad) == (False, 8, 9)
+    assert problems == (
+        f"the log ends at record 8 but checkpoint {kept} says it had 11: records 9-11 are missing",
+    )
+
+
+def test_rechain_after_an_edit_caught_by_checkpoint(path: Path) -> None:
+    with AuditLog.open(path) as log:
+        early = log.head()  # 10 records
+        for n in range(11, 14):
+            log.append(ruling(n))
+        late = log.checkpoint("S1")  # record 14
+    conn = attacker(path)
+    saved = trigger_sql(conn, "records_no_update")
+    conn.execute("DROP TRIGGER records_no_update")
+    conn.execute("""UPDATE records SET result = '{"category":"five-aces"}' WHERE id = 12""")
+    rechain(conn, 12)
+    conn.execute(saved)
+    conn.close()
+    assert verify(path) == (True, 14, None, ())  # internally consistent again
+    ok, _, first_bad, problems = verify(path, early, late)
+    assert (ok, first_bad) == (False, 11)
+    assert problems == (
+        f"record 14 does not match checkpoint {late}: the log was changed and re-chained "
+        "somewhere in records 11-14",
+    )
+    assert verify(path, late)[2] == 1  # with only the late checkpoint, nothing is vouched for
+    assert verify(path, early)[0]  # the edit came after the early checkpoint
+    assert not verify(path, Checkpoint(None, late.head_hash))[0]
+
+
+def test_users_table_swapped(path: Path) -> None:
+    conn = attacker(path)
+    saved = trigger_sql(conn, "users_no_update")
+    conn.execute("DROP TRIGGER users_no_update")
+    conn.execute(
+        "UPDATE users SET role = 'supervisor', pin_hash = ? WHERE user_id = 'D1'",
+        [hash_pin("0000")],
+    )
+    conn.execute(saved)
+    conn.close()
+    ok, _, first_bad, problems = verify(path)
+    assert (ok, first_bad) == (False, None)
+    assert problems == (
+        "the users table row of D1 does not match record 2: it was changed outside the tool",
+    )
+
+
+def test_users_row_forged(path: Path) -> None:
+    conn = attacker(path)
+    conn.execute(
+        "INSERT INTO users (record_id, user_id, role, active, pin_hash) "
+        "VALUES (5, 'X1', 'supervisor', 1, ?)",
+        [hash_pin("0000")],
+    )
+    conn.close()
+    assert verify(path)[3] == (
+        "the users table row of X1 does not match record 5: it was changed outside the tool",
+    )
