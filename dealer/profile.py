@@ -12,13 +12,13 @@ import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import yaml
 
+from dealer.documents import load_yaml
 from dealer.errors import ConfigError
 
 CHOICES = {
@@ -116,8 +116,8 @@ class Profile:
 
 
 def _default_raw() -> dict[str, Any]:
-    text = (resources.files("dealer") / "default_profile.yaml").read_text(encoding="utf-8")
-    raw = yaml.safe_load(text)
+    text = (Path(__file__).parent / "default_profile.yaml").read_text(encoding="utf-8")
+    raw = load_yaml(text)
     assert isinstance(raw, dict)
     return raw
 
@@ -218,7 +218,7 @@ def _apply_rule(raw: dict[str, Any], rule: str) -> None:
     path = key.split(".")
     if len(path) == 1 and path[0] not in SECTIONS:
         path = ["rules", path[0]]
-    node: Any = yaml.safe_load(value) if value.strip() else None
+    node: Any = load_yaml(value) if value.strip() else None
     for part in reversed(path):
         node = {part: node}
     _merge(raw, node, f"--rule {rule}", "")
@@ -235,7 +235,7 @@ def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> P
         except OSError as exc:
             raise ConfigError(f"profile {origin}: cannot read it: {exc.strerror}") from None
         try:
-            extra = yaml.safe_load(text) or {}
+            extra = load_yaml(text) or {}
         except yaml.YAMLError as exc:
             raise ConfigError(f"profile {origin}: not valid YAML: {exc}") from None
         if not isinstance(extra, dict):

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlite_utils import Database
-
 from dealer.audit import users
 from dealer.audit.records import AUDITOR, DISPUTE, DISPUTE_RESOLUTION, SUPERVISOR, Entry, Record
 from dealer.errors import AuditError
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
+
     from dealer.audit.log import Transaction
 
 OUTCOMES = ("no-error", "patron-error", "dealer-error")

@@ -14,15 +14,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import IO, Any, TypeVar
-
-from sqlite_utils import Database
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import dealer
-from dealer.audit import corrections, disputes, users
+from dealer.audit import users
 from dealer.audit.chain import GENESIS_HASH, ChainCheck, Checkpoint, VerifyResult, record_hash
-from dealer.audit.disputes import Dispute
-from dealer.audit.export import write_export
 from dealer.audit.records import (
     ACCESS_DENIED,
     CHECKPOINT,
@@ -36,9 +32,14 @@ from dealer.audit.records import (
     RecordFilter,
     utc_now,
 )
-from dealer.audit.schema import PROTECTION_TRIGGERS, migrate
+from dealer.audit.schema import LATEST, PROTECTION_TRIGGERS, migrate, schema_version
 from dealer.audit.users import User
 from dealer.errors import AccessError, AuditError
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+    from dealer.audit.disputes import Dispute
 
 BUSY_TIMEOUT_SECONDS = 15.0
 """How long a writer waits for another process's write to finish before giving up."""
@@ -77,7 +78,7 @@ def _decimal(value: Decimal | int | float | str, what: str) -> Decimal:
     return number
 
 
-def _meter(db: Database, table_id: str, name: str) -> Decimal | None:
+def _meter(db: Database | sqlite3.Connection, table_id: str, name: str) -> Decimal | None:
     """The newest `meter` record's value for (table, meter name): the index records_meters."""
     row = db.execute(
         "SELECT json_extract(result, '$.value') FROM records "
@@ -95,10 +96,9 @@ class Transaction:
     `db` is for reads inside the transaction."""
 
     def __init__(self, log: AuditLog) -> None:
-        self.db = log.db
         self._log = log
         self._closed = False
-        head = self.db.execute("SELECT id, hash FROM records ORDER BY id DESC LIMIT 1").fetchone()
+        head = log.conn.execute("SELECT id, hash FROM records ORDER BY id DESC LIMIT 1").fetchone()
         self._head_id: int = head[0] if head else 0
         self._head_hash: str = head[1] if head else GENESIS_HASH
         self._last: tuple[int, Entry] | None = None
@@ -127,7 +127,7 @@ class Transaction:
         columns = ", ".join(row)
         marks = ", ".join(f":{name}" for name in row)
         with self._log.errors("write the record", writing=True):
-            self.db.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
+            self._log.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
         self._head_id, self._head_hash = row["id"], row["hash"]
         self._last = (row["id"], entry)
         return self._head_id
@@ -150,7 +150,7 @@ class Transaction:
 
     def meter(self, table_id: str, name: str) -> Decimal | None:
         """The current value of progressive meter `name` at `table_id`, or None if never set."""
-        return _meter(self.db, table_id, name)
+        return _meter(self._log.conn, table_id, name)
 
     def set_meter(
         self,
@@ -204,7 +204,7 @@ class Transaction:
         return self.write(entry)
 
     def _check_actor(self, user_id: str, role: str, kind: str) -> None:
-        row = users.current_row(self.db, user_id) if isinstance(user_id, str) else None
+        row = users.current_row(self._log.conn, user_id) if isinstance(user_id, str) else None
         problem = users.actor_problem(row, user_id, role, kind)
         if problem:
             raise AccessError(problem)
@@ -213,14 +213,30 @@ class Transaction:
         """Refuse further writes (the log calls this at COMMIT or ROLLBACK)."""
         self._closed = True
 
+    @property
+    def db(self) -> Database:
+        """sqlite-utils over the transaction's connection, for reads inside it."""
+        return self._log.db
+
 
 class AuditLog:
     """The audit database. Open with `AuditLog.open(path)`; close with `close()` or `with`."""
 
-    def __init__(self, db: Database, path: Path) -> None:
-        self.db = db
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
         self.path = path
         self._in_transaction = False
+        self._db: Database | None = None
+
+    @property
+    def db(self) -> Database:
+        """sqlite-utils over the connection, built on first use: a ruling's write path (open,
+        role, append, meters) runs on the plain connection and never loads it."""
+        if self._db is None:
+            from sqlite_utils import Database
+
+            self._db = Database(self.conn, execute_plugins=False)
+        return self._db
 
     @classmethod
     def open(
@@ -236,14 +252,15 @@ class AuditLog:
         conn: sqlite3.Connection | None = None
         try:
             conn = sqlite3.connect(str(where), timeout=busy_timeout, isolation_level=None)
-            db = Database(conn, execute_plugins=False)
-            db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise AuditError(f"the audit log {where} cannot use WAL journaling (got {mode})")
-            db.execute("PRAGMA synchronous = FULL")
-            db.execute("PRAGMA foreign_keys = ON")
-            migrate(db)
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            log = cls(conn, where)
+            if schema_version(conn) != LATEST:
+                migrate(log.db)
         except sqlite3.Error as exc:
             if conn is not None:
                 conn.close()
@@ -252,11 +269,11 @@ class AuditLog:
             if conn is not None:
                 conn.close()
             raise
-        return cls(db, where)
+        return log
 
     def close(self) -> None:
         """Close the database."""
-        self.db.close()
+        self.conn.close()
 
     def __enter__(self) -> AuditLog:
         return self
@@ -283,7 +300,7 @@ class AuditLog:
         if self._in_transaction:
             raise AuditError("an audit transaction is already open on this connection")
         with self.errors("start writing", writing=True):
-            self.db.execute("BEGIN IMMEDIATE")
+            self.conn.execute("BEGIN IMMEDIATE")
         self._in_transaction = True
         tx: Transaction | None = None
         try:
@@ -291,17 +308,17 @@ class AuditLog:
             yield tx
             tx.close()
             with self.errors("save the record", writing=True):
-                self.db.execute("COMMIT")
+                self.conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            if self.db.conn.in_transaction:
-                self.db.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise AuditError(
                 f"could not write to the audit log {self.path} ({_describe(exc)}): "
                 "nothing was saved"
             ) from None
         except BaseException:
-            if self.db.conn.in_transaction:
-                self.db.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
         finally:
             if tx is not None:
@@ -329,7 +346,7 @@ class AuditLog:
     def meter(self, table_id: str, name: str) -> Decimal | None:
         """The current value of progressive meter `name` at `table_id` (None if never set)."""
         with self.errors("read the meter"):
-            return _meter(self.db, table_id, name)
+            return _meter(self.conn, table_id, name)
 
     def checkpoint(self, user_id: str, *, table_id: str = "") -> Checkpoint:
         """Record a checkpoint and return the count and head hash *including* that record, to
@@ -401,6 +418,8 @@ class AuditLog:
 
     def export(self, out: IO[str], fmt: str, flt: RecordFilter | None = None) -> int:
         """Write the matching records, hashes included, as `csv` or `jsonl`; return how many."""
+        from dealer.audit.export import write_export
+
         return write_export(self.rows(flt), out, fmt)
 
     # -- verifying ----------------------------------------------------------------------
@@ -464,7 +483,7 @@ class AuditLog:
     def user(self, user_id: str) -> User | None:
         """The registered user `user_id` now, or None."""
         with self.errors("read"):
-            row = users.current_row(self.db, user_id)
+            row = users.current_row(self.conn, user_id)
         return row.user if row else None
 
     def users(self) -> list[User]:
@@ -638,6 +657,8 @@ class AuditLog:
     ) -> int:
         """Override ruling `record_id` with the supervisor's `decision` (a new record linked to
         it; the ruling itself stays as it was). Returns the override's id."""
+        from dealer.audit import corrections
+
         return self._supervised(
             supervisor_id,
             pin,
@@ -647,6 +668,8 @@ class AuditLog:
 
     def void(self, record_id: int, *, reason: str, supervisor_id: str, pin: str) -> int:
         """Void ruling (or override) `record_id`: a new record linked to it. Returns its id."""
+        from dealer.audit import corrections
+
         return self._supervised(
             supervisor_id,
             pin,
@@ -670,6 +693,8 @@ class AuditLog:
     ) -> int:
         """Open a dispute (any dealer or supervisor may); return its id. `occurred_at` is the
         stored UTC form (see `records.parse_time`), default now."""
+        from dealer.audit import disputes
+
         role = self.role_of(user_id)
         with self.transaction() as tx:
             return disputes.open_dispute(
@@ -699,6 +724,8 @@ class AuditLog:
         """Resolve open dispute `dispute_id`: outcome `no-error`, `patron-error` or
         `dealer-error`, the amount adjusted (+ paid to the patron, − taken back), a second
         reviewer (another registered supervisor or auditor). Returns the resolution's id."""
+        from dealer.audit import disputes
+
         amount = _decimal(amount_adjusted, "the amount adjusted")
         return self._supervised(
             supervisor_id,
@@ -711,11 +738,15 @@ class AuditLog:
 
     def dispute(self, dispute_id: int) -> Dispute:
         """Dispute `dispute_id` with its resolution if any; AuditError if there is none."""
+        from dealer.audit import disputes
+
         with self.errors("read"):
             return disputes.load_dispute(self.db, dispute_id)
 
     def disputes(self, *, open_only: bool = False, table_id: str | None = None) -> list[Dispute]:
         """Disputes, oldest first; `open_only` for the unresolved ones (list at shift start)."""
+        from dealer.audit import disputes
+
         with self.errors("read"):
             return disputes.list_disputes(self.db, open_only=open_only, table_id=table_id)
 

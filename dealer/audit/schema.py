@@ -8,11 +8,15 @@ A database newer than this software is refused rather than touched.
 
 from __future__ import annotations
 
-from sqlite_utils import Database
+import sqlite3
+from typing import TYPE_CHECKING
 
 from dealer.audit.chain import GENESIS_HASH
 from dealer.audit.records import utc_now
 from dealer.errors import AuditError
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 PROTECTION_TRIGGERS = (
     "records_no_update",
@@ -119,7 +123,7 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 LATEST = len(MIGRATIONS)
 
 
-def schema_version(db: Database) -> int:
+def schema_version(db: Database | sqlite3.Connection) -> int:
     """The number of the last migration applied to `db` (0 for a new file)."""
     return int(db.execute("PRAGMA user_version").fetchone()[0])
 

@@ -14,15 +14,16 @@ import hmac
 import json
 import re
 import secrets
+import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-from sqlite_utils import Database
 
 from dealer.audit.records import AUDITOR, DEALER, ROLES, SUPERVISOR, USER, Entry
 from dealer.errors import AuditError
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
+
     from dealer.audit.log import Transaction
 
 SCRYPT_N = 2**14
@@ -135,12 +136,16 @@ def _row_to_user(row: dict[str, Any]) -> UserRow:
     return UserRow(user, row["pin_hash"])
 
 
-def current_row(db: Database, user_id: str) -> UserRow | None:
-    """The newest row of `user_id`, or None if the id was never registered."""
-    rows = list(
-        db.query("SELECT * FROM users WHERE user_id = ? ORDER BY record_id DESC LIMIT 1", [user_id])
+def current_row(db: Database | sqlite3.Connection, user_id: str) -> UserRow | None:
+    """The newest row of `user_id`, or None if the id was never registered (plain SQL: it is
+    on every ruling's path)."""
+    cursor = db.execute(
+        "SELECT * FROM users WHERE user_id = ? ORDER BY record_id DESC LIMIT 1", [user_id]
     )
-    return _row_to_user(rows[0]) if rows else None
+    row = cursor.fetchone()
+    if row is None:
+        return None
+    return _row_to_user(dict(zip([d[0] for d in cursor.description], row, strict=True)))
 
 
 def all_users(db: Database) -> list[User]:

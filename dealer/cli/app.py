@@ -1,38 +1,67 @@
-"""The `dealer` command: mounts each command group and guards the process boundary."""
+"""The `dealer` command: mounts the command groups and guards the process boundary.
+
+A process imports only the group it runs (`dealer paigow …` never imports the audit
+desk's modules); `dealer --help` and the test runner see every group."""
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any
 
 import typer
 
 from dealer import __version__
-from dealer.cli import audit, paigow
 from dealer.errors import DealerError
 
-app = typer.Typer(
-    help="dealer: rulings for casino table games, explained and on the record.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
-app.add_typer(paigow.app, name="paigow")
-app.add_typer(audit.app, name="audit")
+GROUPS: dict[str, str] = {
+    "paigow": "dealer.cli.paigow",
+    "audit": "dealer.cli.audit",
+}
+"""Command group name → the module whose `app` (a typer.Typer) it mounts."""
 
 
-@app.callback()
-def _root(
-    version: bool = typer.Option(False, "--version", help="Show the version and exit."),
-) -> None:
-    if version:
+def _version(value: bool) -> None:
+    if value:
         typer.echo(f"dealer {__version__}")
         raise typer.Exit()
 
 
+def build_app(only: str | None = None) -> typer.Typer:
+    """The root app with every group, or only the named one."""
+    root = typer.Typer(
+        help="dealer: rulings for casino table games, explained and on the record.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
+
+    @root.callback()
+    def _root(
+        version: bool = typer.Option(
+            False, "--version", callback=_version, is_eager=True, help="Show the version."
+        ),
+    ) -> None:
+        """dealer: rulings for casino table games, explained and on the record."""
+
+    for name, module in GROUPS.items():
+        if only is None or only == name:
+            root.add_typer(importlib.import_module(module).app, name=name)
+    return root
+
+
+def __getattr__(name: str) -> Any:
+    """`dealer.cli.app.app`: the full app, built on first use (for tests and tools)."""
+    if name == "app":
+        return build_app()
+    raise AttributeError(name)
+
+
 def main() -> None:
     """Console-script entry point."""
+    first = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
     try:
-        app()
+        build_app(first if first in GROUPS else None)()
     except DealerError as exc:  # a command that escaped its own boundary
         print(f"Error: {exc}", file=sys.stderr)
         sys.exit(1)

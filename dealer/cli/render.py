@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from tabulate import tabulate
-
 from dealer.cards import parse_card
 from dealer.ruling import Ruling
 
@@ -17,7 +15,9 @@ def pretty(cards: Iterable[str]) -> str:
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
-    """One shared table style."""
+    """One shared table style (tabulate loads only when a person is shown a table)."""
+    from tabulate import tabulate
+
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
 
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from typing import Any
 import yaml
 
 from dealer.cards import Card, symbols
+from dealer.documents import load_yaml
 from dealer.errors import ConfigError, HouseWayError
 from dealer.paigow.hands import (
     MADE_BY_STRAIGHT_OR_FLUSH,
@@ -437,7 +437,7 @@ class _Reader:
 def parse_house_way(text: str, origin: str) -> HouseWay:
     """Parse and validate a House Way document (`origin` names it in errors)."""
     try:
-        raw = yaml.safe_load(text)
+        raw = load_yaml(text)
     except yaml.YAMLError as exc:
         raise ConfigError(f"House Way {origin}: not valid YAML: {exc}") from None
     return _Reader(origin).way(raw)
@@ -447,8 +447,8 @@ def parse_house_way(text: str, origin: str) -> HouseWay:
 def load_house_way(name_or_path: str) -> HouseWay:
     """A shipped House Way by name (`trump-plaza`, `foxwoods`) or a property's own file."""
     if name_or_path in SHIPPED:
-        res = resources.files("dealer.paigow") / "house_ways" / f"{name_or_path}.yaml"
-        return parse_house_way(res.read_text(encoding="utf-8"), f"{name_or_path}.yaml")
+        shipped = Path(__file__).parent / "house_ways" / f"{name_or_path}.yaml"
+        return parse_house_way(shipped.read_text(encoding="utf-8"), f"{name_or_path}.yaml")
     path = Path(name_or_path)
     if not path.is_file():
         raise ConfigError(

@@ -1,0 +1,304 @@
+"""`dealer analyze …`: exact pay-table returns, the base game's house edge, the operator's report.
+
+Analyses rule on no hand, so they are not written to the audit log: their JSON carries
+`"ruling_id": null` with the settings they used. A progress bar goes to stderr, only when it is
+a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated, Any, TextIO
+
+import typer
+
+from dealer.analysis.house_edge import DEALER_PAI_GOW_OPTIONS, PLAYER_MODES, simulate
+from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
+from dealer.analysis.report import operator_report
+from dealer.cli import render
+from dealer.cli.common import JsonFlag, ProfileOption, RuleOption, emit, error_boundary, profile_of
+from dealer.money import to_money
+from dealer.paigow.house_way import SHIPPED, load_house_way
+from dealer.paytables import load_paytables
+from dealer.profile import Profile
+from dealer.ruling import Ruling
+
+app = typer.Typer(
+    help="Analysis for operators: pay-table returns, the base game's house edge, a report.",
+    no_args_is_help=True,
+)
+
+PaytablesOption = Annotated[
+    list[Path] | None,
+    typer.Option("--paytables", help="Also load the pay tables of this file or directory."),
+]
+WagerOption = Annotated[
+    str, typer.Option("--wager", help="The wager the figures are for (fixed pays are per wager).")
+]
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal stream; silent when the stream is not a TTY."""
+
+    def __init__(self, label: str, stream: TextIO | None = None, width: int = 30) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.label = label
+        self.width = width
+        self.enabled = self.stream.isatty()
+        self.drawn = False
+
+    def __call__(self, done: int, total: int) -> None:
+        """Redraw for `done` of `total`."""
+        if not self.enabled or total <= 0:
+            return
+        filled = self.width * done // total
+        bar = "#" * filled + "-" * (self.width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {100 * done // total:3d}%")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        """End the line the bar was drawn on."""
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = False
+
+
+def _amount(text: str | None, what: str) -> Decimal | None:
+    return None if text is None else to_money(text, what)
+
+
+def _profile_settings(profile: Profile) -> dict[str, Any]:
+    return {
+        "profile": profile.name,
+        "profile_source": profile.source,
+        "overrides": list(profile.overrides),
+    }
+
+
+def paytable_text(ruling: Ruling) -> str:
+    """`dealer analyze paytable` for people."""
+    r = ruling.result
+    rows = [
+        [
+            e["label"],
+            f"{e['combinations']:,}",
+            f"{e['probability']:.8f}",
+            e["pays"],
+            f"{e['return']:+.6f}",
+        ]
+        for e in r["events"]
+    ]
+    rows.append(["total", f"{r['hands']:,}", "1", "", f"{r['return']:+.6f}"])
+    body = render.table(rows, ["event", "combinations", "probability", "pays", "return"])
+    if r["wager"] is None:
+        summary = (
+            f"Envy paid per other player's hand: ${r['return']:.6f}; "
+            f"hit frequency {r['hit_frequency']:.6f}"
+        )
+    else:
+        summary = (
+            f"house edge {r['house_edge']:.6f} ({r['house_edge']:.4%}); "
+            f"hit frequency {r['hit_frequency']:.6f}"
+        )
+    return f"{r['paytable']}: {r['name']}\n{body}\n{summary}\n{render.reasons(ruling)}"
+
+
+def paytable_ruling(
+    analysis: PaytableReturn, profile: Profile, paytables: list[Path], meter_from: str
+) -> Ruling:
+    """The analysis of one pay table as a ruling value."""
+    settings = {
+        **_profile_settings(profile),
+        "wager": analysis.to_dict()["wager"],
+        "meter": analysis.to_dict()["meter"],
+        "meter_from": meter_from if analysis.meter is not None else None,
+        "paytables": [str(p) for p in paytables],
+    }
+    return Ruling(
+        "paigow",
+        "analyze-paytable",
+        analysis.table.id,
+        (),
+        analysis.to_dict(),
+        tuple(analysis.explanation()),
+        settings,
+    )
+
+
+@app.command("paytable")
+@error_boundary
+def paytable(
+    table_id: Annotated[str, typer.Argument(help="Pay table id, e.g. PT-FLT-EC-ET-02 or E01.")],
+    wager: WagerOption = "1",
+    meter: Annotated[
+        str | None,
+        typer.Option("--meter", help="Progressive meter for %-of-meter rows [default: its seed]."),
+    ] = None,
+    paytables: PaytablesOption = None,
+    as_json: JsonFlag = False,
+    profile: ProfileOption = None,
+    rule: RuleOption = None,
+) -> None:
+    """Exact return of a pay table over all 154,143,080 seven-card hands."""
+    prof = profile_of(profile, rule)
+    extra = list(paytables or [])
+    table = load_paytables(extra).get(table_id)
+    meter_amount = _amount(meter, "meter")
+    meter_from = "--meter"
+    if meter_amount is None and table.wager in prof.meters:
+        meter_amount, meter_from = prof.meters[table.wager].seed, "the profile's meter seed"
+    bar = ProgressBar("counting hands")
+    try:
+        analysis = analyze_paytable(table, to_money(wager), meter_amount, progress=bar)
+    finally:
+        bar.close()
+    emit(paytable_ruling(analysis, prof, extra, meter_from), None, as_json, paytable_text)
+
+
+def house_edge_text(ruling: Ruling) -> str:
+    """`dealer analyze house-edge` for people."""
+    out = []
+    for s in ruling.result["strategies"]:
+        hands = s["hands"]
+        way = s["house_way"]
+        out.append(
+            f"{way['name']} v{way['version']}, player {s['player']}: {s['rounds']:,} rounds; "
+            + ", ".join(
+                f"{k} {v['probability']:.2%} ±{v['standard_error']:.2%}" for k, v in hands.items()
+            )
+        )
+        rows = [
+            [
+                o["dealer_pai_gow"],
+                f"{o['win']:.4f}",
+                f"{o['push']:.4f}",
+                f"{o['lose']:.4f}",
+                f"{o['house_edge']:.4%}",
+                f"{o['ci95'][0]:.4%} to {o['ci95'][1]:.4%}",
+            ]
+            for o in s["options"]
+        ]
+        out.append(
+            render.table(rows, ["dealer pai gow", "win", "push", "lose", "house edge", "95% CI"])
+        )
+    return "\n".join(out) + "\n" + render.reasons(ruling)
+
+
+@app.command("house-edge")
+@error_boundary
+def house_edge(
+    rounds: Annotated[int, typer.Option("--rounds", help="Rounds to deal.")] = 1_000_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same figures.")] = 1,
+    house_way: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--house-way",
+            help="House Way (name or file), repeatable [default: the shipped ways and the "
+            "profile's].",
+        ),
+    ] = None,
+    player: Annotated[
+        list[str] | None,
+        typer.Option("--player", help="house-way or best, repeatable [default: both]."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Processes [default: every core].")
+    ] = None,
+    as_json: JsonFlag = False,
+    profile: ProfileOption = None,
+    rule: RuleOption = None,
+) -> None:
+    """Simulate the base game's house edge under every dealer-pai-gow option."""
+    prof = profile_of(profile, rule)
+    names = list(house_way or dict.fromkeys([*SHIPPED, prof.house_way]))
+    ways = [load_house_way(n) for n in names]
+    modes = list(player or PLAYER_MODES)
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    bar = ProgressBar("dealing rounds")
+    try:
+        report = simulate(rounds, seed, ways, modes, prof.wheel, count, bar)
+    finally:
+        bar.close()
+    settings = {
+        **_profile_settings(prof),
+        "wheel": prof.wheel,
+        "house_ways": [{"name": w.name, "version": w.version} for w in ways],
+        "players": modes,
+        "dealer_pai_gow_options": list(DEALER_PAI_GOW_OPTIONS),
+        "rounds": rounds,
+        "seed": seed,
+        "workers": count,
+    }
+    ruling = Ruling(
+        "paigow",
+        "analyze-house-edge",
+        f"--rounds {rounds} --seed {seed}",
+        (),
+        report.to_dict(),
+        tuple(report.explanation()),
+        settings,
+    )
+    emit(ruling, None, as_json, house_edge_text)
+
+
+@app.command("report")
+@error_boundary
+def report(
+    fmt: Annotated[str, typer.Option("--format", help="markdown, text or json.")] = "markdown",
+    wager: WagerOption = "1",
+    insurance_meter: Annotated[
+        str | None,
+        typer.Option("--insurance-meter", help="Pai Gow Insurance Progressive meter."),
+    ] = None,
+    treasure_meter: Annotated[
+        str | None,
+        typer.Option("--treasure-meter", help="Emperor's Treasure Progressive meter."),
+    ] = None,
+    paytables: PaytablesOption = None,
+    as_json: JsonFlag = False,
+    profile: ProfileOption = None,
+    rule: RuleOption = None,
+) -> None:
+    """Every pay table side by side: pays, return, house edge, hit frequency."""
+    if fmt not in ("markdown", "text", "json"):
+        raise typer.BadParameter(f"{fmt!r} is not markdown, text or json", param_hint="--format")
+    prof = profile_of(profile, rule)
+    meters = {name: m.seed for name, m in prof.meters.items()}
+    for name, text in (
+        ("progressive_insurance", insurance_meter),
+        ("progressive_treasure", treasure_meter),
+    ):
+        amount = _amount(text, f"{name} meter")
+        if amount is not None:
+            meters[name] = amount
+    bar = ProgressBar("counting hands")
+    try:
+        result = operator_report(
+            load_paytables(paytables or ()),
+            to_money(wager),
+            meters,
+            prof.envy_minimum,
+            progress=bar,
+        )
+    finally:
+        bar.close()
+    if as_json or fmt == "json":
+        settings = {**_profile_settings(prof), "paytables": [str(p) for p in paytables or []]}
+        ruling = Ruling(
+            "paigow", "analyze-report", fmt, (), result.to_dict(), tuple(result.notes()), settings
+        )
+        typer.echo(json.dumps(ruling.to_json(None), ensure_ascii=False))
+    elif fmt == "markdown":
+        typer.echo(result.markdown(), nl=False)
+    else:
+        parts = [f"- {line}" for line in result.notes()]
+        for section in result.sections:
+            headers, rows = section.grid(result.envy_minimum)
+            parts += ["", section.title, render.table(rows, headers)]
+        typer.echo("\n".join(parts))
