@@ -34,3 +34,7 @@ class VerificationError(AuditError):
 
 class AccessError(DealerError):
     """A user who may not do what was asked (wrong role or wrong PIN)."""
+
+
+class MoveError(DealerError):
+    """A move a game's rules do not allow now (a swap right after a swap, a card not held)."""
