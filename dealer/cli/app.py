@@ -16,9 +16,17 @@ from dealer.errors import DealerError
 
 GROUPS: dict[str, str] = {
     "paigow": "dealer.cli.paigow",
+    "round": "dealer.cli.table_round",
+    "demo": "dealer.cli.table_round",
     "audit": "dealer.cli.audit",
+    "burosh": "dealer.cli.burosh",
+    "hyrule": "dealer.cli.hyrule",
+    "genpoker": "dealer.cli.genpoker",
+    "empire": "dealer.cli.empire",
 }
 """Command group name → the module whose `app` (a typer.Typer) it mounts."""
+TOP_LEVEL = {"dealer.cli.table_round"}
+"""Modules whose commands are top-level commands, not a group."""
 
 
 def _version(value: bool) -> None:
@@ -44,9 +52,13 @@ def build_app(only: str | None = None) -> typer.Typer:
     ) -> None:
         """dealer: rulings for casino table games, explained and on the record."""
 
+    mounted: set[str] = set()
     for name, module in GROUPS.items():
-        if only is None or only == name:
-            root.add_typer(importlib.import_module(module).app, name=name)
+        if (only is None or only == name) and module not in mounted:
+            mounted.add(module)
+            group = importlib.import_module(module).app
+            # a module whose commands stand at the top level (round, demo) merges in unnamed
+            root.add_typer(group, name=None if module in TOP_LEVEL else name)
     return root
 
 

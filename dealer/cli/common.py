@@ -8,8 +8,9 @@ import getpass
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
@@ -95,6 +96,17 @@ def record(desk: Desk, rulings: list[Ruling]) -> list[int]:
     from dealer.cli.recording import record_rulings
 
     return record_rulings(desk.db, desk.user, desk.table, rulings)
+
+
+def record_with_meters(
+    desk: Desk,
+    names: Sequence[str],
+    rule: Callable[[dict[str, Decimal | None]], tuple[Ruling, Any]],
+) -> tuple[int, Ruling]:
+    """Rule with the table's progressive meters and record ruling and meter moves at once."""
+    from dealer.cli import recording
+
+    return recording.record_with_meters(desk.db, desk.user, desk.table, names, rule)
 
 
 def emit(

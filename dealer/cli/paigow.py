@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Annotated
 
 import typer
@@ -21,11 +22,14 @@ from dealer.cli.common import (
     error_boundary,
     profile_of,
     record,
+    record_with_meters,
     run_batch,
 )
 from dealer.errors import DealerError
 from dealer.money import to_money
 from dealer.paigow import rulings
+from dealer.paigow.bonus import Meters
+from dealer.paigow.table_round import PROGRESSIVE_METERS, starting_meters
 from dealer.ruling import Ruling
 
 app = typer.Typer(
@@ -141,6 +145,9 @@ def set_(
     )
 
 
+Amount = Annotated[str | None, typer.Option(help="A bonus wager (currency).")]
+
+
 @app.command()
 @error_boundary
 def settle(
@@ -151,6 +158,14 @@ def settle(
     ] = None,
     high: Annotated[str | None, typer.Option("--high", help="The player's five-card hand.")] = None,
     low: Annotated[str | None, typer.Option("--low", help="The player's two-card hand.")] = None,
+    treasure: Amount = None,
+    insurance: Amount = None,
+    insurance_on_dealer: Annotated[
+        bool, typer.Option("--insurance-on-dealer", help="Insurance rides on the dealer's hand.")
+    ] = False,
+    progressive_treasure: Amount = None,
+    progressive_insurance: Amount = None,
+    seat: Annotated[int, typer.Option("--seat", min=1, max=6, help="The seat (1-6).")] = 1,
     house_way: Annotated[
         str | None, typer.Option("--house-way", help="trump-plaza, foxwoods, or a file.")
     ] = None,
@@ -161,12 +176,36 @@ def settle(
     user: UserOption = None,
     table: TableOption = None,
 ) -> None:
-    """Settle one seat's base wager against the dealer's hand."""
+    """Settle one seat against the dealer: the base wager and any bonus wagers."""
     if (player is None) == (high is None and low is None):
         raise typer.BadParameter("give --player CARDS, or --high CARDS and --low CARDS")
     prof = profile_of(profile, rule)
-    ruling = rulings.settle_ruling(
-        dealer, to_money(wager), prof, player=player, high=high, low=low, house_way=house_way
+    bonus = rulings.BonusWagers(
+        treasure=_amount(treasure, "treasure"),
+        insurance=_amount(insurance, "insurance"),
+        insurance_on_dealer=insurance_on_dealer,
+        progressive_treasure=_amount(progressive_treasure, "progressive treasure"),
+        progressive_insurance=_amount(progressive_insurance, "progressive insurance"),
     )
-    (ruling_id,) = record(Desk.of(db, user, table), [ruling])
+
+    def rule_seat(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
+        return rulings.settle_ruling(
+            dealer,
+            to_money(wager),
+            prof,
+            starting_meters(stored, prof),
+            player=player,
+            high=high,
+            low=low,
+            house_way=house_way,
+            bonus=bonus,
+            seat=seat,
+        )
+
+    desk = Desk.of(db, user, table)
+    ruling_id, ruling = record_with_meters(desk, PROGRESSIVE_METERS, rule_seat)
     emit(ruling, ruling_id, as_json, render.settle_text)
+
+
+def _amount(text: str | None, what: str) -> Decimal | None:
+    return None if text is None else to_money(text, f"{what} wager")

@@ -3,35 +3,72 @@ transaction before anything is shown as final."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from dealer.ruling import Ruling
+
+if TYPE_CHECKING:
+    from dealer.audit import Entry
+
+
+def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
+    from dealer.audit import Entry
+
+    return Entry(
+        kind="ruling",
+        user_id=user,
+        role=role,
+        table_id=table,
+        game=ruling.game,
+        action=ruling.action,
+        input_text=ruling.input_text,
+        cards=list(ruling.cards),
+        result=dict(ruling.result),
+        explanation=list(ruling.explanation),
+        settings=dict(ruling.settings),
+        seat=ruling.seat,
+    )
 
 
 def record_rulings(db: Path, user: str, table: str, rulings: Sequence[Ruling]) -> list[int]:
     """Append the rulings atomically; their record ids (the ruling ids shown to people)."""
-    from dealer.audit import AuditLog, Entry
+    from dealer.audit import AuditLog
 
     with AuditLog.open(db) as log:
         role = log.role_of(user)
         with log.transaction() as tx:
-            return [
-                tx.append(
-                    Entry(
-                        kind="ruling",
-                        user_id=user,
-                        role=role,
-                        table_id=table,
-                        game=r.game,
-                        action=r.action,
-                        input_text=r.input_text,
-                        cards=list(r.cards),
-                        result=dict(r.result),
-                        explanation=list(r.explanation),
-                        settings=dict(r.settings),
-                        seat=r.seat,
-                    )
-                )
-                for r in rulings
-            ]
+            return [tx.append(_entry(r, user, role, table)) for r in rulings]
+
+
+class MeterValues(Protocol):
+    """Progressive meter values by name (the rules' `Meters`)."""
+
+    def get(self, name: str) -> Decimal:
+        """One meter's value."""
+        ...
+
+
+def record_with_meters(
+    db: Path,
+    user: str,
+    table: str,
+    names: Sequence[str],
+    rule: Callable[[dict[str, Decimal | None]], tuple[Ruling, MeterValues]],
+) -> tuple[int, Ruling]:
+    """Read the table's progressive meters, rule, record the ruling and move the meters, all in
+    one transaction (so two tables' terminals never pay from the same meter value twice)."""
+    from dealer.audit import AuditLog
+
+    with AuditLog.open(db) as log:
+        role = log.role_of(user)
+        with log.transaction() as tx:
+            stored = {name: tx.meter(table, name) for name in names}
+            ruling, after = rule(stored)
+            ruling_id = tx.append(_entry(ruling, user, role, table))
+            for name in names:
+                if after.get(name) != stored[name]:
+                    tx.set_meter(table, name, after.get(name), f"ruling #{ruling_id}")
+    return ruling_id, ruling

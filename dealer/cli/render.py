@@ -89,4 +89,48 @@ def settle_text(ruling: Ruling) -> str:
 
 
 def _signed(value: float | int) -> str:
-    return f"{value:+,}" if value else "0"
+    if not value:
+        return "0"
+    return f"{value:+,.2f}" if value != int(value) else f"{int(value):+,}"
+
+
+ROUND_WAGERS = (
+    ("insurance", "insurance"),
+    ("treasure", "treasure"),
+    ("envy", "envy"),
+    ("progressive_insurance", "prog. ins."),
+    ("progressive_treasure", "prog. treas."),
+)
+
+
+def round_text(ruling: Ruling) -> str:
+    """`dealer round` and `dealer demo`: one line per seat, the dealer, then the reasons."""
+    r = ruling.result
+    dealer = r["dealer"]
+    rows = []
+    for seat in r["seats"]:
+        base = seat["base"]
+        nets: dict[str, float] = {}
+        for bonus in seat["bonuses"]:
+            nets[bonus["wager"]] = nets.get(bonus["wager"], 0) + bonus["net"]
+        rows.append(
+            [
+                seat["seat"],
+                pretty(base["player"]["high"]["cards"]),
+                pretty(base["player"]["low"]["cards"]),
+                f"{base['outcome']} ({base['odds']})",
+                _signed(base["net"]),
+                *[_signed(nets[w]) if w in nets else "" for w, _ in ROUND_WAGERS],
+                _signed(seat["total_net"]),
+            ]
+        )
+    headers = ["seat", "high", "low", "base", "net", *[h for _, h in ROUND_WAGERS], "total"]
+    lines = [
+        f"table {r['table'] or '-'}   dealer: {pretty(dealer['high']['cards'])} / "
+        f"{pretty(dealer['low']['cards'])}   ({dealer['high']['description']}; "
+        f"{dealer['low']['description']})",
+        table(rows, headers),
+        f"players' total {_signed(r['total_net'])}",
+        reasons(ruling),
+    ]
+    return "\n".join(lines)

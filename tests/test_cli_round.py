@@ -1,0 +1,152 @@
+"""`dealer round`, `dealer demo` and `paigow settle` with bonus wagers, through the CLI."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dealer.cli.app import build_app
+
+ROUNDS = Path(__file__).parent / "data" / "rounds"
+
+
+@pytest.fixture()
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "audit.sqlite"
+    monkeypatch.setenv("DEALER_DB", str(path))
+    monkeypatch.setenv("DEALER_USER", "d-104")
+    return path
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)  # as main() does
+
+
+def count(db: Path, kind: str = "ruling") -> int:
+    if not db.exists():
+        return 0
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT count(*) FROM records WHERE kind = ?", [kind]).fetchone()[0]
+
+
+def test_round_file_json(db: Path) -> None:
+    result = run("round", str(ROUNDS / "envy_and_progressives.yaml"), "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["table"] == "PG-9" and out["ruling_id"] == 1
+    assert [s["seat"] for s in out["seats"]] == [1, 2, 3]
+    for seat in out["seats"]:
+        assert set(seat) >= {"seat", "base", "bonuses", "total_net"}
+        assert {"outcome", "net", "foul"} <= set(seat["base"])
+    assert out["settings"]["paytables"]["treasure"] == "PT-FLT-EC-ET-01"
+    assert count(db) == 1 and count(db, "meter") == 2
+    with sqlite3.connect(db) as conn:
+        tables = {row[0] for row in conn.execute("SELECT table_id FROM records")}
+    assert tables == {"PG-9"}
+
+
+def test_invalid_round_is_one_error_and_nothing_logged(db: Path) -> None:
+    result = run("round", str(ROUNDS / "invalid.yaml"))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: the round has 4 problems: seat 1: duplicate card As (also in the dealer's hand);"
+        " seat 7: seats are numbered 1 to 6; seat 7: a second joker (also in the dealer's hand);"
+        " seat 7: base wager 10000 is outside the table limits 5-5000\n"
+    )
+    assert count(db) == 0
+
+
+def test_round_from_stdin_and_bad_yaml(db: Path) -> None:
+    assert run("round", "-", stdin="dealer: [unclosed\n").exit_code == 1
+    assert run("round", "nowhere.yaml").stderr.startswith("Error: cannot read round file")
+    assert count(db) == 0
+
+
+def test_meters_persist_between_rounds(db: Path) -> None:
+    for expected in (10000.5, 10001):
+        out = json.loads(run("round", str(ROUNDS / "envy_and_progressives.yaml"), "--json").stdout)
+        assert out["meters"]["after"]["progressive_treasure"] == expected
+
+
+def test_demo_is_reproducible_and_verifies(db: Path) -> None:
+    first = json.loads(run("demo", "--seed", "11", "--json").stdout)
+    second = json.loads(run("demo", "--seed", "11", "--json").stdout)
+    assert first["seats"] == second["seats"] and first["dealer"] == second["dealer"]
+    assert len(first["seats"]) == 6
+    verify = run("audit", "verify", "--json")
+    assert verify.exit_code == 0, verify.output
+    assert json.loads(verify.stdout)["ok"] is True
+
+
+def test_demo_for_people(db: Path) -> None:
+    result = run("demo", "--seed", "7")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "demo round, seed 7 (dealer demo --seed 7 deals it again)"
+    assert lines[1].startswith("table DEMO   dealer: ")
+    assert lines[2].split() == [
+        "seat",
+        "high",
+        "low",
+        "base",
+        "net",
+        "insurance",
+        "treasure",
+        "envy",
+        "prog.",
+        "ins.",
+        "prog.",
+        "treas.",
+        "total",
+    ]
+    assert lines[-1] == "ruling #1 recorded"
+
+
+def test_settle_with_every_bonus_wager(db: Path) -> None:
+    result = run(
+        "paigow",
+        "settle",
+        "--dealer",
+        "As Kd 9c 7h 5s 3d 2c",
+        "--player",
+        "Js Jd Jc Jh 8s 5d 3h",
+        "--wager",
+        "25",
+        "--treasure",
+        "5",
+        "--insurance",
+        "5",
+        "--insurance-on-dealer",
+        "--progressive-treasure",
+        "1",
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["base"] == {**out["base"], "outcome": "win", "net": 12.5, "foul": False}
+    bonuses = {b["wager"]: b for b in out["bonuses"]}
+    assert (bonuses["treasure"]["event"], bonuses["treasure"]["net"]) == ("four-of-a-kind", 100)
+    assert bonuses["treasure"]["paytable"] == "PT-FLT-EC-ET-01"
+    assert (bonuses["insurance"]["event"], bonuses["insurance"]["net"]) == ("ace-high-pai-gow", 10)
+    assert bonuses["progressive_treasure"]["net"] == 74
+    assert out["total_net"] == 196.5
+
+
+def test_settle_refuses_a_wager_over_the_limit(db: Path) -> None:
+    result = run(
+        "paigow",
+        "settle",
+        "--dealer",
+        "As Kd 9c 7h 5s 3d 2c",
+        "--player",
+        "Js Jd Jc Jh 8s 5d 3h",
+        "--wager",
+        "25",
+        "--progressive-treasure",
+        "50",
+    )
+    assert result.exit_code == 1
+    assert "progressive_treasure wager 50 is outside the table limits 1-5" in result.stderr
+    assert count(db) == 0
