@@ -16,6 +16,7 @@ from dealer.errors import DealerError
 
 GROUPS: dict[str, str] = {
     "paigow": "dealer.cli.paigow",
+    "paytables": "dealer.cli.paytables",
     "round": "dealer.cli.table_round",
     "demo": "dealer.cli.table_round",
     "audit": "dealer.cli.audit",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -28,9 +28,10 @@ from dealer.cli.common import (
 from dealer.errors import DealerError
 from dealer.money import to_money
 from dealer.paigow import rulings
-from dealer.paigow.bonus import Meters
-from dealer.paigow.table_round import PROGRESSIVE_METERS, starting_meters
 from dealer.ruling import Ruling
+
+if TYPE_CHECKING:
+    from dealer.paigow.bonus import Meters
 
 app = typer.Typer(
     help="Emperor's Challenge Exposed (Pai Gow Poker with a joker).", no_args_is_help=True
@@ -177,10 +178,13 @@ def settle(
     table: TableOption = None,
 ) -> None:
     """Settle one seat against the dealer: the base wager and any bonus wagers."""
+    from dealer.paigow import seat_rulings
+    from dealer.paigow.table_round import PROGRESSIVE_METERS, starting_meters
+
     if (player is None) == (high is None and low is None):
         raise typer.BadParameter("give --player CARDS, or --high CARDS and --low CARDS")
     prof = profile_of(profile, rule)
-    bonus = rulings.BonusWagers(
+    bonus = seat_rulings.BonusWagers(
         treasure=_amount(treasure, "treasure"),
         insurance=_amount(insurance, "insurance"),
         insurance_on_dealer=insurance_on_dealer,
@@ -189,7 +193,7 @@ def settle(
     )
 
     def rule_seat(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
-        return rulings.settle_ruling(
+        return seat_rulings.settle_ruling(
             dealer,
             to_money(wager),
             prof,

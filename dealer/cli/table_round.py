@@ -24,7 +24,7 @@ from dealer.cli.common import (
     record_with_meters,
 )
 from dealer.errors import DealerError
-from dealer.paigow import rulings
+from dealer.paigow import seat_rulings
 from dealer.paigow.bonus import Meters
 from dealer.paigow.demo import deal_demo_round
 from dealer.paigow.table_round import PROGRESSIVE_METERS, starting_meters
@@ -40,7 +40,7 @@ def _settle(raw: Any, typed: str, prof: Profile, desk: Desk, as_json: bool) -> N
         desk = Desk(desk.db, desk.user, str(table))
 
     def rule_round(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
-        return rulings.round_ruling(raw, typed, prof, starting_meters(stored, prof))
+        return seat_rulings.round_ruling(raw, typed, prof, starting_meters(stored, prof))
 
     ruling_id, ruling = record_with_meters(desk, PROGRESSIVE_METERS, rule_round)
     emit(ruling, ruling_id, as_json, render.round_text)
@@ -67,7 +67,7 @@ def round_(
             text, origin = Path(file).read_text(encoding="utf-8"), file
         except OSError as exc:
             raise DealerError(f"cannot read round file {file}: {exc.strerror}") from None
-    raw = rulings.read_round_text(text, origin)
+    raw = seat_rulings.read_round_text(text, origin)
     _settle(raw, text, profile_of(profile, rule), Desk.of(db, user, table), as_json)
 
 

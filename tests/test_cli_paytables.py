@@ -1,0 +1,126 @@
+"""`dealer paytables list|show|validate` through the CLI runner (mounted on a bare app)."""
+
+import json
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from dealer.cli.paytables import app as paytables_app
+
+DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).parent.parent
+
+root = typer.Typer()
+root.add_typer(paytables_app, name="paytables")
+
+
+def run(*args: str):
+    return CliRunner().invoke(root, ["paytables", *args])
+
+
+def test_list_json() -> None:
+    result = run("list", "--json")
+    assert result.exit_code == 0, result.output
+    tables = json.loads(result.stdout)["paytables"]
+    assert len(tables) == 29
+    assert tables[0] == {
+        "id": "PT-FLT-EC-PGI-01",
+        "wager": "insurance",
+        "name": "Pai Gow Insurance",
+        "basis": "to-1",
+        "rows": 6,
+        "file": str(ROOT / "paytables" / "pai-gow-insurance.yaml"),
+    }
+    assert [t["id"] for t in tables if t["wager"] == "envy"] == [f"E0{i}" for i in range(1, 9)]
+
+
+def test_list_text_and_operator_tables() -> None:
+    result = run("list", "--tables", str(DATA / "paytables_operator"))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["id", "wager", "name", "rows", "file"]
+    assert any(line.startswith("HOUSE-ET-01 ") for line in lines)
+    assert len(lines) == 2 + 30
+
+
+def test_show_text() -> None:
+    result = run("show", "PT-BJS-EC-ET-03")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith(
+        "PT-BJS-EC-ET-03: Emperor's Treasure Progressive (progressive_treasure, pays for-1)"
+    )
+    assert "5-Card Royal Flush w/ A-K Suited  royal-flush-with-suited-ak" in out
+    assert out.splitlines()[5].split()[-1] == "N/A"
+    assert '  · All odds shown above are "for 1."' in out
+
+
+def test_show_json() -> None:
+    result = run("show", "E05", "--json")
+    assert result.exit_code == 0, result.output
+    table = json.loads(result.stdout)
+    assert (table["id"], table["wager"], table["basis"]) == ("E05", "envy", "fixed")
+    assert [(r["event"], r["value"]) for r in table["rows"]][-2:] == [
+        ("straight-flush", 25),
+        ("four-of-a-kind", 6),
+    ]
+
+
+def test_show_unknown_id() -> None:
+    result = run("show", "PT-NOPE")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith("Error: unknown pay table 'PT-NOPE' (known: E01, ")
+
+
+def test_validate_a_good_file() -> None:
+    path = DATA / "paytables_operator" / "house-treasure.yaml"
+    result = run("validate", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{path}: valid: 1 table(s): HOUSE-ET-01\n"
+    shipped = ROOT / "paytables" / "emperors-treasure-progressive.yaml"
+    result = run("validate", str(shipped), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {
+        "file": str(shipped),
+        "valid": True,
+        "tables": ["PT-BJS-EC-ET-01", "PT-BJS-EC-ET-02", "PT-BJS-EC-ET-03"],
+        "problems": [],
+    }
+
+
+def test_validate_lists_every_problem(tmp_path: Path) -> None:
+    path = tmp_path / "two.yaml"
+    path.write_text(
+        "schema: 1\ntables:\n  - {id: T1, wager: treasure, basis: to-1, rows: "
+        "[{event: flush, kind: to-1, value: 0}, {event: straight, kind: to-1}]}\n"
+    )
+    result = run("validate", str(path))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{path}: table T1, row 1 (flush): value 0 must be a number above zero",
+        f"{path}: table T1, row 2 (straight): a to-1 row needs a value",
+    ]
+    assert result.stderr == f"Error: {path}: not valid (2 problems)\n"
+
+
+def test_validate_json_and_an_id_clash() -> None:
+    path = DATA / "paytables_clash" / "again.yaml"
+    result = run("validate", str(path), "--json")
+    assert result.exit_code == 1
+    out = json.loads(result.stdout)
+    assert out["valid"] is False and out["tables"] == ["PT-FLT-EC-ET-01"]
+    assert out["problems"] == [
+        f"{path}: table PT-FLT-EC-ET-01: the id is already defined in "
+        f"{ROOT / 'paytables' / 'emperors-treasure.yaml'}"
+    ]
+    assert result.stderr.startswith("Error: ")
+
+
+def test_validate_each_bad_file_exits_1() -> None:
+    for path in sorted((DATA / "paytables_bad").glob("*.yaml")):
+        result = run("validate", str(path))
+        assert result.exit_code == 1, path
+        assert result.stdout.startswith(f"{path}: "), path
+        assert "Traceback" not in result.output
