@@ -40,6 +40,7 @@ from typing import Any
 
 import yaml
 
+from dealer.documents import load_yaml
 from dealer.errors import PayTableError
 from dealer.money import fmt_money, money_json
 from dealer.paigow.events import EVENT_ORDER, LABELS, PAI_GOW_EVENTS, POKER_EVENTS
@@ -363,7 +364,7 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
         problems.add("", f"cannot read it: {getattr(exc, 'strerror', None) or exc}")
         return (), problems.lines
     try:
-        raw = yaml.safe_load(text)
+        raw = load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f"line {mark.line + 1}" if mark is not None else ""

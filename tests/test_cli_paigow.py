@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dealer.cli.app import app
+from dealer.cli.app import build_app
 
 
 @pytest.fixture()
@@ -20,7 +20,7 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def run(*args: str, stdin: str | None = None):
-    return CliRunner().invoke(app, list(args), input=stdin)
+    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)  # as main() does
 
 
 def records(db: Path) -> int:
@@ -189,3 +189,27 @@ def test_batch_compare(db: Path) -> None:
     )
     assert result.exit_code == 0
     assert [json.loads(x)["winner"] for x in result.stdout.splitlines()] == [0, 0]
+
+
+def test_bonus_json_keys_and_rows(db: Path) -> None:
+    result = run("paigow", "bonus", "As Ks Qs Js JK Ah Kh", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["emperors_treasure"] == "royal-flush-with-suited-ak"
+    assert out["pai_gow_insurance"] is None
+    assert out["paytable_rows"]["treasure"] == {
+        "paytable": "PT-FLT-EC-ET-01",
+        "row": "5-Card Royal Flush w/ A-K Suited",
+        "pays": "1,000 to 1",
+    }
+    pai_gow = json.loads(run("paigow", "bonus", "9s 8d 7h 5s 4c 3d 2c", "--json").stdout)
+    assert pai_gow["pai_gow_insurance"] == "9-high-pai-gow"
+    assert pai_gow["progressive_insurance"] == "9-high-pai-gow-two-tone"
+    assert records(db) == 2
+
+
+def test_bonus_batch_and_bad_input(db: Path) -> None:
+    result = run("paigow", "bonus", "--batch", "-", "--json", stdin="9s 8d 7h 5s 4c 3d 2c\nAs Ks\n")
+    assert result.exit_code == 1
+    assert "Error: line 2: wrong number of cards for the seven-card hand" in result.stderr
+    assert records(db) == 1

@@ -146,6 +146,30 @@ def set_(
     )
 
 
+@app.command()
+@error_boundary
+def bonus(
+    cards: Cards = None,
+    as_json: JsonFlag = False,
+    batch: BatchOption = None,
+    profile: ProfileOption = None,
+    rule: RuleOption = None,
+    db: DbOption = None,
+    user: UserOption = None,
+    table: TableOption = None,
+) -> None:
+    """The seven-card bonus events of a hand and the pay table rows they settle on."""
+    prof = profile_of(profile, rule)
+    _one_or_batch(
+        cards,
+        batch,
+        lambda text: rulings.bonus_ruling(text, prof),
+        Desk.of(db, user, table),
+        as_json,
+        render.bonus_text,
+    )
+
+
 Amount = Annotated[str | None, typer.Option(help="A bonus wager (currency).")]
 
 

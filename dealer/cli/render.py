@@ -62,6 +62,18 @@ def set_text(ruling: Ruling) -> str:
     return f"{body}\n  {r['rule']}"
 
 
+def bonus_text(ruling: Ruling) -> str:
+    """`dealer paigow bonus`: the events and the row of each posted table."""
+    r = ruling.result
+    rows = [
+        [wager.replace("_", " "), row["paytable"], row["row"] or "-", row["pays"] or "loses"]
+        for wager, row in r["paytable_rows"].items()
+    ]
+    events = ", ".join(r["events"]) or "none"
+    head = f"{pretty(r['cards'])}  events: {events}"
+    return f"{head}\n{table(rows, ['wager', 'pay table', 'row', 'pays'])}"
+
+
 def settle_text(ruling: Ruling) -> str:
     """`dealer paigow settle`."""
     base = ruling.result["base"]

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from dealer.documents import load_yaml
 from dealer.empire.plaques import CIVIC, MILITARY, TYPES
 from dealer.errors import ConfigError
 
@@ -219,7 +220,7 @@ def load_table(path: str | Path) -> CombinationTable:
 
 def _parse_text(text: str, origin: str) -> CombinationTable:
     try:
-        raw = yaml.safe_load(text)
+        raw = load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"

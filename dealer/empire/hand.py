@@ -40,7 +40,7 @@ from dealer.empire.valuation import (
     restrictions_for,
     value_tableau,
 )
-from dealer.errors import CardError, DealerError
+from dealer.errors import CardError, DealerError, MoveError
 
 DEALT = 7
 FACE_UP = 2
@@ -233,11 +233,11 @@ class EmpireHand:
 
     def _check(self, seat: int, action: str) -> None:
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            raise DealerError(f"there is no seat {seat!r}: seats are 0-{len(self.seats) - 1}")
+            raise MoveError(f"there is no seat {seat!r}: seats are 0-{len(self.seats) - 1}")
         if self.phase == "over":
-            raise DealerError("the hand is over")
+            raise MoveError("the hand is over")
         if seat != self.to_act:
-            raise DealerError(f"it is seat {self.to_act}'s move, not seat {seat}'s")
+            raise MoveError(f"it is seat {self.to_act}'s move, not seat {seat}'s")
         legal = self.legal_actions()
         if action not in legal:
             why = ""
@@ -249,12 +249,12 @@ class EmpireHand:
                 )
             elif action == "turn" and self.must_decide:
                 why = ": two plaques remain unturned, so it must bet or yield"
-            raise DealerError(f"seat {seat} cannot {action} now{why} (it may {' or '.join(legal)})")
+            raise MoveError(f"seat {seat} cannot {action} now{why} (it may {' or '.join(legal)})")
 
     def _pay(self, seat: int, chips: int, action: str) -> EmpireHand:
         current = self.seats[seat]
         if current.stack is not None and chips > current.stack:
-            raise DealerError(f"seat {seat} cannot {action} {chips}: it has {current.stack} chips")
+            raise MoveError(f"seat {seat} cannot {action} {chips}: it has {current.stack} chips")
         stack = None if current.stack is None else current.stack - chips
         seats = list(self.seats)
         seats[seat] = replace(current, stack=stack, put_in=current.put_in + chips)
@@ -390,13 +390,13 @@ class EmpireHand:
 
 def _open(round_: BettingRound | None) -> BettingRound:
     if round_ is None or not round_.opened:
-        raise DealerError("no bet to see or raise: the betting round is not open")
+        raise MoveError("no bet to see or raise: the betting round is not open")
     return round_
 
 
 def _amount(amount: int | None, action: str) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise DealerError(f"{action} needs a whole number of chips above zero, not {amount!r}")
+        raise MoveError(f"{action} needs a whole number of chips above zero, not {amount!r}")
     return amount
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dealer.errors import DealerError
+from dealer.errors import DealerError, MoveError
 from dealer.genpoker.cards import DECK, GenCard, format_cards, parse_cards
 from dealer.genpoker.hands import Category, GenComparison, compare, rank_hand
 
@@ -63,12 +63,12 @@ class DrawRound:
     def draw(self, seat: int, discards: str | Iterable[GenCard]) -> DrawRound:
         """The seat discards 0-3 of its cards (typed or as cards) and draws as many.
 
-        Raises `DealerError` when it is not that seat's turn, for more than three discards, or
+        Raises `MoveError` when it is not that seat's turn, for more than three discards, or
         for a card that is not in the seat's hand."""
         if self.to_act is None:
-            raise DealerError("every seat has drawn: the round is at the showdown")
+            raise MoveError("every seat has drawn: the round is at the showdown")
         if seat != self.to_act:
-            raise DealerError(
+            raise MoveError(
                 f"seat {self.to_act} draws now, not seat {seat}: seats draw in order from the "
                 "dealer's left"
             )
@@ -78,15 +78,15 @@ class DrawRound:
             thrown = tuple(discards)
             if len(set(thrown)) != len(thrown):
                 dup = next(c for c in thrown if thrown.count(c) > 1)
-                raise DealerError(f"seat {seat} discards {dup} twice")
+                raise MoveError(f"seat {seat} discards {dup} twice")
         if len(thrown) > MAX_DISCARD:
-            raise DealerError(
+            raise MoveError(
                 f"seat {seat} may discard at most {MAX_DISCARD} cards, not {len(thrown)}"
             )
         hand = self.dealt[seat]
         for card in thrown:
             if card not in hand:
-                raise DealerError(
+                raise MoveError(
                     f"seat {seat} cannot discard {card}: it is not in that hand "
                     f"({format_cards(hand)})"
                 )
@@ -100,7 +100,7 @@ class DrawRound:
         An odd chip of a split pot goes to the winner nearest the dealer's left."""
         if self.to_act is not None:
             waiting = ", ".join(str(s) for s in range(len(self.draws), self.players))
-            raise DealerError(f"not every seat has drawn yet: seat(s) {waiting} still to draw")
+            raise MoveError(f"not every seat has drawn yet: seat(s) {waiting} still to draw")
         if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
             raise DealerError(f"pot {pot!r} must be a whole number of chips, zero or more")
         seats = range(self.players)
