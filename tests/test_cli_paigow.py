@@ -131,7 +131,7 @@ def test_settle_json(db: Path) -> None:
                 "--wager",
                 "10",
             ],
-            "Error: duplicate card As",
+            "Error: seat 1: duplicate card As (also in the dealer's hand)",
         ),
         (
             [

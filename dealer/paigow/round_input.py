@@ -38,8 +38,10 @@ class RoundError(DealerError):
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
-        count = f"{len(problems)} problem" + ("s" if len(problems) > 1 else "")
-        super().__init__(f"the round has {count}: " + "; ".join(problems))
+        if len(problems) == 1:
+            super().__init__(problems[0])
+        else:
+            super().__init__(f"the round has {len(problems)} problems: " + "; ".join(problems))
 
 
 @dataclass(frozen=True)
