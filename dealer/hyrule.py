@@ -36,7 +36,8 @@ from enum import StrEnum
 from typing import Any
 
 from dealer.cards import ACE, DECK, JOKER, Card, parse_card, split_tokens, symbols
-from dealer.errors import CardError, DealerError
+from dealer.errors import CardError, DealerError, MoveError
+from dealer.ruling import Ruling
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 FIVE_ORDER = (HEARTS, SPADES, CLUBS, DIAMONDS)
@@ -307,7 +308,7 @@ def _hand_text(cards: Iterable[Card]) -> list[str]:
 @dataclass(frozen=True)
 class HyruleGame:
     """The state of one Hyrule game; every move returns a new state (illegal ones raise
-    `DealerError`). Build one with `HyruleGame.deal`."""
+    `MoveError`). Build one with `HyruleGame.deal`."""
 
     rules: Rules
     hands: tuple[tuple[Card, ...], ...]
@@ -465,9 +466,9 @@ class HyruleGame:
         included); it stands for "the tallest player" of those seats."""
         self._check_seat(seat)
         if self.phase is not Phase.LEADER:
-            raise DealerError(f"no leader to choose now: {self._waiting()}")
+            raise MoveError(f"no leader to choose now: {self._waiting()}")
         if seat not in self.awaiting:
-            raise DealerError(
+            raise MoveError(
                 f"seat {seat} may not lead: the leader is the tallest of seats "
                 f"{', '.join(map(str, self.awaiting))} (tied for most captured)"
             )
@@ -489,19 +490,19 @@ class HyruleGame:
         """Strategy: instead of starting the trick, discard a card face up and draw from the
         stock; the next seat counter-clockwise must then start the trick."""
         if self.rules is Rules.CHANCE:
-            raise DealerError("no swapping under chance rules: every player places a card")
+            raise MoveError("no swapping under chance rules: every player places a card")
         self._check_move(seat, card)
         if self.table:
-            raise DealerError(
+            raise MoveError(
                 f"seat {seat} may not swap: only the player starting a trick may swap, and "
                 f"seat {self.starter} has started this one"
             )
         if self.last_swapped:
-            raise DealerError(
+            raise MoveError(
                 f"seat {seat} may not swap: the previous player swapped, so seat {seat} must play"
             )
         if not self.stock:
-            raise DealerError(f"seat {seat} may not swap: the stock is empty")
+            raise MoveError(f"seat {seat} may not swap: the stock is empty")
         drawn = self.stock[0]
         hands = list(self._without(seat, card))
         hands[seat] = (*hands[seat], drawn)
@@ -520,9 +521,9 @@ class HyruleGame:
         """Record the house's run-off after a two-joker tie: `seat` takes the trick's cards."""
         self._check_seat(seat)
         if self.pending is None:
-            raise DealerError(f"no run-off is pending: {self._waiting()}")
+            raise MoveError(f"no run-off is pending: {self._waiting()}")
         if seat not in self.awaiting:
-            raise DealerError(
+            raise MoveError(
                 f"seat {seat} is not in the run-off (seats {', '.join(map(str, self.awaiting))})"
             )
         trick = replace(self.pending, taker=seat, run_off=True)
@@ -551,18 +552,18 @@ class HyruleGame:
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise DealerError(f"seat {seat} is not at this table (seats 0 to {self.players - 1})")
+            raise MoveError(f"seat {seat} is not at this table (seats 0 to {self.players - 1})")
 
     def _check_move(self, seat: int, card: Card) -> None:
         self._check_seat(seat)
         if self.phase is not Phase.PLAY:
-            raise DealerError(f"seat {seat} may not move: {self._waiting()}")
+            raise MoveError(f"seat {seat} may not move: {self._waiting()}")
         if seat not in self.awaiting:
             if self.rules is Rules.CHANCE:
-                raise DealerError(f"seat {seat} has already placed a card this turn")
-            raise DealerError(f"it is seat {self._to_move()}'s turn, not seat {seat}'s")
+                raise MoveError(f"seat {seat} has already placed a card this turn")
+            raise MoveError(f"it is seat {self._to_move()}'s turn, not seat {seat}'s")
         if card not in self.hands[seat]:
-            raise DealerError(f"seat {seat} does not hold {card.symbol()}")
+            raise MoveError(f"seat {seat} does not hold {card.symbol()}")
 
     def _without(self, seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:
         hand = list(self.hands[seat])
@@ -639,3 +640,89 @@ def apply_move(game: HyruleGame, move: Move) -> HyruleGame:
     if move.kind == "play":
         return game.play(move.seat, move.card)
     return game.swap(move.seat, move.card)
+
+
+# --- rulings ------------------------------------------------------------------------------------
+
+
+def turn_ruling(text: str) -> Ruling:
+    """Rule one typed turn (2-7 cards in play order). A lone turn uses no settings."""
+    cards = parse_turn(text)
+    result = turn(cards)
+    return Ruling(
+        "hyrule",
+        "turn",
+        text,
+        tuple(str(c) for c in cards),
+        result.to_dict(),
+        tuple(result.explanation()),
+        {},
+    )
+
+
+def game_settings(game: HyruleGame, seed: int | None) -> dict[str, Any]:
+    """What every ruling of a game records: the rules, the players and the shuffle's seed
+    (None when the deck order was given)."""
+    return {"rules": str(game.rules), "players": game.players, "seed": seed}
+
+
+def deck_order(dealt: HyruleGame) -> tuple[Card, ...]:
+    """The deck, top card first, that a game straight from `HyruleGame.deal` was dealt from
+    (give it back to `deal(deck=…)` to replay the game)."""
+    n = dealt.players
+    return tuple(dealt.hands[s][k] for k in range(HAND_SIZE) for s in range(n)) + dealt.stock
+
+
+def trick_ruling(game: HyruleGame, typed: str, settings: dict[str, Any]) -> Ruling:
+    """The ruling on the last trick `game` completed (with the swaps made during it and the
+    captured counts after it); `typed` is the moves that made the trick, as typed."""
+    tricks = [e for e in game.history if isinstance(e, Trick)]
+    if not tricks:
+        raise DealerError("no trick has been completed yet")
+    trick = tricks[-1]
+    swaps = [e for e in game.history if isinstance(e, Swap) and e.trick == trick.number]
+    result = {
+        **trick.to_dict(),
+        "swaps": [s.to_dict() for s in swaps],
+        "captured": list(game.score().captured),
+    }
+    lines = [line for s in swaps for line in s.explanation()] + trick.explanation()
+    return Ruling(
+        "hyrule",
+        "trick",
+        typed,
+        tuple(str(c) for c in trick.result.cards),
+        result,
+        tuple(lines),
+        settings,
+    )
+
+
+def game_ruling(
+    dealt: HyruleGame,
+    game: HyruleGame,
+    typed: str,
+    settings: dict[str, Any],
+    trick_records: Sequence[int] = (),
+) -> Ruling:
+    """The score of a game, final once it is over (else the score when it was stopped).
+
+    `dealt` is the game as dealt (its deck order is recorded for a replay), `typed` every move
+    accepted, `trick_records` the audit record ids of its tricks."""
+    tricks = [e for e in game.history if isinstance(e, Trick)]
+    score = game.score()
+    result = {
+        "event": "game",
+        **score.to_dict(),
+        "tricks": len(tricks),
+        "trick_records": list(trick_records),
+        "deck": [str(c) for c in deck_order(dealt)],
+    }
+    lines = score.explanation()
+    if not score.final:
+        lines.append(
+            f"The game was stopped during trick {game.trick_number}, before all seven cards "
+            "each were played."
+        )
+    cards = tuple(str(c) for t in tricks for c in t.result.cards)
+    return Ruling("hyrule", "game", typed, cards, result, tuple(lines), settings)

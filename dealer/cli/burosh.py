@@ -1,0 +1,116 @@
+"""`dealer burosh …`: rank and challenge Burosh hands under a trump suit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated
+
+import typer
+
+from dealer import burosh
+from dealer.cli import render
+from dealer.cli.common import (
+    BatchOption,
+    DbOption,
+    Desk,
+    JsonFlag,
+    TableOption,
+    UserOption,
+    emit,
+    error_boundary,
+    record,
+    run_batch,
+)
+from dealer.errors import DealerError
+from dealer.ruling import Ruling
+
+app = typer.Typer(
+    help="Burosh challenges: 55 cards, three wild cards, a trump suit.", no_args_is_help=True
+)
+
+TrumpOption = Annotated[
+    str, typer.Option("--trump", help="The trump suit: s, h, d, c, a suit symbol or its name.")
+]
+
+
+def pretty(cards: Sequence[str]) -> str:
+    """Canonical Burosh cards as a person reads them: `Emperor A♥ 10♦ Hermit`."""
+    return burosh.symbols(burosh.parse_hand(cards))
+
+
+def rank_text(ruling: Ruling) -> str:
+    """`dealer burosh rank`: the hand, its category, the reasons."""
+    hand = ruling.result
+    return f"{pretty(hand['hand'])}  {hand['description']}\n{render.reasons(ruling)}"
+
+
+def compare_text(ruling: Ruling) -> str:
+    """`dealer burosh compare`: each hand and its category, the winner(s), the reasons."""
+    winners = ruling.result["winners"]
+    mark = "tie" if len(winners) > 1 else "wins"
+    rows = [
+        [f"hand {i + 1}", pretty(h["hand"]), h["description"], mark if i in winners else ""]
+        for i, h in enumerate(ruling.result["hands"])
+    ]
+    return f"{render.table(rows, ['', 'cards', 'hand', ''])}\n{render.reasons(ruling)}"
+
+
+@app.command()
+@error_boundary
+def rank(
+    trump: TrumpOption,
+    cards: Annotated[
+        list[str] | None, typer.Argument(help="One to five cards, e.g. EM Ah Kh Qh Jh.")
+    ] = None,
+    as_json: JsonFlag = False,
+    batch: BatchOption = None,
+    db: DbOption = None,
+    user: UserOption = None,
+    table: TableOption = None,
+) -> None:
+    """Rank a hand of one to five cards: its best category under the trump suit."""
+    desk = Desk.of(db, user, table)
+    if batch is not None:
+        if cards:
+            raise DealerError("give cards or --batch, not both")
+        run_batch(batch, lambda text: burosh.rank_ruling(text, trump), desk, as_json, rank_text)
+        return
+    if not cards:
+        raise DealerError("no cards given")
+    ruling = burosh.rank_ruling(" ".join(cards), trump)
+    (ruling_id,) = record(desk, [ruling])
+    emit(ruling, ruling_id, as_json, rank_text)
+
+
+@app.command()
+@error_boundary
+def compare(
+    trump: TrumpOption,
+    hands: Annotated[
+        list[str] | None,
+        typer.Argument(help="Two or more hands, each quoted: 'Ks Kh' 'Kd EM'."),
+    ] = None,
+    as_json: JsonFlag = False,
+    batch: BatchOption = None,
+    db: DbOption = None,
+    user: UserOption = None,
+    table: TableOption = None,
+) -> None:
+    """Challenge two or more hands; several winners are a tie (all challenging dice stay)."""
+    desk = Desk.of(db, user, table)
+    if batch is not None:
+        if hands:
+            raise DealerError("give hands or --batch, not both")
+        run_batch(
+            batch,
+            lambda line: burosh.compare_ruling(burosh.batch_hands(line), trump),
+            desk,
+            as_json,
+            compare_text,
+        )
+        return
+    if not hands or len(hands) < 2:
+        raise DealerError("compare needs two or more hands, each quoted: 'Ks Kh' 'Kd EM'")
+    ruling = burosh.compare_ruling(hands, trump)
+    (ruling_id,) = record(desk, [ruling])
+    emit(ruling, ruling_id, as_json, compare_text)
