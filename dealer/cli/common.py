@@ -25,7 +25,7 @@ JsonFlag = Annotated[
 ]
 DbOption = Annotated[
     Path | None,
-    typer.Option("--db", envvar="DEALER_DB", help="Audit database [default: logs/dealer.sqlite]."),
+    typer.Option("--db", envvar="DEALER_DB", help="Audit database (default: logs/dealer.sqlite)."),
 ]
 UserOption = Annotated[
     str | None, typer.Option("--user", envvar="DEALER_USER", help="Who rules (user id).")

@@ -18,7 +18,7 @@ from dealer.empire.combinations import MAX_TABLEAU, CombinationTable, default_ta
 from dealer.empire.hand import ACTIONS, EmpireHand
 from dealer.empire.plaques import Plaque, parse_plaques
 from dealer.empire.valuation import PROVISIONAL_LINE, compare, rank_tableau
-from dealer.errors import CardError, DealerError
+from dealer.errors import CardError, DealerError, MoveError
 from dealer.ruling import Ruling
 
 _SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
@@ -72,7 +72,10 @@ def split_tableaux(text: str) -> list[str]:
     """Split `A | B | …` (a compare batch line, or tableaux given as arguments)."""
     parts = [p.strip() for p in text.split("|")]
     if len(parts) < 2 or not all(parts):
-        raise CardError("a compare holds two or more tableaux separated by '|'")
+        raise CardError(
+            "compare needs two or more tableaux, each quoted as its own argument or "
+            "separated by '|'"
+        )
     return parts
 
 
@@ -102,6 +105,9 @@ class Move:
     action: str
     amount: int | None
 
+    def __str__(self) -> str:
+        return self.action if self.amount is None else f"{self.action} {self.amount}"
+
 
 def read_move(text: str) -> Move:
     """Read a typed move: `bet 5`, `see`, `raise 10`, `yield`, `turn`, optionally after
@@ -129,16 +135,16 @@ def read_move(text: str) -> Move:
     return Move(seat, action, None)
 
 
-def act(hand: EmpireHand, text: str) -> tuple[EmpireHand, int]:
-    """Apply one typed move to the hand; the hand after it and the seat that moved.
+def act(hand: EmpireHand, text: str) -> tuple[EmpireHand, int, Move]:
+    """Apply one typed move to the hand: the hand after it, the seat that moved, the move.
 
     Raises `MoveError` for a move the rules refuse now and `DealerError` for one that cannot
     be read."""
     move = read_move(text)
     seat = hand.to_act if move.seat is None else move.seat
     if seat is None:
-        raise DealerError("the hand is over")
-    return hand.act(seat, move.action, move.amount), seat
+        raise MoveError("the hand is over")
+    return hand.act(seat, move.action, move.amount), seat, move
 
 
 def hand_ruling(

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dealer.errors import CardError, DealerError
+from dealer.errors import CardError, DealerError, MoveError
 from dealer.genpoker.cards import GenCard, parse_cards, parse_hand
 from dealer.genpoker.draw import MAX_DISCARD, DrawResult, DrawRound
 from dealer.genpoker.hands import compare, rank_hand
@@ -50,7 +50,9 @@ def split_hands(text: str) -> list[str]:
     """Split `A | B | …` (a compare batch line, or hands given as arguments) into hands."""
     parts = [p.strip() for p in text.split("|")]
     if len(parts) < 2 or not all(parts):
-        raise CardError("a compare holds two or more hands separated by '|'")
+        raise CardError(
+            "compare needs two or more hands, each quoted as its own argument or separated by '|'"
+        )
     return parts
 
 
@@ -73,10 +75,12 @@ def compare_ruling(hands: Sequence[str]) -> Ruling:
 
 @dataclass(frozen=True)
 class Discard:
-    """One typed draw move: the seat named (None: the seat to act) and the cards thrown."""
+    """One typed draw move: the seat named (None: the seat to act), the cards thrown, and the
+    move as typed after any `seat N`."""
 
     seat: int | None
     cards: tuple[GenCard, ...]
+    text: str
 
 
 MOVES_HELP = f"'discard CARDS' (1-{MAX_DISCARD} cards) or 'stand'"
@@ -98,25 +102,25 @@ def read_discard(text: str) -> Discard:
     if verb in ("stand", "pat"):
         if rest.strip() and rest.strip().lower() != "pat":
             raise DealerError(f"'{verb}' takes no cards: to throw cards away type 'discard CARDS'")
-        return Discard(seat, ())
+        return Discard(seat, (), words)
     if verb == "discard":
         cards = parse_cards(rest, what="discard")
         if not cards:
             raise DealerError(f"name the cards to discard, or stand: {MOVES_HELP}")
-        return Discard(seat, cards)
+        return Discard(seat, cards, words)
     raise DealerError(f"unknown move {words!r}: type {MOVES_HELP}")
 
 
-def discard(state: DrawRound, text: str) -> tuple[DrawRound, int]:
-    """Apply one typed draw move to the round; the round after it and the seat that drew.
+def discard(state: DrawRound, text: str) -> tuple[DrawRound, int, Discard]:
+    """Apply one typed draw move to the round: the round after it, the seat that drew, the move.
 
     Raises `MoveError` for a discard the rules refuse (out of turn, more than three, a card not
     in the hand) and `DealerError`/`CardError` for a move that cannot be read."""
     move = read_discard(text)
     seat = state.to_act if move.seat is None else move.seat
     if seat is None:
-        raise DealerError("every seat has drawn: the round is at the showdown")
-    return state.draw(seat, move.cards), seat
+        raise MoveError("every seat has drawn: the round is at the showdown")
+    return state.draw(seat, move.cards), seat, move
 
 
 def draw_ruling(result: DrawResult, seed: int, moves: Sequence[str]) -> Ruling:

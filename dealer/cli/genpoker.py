@@ -1,0 +1,241 @@
+"""`dealer genpoker …`: rank and compare Genpoker hands, and run a draw round from stdin."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import sys
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any
+
+import typer
+
+from dealer.cli import render
+from dealer.cli.common import (
+    BatchOption,
+    DbOption,
+    Desk,
+    JsonFlag,
+    TableOption,
+    UserOption,
+    emit,
+    error_boundary,
+    record,
+    run_batch,
+)
+from dealer.errors import DealerError
+from dealer.genpoker import rulings
+from dealer.genpoker.draw import DrawRound, deal
+from dealer.ruling import Ruling
+
+app = typer.Typer(
+    help="Genpoker: the 64-card Six Generations deck, where lower numbers win.",
+    no_args_is_help=True,
+)
+
+Hands = Annotated[
+    list[str] | None,
+    typer.Argument(help="Hands, each quoted ('1R 2B 3R1 4R1 5R1'), or separated by '|'."),
+]
+
+
+def _describe(hand: Mapping[str, Any]) -> str:
+    """`pair (pair 5, lowest other card 1, sum of all five 22)`."""
+    items = ", ".join(f"{t['name']} {t['value']}" for t in hand["tiebreak"])
+    return f"{hand['category']} ({items})" if items else str(hand["category"])
+
+
+def rank_text(ruling: Ruling) -> str:
+    """`dealer genpoker rank`."""
+    hand = ruling.result
+    body = render.table([[" ".join(hand["cards"]), _describe(hand)]], ["cards", "hand"])
+    return f"{body}\n{render.reasons(ruling)}"
+
+
+def compare_text(ruling: Ruling) -> str:
+    """`dealer genpoker compare`."""
+    winners = ruling.result["winners"]
+    verdict = "splits" if len(winners) > 1 else "wins"
+    rows = [
+        [f"hand {i}", " ".join(h["cards"]), _describe(h), verdict if i in winners else ""]
+        for i, h in enumerate(ruling.result["hands"])
+    ]
+    return f"{render.table(rows, ['', 'cards', 'hand', ''])}\n{render.reasons(ruling)}"
+
+
+def draw_text(ruling: Ruling) -> str:
+    """The showdown of `dealer genpoker draw`."""
+    r = ruling.result
+    verdict = "splits" if len(r["winners"]) > 1 else "wins"
+    rows = []
+    for seat, hand in enumerate(r["hands"]):
+        share = f" {r['shares'][seat]}" if r["pot"] else ""
+        outcome = f"{verdict}{share}" if seat in r["winners"] else ""
+        rows.append([f"seat {seat}", " ".join(hand["cards"]), _describe(hand), outcome])
+    return f"{render.table(rows, ['', 'hand', 'rank', ''])}\n{render.reasons(ruling)}"
+
+
+def _rule(
+    texts: list[str] | None,
+    batch: str | None,
+    rule_text: Callable[[str], Ruling],
+    desk: Desk,
+    as_json: bool,
+    human: Callable[[Ruling], str],
+) -> None:
+    if batch is not None:
+        if texts:
+            raise DealerError("give cards or --batch, not both")
+        run_batch(batch, rule_text, desk, as_json, human)
+        return
+    if not texts:
+        raise DealerError("no cards given")
+    ruling = rule_text(" | ".join(texts))
+    (ruling_id,) = record(desk, [ruling])
+    emit(ruling, ruling_id, as_json, human)
+
+
+@app.command()
+@error_boundary
+def rank(
+    cards: Annotated[
+        list[str] | None, typer.Argument(help="Five cards, e.g. 1R 3B2 4R1 6R7 6B7.")
+    ] = None,
+    as_json: JsonFlag = False,
+    batch: BatchOption = None,
+    db: DbOption = None,
+    user: UserOption = None,
+    table: TableOption = None,
+) -> None:
+    """Rank a five-card hand: its category (18 ranks, best first) and tie-break values."""
+    joined = [" ".join(cards)] if cards else None
+    _rule(joined, batch, rulings.rank_ruling, Desk.of(db, user, table), as_json, rank_text)
+
+
+@app.command()
+@error_boundary
+def compare(
+    hands: Hands = None,
+    as_json: JsonFlag = False,
+    batch: BatchOption = None,
+    db: DbOption = None,
+    user: UserOption = None,
+    table: TableOption = None,
+) -> None:
+    """Compare two or more hands: the winner, or several winners splitting the pot."""
+    _rule(
+        hands,
+        batch,
+        lambda text: rulings.compare_ruling(rulings.split_hands(text)),
+        Desk.of(db, user, table),
+        as_json,
+        compare_text,
+    )
+
+
+def _next_move(prompt: str) -> str | None:
+    """The next move from stdin (blank lines and `#` comments skipped), None at the end; at a
+    terminal it is asked for with `prompt` on stderr."""
+    tty = sys.stdin.isatty()
+    while True:
+        if tty:
+            typer.echo(prompt, nl=False, err=True)
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        text = line.strip()
+        if text and not text.startswith("#"):
+            return text
+
+
+def _json(event: str, **fields: Any) -> None:
+    typer.echo(json.dumps({"event": event, **fields}, ensure_ascii=False))
+
+
+def _show_turn(state: DrawRound, as_json: bool) -> None:
+    seat = state.to_act
+    if seat is None:
+        return
+    hand = [str(c) for c in state.hand(seat)]
+    if as_json:
+        _json("turn", seat=seat, hand=hand)
+    else:
+        typer.echo(f"Seat {seat} holds {' '.join(hand)}.")
+
+
+def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
+    step = state.draws[seat]
+    hand = [str(c) for c in state.hand(seat)]
+    if as_json:
+        _json(
+            "draw",
+            seat=seat,
+            discarded=[str(c) for c in step.discarded],
+            drawn=[str(c) for c in step.drawn],
+            hand=hand,
+        )
+    elif step.discarded:
+        thrown = " ".join(str(c) for c in step.discarded)
+        drawn = " ".join(str(c) for c in step.drawn)
+        typer.echo(f"Seat {seat} discards {thrown}, draws {drawn}: {' '.join(hand)}.")
+    else:
+        typer.echo(f"Seat {seat} stands pat: {' '.join(hand)}.")
+
+
+@app.command()
+@error_boundary
+def draw(
+    players: Annotated[int, typer.Option("--players", min=2, max=8, help="Players (2-8).")],
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, help="Shuffle seed, to replay a deal (default: random)."),
+    ] = None,
+    pot: Annotated[int, typer.Option("--pot", min=0, help="Chips in the pot.")] = 0,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+    user: UserOption = None,
+    table: TableOption = None,
+) -> None:
+    """Play a draw round, move by move from stdin, to a recorded showdown.
+
+    Five cards each; each seat in turn types 'discard CARDS' (up to three) or 'stand'.
+
+    A move may start with 'seat N'. Equal best hands split the pot."""
+    desk = Desk.of(db, user, table)
+    seed = secrets.randbelow(2**32) if seed is None else seed
+    state = deal(players, random.Random(seed))
+    if as_json:
+        _json("deal", players=players, seed=seed, pot=pot, to_act=state.to_act)
+    else:
+        typer.echo(
+            f"Genpoker draw: {players} players, seed {seed}, pot {pot}. "
+            f"Each seat in turn: {rulings.MOVES_HELP}."
+        )
+    _show_turn(state, as_json)
+    moves: list[str] = []
+    while state.to_act is not None:
+        text = _next_move(f"seat {state.to_act}> ")
+        if text is None:
+            break
+        try:
+            state, seat, move = rulings.discard(state, text)
+        except DealerError as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            if as_json:
+                _json("error", seat=state.to_act, input=text, error=str(exc))
+            continue
+        moves.append(f"seat {seat}: {move.text}")
+        _show_draw(state, seat, as_json)
+        _show_turn(state, as_json)
+    if state.to_act is not None:
+        raise DealerError(
+            f"the moves ended before the showdown: seat {state.to_act} has not drawn; "
+            "nothing recorded"
+        )
+    ruling = rulings.draw_ruling(state.showdown(pot), seed, moves)
+    (ruling_id,) = record(desk, [ruling])
+    if as_json:
+        _json("showdown", **ruling.to_json(ruling_id))
+    else:
+        emit(ruling, ruling_id, False, draw_text)
