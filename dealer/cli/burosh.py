@@ -16,10 +16,8 @@ from dealer.cli.common import (
     JsonFlag,
     TableOption,
     UserOption,
-    emit,
     error_boundary,
-    record,
-    run_batch,
+    rule_inputs,
 )
 from dealer.errors import DealerError
 from dealer.ruling import Ruling
@@ -69,17 +67,15 @@ def rank(
     table: TableOption = None,
 ) -> None:
     """Rank a hand of one to five cards: its best category under the trump suit."""
-    desk = Desk.of(db, user, table)
-    if batch is not None:
-        if cards:
-            raise DealerError("give cards or --batch, not both")
-        run_batch(batch, lambda text: burosh.rank_ruling(text, trump), desk, as_json, rank_text)
-        return
-    if not cards:
-        raise DealerError("no cards given")
-    ruling = burosh.rank_ruling(" ".join(cards), trump)
-    (ruling_id,) = record(desk, [ruling])
-    emit(ruling, ruling_id, as_json, rank_text)
+    typed = " ".join(cards) if cards else None
+    rule_inputs(
+        typed,
+        batch,
+        lambda text: burosh.rank_ruling(text, trump),
+        Desk.of(db, user, table),
+        as_json,
+        rank_text,
+    )
 
 
 @app.command()
@@ -97,20 +93,14 @@ def compare(
     table: TableOption = None,
 ) -> None:
     """Challenge two or more hands; several winners are a tie (all challenging dice stay)."""
-    desk = Desk.of(db, user, table)
-    if batch is not None:
-        if hands:
-            raise DealerError("give hands or --batch, not both")
-        run_batch(
-            batch,
-            lambda line: burosh.compare_ruling(burosh.batch_hands(line), trump),
-            desk,
-            as_json,
-            compare_text,
-        )
-        return
-    if not hands or len(hands) < 2:
+    if hands and len(hands) < 2:
         raise DealerError("compare needs two or more hands, each quoted: 'Ks Kh' 'Kd EM'")
-    ruling = burosh.compare_ruling(hands, trump)
-    (ruling_id,) = record(desk, [ruling])
-    emit(ruling, ruling_id, as_json, compare_text)
+    rule_inputs(
+        " | ".join(hands) if hands else None,
+        batch,
+        lambda line: burosh.compare_ruling(burosh.batch_hands(line), trump),
+        Desk.of(db, user, table),
+        as_json,
+        compare_text,
+        "hands",
+    )

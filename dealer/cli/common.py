@@ -140,6 +140,28 @@ def batch_lines(source: str) -> Iterator[tuple[int, str]]:
             stream.close()
 
 
+def rule_inputs(
+    typed: str | None,
+    batch: str | None,
+    rule_text: Callable[[str], Ruling],
+    desk: Desk,
+    as_json: bool,
+    human: Callable[[Ruling], str],
+    what: str = "cards",
+) -> None:
+    """Rule the typed input, or each line of --batch; record; show."""
+    if batch is not None:
+        if typed:
+            raise DealerError(f"give {what} or --batch, not both")
+        run_batch(batch, rule_text, desk, as_json, human)
+        return
+    if not typed:
+        raise DealerError(f"no {what} given")
+    ruling = rule_text(typed)
+    (ruling_id,) = record(desk, [ruling])
+    emit(ruling, ruling_id, as_json, human)
+
+
 def run_batch(
     source: str,
     rule_line: Callable[[str], Ruling],

@@ -27,7 +27,7 @@ from dealer.cli.common import (
     emit,
     error_boundary,
     record,
-    run_batch,
+    rule_inputs,
 )
 from dealer.empire import rulings
 from dealer.empire.combinations import CombinationTable
@@ -114,16 +114,8 @@ def _rule(
     as_json: bool,
     human: Callable[[Ruling], str],
 ) -> None:
-    if batch is not None:
-        if texts:
-            raise DealerError("give plaques or --batch, not both")
-        run_batch(batch, rule_text, desk, as_json, human)
-        return
-    if not texts:
-        raise DealerError("no plaques given")
-    ruling = rule_text(" | ".join(texts))
-    (ruling_id,) = record(desk, [ruling])
-    emit(ruling, ruling_id, as_json, human)
+    typed = " | ".join(texts) if texts else None
+    rule_inputs(typed, batch, rule_text, desk, as_json, human, "plaques")
 
 
 @app.command()

@@ -22,7 +22,7 @@ from dealer.cli.common import (
     emit,
     error_boundary,
     record,
-    run_batch,
+    rule_inputs,
 )
 from dealer.errors import DealerError
 from dealer.genpoker import rulings
@@ -84,16 +84,8 @@ def _rule(
     as_json: bool,
     human: Callable[[Ruling], str],
 ) -> None:
-    if batch is not None:
-        if texts:
-            raise DealerError("give cards or --batch, not both")
-        run_batch(batch, rule_text, desk, as_json, human)
-        return
-    if not texts:
-        raise DealerError("no cards given")
-    ruling = rule_text(" | ".join(texts))
-    (ruling_id,) = record(desk, [ruling])
-    emit(ruling, ruling_id, as_json, human)
+    typed = " | ".join(texts) if texts else None
+    rule_inputs(typed, batch, rule_text, desk, as_json, human, "cards")
 
 
 @app.command()

@@ -22,7 +22,7 @@ from dealer.cli.common import (
     emit,
     error_boundary,
     record,
-    run_batch,
+    rule_inputs,
 )
 from dealer.errors import DealerError
 from dealer.hyrule import (
@@ -335,17 +335,8 @@ def turn(
     table: TableOption = None,
 ) -> None:
     """Rule one turn: which card (index in play order) wins, or the tied jokers."""
-    desk = Desk.of(db, user, table)
-    if batch is not None:
-        if cards:
-            raise DealerError("give cards or --batch, not both")
-        run_batch(batch, turn_ruling, desk, as_json, turn_text)
-        return
-    if not cards:
-        raise DealerError("no cards given")
-    ruling = turn_ruling(" ".join(cards))
-    (ruling_id,) = record(desk, [ruling])
-    emit(ruling, ruling_id, as_json, turn_text)
+    typed = " ".join(cards) if cards else None
+    rule_inputs(typed, batch, turn_ruling, Desk.of(db, user, table), as_json, turn_text)
 
 
 @app.command()

@@ -21,9 +21,8 @@ from dealer.cli.common import (
     emit,
     error_boundary,
     profile_of,
-    record,
     record_with_meters,
-    run_batch,
+    rule_inputs,
 )
 from dealer.errors import DealerError
 from dealer.money import to_money
@@ -40,7 +39,7 @@ app = typer.Typer(
 Cards = Annotated[list[str] | None, typer.Argument(help="Cards, e.g. As Kd JK 10h 9c.")]
 
 
-def _one_or_batch(
+def _rule_cards(
     cards: list[str] | None,
     batch: str | None,
     rule_text: Callable[[str], Ruling],
@@ -48,16 +47,7 @@ def _one_or_batch(
     as_json: bool,
     human: Callable[[Ruling], str],
 ) -> None:
-    if batch is not None:
-        if cards:
-            raise DealerError("give cards or --batch, not both")
-        run_batch(batch, rule_text, desk, as_json, human)
-        return
-    if not cards:
-        raise DealerError("no cards given")
-    ruling = rule_text(" ".join(cards))
-    (ruling_id,) = record(desk, [ruling])
-    emit(ruling, ruling_id, as_json, human)
+    rule_inputs(" ".join(cards) if cards else None, batch, rule_text, desk, as_json, human)
 
 
 @app.command()
@@ -74,7 +64,7 @@ def rank(
 ) -> None:
     """Rank a five-card (high) or two-card (low) hand."""
     prof = profile_of(profile, rule)
-    _one_or_batch(
+    _rule_cards(
         cards,
         batch,
         lambda text: rulings.rank_ruling(text, prof),
@@ -106,17 +96,10 @@ def compare(
         a, b = rulings.batch_line_cards(text)
         return rulings.compare_ruling(a, b, prof)
 
-    desk = Desk.of(db, user, table)
-    if batch is not None:
-        if first or second:
-            raise DealerError("give two hands or --batch, not both")
-        run_batch(batch, rule_line, desk, as_json, render.compare_text)
-        return
-    if not first or not second:
+    if (first or second) and not (first and second):
         raise DealerError("compare needs two hands, each quoted: 'As Ks Qs Js Ts' 'Ad Kd Qd Jd Td'")
-    ruling = rulings.compare_ruling(first, second, prof)
-    (ruling_id,) = record(desk, [ruling])
-    emit(ruling, ruling_id, as_json, render.compare_text)
+    typed = f"{first} | {second}" if first and second else None
+    rule_inputs(typed, batch, rule_line, Desk.of(db, user, table), as_json, render.compare_text)
 
 
 @app.command("set")
@@ -136,7 +119,7 @@ def set_(
 ) -> None:
     """Set seven cards by the House Way."""
     prof = profile_of(profile, rule)
-    _one_or_batch(
+    _rule_cards(
         cards,
         batch,
         lambda text: rulings.set_ruling(text, prof, house_way),
@@ -160,7 +143,7 @@ def bonus(
 ) -> None:
     """The seven-card bonus events of a hand and the pay table rows they settle on."""
     prof = profile_of(profile, rule)
-    _one_or_batch(
+    _rule_cards(
         cards,
         batch,
         lambda text: rulings.bonus_ruling(text, prof),
