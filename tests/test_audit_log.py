@@ -206,7 +206,7 @@ def test_meters(log: AuditLog) -> None:
         "D1",
         "dealer",
         "paigow",
-        first,
+        ruling_id,  # every meter move links to the ruling that moved it
     )
     assert log.get(first).links_to == ruling_id
     assert log.get(first).result["previous"] is None

@@ -150,3 +150,10 @@ def test_settle_refuses_a_wager_over_the_limit(db: Path) -> None:
     assert result.exit_code == 1
     assert "progressive_treasure wager 50 is outside the table limits 1-5" in result.stderr
     assert count(db) == 0
+
+
+def test_both_meter_moves_link_to_the_ruling(db: Path) -> None:
+    run("round", str(ROUNDS / "envy_and_progressives.yaml"), "--json")
+    with sqlite3.connect(db) as conn:
+        links = conn.execute("SELECT links_to FROM records WHERE kind = 'meter'").fetchall()
+    assert links == [(1,), (1,)]

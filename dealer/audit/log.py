@@ -129,7 +129,8 @@ class Transaction:
         with self._log.errors("write the record", writing=True):
             self._log.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
         self._head_id, self._head_hash = row["id"], row["hash"]
-        self._last = (row["id"], entry)
+        if entry.kind != METER:  # a meter move links to the ruling that moved it
+            self._last = (row["id"], entry)
         return self._head_id
 
     def head(self) -> Checkpoint:

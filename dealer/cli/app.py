@@ -24,9 +24,11 @@ GROUPS: dict[str, str] = {
     "hyrule": "dealer.cli.hyrule",
     "genpoker": "dealer.cli.genpoker",
     "empire": "dealer.cli.empire",
+    "table": "dealer.cli.table_session",
+    "shift": "dealer.cli.shift",
 }
 """Command group name → the module whose `app` (a typer.Typer) it mounts."""
-TOP_LEVEL = {"dealer.cli.table_round"}
+TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session"}
 """Modules whose commands are top-level commands, not a group."""
 
 

@@ -18,7 +18,7 @@ own `high` and `low` hands:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -140,6 +140,56 @@ class _Checker:
             return None
         return Wagers(insurance_on_dealer=bool(on_dealer), **amounts)
 
+    def claim(self, cards: Sequence[Card], owner: str) -> None:
+        """Mark cards already checked (the dealer's, earlier seats') as taken by `owner`."""
+        for card in cards:
+            self.owner[card] = owner
+
+    def seat(
+        self,
+        seat_raw: Any,
+        index: str,
+        taken: set[int],
+        profile: Profile,
+        *,
+        partial: bool = False,
+    ) -> SeatInput | None:
+        """Check one seat mapping; with `partial`, only the parts given so far (a seat being
+        typed in): a missing hand or missing wagers is not (yet) a problem."""
+        if not isinstance(seat_raw, Mapping):
+            self.problems.append(f"{index}: a seat must be a mapping")
+            return None
+        number = seat_raw.get("seat")
+        where = f"seat {number}"
+        if isinstance(number, bool) or not isinstance(number, int) or number not in SEATS:
+            self.problems.append(f"{where}: seats are numbered 1 to 6")
+        elif number in taken:
+            self.problems.append(f"{where}: listed twice")
+        else:
+            taken.add(number)
+        extra = set(seat_raw) - SEAT_KEYS
+        if extra:
+            self.problems.append(f"{where}: unknown field {sorted(extra)[0]!r}")
+        high = low = None
+        if "cards" in seat_raw:
+            if "high" in seat_raw or "low" in seat_raw:
+                self.problems.append(f"{where}: give cards (House Way) or high and low, not both")
+            cards = self.cards(seat_raw["cards"], 7, where)
+        elif "high" in seat_raw and "low" in seat_raw:
+            high = self.cards(seat_raw["high"], 5, f"{where} high hand")
+            low = self.cards(seat_raw["low"], 2, f"{where} low hand")
+            cards = high + low if high and low else None
+        else:
+            if not partial:
+                self.problems.append(f"{where}: give its seven cards, or its high and low hands")
+            cards = None
+        wagers = None
+        if not partial or "wagers" in seat_raw:
+            wagers = self.wagers(seat_raw.get("wagers"), where, profile)
+        if cards and wagers and isinstance(number, int):
+            return SeatInput(number, cards, high, low, wagers)
+        return None
+
 
 def read_round(raw: Any, profile: Profile) -> RoundInput:
     """Check a round read from its file; raise RoundError listing every problem."""
@@ -157,35 +207,9 @@ def read_round(raw: Any, profile: Profile) -> RoundInput:
         seats_raw = []
     taken: set[int] = set()
     for i, seat_raw in enumerate(seats_raw):
-        if not isinstance(seat_raw, Mapping):
-            check.problems.append(f"seats[{i}]: a seat must be a mapping")
-            continue
-        number = seat_raw.get("seat")
-        where = f"seat {number}"
-        if isinstance(number, bool) or not isinstance(number, int) or number not in SEATS:
-            check.problems.append(f"{where}: seats are numbered 1 to 6")
-        elif number in taken:
-            check.problems.append(f"{where}: listed twice")
-        else:
-            taken.add(number)
-        extra = set(seat_raw) - SEAT_KEYS
-        if extra:
-            check.problems.append(f"{where}: unknown field {sorted(extra)[0]!r}")
-        high = low = None
-        if "cards" in seat_raw:
-            if "high" in seat_raw or "low" in seat_raw:
-                check.problems.append(f"{where}: give cards (House Way) or high and low, not both")
-            cards = check.cards(seat_raw["cards"], 7, where)
-        elif "high" in seat_raw and "low" in seat_raw:
-            high = check.cards(seat_raw["high"], 5, f"{where} high hand")
-            low = check.cards(seat_raw["low"], 2, f"{where} low hand")
-            cards = high + low if high and low else None
-        else:
-            check.problems.append(f"{where}: give its seven cards, or its high and low hands")
-            cards = None
-        wagers = check.wagers(seat_raw.get("wagers"), where, profile)
-        if cards and wagers and isinstance(number, int):
-            seats.append(SeatInput(number, cards, high, low, wagers))
+        seat = check.seat(seat_raw, f"seats[{i}]", taken, profile)
+        if seat is not None:
+            seats.append(seat)
     table = raw.get("table")
     if table is not None and not isinstance(table, str | int):
         check.problems.append("table: must be a table id")
@@ -196,3 +220,51 @@ def read_round(raw: Any, profile: Profile) -> RoundInput:
         dealer,
         tuple(sorted(seats, key=lambda s: s.seat)),
     )
+
+
+def _earlier(dealer: Sequence[Card], seats: Sequence[SeatInput]) -> tuple[_Checker, set[int]]:
+    check = _Checker()
+    check.claim(dealer, "the dealer's hand")
+    for earlier in seats:
+        check.claim(earlier.cards, f"seat {earlier.seat}")
+    return check, {earlier.seat for earlier in seats}
+
+
+def read_dealer(text: Any, seats: Sequence[SeatInput] = ()) -> tuple[Card, ...]:
+    """Check the dealer's seven cards (against the seats already in, if any), as `read_round`
+    does; raise RoundError."""
+    check, _ = _earlier((), seats)
+    cards = check.cards(text, 7, "dealer's hand")
+    if check.problems or cards is None:
+        raise RoundError(check.problems)
+    return cards
+
+
+def check_seat(
+    raw: Any,
+    profile: Profile,
+    dealer: Sequence[Card] = (),
+    seats: Sequence[SeatInput] = (),
+) -> None:
+    """Check the parts given so far of one seat being typed in (its number; its cards or high
+    and low; its wagers), by the rules of `read_round`, against the dealer's cards and the seats
+    already in; raise RoundError listing every problem."""
+    check, taken = _earlier(dealer, seats)
+    check.seat(raw, "seat", taken, profile, partial=True)
+    if check.problems:
+        raise RoundError(check.problems)
+
+
+def read_seat(
+    raw: Any,
+    profile: Profile,
+    dealer: Sequence[Card] = (),
+    seats: Sequence[SeatInput] = (),
+) -> SeatInput:
+    """Check one whole seat (a round file's seat mapping) by the rules of `read_round`, against
+    the dealer's cards and the seats already in; raise RoundError listing every problem."""
+    check, taken = _earlier(dealer, seats)
+    seat = check.seat(raw, "seat", taken, profile)
+    if check.problems or seat is None:
+        raise RoundError(check.problems)
+    return seat

@@ -1,0 +1,172 @@
+"""`dealer shift summary`: a table's shift from the audit log (read-only)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from dealer.cli.common import DbOption, JsonFlag, error_boundary
+from dealer.cli.render import table as text_table
+from dealer.errors import AuditError, DealerError
+from dealer.money import fmt_money
+from dealer.shift_summary import ShiftSummary, summarize
+
+app = typer.Typer(help="Shift reports for a table, from the audit log.", no_args_is_help=True)
+
+WAGER_LABELS = {
+    "base": "base",
+    "insurance": "insurance",
+    "treasure": "treasure",
+    "envy": "envy (pays)",
+    "progressive_insurance": "progressive insurance",
+    "progressive_treasure": "progressive treasure",
+}
+
+
+def _ids(ids: tuple[int, ...]) -> str:
+    return " ".join(f"#{i}" for i in ids) if ids else "none"
+
+
+def _when(stamp: str) -> str:
+    return stamp[:19] + "Z" if stamp else ""
+
+
+def summary_text(summary: ShiftSummary) -> str:
+    """The summary for a person: counts, a table per wager type, meters, disputes, corrections."""
+    span = (
+        f"{_when(summary.since or '') or 'the first record'} to "
+        f"{_when(summary.until or '') or 'now'}"
+    )
+    lines = [
+        f"Shift summary: table {summary.table}, {span}",
+        f"rounds {len(summary.rounds)} ({_ids(summary.rounds)}); single-seat settles "
+        f"{len(summary.settles)} ({_ids(summary.settles)}); seats played {summary.seats}",
+    ]
+    if summary.voided:
+        lines.append(f"voided, not counted: {_ids(summary.voided)}")
+    if summary.other_rulings:
+        lines.append(f"other rulings (no money): {summary.other_rulings}")
+    rows = [
+        [
+            WAGER_LABELS[name],
+            str(t.count),
+            "" if name == "envy" else fmt_money(t.wagered),
+            fmt_money(t.net, signed=True),
+        ]
+        for name, t in summary.wagers.items()
+    ]
+    rows.append(
+        ["total", "", fmt_money(summary.total_wagered), fmt_money(summary.players_net, signed=True)]
+    )
+    lines += [
+        "",
+        text_table(rows, ["wager", "bets", "wagered", "players' net"]),
+        f"players' net {fmt_money(summary.players_net, signed=True)}; house result "
+        f"{fmt_money(summary.house_result, signed=True)}",
+    ]
+    if summary.meters:
+        meters = [
+            [
+                m.meter.replace("_", " "),
+                "unset" if m.start is None else fmt_money(m.start),
+                fmt_money(m.contributions),
+                f"{m.hits} ({fmt_money(m.paid)})",
+                fmt_money(m.reseeds),
+                fmt_money(m.adjustments, signed=True),
+                "unset" if m.end is None else fmt_money(m.end),
+            ]
+            for m in summary.meters
+        ]
+        headers = ["meter", "start", "contributions", "hits (paid)", "reseeds", "adjusted", "end"]
+        lines += ["", text_table(meters, headers)]
+        lines += [
+            f"warning: {fmt_money(m.unexplained, signed=True)} of the {m.meter.replace('_', ' ')} "
+            "meter's movement is not explained by the records in this range"
+            for m in summary.meters
+            if m.unexplained
+        ]
+    if summary.open_disputes:
+        disputes = [
+            [
+                str(d.id),
+                _when(d.occurred_at),
+                "" if d.seat is None else str(d.seat),
+                " ".join(f"#{r}" for r in d.rulings),
+                d.description,
+            ]
+            for d in summary.open_disputes
+        ]
+        lines += [
+            "",
+            "Open disputes:",
+            text_table(disputes, ["#", "when", "seat", "rulings", "what"]),
+        ]
+    else:
+        lines += ["", "No open disputes."]
+    corrections = sorted((*summary.overrides, *summary.voids), key=lambda c: c.id)
+    if corrections:
+        rows = [
+            [
+                str(c.id),
+                c.kind,
+                _when(c.recorded_at),
+                c.user_id,
+                "" if c.target is None else f"#{c.target}",
+                c.decision or "",
+                c.reason,
+            ]
+            for c in corrections
+        ]
+        headers = ["#", "what", "when", "supervisor", "of", "decision", "reason"]
+        lines += ["", "Overrides and voids:", text_table(rows, headers)]
+    else:
+        lines.append("No overrides or voids.")
+    return "\n".join(lines)
+
+
+@app.command()
+@error_boundary
+def summary(
+    table: Annotated[
+        str, typer.Option("--table", envvar="DEALER_TABLE", help="The table (table id).")
+    ],
+    since: Annotated[
+        str | None,
+        typer.Option("--since", help="From this time, UTC: 2026-05-09 or 2026-05-09T14:00."),
+    ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option("--until", help="Before this time (a date alone: through that day), UTC."),
+    ] = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Rounds, seats, wagered and net by wager type, the house's result, meter movements,
+    open disputes, overrides and voids of one table over a time range."""
+    from dealer.audit import AuditLog, RecordFilter, default_db_path, parse_time
+
+    start = parse_time(since) if since else None
+    end = parse_time(until, end_of_day=True) if until else None
+    if start is not None and end is not None and start >= end:
+        raise DealerError(f"--since {since} is not before --until {until}")
+    path = db if db is not None else default_db_path()
+    if not path.exists():
+        raise AuditError(f"there is no audit database at {path}")
+    with AuditLog.open(path) as log:
+        records = log.search(RecordFilter(table_id=table, since=start, until=end))
+        before = (
+            log.search(RecordFilter(table_id=table, kind="meter", until=start))
+            if start is not None
+            else []
+        )
+        corrections = log.search(RecordFilter(table_id=table, kind="override")) + log.search(
+            RecordFilter(table_id=table, kind="void")
+        )
+        disputes = log.open_disputes(table)
+    result = summarize(table, start, end, records, before, corrections, disputes)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        typer.echo(summary_text(result))

@@ -1,0 +1,305 @@
+"""A table's shift summary from its audit records: what was played, wagered and won, how the
+progressive meters moved, and what is still open or was corrected. Pure: records in, a value out.
+
+Floor decisions (the rule documents are silent):
+* Counted: Emperor's Challenge table rounds (`paigow round`) and single-seat settles
+  (`paigow settle`) recorded at the table in the time range. A ruling voided by a supervisor
+  (whenever the void was recorded) is left out of the money figures and listed as voided; an
+  overridden ruling counts as it was ruled (an override states a decision, not new figures)
+  and the override is listed for the supervisor to reconcile.
+* Meters: the contributions and hits of every ruling in the range count, voided or not (a
+  void does not move a meter back; a supervisor adjusts it by hand, and that adjustment shows).
+* Overrides and voids listed: those recorded in the range, and those (recorded at any time) of
+  rulings in the range. Open disputes: every unresolved dispute of the table, whenever opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from dealer.money import money_json
+
+if TYPE_CHECKING:
+    from dealer.audit.disputes import Dispute
+    from dealer.audit.records import Record
+
+WAGER_TYPES = (
+    "base",
+    "insurance",
+    "treasure",
+    "envy",
+    "progressive_insurance",
+    "progressive_treasure",
+)
+METERS = ("progressive_insurance", "progressive_treasure")
+MONEY_ACTIONS = ("round", "settle")
+ZERO = Decimal(0)
+
+
+def _money(value: Any) -> Decimal:
+    return ZERO if value is None else Decimal(str(value))
+
+
+def _in_range(stamp: str, since: str | None, until: str | None) -> bool:
+    return (since is None or stamp >= since) and (until is None or stamp < until)
+
+
+@dataclass(frozen=True)
+class WagerTotals:
+    """One wager type: how many were placed (for Envy: how many pays), the amount wagered, and
+    the players' net on it."""
+
+    count: int = 0
+    wagered: Decimal = ZERO
+    net: Decimal = ZERO
+
+    def add(self, wagered: Decimal, net: Decimal) -> WagerTotals:
+        """These totals with one more wager."""
+        return WagerTotals(self.count + 1, self.wagered + wagered, self.net + net)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "count": self.count,
+            "wagered": money_json(self.wagered),
+            "net": money_json(self.net),
+        }
+
+
+@dataclass(frozen=True)
+class MeterMovement:
+    """How one progressive meter moved: start + contributions − paid + reseeds + adjustments
+    = end (`unexplained` is what that leaves over, zero on a sound log)."""
+
+    meter: str
+    start: Decimal | None
+    contributions: Decimal
+    hits: int
+    paid: Decimal
+    reseeds: Decimal
+    adjustments: Decimal
+    end: Decimal | None
+
+    @property
+    def unexplained(self) -> Decimal:
+        """The end value less what the movements explain."""
+        moved = self.contributions - self.paid + self.reseeds + self.adjustments
+        return (self.end or ZERO) - ((self.start or ZERO) + moved)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (start/end null: the meter was never set at this table)."""
+        return {
+            "start": None if self.start is None else money_json(self.start),
+            "contributions": money_json(self.contributions),
+            "hits": self.hits,
+            "paid": money_json(self.paid),
+            "reseeds": money_json(self.reseeds),
+            "adjustments": money_json(self.adjustments),
+            "end": None if self.end is None else money_json(self.end),
+            "unexplained": money_json(self.unexplained),
+        }
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A supervisor's override or void."""
+
+    id: int
+    kind: str
+    recorded_at: str
+    user_id: str
+    target: int | None
+    reason: str
+    decision: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class ShiftSummary:
+    """The figures of one table over a time range."""
+
+    table: str
+    since: str | None
+    until: str | None
+    rounds: tuple[int, ...]
+    settles: tuple[int, ...]
+    voided: tuple[int, ...]
+    other_rulings: int
+    seats: int
+    wagers: Mapping[str, WagerTotals]
+    meters: tuple[MeterMovement, ...]
+    open_disputes: tuple[Dispute, ...]
+    overrides: tuple[Correction, ...]
+    voids: tuple[Correction, ...]
+
+    @property
+    def total_wagered(self) -> Decimal:
+        """Every wager's amount (Envy has none of its own)."""
+        return sum((t.wagered for t in self.wagers.values()), ZERO)
+
+    @property
+    def players_net(self) -> Decimal:
+        """The players' gain (+) or loss (−) over every wager."""
+        return sum((t.net for t in self.wagers.values()), ZERO)
+
+    @property
+    def house_result(self) -> Decimal:
+        """The house's result: the players' net with the sign turned."""
+        return -self.players_net
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "table": self.table,
+            "since": self.since,
+            "until": self.until,
+            "rounds": len(self.rounds),
+            "settles": len(self.settles),
+            "seats": self.seats,
+            "rulings": {
+                "rounds": list(self.rounds),
+                "settles": list(self.settles),
+                "voided": list(self.voided),
+            },
+            "other_rulings": self.other_rulings,
+            "wagers": {name: totals.to_dict() for name, totals in self.wagers.items()},
+            "total_wagered": money_json(self.total_wagered),
+            "players_net": money_json(self.players_net),
+            "house_result": money_json(self.house_result),
+            "meters": {m.meter: m.to_dict() for m in self.meters},
+            "open_disputes": [d.to_dict() for d in self.open_disputes],
+            "overrides": [c.to_dict() for c in self.overrides],
+            "voids": [c.to_dict() for c in self.voids],
+        }
+
+
+def _seat_results(record: Record) -> list[Mapping[str, Any]]:
+    if record.action == "settle":
+        return [record.result]
+    seats = record.result.get("seats")
+    return list(seats) if isinstance(seats, list) else []
+
+
+def _wager_totals(rulings: Sequence[Record]) -> tuple[dict[str, WagerTotals], int]:
+    totals = {name: WagerTotals() for name in WAGER_TYPES}
+    seats = 0
+    for ruling in rulings:
+        for seat in _seat_results(ruling):
+            seats += 1
+            base = seat.get("base", {})
+            totals["base"] = totals["base"].add(_money(base.get("wager")), _money(base.get("net")))
+            for bonus in seat.get("bonuses", []):
+                name = bonus.get("wager")
+                if name in totals:
+                    totals[name] = totals[name].add(
+                        _money(bonus.get("amount")), _money(bonus.get("net"))
+                    )
+    return totals, seats
+
+
+def _moved_by(move: Record, rulings: Sequence[Record], moves: Sequence[Record]) -> Record | None:
+    """The ruling whose transaction moved the meter: the record `move` links to."""
+    by_id = {r.id: r for r in (*rulings, *moves)}
+    target = by_id.get(move.links_to) if move.links_to is not None else None
+    return target if target is not None and target.kind == "ruling" else None
+
+
+def _meter_movement(
+    name: str,
+    rulings: Sequence[Record],
+    moves: Sequence[Record],
+    before: Decimal | None,
+) -> MeterMovement | None:
+    mine = [m for m in moves if m.result.get("meter") == name]
+    start = before
+    if start is None and mine and mine[0].action == "move":
+        first = _moved_by(mine[0], rulings, moves)
+        if first is not None:
+            start = _money(first.result.get("meters", {}).get("before", {}).get(name))
+    contributions = paid = reseeds = ZERO
+    hits = 0
+    for ruling in rulings:
+        meters = ruling.result.get("meters", {})
+        contributions += _money(meters.get("contributions", {}).get(name))
+        for hit in ruling.result.get("progressive_hits", []):
+            if hit.get("meter") != name:
+                continue
+            hits += 1
+            taken, back = _money(hit.get("paid")), _money(hit.get("returned_by_cap"))
+            paid += taken - back
+            if hit.get("reset"):
+                reseeds += _money(hit.get("after")) - _money(hit.get("before")) + taken
+    adjustments = sum((_money(m.result.get("delta")) for m in mine if m.action != "move"), ZERO)
+    end = _money(mine[-1].result.get("value")) if mine else start
+    if start is None and end is None:
+        return None
+    return MeterMovement(name, start, contributions, hits, paid, reseeds, adjustments, end)
+
+
+def _correction(record: Record) -> Correction:
+    decision = record.result.get("decision") if record.kind == "override" else None
+    return Correction(
+        record.id,
+        record.kind,
+        record.recorded_at,
+        record.user_id,
+        record.links_to,
+        record.reason or "",
+        decision if isinstance(decision, str) else None,
+    )
+
+
+def summarize(
+    table: str,
+    since: str | None,
+    until: str | None,
+    records: Sequence[Record],
+    meters_before: Sequence[Record],
+    corrections: Sequence[Record],
+    open_disputes: Sequence[Dispute],
+) -> ShiftSummary:
+    """The shift summary of `table` from `records` (the table's records in the range, by id),
+    `meters_before` (its meter records before the range), `corrections` (its overrides and
+    voids, at any time) and its open disputes. Times are the stored UTC form; `since`
+    inclusive, `until` exclusive."""
+    rulings = [
+        r
+        for r in records
+        if r.kind == "ruling" and r.game == "paigow" and r.action in MONEY_ACTIONS
+    ]
+    ids = {r.id for r in rulings}
+    listed = [c for c in corrections if _in_range(c.recorded_at, since, until) or c.links_to in ids]
+    listed.sort(key=lambda c: c.id)
+    voided = {c.links_to for c in corrections if c.kind == "void"}
+    counted = [r for r in rulings if r.id not in voided]
+    totals, seats = _wager_totals(counted)
+    moves = [r for r in records if r.kind == "meter"]
+    last_before: dict[str, Decimal] = {}
+    for move in meters_before:
+        last_before[str(move.result.get("meter"))] = _money(move.result.get("value"))
+    meters = tuple(
+        movement
+        for name in METERS
+        if (movement := _meter_movement(name, rulings, moves, last_before.get(name))) is not None
+    )
+    return ShiftSummary(
+        table=table,
+        since=since,
+        until=until,
+        rounds=tuple(r.id for r in counted if r.action == "round"),
+        settles=tuple(r.id for r in counted if r.action == "settle"),
+        voided=tuple(r.id for r in rulings if r.id in voided),
+        other_rulings=sum(1 for r in records if r.kind == "ruling") - len(rulings),
+        seats=seats,
+        wagers=totals,
+        meters=meters,
+        open_disputes=tuple(open_disputes),
+        overrides=tuple(_correction(c) for c in listed if c.kind == "override"),
+        voids=tuple(_correction(c) for c in listed if c.kind == "void"),
+    )

@@ -1,0 +1,374 @@
+"""`dealer shift summary`: a table's figures from a real audit log (rounds, a single-seat
+settle, meter hits, a void, an override, disputes), the arithmetic on its own, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from dealer.audit import AuditLog, Record
+from dealer.cli.app import build_app
+from dealer.paigow.bonus import Meters
+from dealer.paigow.demo import deal_demo_round
+from dealer.paigow.seat_rulings import round_ruling
+from dealer.profile import load_profile
+from dealer.shift_summary import MeterMovement, summarize
+
+PIN = "2468"
+ROUND_A = """table: PG-5
+dealer: 2c 3d 5h 8s 9c Jd Kh
+seats:
+  - {seat: 1, cards: Qs Qh Qd Qc 4s 6d 7h, wagers: {base: 25, treasure: 5, progressive_treasure: 1}}
+  - {seat: 2, cards: As Ah Ad Ac 4c 6c 7c, wagers: {base: 10, treasure: 5}}
+"""
+# seat 3: a 9-high two-tone pai gow (10% of the insurance meter), seat 4: 9-high all red (100%)
+ROUND_B = """table: PG-5
+dealer: Ac Ad Kc Kd Qc Qh Jh
+seats:
+  - {seat: 3, cards: 9s 8c 7s 6c 4s 3c 2d,
+     wagers: {base: 10, insurance: 5, progressive_insurance: 4}}
+  - {seat: 4, cards: 9h 8d 7h 6d 4h 3d 2h, wagers: {base: 10, progressive_insurance: 4}}
+"""
+ROUND_C = """table: PG-5
+dealer: 2c 3d 5h 8s 9c Jd Kh
+seats:
+  - {seat: 6, high: As Ah Kd Kc 7s, low: Qd Js, wagers: {base: 50}}
+"""
+
+
+def invoke(*args: str, stdin: str | None = None) -> Any:
+    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)
+
+
+def rule(db: Path, *args: str, stdin: str | None = None) -> dict[str, Any]:
+    result = invoke(*args, "--json", "--db", str(db), "--user", "d-7", stdin=stdin)
+    assert result.exit_code == 0, result.output
+    out: dict[str, Any] = json.loads(result.stdout)
+    return out
+
+
+@pytest.fixture(scope="module")
+def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A shift at PG-5 (and a round at PG-6 that must not count): round A, round B with two
+    insurance-meter hits, a single-seat settle, a rank ruling, round C voided, an override of
+    round A, one open and one resolved dispute."""
+    db = tmp_path_factory.mktemp("shift") / "audit.sqlite"
+    ids = {"a": rule(db, "round", "-", stdin=ROUND_A)["ruling_id"]}
+    rule(db, "round", "-", stdin=ROUND_A.replace("PG-5", "PG-6"))
+    ids["b"] = rule(db, "round", "-", stdin=ROUND_B)["ruling_id"]
+    ids["settle"] = rule(
+        db,
+        "paigow",
+        "settle",
+        "--dealer",
+        "Ts 9d 8h 6c 4d 3s 2c",
+        "--player",
+        "Ah Kh Qh Jh 5s 5d 7c",
+        "--wager",
+        "20",
+        "--treasure",
+        "5",
+        "--table",
+        "PG-5",
+    )["ruling_id"]
+    ids["rank"] = rule(db, "paigow", "rank", "As Ks Qs Js Ts", "--table", "PG-5")["ruling_id"]
+    ids["c"] = rule(db, "round", "-", stdin=ROUND_C)["ruling_id"]
+    with AuditLog.open(db) as log:
+        log.add_user("sup-1", "supervisor", pin=PIN)
+        log.add_user("aud-1", "auditor", supervisor_id="sup-1", supervisor_pin=PIN)
+        ids["void"] = log.void(ids["c"], reason="misdeal", supervisor_id="sup-1", pin=PIN)
+        ids["override"] = log.override(
+            ids["a"],
+            decision="seat 2 paid by hand",
+            reason="chip error",
+            supervisor_id="sup-1",
+            pin=PIN,
+        )
+        ids["open"] = log.open_dispute(
+            user_id="d-7",
+            table_id="PG-5",
+            description="insurance on the dealer?",
+            seat=3,
+            rulings=[ids["b"]],
+        )
+        closed = log.open_dispute(user_id="d-7", table_id="PG-5", description="short paid", seat=1)
+        log.resolve_dispute(
+            closed,
+            outcome="no-error",
+            amount_adjusted=0,
+            second_reviewer="aud-1",
+            reason="video",
+            supervisor_id="sup-1",
+            pin=PIN,
+        )
+        log.open_dispute(user_id="d-7", table_id="PG-6", description="another table")
+        stamps = {r.id: r.recorded_at for r in log.search()}
+    return {"db": db, "ids": ids, "stamps": stamps}
+
+
+def summary(shift: dict[str, Any], *args: str) -> dict[str, Any]:
+    result = invoke(
+        "shift", "summary", "--table", "PG-5", "--db", str(shift["db"]), "--json", *args
+    )
+    assert result.exit_code == 0, result.output
+    out: dict[str, Any] = json.loads(result.stdout)
+    return out
+
+
+def test_the_whole_shift(shift: dict[str, Any]) -> None:
+    ids = shift["ids"]
+    out = summary(shift)
+    # round A: seat 1 +12.50 base, +100 treasure, +5 Envy, +74 progressive treasure; seat 2
+    # +5 base, +100 treasure, +5 Envy. Round B: both bases lose 10; seat 3's insurance pays
+    # 400 to 1 (+2000); the insurance meter 5000 + 2 contributions pays seat 3 10% (500.20,
+    # net 496.20) then seat 4 100% (4501.80, net 4497.80) and reseeds at 5000. The settle:
+    # base 20 wins at 1 to 2 (+10), treasure loses 5. Round C (base 50) is voided.
+    assert {k: v for k, v in out.items() if k not in ("open_disputes", "overrides", "voids")} == {
+        "table": "PG-5",
+        "since": None,
+        "until": None,
+        "rounds": 2,
+        "settles": 1,
+        "seats": 5,
+        "rulings": {
+            "rounds": [ids["a"], ids["b"]],
+            "settles": [ids["settle"]],
+            "voided": [ids["c"]],
+        },
+        "other_rulings": 1,
+        "wagers": {
+            "base": {"count": 5, "wagered": 75, "net": 7.5},
+            "insurance": {"count": 1, "wagered": 5, "net": 2000},
+            "treasure": {"count": 3, "wagered": 15, "net": 195},
+            "envy": {"count": 2, "wagered": 0, "net": 10},
+            "progressive_insurance": {"count": 2, "wagered": 8, "net": 4994},
+            "progressive_treasure": {"count": 1, "wagered": 1, "net": 74},
+        },
+        "total_wagered": 104,
+        "players_net": 7280.5,
+        "house_result": -7280.5,
+        "meters": {
+            "progressive_insurance": {
+                "start": 5000,
+                "contributions": 2,
+                "hits": 2,
+                "paid": 5002,
+                "reseeds": 5000,
+                "adjustments": 0,
+                "end": 5000,
+                "unexplained": 0,
+            },
+            "progressive_treasure": {
+                "start": 10000,
+                "contributions": 0.25,
+                "hits": 0,
+                "paid": 0,
+                "reseeds": 0,
+                "adjustments": 0,
+                "end": 10000.25,
+                "unexplained": 0,
+            },
+        },
+    }
+    assert [(d["id"], d["seat"], d["rulings"]) for d in out["open_disputes"]] == [
+        (ids["open"], 3, [ids["b"]])
+    ]
+    assert [(c["id"], c["target"], c["decision"], c["reason"]) for c in out["overrides"]] == [
+        (ids["override"], ids["a"], "seat 2 paid by hand", "chip error")
+    ]
+    assert [(c["id"], c["target"], c["user_id"], c["reason"]) for c in out["voids"]] == [
+        (ids["void"], ids["c"], "sup-1", "misdeal")
+    ]
+
+
+def test_a_time_range(shift: dict[str, Any]) -> None:
+    ids, stamps = shift["ids"], shift["stamps"]
+    out = summary(shift, "--since", stamps[ids["b"]], "--until", stamps[ids["settle"]])
+    assert (out["rounds"], out["settles"], out["seats"]) == (1, 0, 2)
+    assert out["rulings"] == {"rounds": [ids["b"]], "settles": [], "voided": []}
+    assert out["players_net"] == -20 + 2000 + 4994 and out["house_result"] == -6974
+    assert out["meters"]["progressive_insurance"] == {
+        "start": 5000,
+        "contributions": 2,
+        "hits": 2,
+        "paid": 5002,
+        "reseeds": 5000,
+        "adjustments": 0,
+        "end": 5000,
+        "unexplained": 0,
+    }
+    assert out["meters"]["progressive_treasure"] == {
+        "start": 10000.25,
+        "contributions": 0,
+        "hits": 0,
+        "paid": 0,
+        "reseeds": 0,
+        "adjustments": 0,
+        "end": 10000.25,
+        "unexplained": 0,
+    }
+    assert out["overrides"] == [] and out["voids"] == []
+    assert len(out["open_disputes"]) == 1  # open disputes are listed whatever the range
+    later = summary(shift, "--since", stamps[ids["void"]])
+    assert later["rounds"] == 0 and later["seats"] == 0 and later["players_net"] == 0
+    assert [c["id"] for c in later["voids"] + later["overrides"]] == [ids["void"], ids["override"]]
+
+
+def test_the_report_for_people(shift: dict[str, Any]) -> None:
+    ids = shift["ids"]
+    result = invoke("shift", "summary", "--table", "PG-5", "--db", str(shift["db"]))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Shift summary: table PG-5, the first record to now"
+    assert lines[1] == (
+        f"rounds 2 (#{ids['a']} #{ids['b']}); single-seat settles 1 (#{ids['settle']}); "
+        "seats played 5"
+    )
+    assert lines[2] == f"voided, not counted: #{ids['c']}"
+    assert "players' net +$7,280.50; house result -$7,280.50" in lines
+    assert any(line.split()[:3] == ["progressive", "insurance", "2"] for line in lines)
+    assert "Open disputes:" in lines and "Overrides and voids:" in lines
+
+
+def test_a_missing_database_is_an_error_and_stays_missing(tmp_path: Path) -> None:
+    missing = tmp_path / "nothing" / "audit.sqlite"
+    result = invoke("shift", "summary", "--table", "PG-5", "--db", str(missing))
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: there is no audit database at {missing}\n"
+    assert not missing.exists() and not missing.parent.exists()
+
+
+def test_usage_and_domain_errors(shift: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DEALER_TABLE", raising=False)
+    db = str(shift["db"])
+    assert invoke("shift", "summary", "--db", db).exit_code == 2  # --table is required
+    assert invoke("shift", "summary", "--table", "PG-5", "--bogus").exit_code == 2
+    bad = invoke("shift", "summary", "--table", "PG-5", "--db", db, "--since", "yesterday")
+    assert bad.exit_code == 1 and bad.stderr.startswith("Error: cannot read the time 'yesterday'")
+    assert bad.stderr.count("\n") == 1
+    backwards = invoke(
+        "shift",
+        "summary",
+        "--table",
+        "PG-5",
+        "--db",
+        db,
+        "--since",
+        "2026-05-10",
+        "--until",
+        "2026-05-09",
+    )
+    assert backwards.exit_code == 1
+    assert backwards.stderr == "Error: --since 2026-05-10 is not before --until 2026-05-09\n"
+    monkeypatch.setenv("DEALER_TABLE", "PG-6")
+    other = json.loads(invoke("shift", "summary", "--db", db, "--json").stdout)
+    assert (other["table"], other["rounds"], other["players_net"]) == ("PG-6", 1, 301.5)
+
+
+# -- the arithmetic on its own -----------------------------------------------------------------
+
+
+def _record(record_id: int, kind: str, action: str, result: dict[str, Any], **extra: Any) -> Record:
+    return Record(
+        id=record_id,
+        recorded_at=f"2026-05-09T14:00:{record_id:02d}.000000Z",
+        kind=kind,
+        game=extra.get("game", "paigow"),
+        action=action,
+        table_id="PG-1",
+        seat=None,
+        user_id="d-1",
+        role="dealer",
+        input_text="",
+        cards=(),
+        result=result,
+        explanation=(),
+        settings={},
+        links_to=extra.get("links_to"),
+        reason=None,
+        software_version="0",
+        prev_hash="",
+        hash="",
+    )
+
+
+def test_an_empty_range() -> None:
+    empty = summarize("PG-1", None, None, [], [], [], [])
+    assert (empty.rounds, empty.settles, empty.seats, empty.meters) == ((), (), 0, ())
+    assert empty.players_net == 0 and empty.total_wagered == 0
+
+
+def test_a_hand_adjusted_meter() -> None:
+    before = [_record(1, "meter", "move", {"meter": "progressive_treasure", "value": "10000.00"})]
+    moved = _record(
+        5, "meter", "adjust", {"meter": "progressive_treasure", "value": "12500", "delta": "2500"}
+    )
+    result = summarize("PG-1", "2026-05-09T14:00:02.000000Z", None, [moved], before, [], [])
+    (meter,) = result.meters
+    assert meter == MeterMovement(
+        "progressive_treasure",
+        Decimal("10000.00"),
+        Decimal(0),
+        0,
+        Decimal(0),
+        Decimal(0),
+        Decimal(2500),
+        Decimal(12500),
+    )
+    assert meter.unexplained == 0
+
+
+PROFILE = load_profile(None, ())
+
+
+@settings(max_examples=15, deadline=None)
+@given(seeds=st.lists(st.integers(0, 10**6), min_size=1, max_size=4), void=st.integers(0, 3))
+def test_figures_add_up_to_the_rulings(seeds: list[int], void: int) -> None:
+    """Rounds recorded as the log records them (a ruling, then a move of each meter that
+    changed, each linked to the ruling): the money adds up to the rulings' own totals and the
+    meters' movements explain their end values."""
+    records: list[Record] = []
+    meters = Meters(Decimal(5000), Decimal(10000))
+    for seed in seeds:
+        before = meters
+        ruling, meters = round_ruling(deal_demo_round(seed, "PG-1"), "", PROFILE, meters)
+        records.append(_record(len(records) + 1, "ruling", "round", dict(ruling.result)))
+        link = len(records)
+        for name in ("progressive_insurance", "progressive_treasure"):
+            if meters.get(name) != before.get(name) or link == 1:
+                value, previous = meters.get(name), before.get(name)
+                moved = {"meter": name, "value": str(value), "delta": str(value - previous)}
+                records.append(_record(len(records) + 1, "meter", "move", moved, links_to=link))
+    rulings = [r for r in records if r.kind == "ruling"]
+    voided = rulings[void].id if void < len(rulings) else None
+    voids = [_record(90, "void", "round", {}, links_to=voided)] if voided else []
+    out = summarize("PG-1", None, None, records, [], voids, [])
+    counted = [r for r in rulings if r.id != voided]
+    nets = sum((Decimal(str(r.result["total_net"])) for r in counted), Decimal(0))
+    assert out.players_net == nets and out.house_result == -nets
+    assert out.seats == 6 * len(counted) == out.wagers["base"].count
+    assert (len(out.rounds), len(out.voided)) == (len(counted), len(rulings) - len(counted))
+    stakes = sum(
+        (
+            Decimal(str(amount))
+            for r in counted
+            for seat in r.result["seats"]
+            for amount in [
+                seat["base"]["wager"],
+                *(b["amount"] for b in seat["bonuses"] if b["wager"] != "envy"),
+            ]
+        ),
+        Decimal(0),
+    )
+    assert out.total_wagered == stakes
+    assert {m.meter: (m.start, m.end, m.unexplained) for m in out.meters} == {
+        "progressive_insurance": (Decimal(5000), meters.progressive_insurance, 0),
+        "progressive_treasure": (Decimal(10000), meters.progressive_treasure, 0),
+    }

@@ -1,0 +1,699 @@
+"""`dealer table`: the seat-line notation, the session's state machine, and the live command
+driven through a pipe, through a pseudo-terminal and through the CLI runner."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import select
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from dealer.cli.app import build_app
+from dealer.errors import DealerError
+from dealer.paigow.demo import deal_demo_round
+from dealer.paigow.round_input import (
+    RoundError,
+    check_seat,
+    read_dealer,
+    read_round,
+    read_seat,
+)
+from dealer.paigow.session import (
+    ENTERED,
+    ERROR,
+    HISTORY,
+    NOTHING,
+    QUIT,
+    SETTLE,
+    SHOW,
+    UNDONE,
+    SeatParts,
+    Session,
+    parse_seat_line,
+)
+from dealer.profile import load_profile
+
+ROOT = Path(__file__).resolve().parents[1]
+PROFILE = load_profile(None, ())
+DEALER = "As Kd 9c 7h 5s 3d 2c"
+
+# -- the seat-line notation --------------------------------------------------------------------
+
+LINES: list[tuple[str, bool, bool, SeatParts]] = [
+    (
+        "3 Js Jd Ac Qh 8s 5d 3h base 25 treasure 5",
+        True,
+        False,
+        SeatParts(3, {"cards": "Js Jd Ac Qh 8s 5d 3h"}, {"base": 25, "treasure": 5}),
+    ),
+    (
+        "seat 4: high Kc Kh 9d 6s 2h / low Qs Td b10 i5 lammer",
+        True,
+        False,
+        SeatParts(
+            4,
+            {"high": "Kc Kh 9d 6s 2h", "low": "Qs Td"},
+            {"base": 10, "insurance": 5, "insurance_on_dealer": True},
+        ),
+    ),
+    (
+        "s5 Kc,Kh,9d,6s,2h | Qs,Td base=10 PT=1 progressive_insurance:2",
+        True,
+        False,
+        SeatParts(
+            5,
+            {"high": "Kc Kh 9d 6s 2h", "low": "Qs Td"},
+            {"base": 10, "progressive_treasure": 1, "progressive_insurance": 2},
+        ),
+    ),
+    (
+        "2 house way JsJdAcQh8s5d3h 25 dealer-insurance 5",
+        True,
+        False,
+        SeatParts(
+            2,
+            {"cards": "JsJdAcQh8s5d3h"},
+            {"base": 25, "insurance": 5, "insurance_on_dealer": True},
+        ),
+    ),
+    ("6", True, False, SeatParts(6)),
+    ("seat 1", True, False, SeatParts(1)),
+    ("As Kd 9c 7h 5s 3d 2c", False, False, SeatParts(None, {"cards": "As Kd 9c 7h 5s 3d 2c"})),
+    ("$25 t 2.50", False, True, SeatParts(None, None, {"base": 25, "treasure": "2.50"})),
+    (
+        "insurance 5 on-dealer base 10",
+        False,
+        True,
+        SeatParts(None, None, {"insurance": 5, "insurance_on_dealer": True, "base": 10}),
+    ),
+    ("1 Ah Kh 9d 6s 2h 4c 7c hw", True, False, SeatParts(1, {"cards": "Ah Kh 9d 6s 2h 4c 7c"})),
+    ("1 aQ x 10", True, False, SeatParts(1, {"cards": "aQ x"}, {"base": 10})),
+]
+
+
+@pytest.mark.parametrize(("line", "with_number", "hand_known", "expected"), LINES)
+def test_seat_line(line: str, with_number: bool, hand_known: bool, expected: SeatParts) -> None:
+    assert parse_seat_line(line, with_number=with_number, hand_known=hand_known) == expected
+
+
+BAD_LINES: list[tuple[str, bool, str]] = [
+    ("As Kd 9c 7h 5s 3d 2c base 25", True, "start a seat with its number (1-6)"),
+    ("3 25 As Kd 9c 7h 5s 3d 2c", True, "amount '25' before the hand"),
+    ("3 As Kd 9c 7h 5s 3d 2c 25 10", True, "amount '10': say which wager, e.g. 'treasure 10'"),
+    ("3 As Kd 9c 7h 5s 3d 2c base treasure 5", True, "give the base wager's amount"),
+    ("3 As Kd 9c 7h 5s 3d 2c base 25 treasure", True, "give the treasure wager's amount"),
+    ("3 As Kd 9c 7h 5s 3d 2c base 25 b 30", True, "the base wager is given twice"),
+    ("3 As Kd 9c 7h 5s 3d 2c base 25 envy 5", True, "Envy has no wager of its own"),
+    ("3 As Kd 9c 7h 5s 3d 2c base 25 tresure 5", True, "unknown word 'tresure'"),
+    ("3 high As Kd 9c 7h 5s base 25", True, "the low hand is missing"),
+    ("3 As Kd 9c 7h 5s / 3d 2c / 4d", True, "one '/' (or 'low') between"),
+    ("3 As Kd 9c 7h 5s / 3d 2c hw", True, "high / low: not both"),
+    ("3 As high Kd 9c 7h 5s / 3d 2c", True, "'high' comes before the five cards"),
+    ("3 house way base 25", True, "the House Way sets seven cards: give them"),
+]
+
+
+@pytest.mark.parametrize(("line", "with_number", "message"), BAD_LINES)
+def test_bad_seat_line(line: str, with_number: bool, message: str) -> None:
+    with pytest.raises(DealerError, match=None) as caught:
+        parse_seat_line(line, with_number=with_number)
+    assert message in str(caught.value)
+
+
+# -- the per-seat checks added to round_input ---------------------------------------------------
+
+
+def test_read_seat_applies_the_round_file_rules() -> None:
+    dealer = read_dealer(DEALER)
+    first = read_seat(
+        {"seat": 1, "cards": "Js Jd Ac Qh 8s 5d 3h", "wagers": {"base": 25}}, PROFILE, dealer
+    )
+    with pytest.raises(RoundError) as caught:
+        read_seat(
+            {"seat": 1, "cards": "Qs Jd Kh 4c 4d 6h 7d", "wagers": {"base": 6000}},
+            PROFILE,
+            dealer,
+            [first],
+        )
+    assert caught.value.problems == [
+        "seat 1: listed twice",
+        "seat 1: duplicate card Jd (also in seat 1)",
+        "seat 1: base wager 6000 is outside the table limits 5-5000",
+    ]
+    with pytest.raises(RoundError) as caught:
+        read_dealer("Ac 2d 3d 4d 6d 7d 8d", [first])
+    assert caught.value.problems == ["dealer's hand: duplicate card Ac (also in seat 1)"]
+
+
+def test_check_seat_takes_a_seat_in_parts() -> None:
+    dealer = read_dealer(DEALER)
+    check_seat({"seat": 2}, PROFILE, dealer)  # nothing else given yet: fine
+    check_seat({"seat": 2, "wagers": {"base": 10}}, PROFILE, dealer)
+    with pytest.raises(RoundError) as caught:
+        check_seat({"seat": 7, "cards": "As Kh 9d 6s 2h 4c 7c"}, PROFILE, dealer)
+    assert caught.value.problems == [
+        "seat 7: seats are numbered 1 to 6",
+        "seat 7: duplicate card As (also in the dealer's hand)",
+    ]
+    with pytest.raises(RoundError, match="wagers must be a mapping"):
+        read_seat({"seat": 2, "cards": "Ah Kh 9d 6s 2h 4c 7c"}, PROFILE, dealer)
+
+
+# -- the state machine -------------------------------------------------------------------------
+
+SCRIPT: list[tuple[str, str, str, str]] = [
+    # line, reply kind, first reply line (or a part of it), prompt afterwards
+    ("", NOTHING, "", "round 1, dealer's cards> "),
+    ("# a comment", NOTHING, "", "round 1, dealer's cards> "),
+    ("settle", ERROR, "nothing to settle: give the dealer's cards", "round 1, dealer's cards> "),
+    (
+        "As Kd 9c 7h 5s 3d",
+        ERROR,
+        "dealer's hand: wrong number of cards",
+        "round 1, dealer's cards> ",
+    ),
+    (DEALER, ENTERED, "dealer: A♠ K♦ 9♣ 7♥ 5♠ 3♦ 2♣", "seat (or settle)> "),
+    ("settle", ERROR, "nothing to settle: no seat is in yet", "seat (or settle)> "),
+    (
+        "1 Js Jd Ac Qh 8s 5d 3h base 25 treasure 5",
+        ENTERED,
+        "seat 1: J♠ J♦ A♣ Q♥ 8♠ 5♦ 3♥ (House Way); base $25, treasure $5",
+        "seat (or settle)> ",
+    ),
+    ("2 Aq Kh 9d 6s 2h 4c 7c 10", ERROR, "seat 2: unknown card 'Aq'", "seat (or settle)> "),
+    (
+        "2 Js Kh 9d 6s 2h 4c 7c 10",
+        ERROR,
+        "seat 2: duplicate card Js (also in seat 1)",
+        "seat (or settle)> ",
+    ),
+    (
+        "2 Ah Kh 9d 6s 2h 4c 7c 1",
+        ERROR,
+        "seat 2: base wager 1 is outside the table limits 5-5000",
+        "seat (or settle)> ",
+    ),
+    ("4", ENTERED, "seat 4: now its cards", "seat 4 cards> "),
+    ("Kc Kh Ks 6s 2h / Qs Td", ENTERED, "seat 4: now its wagers", "seat 4 wagers> "),
+    ("Qc Qh 8d 8h 4s 4d JK", ERROR, "seat 4: its cards are already given", "seat 4 wagers> "),
+    ("treasure 5", ERROR, "seat 4: the base wager is required", "seat 4 wagers> "),
+    (
+        "b10 i5 lammer",
+        ENTERED,
+        "seat 4: K♣ K♥ K♠ 6♠ 2♥ / Q♠ 10♦ (own setting); base $10, insurance $5 on the "
+        "dealer's hand",
+        "seat (or settle)> ",
+    ),
+    ("6 Qc Qd 8d 8h 4s 4d JK 25 pt 1", ENTERED, "seat 6: ", "seat (or settle)> "),
+    ("undo", UNDONE, "undone: seat 6: Q♣ Q♦ 8♦ 8♥ 4♠ 4♦ JK (House Way)", "seat (or settle)> "),
+    ("5", ENTERED, "seat 5: now its cards", "seat 5 cards> "),
+    ("settle", ERROR, "seat 5 is not finished: give its cards, or undo it", "seat 5 cards> "),
+    ("undo", UNDONE, "undone: seat 5 (not finished)", "seat (or settle)> "),
+    ("show", SHOW, "round 1 at table PG-1", "seat (or settle)> "),
+    ("history", HISTORY, "no round settled yet in this session", "seat (or settle)> "),
+    ("show me", ERROR, "show takes nothing after it", "seat (or settle)> "),
+    ("dealer", ERROR, "give the dealer's seven cards", "seat (or settle)> "),
+    (
+        "dealer As Kd 9c 7h 5s 3d Kc",
+        ERROR,
+        "dealer's hand: duplicate card Kc (also in seat 4)",
+        "seat (or settle)> ",
+    ),
+    (
+        "dealer As Kd 9c 7h 5s 3d 3c",
+        ENTERED,
+        "dealer's cards corrected: A♠ K♦ 9♣ 7♥ 5♠ 3♦ 3♣",
+        "seat (or settle)> ",
+    ),
+    (
+        "quit",
+        ERROR,
+        "round 1 is not settled (the dealer's cards and 2 seats): settle it, or quit",
+        "seat (or settle)> ",
+    ),
+    ("settle", SETTLE, "", "seat (or settle)> "),
+]
+
+
+def test_the_state_machine_step_by_step() -> None:
+    session = Session(PROFILE, "PG-1")
+    for line, kind, first, prompt in SCRIPT:
+        session, reply = session.step(line)
+        assert reply.kind == kind, (line, reply)
+        assert (reply.lines[0] if reply.lines else "").startswith(first), (line, reply)
+        assert session.prompt == prompt, line
+    assert reply.round == {
+        "table": "PG-1",
+        "dealer": "As Kd 9c 7h 5s 3d 3c",
+        "seats": [
+            {"seat": 1, "cards": "Js Jd Ac Qh 8s 5d 3h", "wagers": {"base": 25, "treasure": 5}},
+            {
+                "seat": 4,
+                "high": "Kc Kh Ks 6s 2h",
+                "low": "Qs Td",
+                "wagers": {"base": 10, "insurance": 5, "insurance_on_dealer": True},
+            },
+        ],
+    }
+    assert reply.typed.startswith("table: PG-1\ndealer: As Kd 9c 7h 5s 3d 3c\nseats:\n")
+    nxt = session.settled(41, {"total_net": -12.5})
+    assert not nxt.in_progress and nxt.prompt == "round 2, dealer's cards> "
+    _, history = nxt.step("history")
+    assert history.lines == ("round 1: ruling #41, seats 1 4, players -$12.50, house +$12.50",)
+    assert history.data == {
+        "history": [
+            {"round": 1, "ruling_id": 41, "seats": [1, 4], "total_net": -12.5, "house": 12.5}
+        ]
+    }
+    assert nxt.step("quit")[1].kind == QUIT
+
+
+def test_undo_walks_back_to_an_empty_round() -> None:
+    session = Session(PROFILE, "PG-1")
+    states = [session]
+    for line in (DEALER, "1 Js Jd Ac Qh 8s 5d 3h base 25", "2"):
+        session, reply = session.step(line)
+        assert reply.kind == ENTERED
+        states.append(session)
+    for expected in reversed(states[:-1]):
+        session, reply = session.step("undo")
+        assert reply.kind == UNDONE and session == expected
+    session, reply = session.step("undo")
+    assert reply.kind == ERROR and reply.lines[0].startswith("nothing to undo in this round")
+
+
+def test_show_as_data() -> None:
+    session = Session(PROFILE, "PG-2")
+    for line in (DEALER, "3 high Kc Kh 9d 6s 2h / low Qs Td base 10", "5 hw Ah Jh 9h 6d 2d 4c 7c"):
+        session, _ = session.step(line)
+    _, reply = session.step("show")
+    assert reply.data == {
+        "round": 1,
+        "table": "PG-2",
+        "dealer": ["As", "Kd", "9c", "7h", "5s", "3d", "2c"],
+        "seats": [
+            {
+                "seat": 3,
+                "cards": ["Kc", "Kh", "9d", "6s", "2h", "Qs", "Td"],
+                "high": ["Kc", "Kh", "9d", "6s", "2h"],
+                "low": ["Qs", "Td"],
+                "house_way": False,
+                "wagers": {"base": 10},
+            }
+        ],
+        "entering": {"seat": 5, "cards": "Ah Jh 9h 6d 2d 4c 7c"},
+    }
+    assert reply.lines[-1] == "seat 5: being entered, its wagers to come"
+
+
+# -- property: any typing style gives the round the dealer meant -------------------------------
+
+ALIASES = {
+    "base": ["base", "b", "bet", "BASE"],
+    "insurance": ["insurance", "ins", "i"],
+    "treasure": ["treasure", "tr", "t", "Treasure"],
+    "progressive_insurance": ["progressive-insurance", "progressive_insurance", "pi"],
+    "progressive_treasure": ["progressive-treasure", "prog-tr", "pt"],
+}
+
+
+def _wager_words(rng: random.Random, wagers: dict[str, Any], bare_base: bool) -> list[str]:
+    groups: list[list[str]] = []
+    for name, amount in wagers.items():
+        if name == "insurance_on_dealer" or (name == "base" and bare_base):
+            continue
+        alias = rng.choice(ALIASES[name])
+        style = rng.randrange(3)
+        if style == 0:
+            groups.append([alias, str(amount)])
+        elif style == 1:
+            groups.append([f"{alias}={amount}"])
+        else:
+            groups.append([f"{alias}{amount}" if alias.isalpha() else f"{alias}:{amount}"])
+    if wagers.get("insurance_on_dealer"):
+        groups.append([rng.choice(["dealer-insurance", "lammer", "on-dealer"])])
+    rng.shuffle(groups)
+    first = [str(wagers["base"])] if bare_base else []
+    return first + [word for group in groups for word in group]
+
+
+def _typed_seat(rng: random.Random, seat: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    """Lines typing `seat` in a random style, and the seat as the dealer meant it."""
+    cards = seat["cards"].split()
+    cased = [
+        c.upper() if rng.random() < 0.3 else c.lower() if rng.random() < 0.3 else c for c in cards
+    ]
+    meant = {k: v for k, v in seat.items() if k != "cards"}
+    meant["wagers"] = {k: v for k, v in seat["wagers"].items() if v is not False}
+    if rng.random() < 0.3:
+        hand = (
+            ["high", *cased[:5], "/", "low", *cased[5:]]
+            if rng.random() < 0.5
+            else [*cased[:5], "|", *cased[5:]]
+        )
+        meant.update(high=" ".join(cards[:5]), low=" ".join(cards[5:]))
+    else:
+        sep = rng.choice([" ", ","])
+        hand = [sep.join(cased)] + (["hw"] if rng.random() < 0.3 else [])
+        meant["cards"] = seat["cards"]
+    number = rng.choice(
+        [str(seat["seat"]), f"seat {seat['seat']}", f"seat {seat['seat']}:", f"s{seat['seat']}"]
+    )
+    wagers = _wager_words(rng, meant["wagers"], bare_base=rng.random() < 0.5)
+    if rng.random() < 0.3:  # in parts: the number, the hand, the wagers
+        return [number, " ".join(hand), " ".join(wagers)], meant
+    return [" ".join([number, *hand, *wagers])], meant
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), seats=st.integers(1, 6))
+def test_any_typing_style_settles_the_meant_round(seed: int, seats: int) -> None:
+    rng = random.Random(seed)
+    demo = deal_demo_round(seed, "PG-H")
+    chosen = rng.sample(demo["seats"], seats)
+    session = Session(PROFILE, "PG-H")
+    session, reply = session.step(demo["dealer"].lower())
+    assert reply.kind == ENTERED
+    meant = []
+    for seat in chosen:
+        lines, wanted = _typed_seat(rng, seat)
+        meant.append(wanted)
+        for line in lines:
+            session, reply = session.step(line)
+            assert reply.kind == ENTERED, (line, reply.lines)
+    session, reply = session.step("settle")
+    assert reply.kind == SETTLE
+    expected = {"table": "PG-H", "dealer": demo["dealer"], "seats": meant}
+    assert read_round(reply.round, PROFILE) == read_round(expected, PROFILE)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), slot=st.integers(0, 6), bad=st.sampled_from(["Xs", "1h", "Zz"]))
+def test_a_typo_changes_nothing(seed: int, slot: int, bad: str) -> None:
+    demo = deal_demo_round(seed, "PG-H")
+    session, _ = Session(PROFILE, "PG-H").step(demo["dealer"])
+    session, _ = session.step(f"1 {demo['seats'][0]['cards']} base 25")
+    cards = demo["seats"][1]["cards"].split()
+    cards[slot] = bad
+    after, reply = session.step(f"2 {' '.join(cards)} base 25")
+    assert reply.kind == ERROR and f"unknown card {bad!r}" in reply.lines[0]
+    assert after == session
+    taken = demo["seats"][0]["cards"].split()[slot]
+    cards[slot] = taken
+    after, reply = session.step(f"2 {' '.join(cards)} base 25")
+    what = "a second joker" if taken == "JK" else f"duplicate card {taken}"
+    assert reply.kind == ERROR and f"{what} (also in seat 1)" in reply.lines[0]
+    assert after == session
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.text(max_size=40), max_size=6))
+def test_any_text_gets_a_reply_never_a_crash(lines: list[str]) -> None:
+    session, _ = Session(PROFILE, "PG-F").step(DEALER)
+    for line in lines:
+        session, reply = session.step(line)
+        assert reply.kind in (ENTERED, ERROR, NOTHING, SHOW, HISTORY, UNDONE, QUIT, SETTLE, "help")
+        assert reply.kind != ERROR or len(reply.lines) == 1
+
+
+# -- the command, through a pipe, a pseudo-terminal and the CLI runner -------------------------
+
+ROUNDS_TYPED = [
+    "As Kd 9c 7h 5s 3d 2c",
+    "1 Js Jd Ac Qh 8s 5d 3h base 25 treasure 5",
+    "2 Aq Kh 9d 6s 2h 4c 7c 10",  # typo: refused, re-prompted
+    "2 Js Kh 9d 6s 2h 4c 7c 10",  # Js is seat 1's: refused
+    "2 Ah Kh 9d 6s 2h 4c 7c 10",
+    "3 Qc Qd 8d 8h 4s 4d JK 25 pt 1",
+    "undo",  # seat 3 taken back
+    "settle",
+    "2c 3d 5h 8s 9c Jd Kh",
+    "1 Qs Qh Qd Qc 4s 6d 7h base 25 treasure 5 pt 1",
+    "2 high As Ah Ad Ac 4c / low 6c 7c base 10 t5",
+    "settle",
+    "history",
+]
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEALER_")}
+    env.update(DEALER_DB=str(tmp_path / "audit.sqlite"), DEALER_USER="d-104", PYTHONPATH=str(ROOT))
+    return env
+
+
+def _rounds_recorded(db: Path) -> list[tuple[int, str, str]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "SELECT id, table_id, input_text FROM records WHERE kind = 'ruling' "
+            "AND action = 'round' ORDER BY id"
+        ).fetchall()
+
+
+def _verify(env: dict[str, str]) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-m", "dealer", "audit", "verify", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_through_a_pipe(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "dealer", "table", "--table", "PG-3"],
+        input="\n".join(ROUNDS_TYPED) + "\n",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "Error: line 3: seat 2: unknown card 'Aq': a card is a rank (2-9, T or 10, J, Q, K, A)"
+        " and a suit (s h d c or ♠ ♥ ♦ ♣), or JK for the joker",
+        "Error: line 4: seat 2: duplicate card Js (also in seat 1)",
+        "undone: seat 3: Q♣ Q♦ 8♦ 8♥ 4♠ 4♦ JK (House Way); base $25, progressive treasure $1",
+    ]
+    out = done.stdout.splitlines()
+    assert "prompt" not in done.stdout and "> " not in done.stdout
+    assert out.count("ruling #1 recorded") == 1 and out.count("ruling #4 recorded") == 1
+    assert out[0].startswith("table PG-3   dealer: A♠ 7♥ 5♠ 3♦ 2♣ / K♦ 9♣")
+    assert out[-2:] == [
+        "round 1: ruling #1, seats 1 2, players +$7.50, house -$7.50",
+        "round 2: ruling #4, seats 1 2, players +$296.50, house -$296.50",
+    ]
+    db = tmp_path / "audit.sqlite"
+    recorded = _rounds_recorded(db)
+    assert [(r[0], r[1]) for r in recorded] == [(1, "PG-3"), (4, "PG-3")]
+    verified = _verify(env)
+    assert (verified["ok"], verified["records"], verified["first_bad"]) == (True, 5, None)
+
+
+def test_json_lines_and_the_same_ruling_as_dealer_round(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "dealer", "table", "--table", "PG-3", "--json"],
+        input="\n".join([*ROUNDS_TYPED, "show"]) + "\n",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    objects = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [o.get("ruling_id") for o in objects[:2]] == [1, 4]
+    assert objects[2]["history"][1] == {
+        "round": 2,
+        "ruling_id": 4,
+        "seats": [1, 2],
+        "total_net": 296.5,
+        "house": -296.5,
+    }
+    assert objects[3] == {
+        "round": 3,
+        "table": "PG-3",
+        "dealer": None,
+        "seats": [],
+        "entering": None,
+    }
+    second = objects[1]
+    assert second["meters"]["after"]["progressive_treasure"] == 10000.25
+    assert {b["wager"] for b in second["seats"][0]["bonuses"]} == {
+        "treasure",
+        "envy",
+        "progressive_treasure",
+    }
+    # the recorded input is a round file: `dealer round` rules it the same way
+    typed = _rounds_recorded(tmp_path / "audit.sqlite")[1][2]
+    again = subprocess.run(
+        [sys.executable, "-m", "dealer", "round", "-", "--json"],
+        input=typed,
+        env={**env, "DEALER_DB": str(tmp_path / "other.sqlite")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    replay = json.loads(again.stdout)
+    assert replay["seats"] == second["seats"] and replay["dealer"] == second["dealer"]
+    assert replay["total_net"] == second["total_net"] == 296.5
+
+
+class Terminal:
+    """A child process on a pseudo-terminal; every read has a deadline."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        import pty
+
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child
+            os.execve(sys.executable, [sys.executable, *args], env)
+        self.seen = b""
+
+    def expect(self, marker: str, timeout: float = 20.0) -> str:
+        wanted = marker.encode()
+        deadline = time.monotonic() + timeout
+        while wanted not in self.seen:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {marker!r} within {timeout}s; seen: {self.seen[-400:]!r}")
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 4096)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"ended before {marker!r}; seen: {self.seen[-400:]!r}")
+                self.seen += chunk
+        text, _, self.seen = self.seen.partition(wanted)
+        return text.decode(errors="replace").replace("\r", "")
+
+    def send(self, line: str) -> None:
+        os.write(self.fd, (line + "\n").encode())
+
+    def wait(self, timeout: float = 20.0) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if ready:
+                with contextlib.suppress(OSError):
+                    self.seen += os.read(self.fd, 4096)
+        os.kill(self.pid, signal.SIGKILL)
+        raise AssertionError("the session did not end")
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_through_a_terminal(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    term = Terminal(["-m", "dealer", "table", "--table", "PG-8"], env)
+    try:
+        banner = term.expect("round 1, dealer's cards> ")
+        assert "dealer table: table PG-8" in banner
+        steps = [
+            ("As Kd 9c 7h 5s 3d 2c", "seat (or settle)> ", "dealer: A♠ K♦ 9♣ 7♥ 5♠ 3♦ 2♣"),
+            ("1 Js Jd Ac Qh 8s 5d 3h", "seat 1 wagers> ", "seat 1: now its wagers"),
+            ("base 25 treasure 5", "seat (or settle)> ", "seat 1: J♠ J♦ A♣ Q♥"),
+            ("2 Aq Kh 9d 6s 2h 4c 7c 10", "seat (or settle)> ", "Error: seat 2: unknown card 'Aq'"),
+            (
+                "2 Jd Kh 9d 6s 2h 4c 7c 10",
+                "seat (or settle)> ",
+                "Error: seat 2: duplicate card Jd (also in seat 1)",
+            ),
+            ("2 Ah Kh 9d 6s 2h 4c 7c 10", "seat (or settle)> ", "seat 2: A♥ K♥"),
+            ("3 Qc Qd 8d 8h 4s 4d JK 25", "seat (or settle)> ", "seat 3: Q♣"),
+            ("undo", "seat (or settle)> ", "undone: seat 3"),
+            ("settle", "round 2, dealer's cards> ", "ruling #1 recorded"),
+            ("2c 3d 5h 8s 9c Jd Kh", "seat (or settle)> ", "dealer: 2♣"),
+            ("4 Qs Qh Qd Qc 4s 6d 7h base 25 pt 1", "seat (or settle)> ", "seat 4: Q♠"),
+            ("settle", "round 3, dealer's cards> ", "ruling #4 recorded"),
+            ("history", "round 3, dealer's cards> ", "round 2: ruling #4, seats 4"),
+        ]
+        for line, prompt, shown in steps:
+            term.send(line)
+            assert shown in term.expect(prompt), line
+        term.send("quit")
+        assert term.wait() == 0
+    finally:
+        term.close()
+    recorded = _rounds_recorded(tmp_path / "audit.sqlite")
+    assert [(r[0], r[1]) for r in recorded] == [(1, "PG-8"), (4, "PG-8")]
+    assert _verify(env)["ok"] is True
+
+
+@pytest.fixture()
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "audit.sqlite"
+    monkeypatch.setenv("DEALER_DB", str(path))
+    monkeypatch.setenv("DEALER_USER", "d-104")
+    monkeypatch.delenv("DEALER_TABLE", raising=False)
+    return path
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)
+
+
+def test_exit_codes(db: Path, tmp_path: Path) -> None:
+    assert run("table", "--bogus").exit_code == 2
+    assert run("table", "--rule").exit_code == 2
+    result = run("table", "--profile", str(tmp_path / "none.yaml"), stdin="quit\n")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1
+    result = run("table", "--rule", "wheel=sideways", stdin="quit\n")
+    assert result.exit_code == 1 and result.stderr.count("Error:") == 1
+    result = run("table", stdin="quit\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_end_of_input_mid_round_records_nothing(db: Path) -> None:
+    result = run("table", stdin=f"{DEALER}\n1 Js Jd Ac Qh 8s 5d 3h base 25\n")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: round 1 was not settled (the dealer's cards and 1 seat): nothing is recorded "
+        "for it\n"
+    )
+    assert _rounds_recorded(db) == []
+
+
+def test_quit_twice_leaves_an_unsettled_round(db: Path) -> None:
+    result = run("table", "--table", "PG-4", stdin=f"{DEALER}\nquit\nquit\n")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "Error: line 2: round 1 is not settled (the dealer's cards): settle it, or quit again "
+        "to leave it unrecorded",
+        "Error: round 1 was not settled (the dealer's cards): nothing is recorded for it",
+    ]
+
+
+def test_help_goes_to_stderr_with_json(db: Path) -> None:
+    result = run("table", "--json", stdin="help\n")
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "Commands:" in result.stderr
+    assert "Commands:" in run("table", stdin="help\n").stdout
