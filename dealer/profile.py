@@ -8,9 +8,9 @@ dotted keys for nested ones (`caps.treasure.per_hand=5000`). Every ruling record
 
 from __future__ import annotations
 
-import copy
+import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from types import MappingProxyType
@@ -84,6 +84,9 @@ class Profile:
     caps: Mapping[str, Cap]
     meters: Mapping[str, MeterConfig]
     overrides: tuple[str, ...]
+    sha256: str = ""
+    """SHA-256 of the profile file's text (of the shipped defaults for `default`), so a
+    ruling can be matched to the profile a supervisor approved."""
 
     def settings(self) -> dict[str, Any]:
         """Every setting, JSON-ready, as recorded with each ruling."""
@@ -96,6 +99,7 @@ class Profile:
         return {
             "profile": self.name,
             "profile_source": self.source,
+            "profile_sha256": self.sha256,
             "overrides": list(self.overrides),
             "wheel": self.wheel,
             "dealer_pai_gow": self.dealer_pai_gow,
@@ -115,11 +119,8 @@ class Profile:
         }
 
 
-def _default_raw() -> dict[str, Any]:
-    text = (Path(__file__).parent / "default_profile.yaml").read_text(encoding="utf-8")
-    raw = load_yaml(text)
-    assert isinstance(raw, dict)
-    return raw
+def _default_text() -> str:
+    return (Path(__file__).parent / "default_profile.yaml").read_text(encoding="utf-8")
 
 
 def _merge(base: dict[str, Any], extra: Mapping[str, Any], origin: str, path: str) -> None:
@@ -226,7 +227,8 @@ def _apply_rule(raw: dict[str, Any], rule: str) -> None:
 
 def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> Profile:
     """The default profile, merged with a profile file if given, then the --rule overrides."""
-    raw = copy.deepcopy(_default_raw())
+    text = _default_text()
+    raw = load_yaml(text)
     origin = "default"
     if path is not None:
         origin = str(path)
@@ -245,4 +247,5 @@ def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> P
     for rule in rules:
         _apply_rule(raw, rule)
         _build(raw, f"--rule {rule}", ())
-    return _build(raw, origin, tuple(rules))
+    profile = _build(raw, origin, tuple(rules))
+    return replace(profile, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())

@@ -18,6 +18,7 @@ from dealer.audit import (
     AuditLog,
     Checkpoint,
     Dispute,
+    Entry,
     Record,
     RecordFilter,
     default_db_path,
@@ -688,3 +689,89 @@ def meter_adjust(
         _echo_json({"record_id": made, "table": table_id, "meter": name, "value": str(now)})
     else:
         typer.echo(f"{name} at {table_id} set to {now} (record {made}).")
+
+
+# -- approving house rules ---------------------------------------------------------------
+
+
+def _approve(
+    kind: str,
+    file: Path,
+    summary: dict[str, Any],
+    reason: str,
+    who: str,
+    pin: str | None,
+    table_id: str,
+    db: Path | None,
+) -> tuple[int, str]:
+    """Record a supervisor's approval of a rules file: its text, its SHA-256, what it holds."""
+    import hashlib
+
+    text = file.read_text(encoding="utf-8")
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    entry = Entry(
+        kind=kind,
+        user_id=who,
+        role="supervisor",
+        table_id=table_id,
+        action="approve",
+        input_text=text,
+        result={"file": str(file), "sha256": digest, **summary},
+        explanation=[f"{kind} approved: {file} (sha256 {digest})", f"reason: {reason}"],
+        reason=reason,
+    )
+    with _open(db) as log:
+        return log.append_supervised(entry, _pin(pin, who)), digest
+
+
+FileArgument = Annotated[Path, typer.Argument(help="The file to approve.")]
+
+
+@app.command("approve-profile")
+@error_boundary
+def approve_profile(
+    file: FileArgument,
+    reason: ReasonOption,
+    supervisor: SupervisorOption = None,
+    pin: PinOption = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+    table_id: TableOption = None,
+) -> None:
+    """Approve a table profile (house rules) for use: checked, then recorded with its SHA-256,
+    which every ruling made with it carries as settings.profile_sha256."""
+    from dealer.profile import load_profile
+
+    profile = load_profile(file)
+    who = _supervisor(supervisor)
+    summary = {"profile": profile.name, "settings": profile.settings()}
+    made, digest = _approve("profile-change", file, summary, reason, who, pin, table_id or "", db)
+    if as_json:
+        _echo_json({"record_id": made, "sha256": digest, "profile": profile.name})
+    else:
+        typer.echo(f"Profile {profile.name} approved as record {made} (sha256 {digest}).")
+
+
+@app.command("approve-paytables")
+@error_boundary
+def approve_paytables(
+    file: FileArgument,
+    reason: ReasonOption,
+    supervisor: SupervisorOption = None,
+    pin: PinOption = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+    table_id: TableOption = None,
+) -> None:
+    """Approve a pay-table file for use: checked, then recorded with its SHA-256."""
+    from dealer.paytables import load_file
+
+    tables = load_file(file)
+    who = _supervisor(supervisor)
+    summary = {"paytables": [t.id for t in tables]}
+    made, digest = _approve("paytable-change", file, summary, reason, who, pin, table_id or "", db)
+    ids = ", ".join(t.id for t in tables)
+    if as_json:
+        _echo_json({"record_id": made, "sha256": digest, "paytables": [t.id for t in tables]})
+    else:
+        typer.echo(f"Pay tables {ids} approved as record {made} (sha256 {digest}).")
