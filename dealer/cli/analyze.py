@@ -77,6 +77,7 @@ def _profile_settings(profile: Profile) -> dict[str, Any]:
     return {
         "profile": profile.name,
         "profile_source": profile.source,
+        "profile_sha256": profile.sha256,
         "overrides": list(profile.overrides),
     }
 
@@ -113,10 +114,11 @@ def paytable_ruling(
     analysis: PaytableReturn, profile: Profile, paytables: list[Path], meter_from: str
 ) -> Ruling:
     """The analysis of one pay table as a ruling value."""
+    result = analysis.to_dict()
     settings = {
         **_profile_settings(profile),
-        "wager": analysis.to_dict()["wager"],
-        "meter": analysis.to_dict()["meter"],
+        "wager": result["wager"],
+        "meter": result["meter"],
         "meter_from": meter_from if analysis.meter is not None else None,
         "paytables": [str(p) for p in paytables],
     }
@@ -125,7 +127,7 @@ def paytable_ruling(
         "analyze-paytable",
         analysis.table.id,
         (),
-        analysis.to_dict(),
+        result,
         tuple(analysis.explanation()),
         settings,
     )
@@ -193,7 +195,7 @@ def house_edge_text(ruling: Ruling) -> str:
 @app.command("house-edge")
 @error_boundary
 def house_edge(
-    rounds: Annotated[int, typer.Option("--rounds", help="Rounds to deal.")] = 1_000_000,
+    rounds: Annotated[int, typer.Option("--rounds", help="Rounds to deal.")] = 500_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same figures.")] = 1,
     house_way: Annotated[
         list[str] | None,

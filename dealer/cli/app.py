@@ -17,6 +17,7 @@ from dealer.errors import DealerError
 GROUPS: dict[str, str] = {
     "paigow": "dealer.cli.paigow",
     "paytables": "dealer.cli.paytables",
+    "analyze": "dealer.cli.analyze",
     "round": "dealer.cli.table_round",
     "demo": "dealer.cli.table_round",
     "audit": "dealer.cli.audit",

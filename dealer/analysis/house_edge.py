@@ -1,0 +1,432 @@
+"""House edge of the base wager of Emperor's Challenge Exposed, by simulating rounds.
+
+Each round deals the dealer and one player seven cards each from a fresh 53-card deck. The
+dealer sets by the House Way. The player sets either by the same House Way (`house-way`) or,
+seeing the exposed dealer hand, takes the setting with the best outcome against the dealer's
+setting (`best`): every legal split of the 21 is tried, and a win beats a push beats a loss.
+Ties between settings with the same outcome go to the House Way's own setting; failing that,
+to the strongest high hand, then the strongest low hand. The ordering win > push > loss is the
+same under every `dealer_pai_gow` option (a half-paid win still beats a push, and a pushing
+dealer pai gow pushes every legal setting), so one best reply serves all three options.
+
+A round is tallied by the hand outcome (how many of the player's hands beat the dealer's: a
+copy goes to the dealer) and by the dealer's pai gow (none, ace-high, king-high or less); the
+net of each option follows exactly from that tally. All House Ways and player modes are
+settled on the same deals.
+
+Reproducibility: the rounds are cut into fixed chunks of `CHUNK_ROUNDS`; chunk `i` draws from
+its own generator seeded from (`seed`, `i`) by SHA-256. Chunks may run in any worker in any
+order; the tallies are integer sums, so the result depends only on `rounds` and `seed`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from dealer.cards import DECK, JOKER_SUIT, Card
+from dealer.errors import DealerError
+from dealer.paigow.hands import WHEEL_SETTINGS, Category, Key, high_key, low_key, pai_gow_high
+from dealer.paigow.house_way import SPLITS, HouseWay, set_hand
+from dealer.profile import CHOICES
+
+PLAYER_MODES = ("house-way", "best")
+OUTCOMES = ("lose", "push", "win")
+"""Hand outcome by index: the number of player hands strictly better than the dealer's."""
+PAI_GOW_CLASSES = ("none", "ace-high", "king-high-or-less")
+"""The dealer's hand: no pai gow, an ace-high pai gow, a king-high or lower pai gow."""
+DEALER_PAI_GOW_OPTIONS: tuple[str, ...] = CHOICES["dealer_pai_gow"]
+"""The table settings for a dealer pai gow (RULINGS §1.3)."""
+CHUNK_ROUNDS = 5_000
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile."""
+
+Progress = Callable[[int, int], None]
+
+
+def net_halves(option: str, outcome: int, pai_gow: int) -> int:
+    """The net of a one-unit base wager, in half units, under a `dealer_pai_gow` option, for a
+    hand outcome (index into OUTCOMES) against a dealer pai gow class (index into
+    PAI_GOW_CLASSES). RULINGS §1.3."""
+    if option not in DEALER_PAI_GOW_OPTIONS:
+        raise DealerError(
+            f"unknown dealer_pai_gow option {option!r}: expected one of "
+            f"{', '.join(DEALER_PAI_GOW_OPTIONS)}"
+        )
+    if option == "push-king-or-less" and pai_gow == 2:
+        return 0
+    if option == "push-ace-high" and pai_gow == 1:
+        return 0
+    if outcome == 2:
+        return 1 if option == "half-pay" and pai_gow else 2
+    return 0 if outcome == 1 else -2
+
+
+_JOKER_MARK = 15
+"""The joker's place in a high-key signature: above the ace, so it sorts first."""
+_HIGH_KEYS: dict[tuple[tuple[int, ...], bool, bool], Key] = {}
+
+
+def _mark(card: Card) -> int:
+    return _JOKER_MARK if card.suit == JOKER_SUIT else card.rank
+
+
+def _suited(cards: Sequence[Card]) -> bool:
+    return len({c.suit for c in cards if c.suit != JOKER_SUIT}) == 1
+
+
+def cached_high_key(cards: Sequence[Card], wheel_second: bool = True) -> Key:
+    """`high_key` of five cards, memoised on what it depends on: the ranks high to low (the
+    joker marked apart), whether the natural cards share one suit, and the wheel setting."""
+    signature = (tuple(sorted(map(_mark, cards), reverse=True)), _suited(cards), wheel_second)
+    key = _HIGH_KEYS.get(signature)
+    if key is None:
+        key = _HIGH_KEYS[signature] = high_key(cards, wheel_second)
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The player's setting against a known dealer setting: indices of the two low cards into
+    the seven cards, the hand outcome (index into OUTCOMES), and whether it is the House Way's."""
+
+    low: tuple[int, int]
+    outcome: int
+    house_way: bool
+
+
+_PAIR = int(Category.ONE_PAIR)
+_NO_PAIR = int(Category.HIGH_CARD)
+
+
+def best_reply(
+    cards: Sequence[Card],
+    dealer_high: Key,
+    dealer_low: Key,
+    house_low: tuple[int, int],
+    wheel_second: bool = True,
+) -> Reply:
+    """The best legal setting of seven cards against a dealer setting (its high and low keys).
+
+    `house_low` holds the indices of the low cards of the House Way's setting of `cards`: it is
+    kept whenever no other setting does better. Among other settings with the best outcome, the
+    strongest high hand, then the strongest low hand is taken (settings equal in both differ
+    only in suits and are interchangeable)."""
+    house_high = cached_high_key([cards[i] for i in range(7) if i not in house_low], wheel_second)
+    house_outcome = (house_high > dealer_high) + (
+        low_key((cards[house_low[0]], cards[house_low[1]])) > dealer_low
+    )
+    if house_outcome == 2:
+        return Reply(house_low, 2, True)
+    # The cards high to low, the joker first: any five of them read in order are sorted too,
+    # so a split's high-key signature is a slice (see cached_high_key).
+    hand = sorted(cards, key=_mark, reverse=True)
+    marks = tuple(map(_mark, hand))
+    ranks = [c.rank for c in hand]  # the joker is an ace in the low hand
+    naturals = [c.suit for c in hand if c.suit != JOKER_SUIT]
+    may_be_suited = max(map(naturals.count, set(naturals))) >= 4
+    best: tuple[int, Key, Key] = (-1, (), ())
+    best_low = (0, 0)
+    for high_pos, (a, b) in SPLITS:
+        signature = (
+            marks[:a] + marks[a + 1 : b] + marks[b + 1 :],
+            may_be_suited and _suited([hand[p] for p in high_pos]),
+            wheel_second,
+        )
+        hk = _HIGH_KEYS.get(signature)
+        if hk is None:
+            hk = _HIGH_KEYS[signature] = high_key([hand[p] for p in high_pos], wheel_second)
+        ra, rb = ranks[a], ranks[b]
+        lk: Key = (_PAIR, ra) if ra == rb else (_NO_PAIR, ra, rb)
+        if hk[: len(lk)] < lk:  # a foul
+            continue
+        score = ((hk > dealer_high) + (lk > dealer_low), hk, lk)
+        if score > best:
+            best, best_low = score, (a, b)
+    if best[0] <= house_outcome:
+        return Reply(house_low, house_outcome, True)
+    a, b = best_low
+    return Reply((cards.index(hand[a]), cards.index(hand[b])), best[0], False)
+
+
+def _chunk_seed(seed: int, chunk: int) -> int:
+    digest = hashlib.sha256(f"dealer.analysis.house_edge:{seed}:{chunk}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def pai_gow_class(dealer: Sequence[Card]) -> int:
+    """The dealer's seven cards as an index into PAI_GOW_CLASSES."""
+    pg = pai_gow_high(dealer)
+    return 0 if pg is None else (1 if pg == 14 else 2)
+
+
+def round_outcomes(
+    dealer: Sequence[Card],
+    player: Sequence[Card],
+    way: HouseWay,
+    wheel_second: bool = True,
+    best: bool = True,
+) -> tuple[int, Reply | None]:
+    """One round under one House Way: the hand outcome of a player setting by the House Way,
+    and (with `best`) the player's best reply to the exposed dealer setting."""
+    d = set_hand(dealer, way)
+    dh, dl = cached_high_key(d.high, wheel_second), low_key(d.low)
+    p = set_hand(player, way)
+    outcome = (cached_high_key(p.high, wheel_second) > dh) + (low_key(p.low) > dl)
+    if not best:
+        return outcome, None
+    house_low = (player.index(p.low[0]), player.index(p.low[1]))
+    return outcome, best_reply(player, dh, dl, house_low, wheel_second)
+
+
+def run_chunk(
+    ways: Sequence[HouseWay],
+    players: Sequence[str],
+    wheel_second: bool,
+    seed: int,
+    chunk: int,
+    rounds: int = CHUNK_ROUNDS,
+) -> list[int]:
+    """Deal `rounds` rounds of chunk `chunk` of a simulation seeded `seed` and tally them: a
+    flat list indexed [way][player mode][outcome][dealer pai gow class] (3 x 3 per way and
+    mode)."""
+    rng = random.Random(_chunk_seed(seed, chunk))
+    sample = rng.sample
+    deck_indices = range(len(DECK))
+    want_house = "house-way" in players
+    want_best = "best" in players
+    width = len(players) * 9
+    tally = [0] * (len(ways) * width)
+    for _ in range(rounds):
+        dealt = sample(deck_indices, 14)
+        dealer = [DECK[i] for i in dealt[:7]]
+        player = [DECK[i] for i in dealt[7:]]
+        pg_class = pai_gow_class(dealer)
+        for w, way in enumerate(ways):
+            outcome, reply = round_outcomes(dealer, player, way, wheel_second, want_best)
+            base = w * width + pg_class
+            if want_house:
+                tally[base + outcome * 3] += 1
+                base += 9
+            if reply is not None:
+                tally[base + reply.outcome * 3] += 1
+    return tally
+
+
+def _chunk_task(
+    args: tuple[tuple[HouseWay, ...], tuple[str, ...], bool, int, int, int],
+) -> list[int]:
+    return run_chunk(*args)
+
+
+@dataclass(frozen=True)
+class OptionEdge:
+    """The base wager under one `dealer_pai_gow` option: wager outcome probabilities and the
+    house edge (minus the mean net per unit wagered) with its standard error."""
+
+    dealer_pai_gow: str
+    win: float
+    push: float
+    lose: float
+    house_edge: float
+    standard_error: float
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% confidence interval of the house edge."""
+        half = Z95 * self.standard_error
+        return self.house_edge - half, self.house_edge + half
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        lo, hi = self.ci95
+        return {
+            "dealer_pai_gow": self.dealer_pai_gow,
+            "win": self.win,
+            "push": self.push,
+            "lose": self.lose,
+            "house_edge": self.house_edge,
+            "standard_error": self.standard_error,
+            "ci95": [lo, hi],
+        }
+
+
+@dataclass(frozen=True)
+class StrategyEdge:
+    """The tally of one House Way and one player mode: `counts[outcome][pai gow class]`."""
+
+    house_way: str
+    version: str
+    player: str
+    counts: tuple[tuple[int, int, int], ...]
+
+    @property
+    def rounds(self) -> int:
+        """Rounds tallied."""
+        return sum(map(sum, self.counts))
+
+    def hand_outcomes(self) -> dict[str, float]:
+        """Probability of each hand outcome (before any dealer-pai-gow push)."""
+        n = self.rounds
+        return {OUTCOMES[i]: sum(self.counts[i]) / n for i in (2, 1, 0)}
+
+    def hand_standard_errors(self) -> dict[str, float]:
+        """Standard error of each hand-outcome probability."""
+        n = self.rounds
+        return {name: math.sqrt(p * (1 - p) / n) for name, p in self.hand_outcomes().items()}
+
+    def option(self, option: str) -> OptionEdge:
+        """The wager's figures under one `dealer_pai_gow` option."""
+        n = self.rounds
+        by_net: dict[int, int] = {}
+        for outcome in range(3):
+            for pg in range(3):
+                halves = net_halves(option, outcome, pg)
+                by_net[halves] = by_net.get(halves, 0) + self.counts[outcome][pg]
+        total = sum(h * c for h, c in by_net.items())
+        squares = sum(h * h * c for h, c in by_net.items())
+        mean = total / (2 * n)
+        # sample variance of the net per round, from exact integer sums of half units
+        spread = (n * squares - total * total) / (4 * n * n)  # population variance
+        se = math.sqrt(max(spread, 0.0) / (n - 1)) if n > 1 else math.inf
+        return OptionEdge(
+            option,
+            sum(c for h, c in by_net.items() if h > 0) / n,
+            by_net.get(0, 0) / n,
+            sum(c for h, c in by_net.items() if h < 0) / n,
+            -mean,
+            se,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        ses = self.hand_standard_errors()
+        return {
+            "house_way": {"name": self.house_way, "version": self.version},
+            "player": self.player,
+            "rounds": self.rounds,
+            "hands": {
+                name: {"probability": p, "standard_error": ses[name]}
+                for name, p in self.hand_outcomes().items()
+            },
+            "counts": {
+                OUTCOMES[o]: dict(zip(PAI_GOW_CLASSES, self.counts[o], strict=True))
+                for o in range(3)
+            },
+            "options": [self.option(opt).to_dict() for opt in DEALER_PAI_GOW_OPTIONS],
+        }
+
+
+PLAYER_WORDS = {
+    "house-way": "player sets by the House Way",
+    "best": "player sets their best reply to the exposed dealer hand",
+}
+
+
+@dataclass(frozen=True)
+class HouseEdgeReport:
+    """A whole simulation: its inputs and one StrategyEdge per House Way and player mode."""
+
+    rounds: int
+    seed: int
+    wheel: str
+    strategies: tuple[StrategyEdge, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "wheel": self.wheel,
+            "chunk_rounds": CHUNK_ROUNDS,
+            "strategies": [s.to_dict() for s in self.strategies],
+        }
+
+    def explanation(self) -> list[str]:
+        """How the figures were made, for a person."""
+        lines = [
+            f"{self.rounds:,} rounds from seed {self.seed}: the dealer and one player get "
+            "seven cards each from a fresh 53-card deck; the dealer sets by the House Way",
+            "hand outcome: both player hands better wins, one pushes, none loses; a copy goes "
+            "to the dealer",
+            "house edge: minus the mean net per unit wagered, with a 95% confidence interval "
+            f"of ±{Z95:.2f} standard errors",
+        ]
+        if any(s.player == "best" for s in self.strategies):
+            lines.insert(
+                2,
+                "best reply: every legal split against the exposed dealer setting; ties go to the "
+                "House Way's setting, then the strongest high hand, then the strongest low hand",
+            )
+        for s in self.strategies:
+            hands = s.hand_outcomes()
+            lines.append(
+                f"{s.house_way} v{s.version}, {PLAYER_WORDS[s.player]}: win {hands['win']:.2%}, "
+                f"push {hands['push']:.2%}, lose {hands['lose']:.2%}"
+            )
+        return lines
+
+
+def simulate(
+    rounds: int,
+    seed: int,
+    ways: Sequence[HouseWay],
+    players: Sequence[str] = PLAYER_MODES,
+    wheel: str = "second-highest",
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> HouseEdgeReport:
+    """Simulate `rounds` rounds for each House Way and player mode, on `workers` processes;
+    `progress(rounds done, rounds)` after each chunk."""
+    if rounds < 1:
+        raise DealerError(f"rounds must be at least 1, got {rounds}")
+    if workers < 1:
+        raise DealerError(f"workers must be at least 1, got {workers}")
+    if not ways:
+        raise DealerError("no House Way to simulate")
+    unknown = [p for p in players if p not in PLAYER_MODES]
+    if unknown or not players:
+        raise DealerError(
+            f"player mode {unknown[0] if unknown else ''!r} is not one of {', '.join(PLAYER_MODES)}"
+        )
+    if wheel not in WHEEL_SETTINGS:
+        raise DealerError(f"wheel {wheel!r} is not one of {', '.join(WHEEL_SETTINGS)}")
+    modes = tuple(p for p in PLAYER_MODES if p in players)
+    chunks = math.ceil(rounds / CHUNK_ROUNDS)
+    second = wheel == "second-highest"
+    tasks = [
+        (tuple(ways), modes, second, seed, i, min(CHUNK_ROUNDS, rounds - i * CHUNK_ROUNDS))
+        for i in range(chunks)
+    ]
+    tally = [0] * (len(ways) * len(modes) * 9)
+    done = 0
+
+    def add(part: list[int], size: int) -> None:
+        nonlocal done
+        for i, n in enumerate(part):
+            tally[i] += n
+        done += size
+        if progress is not None:
+            progress(done, rounds)
+
+    if workers == 1 or chunks == 1:
+        for task in tasks:
+            add(_chunk_task(task), task[-1])
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, chunks)) as pool:
+            futures = {pool.submit(_chunk_task, task): task[-1] for task in tasks}
+            for future in as_completed(futures):
+                add(future.result(), futures[future])
+    strategies = []
+    for w, way in enumerate(ways):
+        for m, mode in enumerate(modes):
+            start = (w * len(modes) + m) * 9
+            flat = tally[start : start + 9]
+            counts = tuple((flat[o * 3], flat[o * 3 + 1], flat[o * 3 + 2]) for o in range(3))
+            strategies.append(StrategyEdge(way.name, way.version, mode, counts))
+    return HouseEdgeReport(rounds, seed, wheel, tuple(strategies))
