@@ -121,6 +121,26 @@ def emit(
             typer.echo(f"ruling #{ruling_id} recorded")
 
 
+def next_move(prompt: str) -> str | None:
+    """The next move of an interactive game from stdin (blank lines and `#` comments skipped),
+    None at the end; at a terminal it is asked for with `prompt` on stderr."""
+    tty = sys.stdin.isatty()
+    while True:
+        if tty:
+            typer.echo(prompt, nl=False, err=True)
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        text = line.strip()
+        if text and not text.startswith("#"):
+            return text
+
+
+def emit_event(event: str, **fields: Any) -> None:
+    """One JSON Lines event of an interactive game."""
+    typer.echo(json.dumps({"event": event, **fields}, ensure_ascii=False))
+
+
 def batch_lines(source: str) -> Iterator[tuple[int, str]]:
     """Numbered non-blank, non-comment lines of a batch file or stdin."""
     if source == "-":

@@ -6,10 +6,8 @@ as on every command.)"""
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,7 +23,9 @@ from dealer.cli.common import (
     TableOption,
     UserOption,
     emit,
+    emit_event,
     error_boundary,
+    next_move,
     record,
     rule_inputs,
 )
@@ -178,25 +178,6 @@ def compare(
     )
 
 
-def _next_move(prompt: str) -> str | None:
-    """The next move from stdin (blank lines and `#` comments skipped), None at the end; at a
-    terminal it is asked for with `prompt` on stderr."""
-    tty = sys.stdin.isatty()
-    while True:
-        if tty:
-            typer.echo(prompt, nl=False, err=True)
-        line = sys.stdin.readline()
-        if not line:
-            return None
-        text = line.strip()
-        if text and not text.startswith("#"):
-            return text
-
-
-def _json(event: str, **fields: Any) -> None:
-    typer.echo(json.dumps({"event": event, **fields}, ensure_ascii=False))
-
-
 def _status(hand: EmpireHand) -> str:
     """`Seat 1 to act: see or raise or yield (pot 12; the bet is 4, seat 1 owes 4).`"""
     seat = hand.to_act
@@ -252,7 +233,7 @@ def hand(
     stacks = None if stack is None else [stack] * players
     state = deal_hand(players, random.Random(seed), combos, ante, stacks)
     if as_json:
-        _json("deal", seed=seed, ante=ante, **state.to_dict())
+        emit_event("deal", seed=seed, ante=ante, **state.to_dict())
     else:
         typer.echo(_intro(combos, players, seed, ante))
         for line in state.events:
@@ -260,7 +241,7 @@ def hand(
         typer.echo(_status(state))
     moves: list[str] = []
     while state.phase != "over":
-        text = _next_move(f"seat {state.to_act}> ")
+        text = next_move(f"seat {state.to_act}> ")
         if text is None:
             break
         seen = len(state.events)
@@ -269,11 +250,11 @@ def hand(
         except DealerError as exc:
             typer.echo(f"Error: {exc}", err=True)
             if as_json:
-                _json("error", seat=state.to_act, input=text, error=str(exc))
+                emit_event("error", seat=state.to_act, input=text, error=str(exc))
             continue
         moves.append(f"seat {seat}: {move}")
         if as_json:
-            _json(
+            emit_event(
                 "move", seat=seat, move=str(move), log=list(state.events[seen:]), **state.to_dict()
             )
             continue
@@ -289,6 +270,6 @@ def hand(
     ruling = rulings.hand_ruling(state, seed, ante, stack, moves)
     (ruling_id,) = record(desk, [ruling])
     if as_json:
-        _json("result", **ruling.to_json(ruling_id))
+        emit_event("result", **ruling.to_json(ruling_id))
     else:
         emit(ruling, ruling_id, False, hand_text)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
-import sys
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
@@ -20,7 +18,9 @@ from dealer.cli.common import (
     TableOption,
     UserOption,
     emit,
+    emit_event,
     error_boundary,
+    next_move,
     record,
     rule_inputs,
 )
@@ -126,32 +126,13 @@ def compare(
     )
 
 
-def _next_move(prompt: str) -> str | None:
-    """The next move from stdin (blank lines and `#` comments skipped), None at the end; at a
-    terminal it is asked for with `prompt` on stderr."""
-    tty = sys.stdin.isatty()
-    while True:
-        if tty:
-            typer.echo(prompt, nl=False, err=True)
-        line = sys.stdin.readline()
-        if not line:
-            return None
-        text = line.strip()
-        if text and not text.startswith("#"):
-            return text
-
-
-def _json(event: str, **fields: Any) -> None:
-    typer.echo(json.dumps({"event": event, **fields}, ensure_ascii=False))
-
-
 def _show_turn(state: DrawRound, as_json: bool) -> None:
     seat = state.to_act
     if seat is None:
         return
     hand = [str(c) for c in state.hand(seat)]
     if as_json:
-        _json("turn", seat=seat, hand=hand)
+        emit_event("turn", seat=seat, hand=hand)
     else:
         typer.echo(f"Seat {seat} holds {' '.join(hand)}.")
 
@@ -160,7 +141,7 @@ def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
     step = state.draws[seat]
     hand = [str(c) for c in state.hand(seat)]
     if as_json:
-        _json(
+        emit_event(
             "draw",
             seat=seat,
             discarded=[str(c) for c in step.discarded],
@@ -198,7 +179,7 @@ def draw(
     seed = secrets.randbelow(2**32) if seed is None else seed
     state = deal(players, random.Random(seed))
     if as_json:
-        _json("deal", players=players, seed=seed, pot=pot, to_act=state.to_act)
+        emit_event("deal", players=players, seed=seed, pot=pot, to_act=state.to_act)
     else:
         typer.echo(
             f"Genpoker draw: {players} players, seed {seed}, pot {pot}. "
@@ -207,7 +188,7 @@ def draw(
     _show_turn(state, as_json)
     moves: list[str] = []
     while state.to_act is not None:
-        text = _next_move(f"seat {state.to_act}> ")
+        text = next_move(f"seat {state.to_act}> ")
         if text is None:
             break
         try:
@@ -215,7 +196,7 @@ def draw(
         except DealerError as exc:
             typer.echo(f"Error: {exc}", err=True)
             if as_json:
-                _json("error", seat=state.to_act, input=text, error=str(exc))
+                emit_event("error", seat=state.to_act, input=text, error=str(exc))
             continue
         moves.append(f"seat {seat}: {move.text}")
         _show_draw(state, seat, as_json)
@@ -228,6 +209,6 @@ def draw(
     ruling = rulings.draw_ruling(state.showdown(pot), seed, moves)
     (ruling_id,) = record(desk, [ruling])
     if as_json:
-        _json("showdown", **ruling.to_json(ruling_id))
+        emit_event("showdown", **ruling.to_json(ruling_id))
     else:
         emit(ruling, ruling_id, False, draw_text)
