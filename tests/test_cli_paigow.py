@@ -213,3 +213,20 @@ def test_bonus_batch_and_bad_input(db: Path) -> None:
     assert result.exit_code == 1
     assert "Error: line 2: wrong number of cards for the seven-card hand" in result.stderr
     assert records(db) == 1
+
+
+def test_a_real_process_mounts_only_the_command_it_runs(db: Path) -> None:
+    import subprocess
+    import sys
+
+    def dealer(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "dealer", *args], capture_output=True, text=True, check=False
+        )
+
+    ruled = dealer("paigow", "set", "Ks Kd 4c 4h As 9d 2c", "--json")
+    assert ruled.returncode == 0 and json.loads(ruled.stdout)["low"] == ["As", "9d"]
+    bad = dealer("paigow", "set", "Ks Kd 4c")
+    assert bad.returncode == 1 and bad.stderr.startswith("Error: wrong number of cards")
+    assert dealer("paigow", "nothing").returncode == 2
+    assert "settle" in dealer("paigow", "--help").stdout

@@ -39,8 +39,26 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-def build_app(only: str | None = None) -> typer.Typer:
-    """The root app with every group, or only the named one."""
+def _just(group: typer.Typer, command: str) -> typer.Typer:
+    """The group with only `command` mounted (typer builds every command's parameters, so a
+    process mounts only the one it runs); the whole group if it has no such command."""
+    from typer.main import get_command_name
+
+    picked = [
+        c
+        for c in group.registered_commands
+        if c.callback is not None and (c.name or get_command_name(c.callback.__name__)) == command
+    ]
+    if not picked:
+        return group
+    trimmed = typer.Typer(help=group.info.help, no_args_is_help=True)
+    trimmed.registered_commands = picked
+    trimmed.registered_callback = group.registered_callback
+    return trimmed
+
+
+def build_app(only: str | None = None, command: str | None = None) -> typer.Typer:
+    """The root app with every group, or only the named one (with only `command` in it)."""
     root = typer.Typer(
         help="dealer: rulings for casino table games, explained and on the record.",
         no_args_is_help=True,
@@ -61,6 +79,8 @@ def build_app(only: str | None = None) -> typer.Typer:
         if (only is None or only == name) and module not in mounted:
             mounted.add(module)
             group = importlib.import_module(module).app
+            if command is not None and module not in TOP_LEVEL:
+                group = _just(group, command)
             # a module whose commands stand at the top level (round, demo) merges in unnamed
             root.add_typer(group, name=None if module in TOP_LEVEL else name)
     return root
@@ -75,9 +95,11 @@ def __getattr__(name: str) -> Any:
 
 def main() -> None:
     """Console-script entry point."""
-    first = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
+    words = [a for a in sys.argv[1:] if not a.startswith("-")]
+    group = words[0] if words and words[0] in GROUPS else None
+    command = words[1] if group and len(words) > 1 else None
     try:
-        build_app(first if first in GROUPS else None)()
+        build_app(group, command)()
     except DealerError as exc:  # a command that escaped its own boundary
         print(f"Error: {exc}", file=sys.stderr)
         sys.exit(1)
