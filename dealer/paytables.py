@@ -38,9 +38,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
-from dealer.documents import load_yaml
+from dealer.documents import DocumentSyntaxError, load_yaml
 from dealer.errors import PayTableError
 from dealer.money import fmt_money, money_json
 from dealer.paigow.events import EVENT_ORDER, LABELS, PAI_GOW_EVENTS, POKER_EVENTS
@@ -365,10 +363,8 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
         return (), problems.lines
     try:
         raw = load_yaml(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f"line {mark.line + 1}" if mark is not None else ""
-        problems.add(at, f"not valid YAML: {getattr(exc, 'problem', None) or exc}")
+    except DocumentSyntaxError as exc:
+        problems.add(f"line {exc.line}" if exc.line else "", f"not valid YAML: {exc.problem}")
         return (), problems.lines
     if not isinstance(raw, Mapping):
         problems.add("", "must be a mapping with schema and tables")

@@ -16,9 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
-from dealer.documents import load_yaml
+from dealer.documents import DocumentSyntaxError, load_yaml
 from dealer.errors import ConfigError
 
 CHOICES = {
@@ -219,7 +217,10 @@ def _apply_rule(raw: dict[str, Any], rule: str) -> None:
     path = key.split(".")
     if len(path) == 1 and path[0] not in SECTIONS:
         path = ["rules", path[0]]
-    node: Any = load_yaml(value) if value.strip() else None
+    try:
+        node: Any = load_yaml(value, cache=False) if value.strip() else None
+    except DocumentSyntaxError as exc:
+        raise ConfigError(f"--rule {rule!r}: the value is not valid YAML: {exc}") from None
     for part in reversed(path):
         node = {part: node}
     _merge(raw, node, f"--rule {rule}", "")
@@ -238,7 +239,7 @@ def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> P
             raise ConfigError(f"profile {origin}: cannot read it: {exc.strerror}") from None
         try:
             extra = load_yaml(text) or {}
-        except yaml.YAMLError as exc:
+        except DocumentSyntaxError as exc:
             raise ConfigError(f"profile {origin}: not valid YAML: {exc}") from None
         if not isinstance(extra, dict):
             raise ConfigError(f"profile {origin}: top level: must be a mapping")

@@ -10,10 +10,8 @@ row. Ids that were never registered may rule as dealers.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import re
-import secrets
 import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -96,6 +94,8 @@ def hash_pin(pin: str) -> str:
     """A salted scrypt hash of `pin`: `scrypt$N$r$p$SALT$HASH` (hex)."""
     if not isinstance(pin, str) or len(pin.strip()) < PIN_MIN_LENGTH:
         raise AuditError(f"a PIN needs at least {PIN_MIN_LENGTH} characters")
+    import secrets  # PIN work only: kept off a ruling's start-up
+
     salt = secrets.token_bytes(16)
     digest = _scrypt(pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
     return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${digest.hex()}"
@@ -112,6 +112,8 @@ def pin_matches(pin: str, stored: str | None) -> bool:
         computed = _scrypt(pin, bytes.fromhex(salt), int(n), int(r), int(p))
     except ValueError:
         return False
+    import hmac
+
     return hmac.compare_digest(computed.hex(), digest)
 
 

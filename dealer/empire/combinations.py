@@ -15,9 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from dealer.documents import load_yaml
+from dealer.documents import DocumentSyntaxError, load_yaml
 from dealer.empire.plaques import CIVIC, MILITARY, TYPES
 from dealer.errors import ConfigError
 
@@ -221,12 +219,10 @@ def load_table(path: str | Path) -> CombinationTable:
 def _parse_text(text: str, origin: str) -> CombinationTable:
     try:
         raw = load_yaml(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        problem = getattr(exc, "problem", None) or "cannot be parsed"
+    except DocumentSyntaxError as exc:
+        where = f"line {exc.line}, column {exc.column}" if exc.line else "top level"
         raise ConfigError(
-            f"combination table {origin}: {where}: not valid YAML ({problem})"
+            f"combination table {origin}: {where}: not valid YAML ({exc.problem})"
         ) from None
     return parse_table(raw, origin)
 

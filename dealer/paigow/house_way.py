@@ -33,10 +33,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from dealer.cards import Card, symbols
-from dealer.documents import load_yaml
+from dealer.documents import DocumentSyntaxError, load_yaml
 from dealer.errors import ConfigError, HouseWayError
 from dealer.paigow.hands import (
     MADE_BY_STRAIGHT_OR_FLUSH,
@@ -438,7 +436,7 @@ def parse_house_way(text: str, origin: str) -> HouseWay:
     """Parse and validate a House Way document (`origin` names it in errors)."""
     try:
         raw = load_yaml(text)
-    except yaml.YAMLError as exc:
+    except DocumentSyntaxError as exc:
         raise ConfigError(f"House Way {origin}: not valid YAML: {exc}") from None
     return _Reader(origin).way(raw)
 

@@ -8,9 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-import yaml
-
-from dealer.documents import load_yaml
+from dealer.documents import DocumentSyntaxError, load_yaml
 from dealer.errors import CardError
 from dealer.paigow.bonus import Meters
 from dealer.paigow.house_way import HouseWay
@@ -131,5 +129,5 @@ def read_round_text(text: str, origin: str) -> Any:
     """A round file's content (YAML or JSON)."""
     try:
         return load_yaml(text)
-    except yaml.YAMLError as exc:
+    except DocumentSyntaxError as exc:
         raise RoundError([f"{origin} is not valid YAML or JSON: {exc}"]) from None

@@ -1,0 +1,50 @@
+"""YAML documents and their content-addressed cache."""
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from dealer.documents import DocumentSyntaxError, load_yaml
+
+
+@pytest.fixture()
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    place = tmp_path / "cache"
+    monkeypatch.setenv("DEALER_CACHE", str(place))
+    return place
+
+
+def _entry(cache: Path, text: str) -> Path:
+    return cache / (hashlib.sha256(text.encode("utf-8")).hexdigest() + ".json")
+
+
+def test_a_parsed_document_is_cached_under_its_content(cache: Path) -> None:
+    text = "name: room\nrules: {wheel: lowest}\nlimits: [1, 2.5, null, true]\n"
+    expected = {"name": "room", "rules": {"wheel": "lowest"}, "limits": [1, 2.5, None, True]}
+    assert load_yaml(text) == expected
+    assert json.loads(_entry(cache, text).read_text(encoding="utf-8")) == expected
+    _entry(cache, text).write_text('{"served": "from the cache"}', encoding="utf-8")
+    assert load_yaml(text) == {"served": "from the cache"}  # the second read skips PyYAML
+    assert load_yaml(text + "\n") == expected  # other text, other key
+
+
+def test_what_json_cannot_keep_is_not_cached(cache: Path) -> None:
+    text = "1: one\nwhen: 2026-11-22\n"
+    assert load_yaml(text)[1] == "one"
+    assert not _entry(cache, text).exists()
+
+
+def test_an_unwritable_cache_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("DEALER_CACHE", str(blocker / "cache"))
+    assert load_yaml("a: 1\n") == {"a": 1}
+
+
+def test_bad_yaml_is_a_document_error(cache: Path) -> None:
+    with pytest.raises(DocumentSyntaxError, match="flow sequence"):
+        load_yaml("a: [1, 2\n")
+    with pytest.raises(DocumentSyntaxError):
+        load_yaml("a: [1, 2\n", cache=False)
