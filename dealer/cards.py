@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import total_ordering
 
 from dealer.errors import CardError
 
@@ -37,13 +38,19 @@ RANK_NAMES = {
 RANK_PLURALS = {r: (n + "es" if n == "six" else n + "s") for r, n in RANK_NAMES.items()}
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@total_ordering
+@dataclass(frozen=True, slots=True)
 class Card:
     """One card. `rank` 2-14 (ace 14); `suit` 0-3 (c d h s). The joker is rank 14, suit 4:
     it counts as an ace wherever the rules do not play it as something else."""
 
     rank: int
     suit: int
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.rank, self.suit) < (other.rank, other.suit)
 
     @property
     def is_joker(self) -> bool:

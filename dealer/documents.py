@@ -9,12 +9,12 @@ written is simply not used. Where: `DEALER_CACHE`, else `$XDG_CACHE_HOME/dealer`
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
 
+from dealer.digest import sha256_hex
 from dealer.errors import ConfigError
 
 
@@ -54,7 +54,7 @@ def load_yaml(text: str, cache: bool = True) -> Any:
     """Parse one YAML document safely (no Python objects). Raises DocumentSyntaxError."""
     if not cache:
         return _parse(text)
-    entry = _cache_dir() / (hashlib.sha256(text.encode("utf-8")).hexdigest() + ".json")
+    entry = _cache_dir() / (sha256_hex(text) + ".json")
     try:
         return json.loads(entry.read_text(encoding="utf-8"))
     except (OSError, ValueError):

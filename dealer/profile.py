@@ -8,14 +8,13 @@ dotted keys for nested ones (`caps.treasure.per_hand=5000`). Every ruling record
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
+from dealer.digest import sha256_hex
 from dealer.documents import DocumentSyntaxError, load_yaml
 from dealer.errors import ConfigError
 
@@ -38,32 +37,28 @@ METERS = ("progressive_insurance", "progressive_treasure")
 SECTIONS = ("name", "rules", "limits", "caps", "meters")
 
 
-@dataclass(frozen=True)
-class Limit:
+class Limit(NamedTuple):
     """Smallest and largest wager a seat may place."""
 
     min: Decimal
     max: Decimal
 
 
-@dataclass(frozen=True)
-class Cap:
+class Cap(NamedTuple):
     """Maximum aggregate payout of one wager type per hand and per round (None: no cap)."""
 
     per_hand: Decimal | None
     per_round: Decimal | None
 
 
-@dataclass(frozen=True)
-class MeterConfig:
+class MeterConfig(NamedTuple):
     """A progressive meter's seed and the share of each wager it receives."""
 
     seed: Decimal
     contribution: Decimal
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(NamedTuple):
     """A validated table profile."""
 
     name: str
@@ -249,4 +244,4 @@ def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> P
         _apply_rule(raw, rule)
         _build(raw, f"--rule {rule}", ())
     profile = _build(raw, origin, tuple(rules))
-    return replace(profile, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return profile._replace(sha256=sha256_hex(text))

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class Ruling:
+class Ruling(NamedTuple):
     """One ruling on one input, complete enough to be shown and stored as it is.
 
     `result` is JSON-ready and holds the CONTRACT keys; `settings` names every setting and
@@ -22,7 +20,6 @@ class Ruling:
     explanation: tuple[str, ...]
     settings: Mapping[str, Any]
     seat: int | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self, ruling_id: int | None) -> dict[str, Any]:
         """The JSON object a script receives: the result, its record id and its settings."""

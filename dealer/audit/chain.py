@@ -26,14 +26,14 @@ head hash, printed by `dealer audit checkpoint`) shows it: record N must exist a
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from dealer.audit.records import STORED_FIELDS, canonical_json
+from dealer.digest import sha256_hex
 from dealer.errors import AuditError
 
 GENESIS_HASH = "0" * 64
@@ -47,11 +47,10 @@ _CHECKPOINT = re.compile(r"(?<![0-9A-Za-z])(?:(\d+):)?([0-9a-fA-F]{64})(?![0-9A-
 def record_hash(row: Mapping[str, Any]) -> str:
     """The SHA-256 (hex) of a stored record's content and its `prev_hash` (recipe above)."""
     payload = {name: row[name] for name in HASHED_FIELDS}
-    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+    return sha256_hex(canonical_json(payload))
 
 
-@dataclass(frozen=True)
-class Checkpoint:
+class Checkpoint(NamedTuple):
     """The record count and the hash of the newest record, to keep outside the database.
     `records` is None for a bare hash (then any record may carry it)."""
 
@@ -89,8 +88,7 @@ def parse_checkpoints(text: str) -> list[Checkpoint]:
     return found
 
 
-@dataclass(frozen=True)
-class VerifyResult:
+class VerifyResult(NamedTuple):
     """What `verify` found. `first_bad` is the first record that is missing, changed or not
     vouched for (None when the problem is not one record, e.g. a removed trigger)."""
 
@@ -98,7 +96,7 @@ class VerifyResult:
     records: int
     first_bad: int | None = None
     problem: str | None = None
-    problems: tuple[str, ...] = field(default=())
+    problems: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """`{"ok": BOOL, "records": N, "first_bad": ID|null, "problem": TEXT|null}`."""

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from dealer.errors import AuditError, DealerError
 
@@ -180,8 +180,7 @@ class Entry:
         return stored
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """A record as the log keeps it: the entry plus its number (`id`, the ruling id shown to
     people), time, software version and hashes."""
 
@@ -228,8 +227,7 @@ class Record:
         return values
 
 
-@dataclass(frozen=True)
-class RecordFilter:
+class RecordFilter(NamedTuple):
     """Which records to list, search or export. Empty fields match everything; times are the
     stored UTC form (see `parse_time`); `since` is inclusive, `until` exclusive."""
 

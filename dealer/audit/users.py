@@ -9,14 +9,13 @@ row. Ids that were never registered may rule as dealers.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sqlite3
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dealer.audit.records import AUDITOR, DEALER, ROLES, SUPERVISOR, USER, Entry
+from dealer.digest import sha256_hex
 from dealer.errors import AuditError
 
 if TYPE_CHECKING:
@@ -44,8 +43,7 @@ SUPERVISOR_ACTIONS = (
 """Actions that need a supervisor's id and PIN."""
 
 
-@dataclass(frozen=True)
-class User:
+class User(NamedTuple):
     """A person's current standing: id, role, whether active, whether a PIN is set, and the
     record that last changed them."""
 
@@ -66,8 +64,7 @@ class User:
         }
 
 
-@dataclass(frozen=True)
-class UserRow:
+class UserRow(NamedTuple):
     """A stored user row, PIN hash included (never leaves the audit package)."""
 
     user: User
@@ -120,10 +117,12 @@ def pin_matches(pin: str, stored: str | None) -> bool:
 def pin_fingerprint(stored: str | None) -> str | None:
     """SHA-256 of the stored PIN hash: written on user records so `verify` can tell a PIN hash
     swapped in the users table, without putting the hash itself in exports."""
-    return None if stored is None else hashlib.sha256(stored.encode("ascii")).hexdigest()
+    return None if stored is None else sha256_hex(stored)
 
 
 def _scrypt(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    import hashlib  # PIN work only: kept off a ruling's start-up
+
     return hashlib.scrypt(pin.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=32)
 
 

@@ -4,7 +4,6 @@ in the audit log, and showing it (JSON for scripts, text for people)."""
 from __future__ import annotations
 
 import functools
-import getpass
 import json
 import os
 import sys
@@ -80,6 +79,8 @@ class Desk:
 
 
 def _login() -> str:
+    import getpass  # only when no --user is given (it loads termios)
+
     try:
         return getpass.getuser()
     except (KeyError, OSError):

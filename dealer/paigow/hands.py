@@ -9,8 +9,8 @@ lowest (10), as the table's `wheel` setting says.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 from dealer.cards import ACE, RANK_NAMES, RANK_PLURALS, Card
 from dealer.errors import CardError
@@ -148,8 +148,7 @@ def is_foul(high: Key, low: Key) -> bool:
     return high[: len(low)] < low
 
 
-@dataclass(frozen=True, slots=True)
-class HandValue:
+class HandValue(NamedTuple):
     """A ranked hand: its category, its cards in the order they compare, and its key."""
 
     category: str

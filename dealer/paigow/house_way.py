@@ -27,11 +27,10 @@ best high hand, then keeps the joker and the higher suits (♠ ♥ ♦ ♣) high
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from dealer.cards import Card, symbols
 from dealer.documents import DocumentSyntaxError, load_yaml
@@ -64,8 +63,7 @@ SPLITS: tuple[tuple[tuple[int, ...], tuple[int, int]], ...] = tuple(
 """The 21 ways to split seven cards: (indices of the high hand, indices of the low hand)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Shape:
+class Shape(NamedTuple):
     """The seven cards grouped by rank (joker as an ace), each list high to low."""
 
     pattern: str
@@ -101,8 +99,7 @@ def shape_of(cards: Sequence[Card]) -> Shape:
     return Shape(pattern, five, quads, trips, pairs, singles, has_straight_or_flush(cards))
 
 
-@dataclass(frozen=True, slots=True)
-class Condition:
+class Condition(NamedTuple):
     """When a clause applies."""
 
     patterns: frozenset[str]
@@ -145,8 +142,7 @@ def _role_rank(s: Shape, role: str) -> int | None:
     return s.pairs[1] if len(s.pairs) > 1 else None
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """What a clause does: which ranks go low, and what the high hand must be."""
 
     low: str | tuple[str, str]
@@ -178,8 +174,7 @@ class Action:
         return (max(s.trips[0], s.singles[0]), min(s.trips[0], s.singles[0]))
 
 
-@dataclass(frozen=True, slots=True)
-class Clause:
+class Clause(NamedTuple):
     """One numbered clause of a House Way, in the document's words."""
 
     id: str
@@ -188,8 +183,7 @@ class Clause:
     action: Action
 
 
-@dataclass(frozen=True, slots=True)
-class HouseWay:
+class HouseWay(NamedTuple):
     """A named, versioned House Way document."""
 
     name: str
@@ -199,8 +193,7 @@ class HouseWay:
     clauses: tuple[Clause, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Setting:
+class Setting(NamedTuple):
     """Seven cards set as a five-card high hand and a two-card low hand, and why."""
 
     high: tuple[Card, ...]
