@@ -31,9 +31,6 @@ TEXT_RULES = (
     "progressive_insurance_table",
     "progressive_treasure_table",
 )
-WAGERS = ("base", "insurance", "treasure", "progressive_insurance", "progressive_treasure")
-CAPPED = ("insurance", "treasure", "envy", "progressive_insurance", "progressive_treasure")
-METERS = ("progressive_insurance", "progressive_treasure")
 SECTIONS = ("name", "rules", "limits", "caps", "meters")
 
 

@@ -30,18 +30,6 @@ PIN_MIN_LENGTH = 4
 
 _USER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 
-SUPERVISOR_ACTIONS = (
-    "override",
-    "void",
-    "dispute-resolve",
-    "meter-adjust",
-    "profile-change",
-    "paytable-change",
-    "user-add",
-    "user-change",
-)
-"""Actions that need a supervisor's id and PIN."""
-
 
 class User(NamedTuple):
     """A person's current standing: id, role, whether active, whether a PIN is set, and the

@@ -25,6 +25,7 @@ from dealer.audit import (
     parse_checkpoints,
     parse_time,
 )
+from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE
 from dealer.cli.common import DbOption, Desk, JsonFlag, TableOption, UserOption, error_boundary
 from dealer.cli.render import table
 from dealer.errors import AuditError, DealerError, VerificationError
@@ -745,7 +746,7 @@ def approve_profile(
     profile = load_profile(file)
     who = _supervisor(supervisor)
     summary = {"profile": profile.name, "settings": profile.settings()}
-    made, digest = _approve("profile-change", file, summary, reason, who, pin, table_id or "", db)
+    made, digest = _approve(PROFILE_CHANGE, file, summary, reason, who, pin, table_id or "", db)
     if as_json:
         _echo_json({"record_id": made, "sha256": digest, "profile": profile.name})
     else:
@@ -769,7 +770,7 @@ def approve_paytables(
     tables = load_file(file)
     who = _supervisor(supervisor)
     summary = {"paytables": [t.id for t in tables]}
-    made, digest = _approve("paytable-change", file, summary, reason, who, pin, table_id or "", db)
+    made, digest = _approve(PAYTABLE_CHANGE, file, summary, reason, who, pin, table_id or "", db)
     ids = ", ".join(t.id for t in tables)
     if as_json:
         _echo_json({"record_id": made, "sha256": digest, "paytables": [t.id for t in tables]})

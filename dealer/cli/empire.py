@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -106,18 +106,6 @@ def hand_text(ruling: Ruling) -> str:
     return f"{body}\n{render.reasons(ruling)}\n{_table_line(r['table'])}"
 
 
-def _rule(
-    texts: list[str] | None,
-    batch: str | None,
-    rule_text: Callable[[str], Ruling],
-    desk: Desk,
-    as_json: bool,
-    human: Callable[[Ruling], str],
-) -> None:
-    typed = " | ".join(texts) if texts else None
-    rule_inputs(typed, batch, rule_text, desk, as_json, human, "plaques")
-
-
 @app.command()
 @error_boundary
 def rank(
@@ -141,14 +129,14 @@ def rank(
 ) -> None:
     """Value a tableau (1-7 plaques): its best combination and active plaques."""
     combos = rulings.table_of(combinations)
-    joined = [" ".join(plaques)] if plaques else None
-    _rule(
-        joined,
+    rule_inputs(
+        " ".join(plaques) if plaques else None,
         batch,
         lambda text: rulings.rank_ruling(text, combos, other or ()),
         Desk.of(db, user, table),
         as_json,
         rank_text,
+        "plaques",
     )
 
 
@@ -168,13 +156,14 @@ def compare(
 ) -> None:
     """Compare tableaux still in play (two passes: restrictions, then values)."""
     combos = rulings.table_of(combinations)
-    _rule(
-        tableaux,
+    rule_inputs(
+        " | ".join(tableaux) if tableaux else None,
         batch,
         lambda text: rulings.compare_ruling(rulings.split_tableaux(text), combos),
         Desk.of(db, user, table),
         as_json,
         compare_text,
+        "plaques",
     )
 
 

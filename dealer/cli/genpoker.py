@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 import typer
@@ -76,18 +76,6 @@ def draw_text(ruling: Ruling) -> str:
     return f"{render.table(rows, ['', 'hand', 'rank', ''])}\n{render.reasons(ruling)}"
 
 
-def _rule(
-    texts: list[str] | None,
-    batch: str | None,
-    rule_text: Callable[[str], Ruling],
-    desk: Desk,
-    as_json: bool,
-    human: Callable[[Ruling], str],
-) -> None:
-    typed = " | ".join(texts) if texts else None
-    rule_inputs(typed, batch, rule_text, desk, as_json, human, "cards")
-
-
 @app.command()
 @error_boundary
 def rank(
@@ -101,8 +89,8 @@ def rank(
     table: TableOption = None,
 ) -> None:
     """Rank a five-card hand: its category (18 ranks, best first) and tie-break values."""
-    joined = [" ".join(cards)] if cards else None
-    _rule(joined, batch, rulings.rank_ruling, Desk.of(db, user, table), as_json, rank_text)
+    typed = " ".join(cards) if cards else None
+    rule_inputs(typed, batch, rulings.rank_ruling, Desk.of(db, user, table), as_json, rank_text)
 
 
 @app.command()
@@ -116,8 +104,8 @@ def compare(
     table: TableOption = None,
 ) -> None:
     """Compare two or more hands: the winner, or several winners splitting the pot."""
-    _rule(
-        hands,
+    rule_inputs(
+        " | ".join(hands) if hands else None,
         batch,
         lambda text: rulings.compare_ruling(rulings.split_hands(text)),
         Desk.of(db, user, table),

@@ -24,14 +24,6 @@ COLOURS = ("R", "B")
 COLOUR_NAMES = {"R": "red", "B": "black"}
 PER_COLOUR = {1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 16}
 """How many cards of each colour a generation has (so 2, 2, 4, 8, 16 and 32 in all)."""
-GENERATION_NAMES = {
-    1: "Children",
-    2: "Parents",
-    3: "Grandparents",
-    4: "XX Century",
-    5: "Victorian",
-    6: "Europe",
-}
 
 
 @dataclass(frozen=True, slots=True)

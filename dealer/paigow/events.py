@@ -142,10 +142,6 @@ class SevenCardEvents:
     pai_gow_high: int | None
     one_color: bool
 
-    def contains(self, event: str) -> bool:
-        """True if the hand makes `event`."""
-        return event in self.event_cards
-
     def highest(self, ladder: Sequence[str]) -> str | None:
         """The hand's highest event among `ladder` (a wager family's events), or None."""
         return next((e for e in self.events if e in ladder), None)
