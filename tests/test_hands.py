@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer.cards import DECK, Card, parse_cards
+from dealer.cards import DECK, Card, format_cards, parse_cards
 from dealer.paigow.hands import (
+    Category,
     has_straight_or_flush,
     high_key,
     is_foul,
@@ -17,8 +18,11 @@ from dealer.paigow.hands import (
     rank_high,
     rank_low,
 )
+from dealer.paigow.rulings import compare_ruling
+from dealer.profile import load_profile
 
 DATA = Path(__file__).parent / "data"
+PROFILE = load_profile()
 
 
 def _rows(name: str) -> list[list[str]]:
@@ -108,15 +112,34 @@ def test_order_of_cards_never_matters(cards: list[Card], rnd, wheel: bool) -> No
     assert low_key(cards[:2]) == low_key(cards[1::-1])
 
 
-@given(five, five, five)
-def test_compare_is_a_total_order_consistent_with_rank(a, b, c) -> None:
-    ka, kb, kc = (high_key(h) for h in (a, b, c))
-    assert (ka > kb) + (kb > ka) + (ka == kb) == 1
-    if ka >= kb >= kc:
-        assert ka >= kc
-    ca, cb = rank_high(a), rank_high(b)
-    if ca.key[0] > cb.key[0]:
-        assert ka > kb  # a higher category always wins
+three_hands = st.lists(st.sampled_from(DECK), min_size=15, max_size=15, unique=True)
+
+
+def _winner(a: list[Card], b: list[Card]) -> int | None:
+    return compare_ruling(format_cards(a), format_cards(b), PROFILE).result["winner"]
+
+
+@given(three_hands)
+def test_compare_is_a_total_order_consistent_with_rank(cards: list[Card]) -> None:
+    a, b, c = cards[:5], cards[5:10], cards[10:]
+    ab, ba = _winner(a, b), _winner(b, a)
+    assert (ab, ba) in ((0, 1), (1, 0), (None, None))  # antisymmetric; a copy both ways
+    beats = {(x, y) for (x, y), w in _pairs(a, b, c) if w == 0}
+    for x, y in beats:  # transitive: x beats y and y beats z, so x beats z
+        for y2, z in beats:
+            if y == y2 and x != z:
+                assert (x, z) in beats
+    ca, cb = (
+        Category[rank_high(a).category.upper().replace("-", "_")],
+        Category[rank_high(b).category.upper().replace("-", "_")],
+    )
+    if ca != cb:
+        assert ab == (0 if ca > cb else 1)  # a higher category always wins
+
+
+def _pairs(a: list[Card], b: list[Card], c: list[Card]) -> list[tuple[tuple[str, str], int | None]]:
+    hands = {"a": a, "b": b, "c": c}
+    return [((x, y), _winner(hands[x], hands[y])) for x in hands for y in hands if x != y]
 
 
 @given(st.lists(st.sampled_from(DECK), min_size=7, max_size=7, unique=True))
