@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from dealer.analysis.exact import clear_cache
 from dealer.analysis.paytable_return import analyze_paytable
-from dealer.paytables import shipped_paytables
+from dealer.games.paigow.paytables import shipped_paytables
 
 METERS = {"progressive_insurance": Decimal(5000), "progressive_treasure": Decimal(10000)}
 

@@ -14,7 +14,7 @@ import os
 import time
 
 from dealer.analysis.house_edge import PLAYER_MODES, simulate
-from dealer.paigow.house_way import load_house_way
+from dealer.games.paigow.house_way import load_house_way
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ import argparse
 import random
 import time
 
-from dealer.cards import DECK
-from dealer.paigow.house_way import load_house_way, set_hand
+from dealer.games.paigow.house_way import load_house_way, set_hand
+from dealer.kernel.cards import DECK
 
 
 def main() -> None:

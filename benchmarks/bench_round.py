@@ -25,13 +25,13 @@ from typing import Any
 
 import yaml
 
-from dealer.cards import DECK, format_cards
 from dealer.cli.common import Desk
 from dealer.cli.table_session import record_round
-from dealer.paigow import seat_rulings
-from dealer.paigow.bonus import Meters
-from dealer.paigow.session import Session
-from dealer.profile import load_profile
+from dealer.games.paigow import seat_rulings
+from dealer.games.paigow.bonus import Meters
+from dealer.games.paigow.profile import load_profile
+from dealer.games.paigow.session import Session
+from dealer.kernel.cards import DECK, format_cards
 
 ALL_WAGERS = (
     "base 25 insurance 5 dealer-insurance treasure 10 progressive-insurance 1 "

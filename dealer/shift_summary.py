@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from dealer.money import money_json
+from dealer.kernel.money import money_json
 
 if TYPE_CHECKING:
     from dealer.audit.disputes import Dispute

@@ -8,13 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner, Result
 
-from dealer.cli.analyze import ProgressBar, app
+from dealer.cli.analyze import ProgressBar
+from dealer.cli.app import build_app
 
-root = typer.Typer()
-root.add_typer(app, name="analyze")
+root = build_app("analyze")
 runner = CliRunner()
 
 

@@ -23,11 +23,11 @@ from dealer.analysis.paytable_return import (
     row_net,
     settling_row,
 )
-from dealer.cards import DECK, JOKER, Card
-from dealer.errors import DealerError, PayTableError
-from dealer.paigow.bonus import settle_wager
-from dealer.paigow.events import SevenCardEvents, classify
-from dealer.paytables import Pay, PayRow, PayTable, shipped_paytables
+from dealer.games.paigow.bonus import settle_wager
+from dealer.games.paigow.events import SevenCardEvents, classify
+from dealer.games.paigow.paytables import Pay, PayRow, PayTable, shipped_paytables
+from dealer.kernel.cards import DECK, JOKER, Card
+from dealer.kernel.errors import DealerError, PayTableError
 
 DATA = Path(__file__).parent / "data"
 HANDS = 154_143_080

@@ -8,7 +8,7 @@ import pytest
 
 from dealer.analysis.paytable_return import analyze_paytable
 from dealer.analysis.report import OperatorReport, operator_report
-from dealer.paytables import WAGERS, shipped_paytables
+from dealer.games.paigow.paytables import WAGERS, shipped_paytables
 
 METERS = {"progressive_insurance": Decimal(5000), "progressive_treasure": Decimal(10000)}
 

@@ -18,7 +18,7 @@ from dealer.audit.chain import (
     parse_checkpoints,
     record_hash,
 )
-from dealer.errors import AuditError
+from dealer.kernel.errors import AuditError
 
 ROW: dict[str, Any] = {
     "id": 1,

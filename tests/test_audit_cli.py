@@ -7,30 +7,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-import typer
 from click.testing import Result
 from typer.testing import CliRunner
 
 from dealer.audit import AuditLog, Entry
-from dealer.cli import audit
+from dealer.cli.app import build_app
 
-
-def _app() -> typer.Typer:
-    from dealer.cli.app import app as dealer_app
-
-    if any(group.name == "audit" for group in dealer_app.registered_groups):
-        return dealer_app
-    root = typer.Typer()
-
-    @root.callback()
-    def _root() -> None:
-        """dealer (test mount)."""
-
-    root.add_typer(audit.app, name="audit")
-    return root
-
-
-APP = _app()
+APP = build_app("audit")
 PIN = "2468"
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dealer.audit import AuditLog, Entry
-from dealer.errors import AuditError
+from dealer.kernel.errors import AuditError
 
 PIN = "2468"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dealer.audit import AuditLog, Entry
-from dealer.errors import AccessError, AuditError
+from dealer.kernel.errors import AccessError, AuditError
 
 PIN = "2468"
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from dealer.audit import AuditLog, Entry, RecordFilter
-from dealer.errors import AuditError
+from dealer.kernel.errors import AuditError
 
 COLUMNS = [
     "id",

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import dealer
 from dealer.audit import AuditLog, Entry, RecordFilter, default_db_path
 from dealer.audit.chain import GENESIS_HASH, record_hash
-from dealer.errors import AuditError
+from dealer.kernel.errors import AuditError
 
 
 def ruling(n: int = 0, **changes: object) -> Entry:

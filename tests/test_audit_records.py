@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dealer.audit.records import Entry, Record, RecordFilter, canonical_json, parse_time
-from dealer.errors import AuditError, DealerError
+from dealer.kernel.errors import AuditError, DealerError
 
 
 def ruling(**changes: object) -> Entry:

@@ -10,7 +10,7 @@ import pytest
 from dealer.audit import AuditLog, Entry
 from dealer.audit.chain import GENESIS_HASH
 from dealer.audit.schema import LATEST, MIGRATIONS, PROTECTION_TRIGGERS
-from dealer.errors import AuditError
+from dealer.kernel.errors import AuditError
 
 ENTRY = Entry(kind="ruling", user_id="D1", role="dealer", table_id="T1", input_text="As Ks")
 

@@ -9,7 +9,7 @@ import pytest
 
 from dealer.audit import AuditLog, Entry, RecordFilter
 from dealer.audit.users import hash_pin, pin_fingerprint, pin_matches
-from dealer.errors import AccessError, AuditError
+from dealer.kernel.errors import AccessError, AuditError
 
 PIN = "2468"
 

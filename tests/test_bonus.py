@@ -10,9 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer.cards import parse_cards
-from dealer.errors import CardError, DealerError, PayTableError
-from dealer.paigow.bonus import (
+from dealer.games.paigow.bonus import (
     BonusSettings,
     Meters,
     SeatBonusInput,
@@ -20,9 +18,11 @@ from dealer.paigow.bonus import (
     settle_wager,
     share,
 )
-from dealer.paigow.events import classify
-from dealer.paytables import load_paytables, shipped_paytables
-from dealer.profile import Cap, MeterConfig, load_profile
+from dealer.games.paigow.events import classify
+from dealer.games.paigow.paytables import load_paytables, shipped_paytables
+from dealer.games.paigow.profile import Cap, MeterConfig, load_profile
+from dealer.kernel.cards import parse_cards
+from dealer.kernel.errors import CardError, DealerError, PayTableError
 
 DATA = Path(__file__).parent / "data"
 D = Decimal

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer.burosh import (
+from dealer.games.burosh import (
     CATEGORIES,
     CATEGORY_BY_NAME,
     DECK,
@@ -25,8 +25,8 @@ from dealer.burosh import (
     parse_trump,
     rank_hand,
 )
-from dealer.cards import Card
-from dealer.errors import CardError, DealerError
+from dealer.kernel.cards import Card
+from dealer.kernel.errors import CardError, DealerError
 
 DATA = Path(__file__).parent / "data"
 SPADES = 3

@@ -4,8 +4,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer.cards import DECK, JOKER, Card, check_distinct, format_cards, parse_cards, symbols
-from dealer.errors import CardError
+from dealer.kernel.cards import (
+    DECK,
+    JOKER,
+    Card,
+    check_distinct,
+    format_cards,
+    parse_cards,
+    symbols,
+)
+from dealer.kernel.errors import CardError
 
 
 @pytest.mark.parametrize(

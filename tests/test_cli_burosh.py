@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from dealer.burosh import DECK, compare_ruling, rank_ruling
 from dealer.cli.app import app
+from dealer.games.burosh import DECK, compare_ruling, rank_ruling
 
 
 @pytest.fixture()

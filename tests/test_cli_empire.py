@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
-from dealer.empire import rulings
-from dealer.empire.hand import ACTIONS, deal_hand
-from dealer.empire.valuation import PROVISIONAL_LINE
-from dealer.errors import DealerError, MoveError
+from dealer.games.empire import rulings
+from dealer.games.empire.hand import ACTIONS, deal_hand
+from dealer.games.empire.valuation import PROVISIONAL_LINE
+from dealer.kernel.errors import DealerError, MoveError
 
 APP = build_app("empire")
 OPERATOR = Path(__file__).parent / "data" / "empire_operator_table.yaml"

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
-from dealer.errors import DealerError, MoveError
-from dealer.genpoker import DECK, rank_hand, rulings
-from dealer.genpoker.draw import deal
+from dealer.games.genpoker import DECK, rank_hand, rulings
+from dealer.games.genpoker.draw import deal
+from dealer.kernel.errors import DealerError, MoveError
 
 APP = build_app("genpoker")
 SPLIT = ("1R 2B 3R1 4R1 5R1", "1B 2R 3B1 4B1 5B1")

@@ -15,8 +15,7 @@ from typer.testing import CliRunner
 
 import dealer.cli.hyrule as cli_hyrule
 from dealer.cli.app import app
-from dealer.errors import MoveError
-from dealer.hyrule import (
+from dealer.games.hyrule import (
     HYRULE_DECK,
     HyruleGame,
     Phase,
@@ -27,6 +26,7 @@ from dealer.hyrule import (
     turn,
     turn_ruling,
 )
+from dealer.kernel.errors import MoveError
 
 DATA = Path(__file__).parent / "data"
 

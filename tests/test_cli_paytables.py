@@ -3,16 +3,14 @@
 import json
 from pathlib import Path
 
-import typer
 from typer.testing import CliRunner
 
-from dealer.cli.paytables import app as paytables_app
+from dealer.cli.app import build_app
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
 
-root = typer.Typer()
-root.add_typer(paytables_app, name="paytables")
+root = build_app("paytables")
 
 
 def run(*args: str):

@@ -5,7 +5,7 @@ import hashlib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer.digest import sha256_hex
+from dealer.kernel.digest import sha256_hex
 
 
 @given(st.text())

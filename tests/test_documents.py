@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dealer.documents import DocumentSyntaxError, load_yaml
+from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 
 
 @pytest.fixture()

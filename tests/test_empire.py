@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.empire import (
+from dealer.games.empire import (
     SET,
     Plaque,
     compare,
@@ -21,9 +21,9 @@ from dealer.empire import (
     parse_plaques,
     rank_tableau,
 )
-from dealer.empire.hand import EmpireHand, deal_hand, start_hand
-from dealer.empire.valuation import Active
-from dealer.errors import CardError, ConfigError, DealerError
+from dealer.games.empire.hand import EmpireHand, deal_hand, start_hand
+from dealer.games.empire.valuation import Active
+from dealer.kernel.errors import CardError, ConfigError, DealerError
 
 DATA = Path(__file__).parent / "data"
 TABLE = default_table()

@@ -26,7 +26,7 @@ from dealer.analysis.exact import (
     count_events,
     event_order,
 )
-from dealer.errors import DealerError
+from dealer.kernel.errors import DealerError
 
 DATA = Path(__file__).parent / "data"
 

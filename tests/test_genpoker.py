@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.errors import CardError, DealerError
-from dealer.genpoker import (
+from dealer.games.genpoker import (
     DECK,
     Category,
     GenCard,
@@ -27,7 +26,8 @@ from dealer.genpoker import (
     rank_hand,
     standard_discards,
 )
-from dealer.genpoker.cards import PER_COLOUR
+from dealer.games.genpoker.cards import PER_COLOUR
+from dealer.kernel.errors import CardError, DealerError
 
 DATA = Path(__file__).parent / "data"
 N = {g: 2 * PER_COLOUR[g] for g in PER_COLOUR}  # cards per generation

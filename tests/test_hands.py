@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer.cards import DECK, Card, format_cards, parse_cards
-from dealer.paigow.hands import (
+from dealer.games.paigow.hands import (
     Category,
     has_straight_or_flush,
     high_key,
@@ -18,8 +17,9 @@ from dealer.paigow.hands import (
     rank_high,
     rank_low,
 )
-from dealer.paigow.rulings import compare_ruling
-from dealer.profile import load_profile
+from dealer.games.paigow.profile import load_profile
+from dealer.games.paigow.rulings import compare_ruling
+from dealer.kernel.cards import DECK, Card, format_cards, parse_cards
 
 DATA = Path(__file__).parent / "data"
 PROFILE = load_profile()

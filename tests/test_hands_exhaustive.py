@@ -13,8 +13,8 @@ from itertools import combinations
 
 import pytest
 
-from dealer.cards import DECK
-from dealer.paigow.hands import Category, high_key
+from dealer.games.paigow.hands import Category, high_key
+from dealer.kernel.cards import DECK
 
 phevaluator = pytest.importorskip("phevaluator")
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.cards import DECK, Card, parse_cards
-from dealer.errors import ConfigError
-from dealer.paigow.hands import high_key, is_foul, low_key
-from dealer.paigow.house_way import load_house_way, parse_house_way, set_hand
+from dealer.games.paigow.hands import high_key, is_foul, low_key
+from dealer.games.paigow.house_way import load_house_way, parse_house_way, set_hand
+from dealer.kernel.cards import DECK, Card, parse_cards
+from dealer.kernel.errors import ConfigError
 
 DATA = Path(__file__).parent / "data"
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "house-way-examples.tsv"

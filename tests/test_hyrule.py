@@ -13,9 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.cards import JOKER, Card, parse_card
-from dealer.errors import CardError, DealerError
-from dealer.hyrule import (
+from dealer.games.hyrule import (
     HYRULE_DECK,
     HyruleGame,
     Phase,
@@ -29,6 +27,8 @@ from dealer.hyrule import (
     parse_turn,
     turn,
 )
+from dealer.kernel.cards import JOKER, Card, parse_card
+from dealer.kernel.errors import CardError, DealerError
 
 DATA = Path(__file__).parent / "data"
 

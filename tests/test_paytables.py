@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer.errors import PayTableError
-from dealer.paigow.events import EVENT_ORDER
-from dealer.paytables import (
+from dealer.games.paigow.events import EVENT_ORDER
+from dealer.games.paigow.paytables import (
     FIXED,
     FOR_ONE,
     LOSS,
@@ -24,6 +23,7 @@ from dealer.paytables import (
     shipped_dir,
     shipped_paytables,
 )
+from dealer.kernel.errors import PayTableError
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent

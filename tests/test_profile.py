@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer.errors import ConfigError
-from dealer.profile import load_profile
+from dealer.games.paigow.profile import load_profile
+from dealer.kernel.errors import ConfigError
 
 
 def test_defaults_are_the_rulings_defaults() -> None:

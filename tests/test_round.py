@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from dealer.documents import load_yaml
-from dealer.paigow.bonus import Meters
-from dealer.paigow.demo import deal_demo_round
-from dealer.paigow.house_way import load_house_way
-from dealer.paigow.round_input import RoundError, read_round
-from dealer.paigow.table_round import settle_round, starting_meters
-from dealer.profile import load_profile
+from dealer.games.paigow.bonus import Meters
+from dealer.games.paigow.demo import deal_demo_round
+from dealer.games.paigow.house_way import load_house_way
+from dealer.games.paigow.profile import load_profile
+from dealer.games.paigow.round_input import RoundError, read_round
+from dealer.games.paigow.table_round import settle_round, starting_meters
+from dealer.kernel.documents import load_yaml
 
 ROUNDS = Path(__file__).parent / "data" / "rounds"
 PROFILE = load_profile()

@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 
 from dealer.audit import AuditLog, Record
 from dealer.cli.app import build_app
-from dealer.paigow.bonus import Meters
-from dealer.paigow.demo import deal_demo_round
-from dealer.paigow.seat_rulings import round_ruling
-from dealer.profile import load_profile
+from dealer.games.paigow.bonus import Meters
+from dealer.games.paigow.demo import deal_demo_round
+from dealer.games.paigow.profile import load_profile
+from dealer.games.paigow.seat_rulings import round_ruling
 from dealer.shift_summary import MeterMovement, summarize
 
 PIN = "2468"

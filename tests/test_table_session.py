@@ -22,16 +22,16 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
-from dealer.errors import DealerError
-from dealer.paigow.demo import deal_demo_round
-from dealer.paigow.round_input import (
+from dealer.games.paigow.demo import deal_demo_round
+from dealer.games.paigow.profile import load_profile
+from dealer.games.paigow.round_input import (
     RoundError,
     check_seat,
     read_dealer,
     read_round,
     read_seat,
 )
-from dealer.paigow.session import (
+from dealer.games.paigow.session import (
     ENTERED,
     ERROR,
     HISTORY,
@@ -44,7 +44,7 @@ from dealer.paigow.session import (
     Session,
     parse_seat_line,
 )
-from dealer.profile import load_profile
+from dealer.kernel.errors import DealerError
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = load_profile(None, ())

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
-from dealer.cards import ACE, KING
-from dealer.errors import DealerError
+from dealer.kernel.cards import ACE, KING
+from dealer.kernel.errors import DealerError
 
 HAND_SIZE = 7
 
@@ -92,7 +92,7 @@ _PAI_GOW_BY_HIGH = {
 """Pai gow class by highest rank; 9-high hands start as two-tone and the one-colour ones are
 moved over. Lower pai gows cannot happen: seven distinct ranks of 2-8 are a straight."""
 
-_BLACK_SUITS = frozenset({0, 3})  # clubs, spades (dealer.cards suit indices)
+_BLACK_SUITS = frozenset({0, 3})  # clubs, spades (dealer.kernel.cards suit indices)
 
 # Ranks as bits: rank r (2-14) is bit r - 2, so the ace is bit 12.
 _ACE_BIT = 1 << (ACE - 2)

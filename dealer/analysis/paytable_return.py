@@ -16,7 +16,7 @@ always, never or only sometimes hold:
 A table that offers an event only some hands of a class hold, while not offering the class
 itself, is refused (PayTableError) rather than counted wrongly.
 
-Money follows the settlement (`dealer.paigow.bonus`): "to 1" nets value × wager, "for 1"
+Money follows the settlement (`dealer.games.paigow.bonus`): "to 1" nets value × wager, "for 1"
 nets (value − 1) × wager, each rounded down to the cent; a fixed or meter pay is paid for the
 wager in a "for 1" table and on top of it in a "to 1" table; a meter pay is that share of the
 meter as it stands, rounded down to the cent. All sums are exact fractions; floats appear only
@@ -37,10 +37,8 @@ from types import MappingProxyType
 from typing import Any
 
 from dealer.analysis.exact import PAYTABLE_ORDER, count_events
-from dealer.errors import DealerError, PayTableError
-from dealer.money import CENT, fmt_money, money_json
-from dealer.paigow import events as ev
-from dealer.paytables import (
+from dealer.games.paigow import events as ev
+from dealer.games.paigow.paytables import (
     FIXED,
     FOR_ONE,
     LOSS,
@@ -52,6 +50,8 @@ from dealer.paytables import (
     PayRow,
     PayTable,
 )
+from dealer.kernel.errors import DealerError, PayTableError
+from dealer.kernel.money import CENT, fmt_money, money_json
 
 Progress = Callable[[int, int], None]
 NOTHING = "nothing"
@@ -162,7 +162,7 @@ def _floor_cent(value: Decimal) -> Decimal:
 
 
 def row_net(row: PayRow | None, table: PayTable, wager: Decimal, meter: Decimal | None) -> Decimal:
-    """What one hand settled on `row` nets the player, as `dealer.paigow.bonus` settles it
+    """What one hand settled on `row` nets the player, as `dealer.games.paigow.bonus` settles it
     (`wager` 0 for Envy); None for no row: the wager loses."""
     if row is None:
         return -wager

@@ -16,9 +16,9 @@ from typing import Any
 
 from dealer.analysis.exact import count_events
 from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
-from dealer.money import fmt_money, money_json
-from dealer.paigow.events import EVENT_ORDER
-from dealer.paytables import PERCENT, WAGERS, PayTable
+from dealer.games.paigow.events import EVENT_ORDER
+from dealer.games.paigow.paytables import PERCENT, WAGERS, PayTable
+from dealer.kernel.money import fmt_money, money_json
 
 Progress = Callable[[int, int], None]
 
@@ -149,7 +149,7 @@ def operator_report(
     progress: Progress | None = None,
 ) -> OperatorReport:
     """Analyse every table (`meters` by wager name, for share-of-meter rows) and group them by
-    wager in the order of `dealer.paytables.WAGERS`."""
+    wager in the order of `dealer.games.paigow.paytables.WAGERS`."""
     if counts is None:
         counts = count_events("paytable", progress)
     grouped: dict[str, list[PaytableReturn]] = {}

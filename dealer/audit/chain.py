@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from dealer.audit.records import STORED_FIELDS, canonical_json
-from dealer.digest import sha256_hex
-from dealer.errors import AuditError
+from dealer.kernel.digest import sha256_hex
+from dealer.kernel.errors import AuditError
 
 GENESIS_HASH = "0" * 64
 """The `prev_hash` of record 1."""

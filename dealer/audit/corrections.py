@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit.records import OVERRIDE, RULING, SUPERVISOR, VOID, Entry, Record
 from dealer.audit.users import User
-from dealer.errors import AuditError
+from dealer.kernel.errors import AuditError
 
 if TYPE_CHECKING:
     from dealer.audit.log import Transaction

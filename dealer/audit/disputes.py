@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit import users
 from dealer.audit.records import AUDITOR, DISPUTE, DISPUTE_RESOLUTION, SUPERVISOR, Entry, Record
-from dealer.errors import AuditError
+from dealer.kernel.errors import AuditError
 
 if TYPE_CHECKING:
     from sqlite_utils import Database

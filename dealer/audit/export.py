@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
 from dealer.audit.records import STORED_FIELDS
-from dealer.errors import AuditError
+from dealer.kernel.errors import AuditError
 
 FORMATS = ("csv", "jsonl")
 

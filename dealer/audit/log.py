@@ -34,7 +34,7 @@ from dealer.audit.records import (
 )
 from dealer.audit.schema import LATEST, PROTECTION_TRIGGERS, migrate, schema_version
 from dealer.audit.users import User
-from dealer.errors import AccessError, AuditError
+from dealer.kernel.errors import AccessError, AuditError
 
 if TYPE_CHECKING:
     from sqlite_utils import Database

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple
 
-from dealer.errors import AuditError, DealerError
+from dealer.kernel.errors import AuditError, DealerError
 
 RULING = "ruling"
 OVERRIDE = "override"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from dealer.audit.chain import GENESIS_HASH
 from dealer.audit.records import utc_now
-from dealer.errors import AuditError
+from dealer.kernel.errors import AuditError
 
 if TYPE_CHECKING:
     from sqlite_utils import Database

@@ -15,8 +15,8 @@ import sqlite3
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dealer.audit.records import AUDITOR, DEALER, ROLES, SUPERVISOR, USER, Entry
-from dealer.digest import sha256_hex
-from dealer.errors import AuditError
+from dealer.kernel.digest import sha256_hex
+from dealer.kernel.errors import AuditError
 
 if TYPE_CHECKING:
     from sqlite_utils import Database

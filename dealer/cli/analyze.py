@@ -20,12 +20,12 @@ from dealer.analysis.house_edge import DEALER_PAI_GOW_OPTIONS, PLAYER_MODES, sim
 from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
 from dealer.analysis.report import operator_report
 from dealer.cli import render
-from dealer.cli.common import JsonFlag, ProfileOption, RuleOption, emit, error_boundary, profile_of
-from dealer.money import to_money
-from dealer.paigow.house_way import SHIPPED, load_house_way
-from dealer.paytables import load_paytables
-from dealer.profile import Profile
-from dealer.ruling import Ruling
+from dealer.cli.common import JsonFlag, ProfileOption, RuleOption, emit, profile_of
+from dealer.games.paigow.house_way import SHIPPED, load_house_way
+from dealer.games.paigow.paytables import load_paytables
+from dealer.games.paigow.profile import Profile
+from dealer.kernel.money import to_money
+from dealer.kernel.ruling import Ruling
 
 app = typer.Typer(
     help="Analysis for operators: pay-table returns, the base game's house edge, a report.",
@@ -134,7 +134,6 @@ def paytable_ruling(
 
 
 @app.command("paytable")
-@error_boundary
 def paytable(
     table_id: Annotated[str, typer.Argument(help="Pay table id, e.g. PT-FLT-EC-ET-02 or E01.")],
     wager: WagerOption = "1",
@@ -193,7 +192,6 @@ def house_edge_text(ruling: Ruling) -> str:
 
 
 @app.command("house-edge")
-@error_boundary
 def house_edge(
     rounds: Annotated[int, typer.Option("--rounds", help="Rounds to deal.")] = 500_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same figures.")] = 1,
@@ -250,7 +248,6 @@ def house_edge(
 
 
 @app.command("report")
-@error_boundary
 def report(
     fmt: Annotated[str, typer.Option("--format", help="markdown, text or json.")] = "markdown",
     wager: WagerOption = "1",

@@ -10,9 +10,10 @@ import sys
 from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from dealer import __version__
-from dealer.errors import DealerError
+from dealer.kernel.errors import DealerError
 
 GROUPS: dict[str, str] = {
     "paigow": "dealer.cli.paigow",
@@ -31,6 +32,18 @@ GROUPS: dict[str, str] = {
 """Command group name → the module whose `app` (a typer.Typer) it mounts."""
 TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session"}
 """Modules whose commands are top-level commands, not a group."""
+
+
+class _ErrorBoundary(TyperGroup):
+    """The root command group: the one place a domain error becomes `Error: …` on stderr and
+    exit status 1, whichever command raised it."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DealerError as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
 
 
 def _version(value: bool) -> None:
@@ -60,6 +73,7 @@ def _just(group: typer.Typer, command: str) -> typer.Typer:
 def build_app(only: str | None = None, command: str | None = None) -> typer.Typer:
     """The root app with every group, or only the named one (with only `command` in it)."""
     root = typer.Typer(
+        cls=_ErrorBoundary,
         help="dealer: rulings for casino table games, explained and on the record.",
         no_args_is_help=True,
         pretty_exceptions_enable=False,
@@ -98,8 +112,4 @@ def main() -> None:
     words = [a for a in sys.argv[1:] if not a.startswith("-")]
     group = words[0] if words and words[0] in GROUPS else None
     command = words[1] if group and len(words) > 1 else None
-    try:
-        build_app(group, command)()
-    except DealerError as exc:  # a command that escaped its own boundary
-        print(f"Error: {exc}", file=sys.stderr)
-        sys.exit(1)
+    build_app(group, command)()

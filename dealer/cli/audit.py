@@ -21,14 +21,14 @@ from dealer.audit import (
     Entry,
     Record,
     RecordFilter,
-    default_db_path,
     parse_checkpoints,
     parse_time,
 )
 from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE
-from dealer.cli.common import DbOption, Desk, JsonFlag, TableOption, UserOption, error_boundary
+from dealer.cli.common import DbOption, JsonFlag, TableOption, UserOption
 from dealer.cli.render import table
-from dealer.errors import AuditError, DealerError, VerificationError
+from dealer.desk.context import default_db, desk_for
+from dealer.kernel.errors import AuditError, DealerError, VerificationError
 
 app = typer.Typer(
     help="The audit log: every ruling on a tamper-evident record.", no_args_is_help=True
@@ -82,7 +82,7 @@ ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the re
 
 
 def _open(db: Path | None, *, existing: bool = False) -> AuditLog:
-    path = db if db is not None else default_db_path()
+    path = db if db is not None else default_db()
     if existing and not path.exists():
         raise AuditError(f"there is no audit database at {path}")
     return AuditLog.open(path)
@@ -177,7 +177,6 @@ def _report(log: AuditLog, records: list[Record], as_json: bool) -> None:
 
 
 @app.command("list")
-@error_boundary
 def list_(
     limit: Annotated[int, typer.Option("--limit", help="How many of the newest.")] = 20,
     table_id: TableFilter = None,
@@ -196,7 +195,6 @@ def list_(
 
 
 @app.command()
-@error_boundary
 def search(
     table_id: TableFilter = None,
     seat: SeatFilter = None,
@@ -219,7 +217,6 @@ def search(
 
 
 @app.command()
-@error_boundary
 def show(
     record_id: Annotated[int, typer.Argument(help="The record (ruling) id.")],
     as_json: JsonFlag = False,
@@ -269,7 +266,6 @@ def show(
 
 
 @app.command()
-@error_boundary
 def export(
     fmt: Annotated[str, typer.Option("--format", help="csv or jsonl.")],
     output: Annotated[
@@ -301,7 +297,6 @@ def export(
 
 
 @app.command()
-@error_boundary
 def verify(
     checkpoint: Annotated[
         list[str] | None,
@@ -340,7 +335,6 @@ def verify(
 
 
 @app.command("checkpoint")
-@error_boundary
 def checkpoint_(
     output: Annotated[
         Path | None,
@@ -355,7 +349,7 @@ def checkpoint_(
 
     `dealer audit verify --checkpoint` later checks the log against it: a log cut short or
     changed and re-chained since then fails."""
-    desk = Desk.of(db, user, table_id)
+    desk = desk_for(db, user, table_id)
     with _open(desk.db) as log:
         made = log.checkpoint(desk.user, table_id=table_id or "")
     if output is not None:
@@ -374,7 +368,6 @@ def checkpoint_(
 
 
 @app.command()
-@error_boundary
 def override(
     record_id: Annotated[int, typer.Argument(help="The ruling to override.")],
     decision: Annotated[str, typer.Option("--decision", help="What the supervisor ruled.")],
@@ -413,7 +406,6 @@ def override(
 
 
 @app.command()
-@error_boundary
 def void(
     record_id: Annotated[int, typer.Argument(help="The ruling (or override) to void.")],
     reason: ReasonOption,
@@ -453,7 +445,6 @@ def _dispute_rows(disputes: list[Dispute]) -> list[list[str]]:
 
 
 @dispute_app.command("open")
-@error_boundary
 def dispute_open(
     description: Annotated[str, typer.Argument(help="What is disputed, in a few words.")],
     seat: Annotated[int | None, typer.Option("--seat", help="The seat.")] = None,
@@ -475,7 +466,7 @@ def dispute_open(
     """Open a dispute (any dealer or supervisor)."""
     if not table_id:
         raise DealerError("a dispute needs its table: --table ID (or DEALER_TABLE)")
-    desk = Desk.of(db, user, table_id)
+    desk = desk_for(db, user, table_id)
     with _open(desk.db) as log:
         made = log.open_dispute(
             user_id=desk.user,
@@ -494,7 +485,6 @@ def dispute_open(
 
 
 @dispute_app.command("resolve")
-@error_boundary
 def dispute_resolve(
     dispute_id: Annotated[int, typer.Argument(help="The dispute id.")],
     outcome: Annotated[str, typer.Option("--outcome", help=" | ".join(OUTCOMES))],
@@ -530,7 +520,6 @@ def dispute_resolve(
 
 
 @dispute_app.command("list")
-@error_boundary
 def dispute_list(
     all_: Annotated[bool, typer.Option("--all", help="Resolved ones too.")] = False,
     table_id: TableFilter = None,
@@ -554,7 +543,6 @@ def dispute_list(
 
 
 @user_app.command("add")
-@error_boundary
 def user_add(
     user_id: Annotated[str, typer.Argument(help="The new user's id.")],
     role: Annotated[str, typer.Option("--role", help=" | ".join(ROLES))],
@@ -589,7 +577,6 @@ def user_add(
 
 
 @user_app.command("set")
-@error_boundary
 def user_set(
     user_id: Annotated[str, typer.Argument(help="The user to change.")],
     role: Annotated[str | None, typer.Option("--role", help=" | ".join(ROLES))] = None,
@@ -623,7 +610,6 @@ def user_set(
 
 
 @user_app.command("list")
-@error_boundary
 def user_list(as_json: JsonFlag = False, db: DbOption = None) -> None:
     """Registered users and their roles (never their PINs)."""
     with _open(db) as log:
@@ -645,7 +631,6 @@ def user_list(as_json: JsonFlag = False, db: DbOption = None) -> None:
 
 
 @meter_app.command("show")
-@error_boundary
 def meter_show(
     name: Annotated[str, typer.Argument(help="The meter, e.g. treasure.")],
     table_id: TableOption = None,
@@ -666,7 +651,6 @@ def meter_show(
 
 
 @meter_app.command("adjust")
-@error_boundary
 def meter_adjust(
     name: Annotated[str, typer.Argument(help="The meter, e.g. treasure.")],
     value: Annotated[str, typer.Argument(help="Its new value.")],
@@ -729,7 +713,6 @@ FileArgument = Annotated[Path, typer.Argument(help="The file to approve.")]
 
 
 @app.command("approve-profile")
-@error_boundary
 def approve_profile(
     file: FileArgument,
     reason: ReasonOption,
@@ -741,7 +724,7 @@ def approve_profile(
 ) -> None:
     """Approve a table profile (house rules) for use: checked, then recorded with its SHA-256,
     which every ruling made with it carries as settings.profile_sha256."""
-    from dealer.profile import load_profile
+    from dealer.games.paigow.profile import load_profile
 
     profile = load_profile(file)
     who = _supervisor(supervisor)
@@ -754,7 +737,6 @@ def approve_profile(
 
 
 @app.command("approve-paytables")
-@error_boundary
 def approve_paytables(
     file: FileArgument,
     reason: ReasonOption,
@@ -765,7 +747,7 @@ def approve_paytables(
     table_id: TableOption = None,
 ) -> None:
     """Approve a pay-table file for use: checked, then recorded with its SHA-256."""
-    from dealer.paytables import load_file
+    from dealer.games.paigow.paytables import load_file
 
     tables = load_file(file)
     who = _supervisor(supervisor)

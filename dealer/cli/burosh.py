@@ -7,20 +7,19 @@ from typing import Annotated
 
 import typer
 
-from dealer import burosh
 from dealer.cli import render
 from dealer.cli.common import (
     BatchOption,
     DbOption,
-    Desk,
     JsonFlag,
     TableOption,
     UserOption,
-    error_boundary,
     rule_inputs,
 )
-from dealer.errors import DealerError
-from dealer.ruling import Ruling
+from dealer.desk.context import desk_for
+from dealer.games import burosh
+from dealer.kernel.errors import DealerError
+from dealer.kernel.ruling import Ruling
 
 app = typer.Typer(
     help="Burosh challenges: 55 cards, three wild cards, a trump suit.", no_args_is_help=True
@@ -54,7 +53,6 @@ def compare_text(ruling: Ruling) -> str:
 
 
 @app.command()
-@error_boundary
 def rank(
     trump: TrumpOption,
     cards: Annotated[
@@ -72,14 +70,13 @@ def rank(
         typed,
         batch,
         lambda text: burosh.rank_ruling(text, trump),
-        Desk.of(db, user, table),
+        desk_for(db, user, table),
         as_json,
         rank_text,
     )
 
 
 @app.command()
-@error_boundary
 def compare(
     trump: TrumpOption,
     hands: Annotated[
@@ -99,7 +96,7 @@ def compare(
         " | ".join(hands) if hands else None,
         batch,
         lambda line: burosh.compare_ruling(burosh.batch_hands(line), trump),
-        Desk.of(db, user, table),
+        desk_for(db, user, table),
         as_json,
         compare_text,
         "hands",

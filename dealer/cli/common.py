@@ -1,23 +1,21 @@
-"""What every command shares: the common options, the one error boundary, recording a ruling
+"""What every command shares: the common options, recording a ruling
 in the audit log, and showing it (JSON for scripts, text for people)."""
 
 from __future__ import annotations
 
-import functools
 import json
-import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from decimal import Decimal
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, Any
 
 import typer
 
-from dealer.errors import DealerError
-from dealer.profile import Profile, load_profile
-from dealer.ruling import Ruling
+from dealer.desk.context import Desk
+from dealer.desk.recording import record
+from dealer.games.paigow.profile import Profile, load_profile
+from dealer.kernel.errors import DealerError
+from dealer.kernel.ruling import Ruling
 
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="One JSON object on stdout (JSON Lines with --batch).")
@@ -43,71 +41,10 @@ BatchOption = Annotated[
     str | None, typer.Option("--batch", help="Rule one input per line of FILE ('-': stdin).")
 ]
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def error_boundary(command: Callable[P, R]) -> Callable[P, R]:
-    """The one place a domain error becomes `Error: …` on stderr and exit status 1."""
-
-    @functools.wraps(command)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return command(*args, **kwargs)
-        except DealerError as exc:
-            typer.echo(f"Error: {exc}", err=True)
-            raise typer.Exit(1) from None
-
-    return run
-
-
-@dataclass(frozen=True)
-class Desk:
-    """Who is ruling, at which table, into which audit database."""
-
-    db: Path
-    user: str
-    table: str
-
-    @classmethod
-    def of(cls, db: Path | None, user: str | None, table: str | None) -> Desk:
-        """Fill in the defaults: DEALER_DB or logs/dealer.sqlite, the login name, no table."""
-        if db is None:
-            env = os.environ.get("DEALER_DB")
-            db = Path(env) if env else Path("logs") / "dealer.sqlite"
-        return cls(db, user or _login(), table or "unassigned")
-
-
-def _login() -> str:
-    import getpass  # only when no --user is given (it loads termios)
-
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "unknown"
-
 
 def profile_of(path: Path | None, rules: list[str] | None) -> Profile:
     """The table profile for this command."""
     return load_profile(path, rules or ())
-
-
-def record(desk: Desk, rulings: list[Ruling]) -> list[int]:
-    """Write rulings to the audit log in one transaction; their record ids."""
-    from dealer.cli.recording import record_rulings
-
-    return record_rulings(desk.db, desk.user, desk.table, rulings)
-
-
-def record_with_meters(
-    desk: Desk,
-    names: Sequence[str],
-    rule: Callable[[dict[str, Decimal | None]], tuple[Ruling, Any]],
-) -> tuple[int, Ruling]:
-    """Rule with the table's progressive meters and record ruling and meter moves at once."""
-    from dealer.cli import recording
-
-    return recording.record_with_meters(desk.db, desk.user, desk.table, names, rule)
 
 
 def emit(

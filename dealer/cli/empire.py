@@ -18,22 +18,21 @@ from dealer.cli import render
 from dealer.cli.common import (
     BatchOption,
     DbOption,
-    Desk,
     JsonFlag,
     TableOption,
     UserOption,
     emit,
     emit_event,
-    error_boundary,
     next_move,
     record,
     rule_inputs,
 )
-from dealer.empire import rulings
-from dealer.empire.combinations import CombinationTable
-from dealer.empire.hand import MAX_PLAYERS, EmpireHand, deal_hand
-from dealer.errors import DealerError
-from dealer.ruling import Ruling
+from dealer.desk.context import desk_for
+from dealer.games.empire import rulings
+from dealer.games.empire.combinations import CombinationTable
+from dealer.games.empire.hand import MAX_PLAYERS, EmpireHand, deal_hand
+from dealer.kernel.errors import DealerError
+from dealer.kernel.ruling import Ruling
 
 app = typer.Typer(
     help="Empire: seven-plaque tableaux, special plaques and betting.", no_args_is_help=True
@@ -107,7 +106,6 @@ def hand_text(ruling: Ruling) -> str:
 
 
 @app.command()
-@error_boundary
 def rank(
     plaques: Annotated[
         list[str] | None, typer.Argument(help="A tableau, e.g. red-sword blue-sword dragon elf.")
@@ -133,7 +131,7 @@ def rank(
         " ".join(plaques) if plaques else None,
         batch,
         lambda text: rulings.rank_ruling(text, combos, other or ()),
-        Desk.of(db, user, table),
+        desk_for(db, user, table),
         as_json,
         rank_text,
         "plaques",
@@ -141,7 +139,6 @@ def rank(
 
 
 @app.command()
-@error_boundary
 def compare(
     tableaux: Annotated[
         list[str] | None,
@@ -160,7 +157,7 @@ def compare(
         " | ".join(tableaux) if tableaux else None,
         batch,
         lambda text: rulings.compare_ruling(rulings.split_tableaux(text), combos),
-        Desk.of(db, user, table),
+        desk_for(db, user, table),
         as_json,
         compare_text,
         "plaques",
@@ -190,7 +187,6 @@ def _intro(table: CombinationTable, players: int, seed: int, ante: int) -> str:
 
 
 @app.command()
-@error_boundary
 def hand(
     players: Annotated[
         int,
@@ -216,7 +212,7 @@ def hand(
     Seven plaques each, two face up; the seat to act types its move, one a line.
 
     Moves: 'bet N', 'see', 'raise N', 'yield', 'turn', each optionally after 'seat N'."""
-    desk = Desk.of(db, user, table)
+    desk = desk_for(db, user, table)
     combos = rulings.table_of(combinations)
     seed = secrets.randbelow(2**32) if seed is None else seed
     stacks = None if stack is None else [stack] * players

@@ -13,21 +13,20 @@ from dealer.cli import render
 from dealer.cli.common import (
     BatchOption,
     DbOption,
-    Desk,
     JsonFlag,
     TableOption,
     UserOption,
     emit,
     emit_event,
-    error_boundary,
     next_move,
     record,
     rule_inputs,
 )
-from dealer.errors import DealerError
-from dealer.genpoker import rulings
-from dealer.genpoker.draw import DrawRound, deal
-from dealer.ruling import Ruling
+from dealer.desk.context import desk_for
+from dealer.games.genpoker import rulings
+from dealer.games.genpoker.draw import DrawRound, deal
+from dealer.kernel.errors import DealerError
+from dealer.kernel.ruling import Ruling
 
 app = typer.Typer(
     help="Genpoker: the 64-card Six Generations deck, where lower numbers win.",
@@ -77,7 +76,6 @@ def draw_text(ruling: Ruling) -> str:
 
 
 @app.command()
-@error_boundary
 def rank(
     cards: Annotated[
         list[str] | None, typer.Argument(help="Five cards, e.g. 1R 3B2 4R1 6R7 6B7.")
@@ -90,11 +88,10 @@ def rank(
 ) -> None:
     """Rank a five-card hand: its category (18 ranks, best first) and tie-break values."""
     typed = " ".join(cards) if cards else None
-    rule_inputs(typed, batch, rulings.rank_ruling, Desk.of(db, user, table), as_json, rank_text)
+    rule_inputs(typed, batch, rulings.rank_ruling, desk_for(db, user, table), as_json, rank_text)
 
 
 @app.command()
-@error_boundary
 def compare(
     hands: Hands = None,
     as_json: JsonFlag = False,
@@ -108,7 +105,7 @@ def compare(
         " | ".join(hands) if hands else None,
         batch,
         lambda text: rulings.compare_ruling(rulings.split_hands(text)),
-        Desk.of(db, user, table),
+        desk_for(db, user, table),
         as_json,
         compare_text,
     )
@@ -145,7 +142,6 @@ def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
 
 
 @app.command()
-@error_boundary
 def draw(
     players: Annotated[int, typer.Option("--players", min=2, max=8, help="Players (2-8).")],
     seed: Annotated[
@@ -163,7 +159,7 @@ def draw(
     Five cards each; each seat in turn types 'discard CARDS' (up to three) or 'stand'.
 
     A move may start with 'seat N'. Equal best hands split the pot."""
-    desk = Desk.of(db, user, table)
+    desk = desk_for(db, user, table)
     seed = secrets.randbelow(2**32) if seed is None else seed
     state = deal(players, random.Random(seed))
     if as_json:

@@ -20,12 +20,11 @@ from dealer.cli.common import (
     TableOption,
     UserOption,
     emit,
-    error_boundary,
     record,
     rule_inputs,
 )
-from dealer.errors import DealerError
-from dealer.hyrule import (
+from dealer.desk.context import desk_for
+from dealer.games.hyrule import (
     HAND_SIZE,
     HyruleGame,
     Move,
@@ -40,7 +39,8 @@ from dealer.hyrule import (
     trick_ruling,
     turn_ruling,
 )
-from dealer.ruling import Ruling
+from dealer.kernel.errors import DealerError
+from dealer.kernel.ruling import Ruling
 
 app = typer.Typer(
     help="Hyrule: 54 cards, suits in a circle of precedence, jokers and fives.",
@@ -323,7 +323,6 @@ class GameTable:
 
 
 @app.command()
-@error_boundary
 def turn(
     cards: Annotated[
         list[str] | None, typer.Argument(help="The cards of one turn in play order: Jh 3d JK.")
@@ -336,11 +335,10 @@ def turn(
 ) -> None:
     """Rule one turn: which card (index in play order) wins, or the tied jokers."""
     typed = " ".join(cards) if cards else None
-    rule_inputs(typed, batch, turn_ruling, Desk.of(db, user, table), as_json, turn_text)
+    rule_inputs(typed, batch, turn_ruling, desk_for(db, user, table), as_json, turn_text)
 
 
 @app.command()
-@error_boundary
 def game(
     players: Annotated[
         int, typer.Option("--players", min=2, max=7, help="Number of players, 2 to 7.")
@@ -378,7 +376,7 @@ def game(
         dealt = HyruleGame.deal(players, rules, rng=random.Random(seed))
         opening = f"Hyrule, {rules} rules, {players} players, shuffle seed {seed}"
     session = GameTable(
-        dealt, game_settings(dealt, seed), Desk.of(db, user, table), as_json, _interactive()
+        dealt, game_settings(dealt, seed), desk_for(db, user, table), as_json, _interactive()
     )
     session.run(opening)
     if session.refused:

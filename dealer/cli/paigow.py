@@ -19,18 +19,18 @@ from dealer.cli.common import (
     TableOption,
     UserOption,
     emit,
-    error_boundary,
     profile_of,
-    record_with_meters,
     rule_inputs,
 )
-from dealer.errors import DealerError
-from dealer.money import to_money
-from dealer.paigow import rulings
-from dealer.ruling import Ruling
+from dealer.desk.context import desk_for
+from dealer.desk.recording import record_with_meters
+from dealer.games.paigow import rulings
+from dealer.kernel.errors import DealerError
+from dealer.kernel.money import to_money
+from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
-    from dealer.paigow.bonus import Meters
+    from dealer.games.paigow.bonus import Meters
 
 app = typer.Typer(
     help="Emperor's Challenge Exposed (Pai Gow Poker with a joker).", no_args_is_help=True
@@ -51,7 +51,6 @@ def _rule_cards(
 
 
 @app.command()
-@error_boundary
 def rank(
     cards: Cards = None,
     as_json: JsonFlag = False,
@@ -68,14 +67,13 @@ def rank(
         cards,
         batch,
         lambda text: rulings.rank_ruling(text, prof),
-        Desk.of(db, user, table),
+        desk_for(db, user, table),
         as_json,
         render.rank_text,
     )
 
 
 @app.command()
-@error_boundary
 def compare(
     first: Annotated[
         str | None, typer.Argument(help="First hand, quoted: 'As Ks Qs Js Ts'.")
@@ -99,11 +97,10 @@ def compare(
     if (first or second) and not (first and second):
         raise DealerError("compare needs two hands, each quoted: 'As Ks Qs Js Ts' 'Ad Kd Qd Jd Td'")
     typed = f"{first} | {second}" if first and second else None
-    rule_inputs(typed, batch, rule_line, Desk.of(db, user, table), as_json, render.compare_text)
+    rule_inputs(typed, batch, rule_line, desk_for(db, user, table), as_json, render.compare_text)
 
 
 @app.command("set")
-@error_boundary
 def set_(
     cards: Cards = None,
     house_way: Annotated[
@@ -123,14 +120,13 @@ def set_(
         cards,
         batch,
         lambda text: rulings.set_ruling(text, prof, house_way),
-        Desk.of(db, user, table),
+        desk_for(db, user, table),
         as_json,
         render.set_text,
     )
 
 
 @app.command()
-@error_boundary
 def bonus(
     cards: Cards = None,
     as_json: JsonFlag = False,
@@ -147,7 +143,7 @@ def bonus(
         cards,
         batch,
         lambda text: rulings.bonus_ruling(text, prof),
-        Desk.of(db, user, table),
+        desk_for(db, user, table),
         as_json,
         render.bonus_text,
     )
@@ -157,7 +153,6 @@ Amount = Annotated[str | None, typer.Option(help="A bonus wager (currency).")]
 
 
 @app.command()
-@error_boundary
 def settle(
     dealer: Annotated[str, typer.Option("--dealer", help="The dealer's seven cards.")],
     wager: Annotated[str, typer.Option("--wager", help="The base wager.")],
@@ -185,8 +180,8 @@ def settle(
     table: TableOption = None,
 ) -> None:
     """Settle one seat against the dealer: the base wager and any bonus wagers."""
-    from dealer.paigow import seat_rulings
-    from dealer.paigow.table_round import PROGRESSIVE_METERS, starting_meters
+    from dealer.games.paigow import seat_rulings
+    from dealer.games.paigow.table_round import PROGRESSIVE_METERS, starting_meters
 
     if (player is None) == (high is None and low is None):
         raise typer.BadParameter("give --player CARDS, or --high CARDS and --low CARDS")
@@ -213,7 +208,7 @@ def settle(
             seat=seat,
         )
 
-    desk = Desk.of(db, user, table)
+    desk = desk_for(db, user, table)
     ruling_id, ruling = record_with_meters(desk, PROGRESSIVE_METERS, rule_seat)
     emit(ruling, ruling_id, as_json, render.settle_text)
 

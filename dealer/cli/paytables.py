@@ -8,10 +8,16 @@ from typing import Annotated, Any
 
 import typer
 
-from dealer.cli.common import JsonFlag, error_boundary
+from dealer.cli.common import JsonFlag
 from dealer.cli.render import table as render_table
-from dealer.errors import PayTableError
-from dealer.paytables import PayTables, check_file, load_file, load_paytables, shipped_paytables
+from dealer.games.paigow.paytables import (
+    PayTables,
+    check_file,
+    load_file,
+    load_paytables,
+    shipped_paytables,
+)
+from dealer.kernel.errors import PayTableError
 
 app = typer.Typer(
     help="The bonus-wager pay tables: the seed's, and an operator's own.", no_args_is_help=True
@@ -32,7 +38,6 @@ def _echo_json(value: dict[str, Any]) -> None:
 
 
 @app.command("list")
-@error_boundary
 def list_(as_json: JsonFlag = False, tables: TablesOption = None) -> None:
     """List every pay table: id, wager, rows, file."""
     library = _library(tables)
@@ -58,7 +63,6 @@ def list_(as_json: JsonFlag = False, tables: TablesOption = None) -> None:
 
 
 @app.command()
-@error_boundary
 def show(
     table_id: Annotated[str, typer.Argument(metavar="ID", help="A pay-table id: E01, PT-….")],
     as_json: JsonFlag = False,
@@ -80,7 +84,6 @@ def show(
 
 
 @app.command()
-@error_boundary
 def validate(
     file: Annotated[Path, typer.Argument(help="A pay-table YAML file.")],
     as_json: JsonFlag = False,

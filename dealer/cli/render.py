@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from dealer.cards import parse_card
-from dealer.ruling import Ruling
+from dealer.kernel.cards import parse_card
+from dealer.kernel.ruling import Ruling
 
 
 def pretty(cards: Iterable[str]) -> str:

@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 
-from dealer.cli.common import DbOption, JsonFlag, error_boundary
+from dealer.cli.common import DbOption, JsonFlag
 from dealer.cli.render import table as text_table
-from dealer.errors import AuditError, DealerError
-from dealer.money import fmt_money
+from dealer.desk.context import default_db
+from dealer.kernel.errors import AuditError, DealerError
+from dealer.kernel.money import fmt_money
 from dealer.shift_summary import ShiftSummary, summarize
 
 app = typer.Typer(help="Shift reports for a table, from the audit log.", no_args_is_help=True)
@@ -127,7 +128,6 @@ def summary_text(summary: ShiftSummary) -> str:
 
 
 @app.command()
-@error_boundary
 def summary(
     table: Annotated[
         str, typer.Option("--table", envvar="DEALER_TABLE", help="The table (table id).")
@@ -145,13 +145,13 @@ def summary(
 ) -> None:
     """Rounds, seats, wagered and net by wager type, the house's result, meter movements,
     open disputes, overrides and voids of one table over a time range."""
-    from dealer.audit import AuditLog, RecordFilter, default_db_path, parse_time
+    from dealer.audit import AuditLog, RecordFilter, parse_time
 
     start = parse_time(since) if since else None
     end = parse_time(until, end_of_day=True) if until else None
     if start is not None and end is not None and start >= end:
         raise DealerError(f"--since {since} is not before --until {until}")
-    path = db if db is not None else default_db_path()
+    path = db if db is not None else default_db()
     if not path.exists():
         raise AuditError(f"there is no audit database at {path}")
     with AuditLog.open(path) as log:

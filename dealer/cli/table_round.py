@@ -19,17 +19,17 @@ from dealer.cli.common import (
     TableOption,
     UserOption,
     emit,
-    error_boundary,
     profile_of,
-    record_with_meters,
 )
-from dealer.errors import DealerError
-from dealer.paigow import seat_rulings
-from dealer.paigow.bonus import Meters
-from dealer.paigow.demo import deal_demo_round
-from dealer.paigow.table_round import PROGRESSIVE_METERS, starting_meters
-from dealer.profile import Profile
-from dealer.ruling import Ruling
+from dealer.desk.context import desk_for
+from dealer.desk.recording import record_with_meters
+from dealer.games.paigow import seat_rulings
+from dealer.games.paigow.bonus import Meters
+from dealer.games.paigow.demo import deal_demo_round
+from dealer.games.paigow.profile import Profile
+from dealer.games.paigow.table_round import PROGRESSIVE_METERS, starting_meters
+from dealer.kernel.errors import DealerError
+from dealer.kernel.ruling import Ruling
 
 app = typer.Typer()
 
@@ -47,7 +47,6 @@ def _settle(raw: Any, typed: str, prof: Profile, desk: Desk, as_json: bool) -> N
 
 
 @app.command("round")
-@error_boundary
 def round_(
     file: Annotated[str, typer.Argument(help="A round file (YAML or JSON); '-' for stdin.")],
     as_json: JsonFlag = False,
@@ -68,11 +67,10 @@ def round_(
         except OSError as exc:
             raise DealerError(f"cannot read round file {file}: {exc.strerror}") from None
     raw = seat_rulings.read_round_text(text, origin)
-    _settle(raw, text, profile_of(profile, rule), Desk.of(db, user, table), as_json)
+    _settle(raw, text, profile_of(profile, rule), desk_for(db, user, table), as_json)
 
 
 @app.command()
-@error_boundary
 def demo(
     seed: Annotated[int | None, typer.Option("--seed", help="Deal this shuffle again.")] = None,
     as_json: JsonFlag = False,
@@ -84,7 +82,7 @@ def demo(
 ) -> None:
     """Deal, set, settle and log a random round of six seats with sample wagers."""
     chosen = seed if seed is not None else secrets.randbelow(10**6)
-    desk = Desk.of(db, user, table or "DEMO")
+    desk = desk_for(db, user, table, default_table="DEMO")
     raw = deal_demo_round(chosen, desk.table)
     if not as_json:
         typer.echo(f"demo round, seed {chosen} (dealer demo --seed {chosen} deals it again)")

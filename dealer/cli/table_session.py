@@ -1,6 +1,6 @@
 """`dealer table`: a live session for a dealer at a table, round after round.
 
-The session (`dealer.paigow.session`) decides everything; this module reads lines, shows the
+The session (`dealer.games.paigow.session`) decides everything; this module reads lines, shows the
 replies and records each round exactly as `dealer round` does. stdout carries what is asked
 for: each settled round (a table, or with --json its JSON object on one line), and the answers
 to `show` and `history` (JSON objects with --json). Prompts and acknowledgements go to the
@@ -25,14 +25,14 @@ from dealer.cli.common import (
     TableOption,
     UserOption,
     emit,
-    error_boundary,
     profile_of,
-    record_with_meters,
 )
-from dealer.errors import DealerError
-from dealer.paigow import seat_rulings
-from dealer.paigow.bonus import Meters
-from dealer.paigow.session import (
+from dealer.desk.context import desk_for
+from dealer.desk.recording import record_with_meters
+from dealer.games.paigow import seat_rulings
+from dealer.games.paigow.bonus import Meters
+from dealer.games.paigow.profile import Profile
+from dealer.games.paigow.session import (
     ENTERED,
     ERROR,
     HELP_TEXT,
@@ -44,9 +44,9 @@ from dealer.paigow.session import (
     Reply,
     Session,
 )
-from dealer.paigow.table_round import PROGRESSIVE_METERS, starting_meters
-from dealer.profile import Profile
-from dealer.ruling import Ruling
+from dealer.games.paigow.table_round import PROGRESSIVE_METERS, starting_meters
+from dealer.kernel.errors import DealerError
+from dealer.kernel.ruling import Ruling
 
 app = typer.Typer()
 
@@ -133,7 +133,6 @@ class Console:
 
 
 @app.command("table")
-@error_boundary
 def table_(
     as_json: SessionJson = False,
     profile: ProfileOption = None,
@@ -151,7 +150,7 @@ def table_(
     from dealer.audit import AuditLog
 
     prof = profile_of(profile, rule)
-    desk = Desk.of(db, user, table)
+    desk = desk_for(db, user, table)
     AuditLog.open(desk.db).close()  # a log that cannot be written fails now, not at settle
     console = Console(as_json)
     console.note(

@@ -1,0 +1,48 @@
+"""Who is acting, at which table, into which audit log: decided once, here."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+DEFAULT_DB = Path("logs") / "dealer.sqlite"
+"""The audit log when neither `--db` nor `DEALER_DB` names one (under the current directory)."""
+UNASSIGNED_TABLE = "unassigned"
+"""The table recorded when no `--table` (or `DEALER_TABLE`) is given."""
+
+
+class Desk(NamedTuple):
+    """Who is acting (user id), at which table, into which audit database."""
+
+    db: Path
+    user: str
+    table: str
+
+
+def default_db() -> Path:
+    """The audit database: env `DEALER_DB`, else `logs/dealer.sqlite` under the current
+    directory."""
+    configured = os.environ.get("DEALER_DB", "").strip()
+    return Path(configured) if configured else DEFAULT_DB
+
+
+def desk_for(
+    db: Path | None = None,
+    user: str | None = None,
+    table: str | None = None,
+    *,
+    default_table: str = UNASSIGNED_TABLE,
+) -> Desk:
+    """The desk for one command: the database given (else `default_db()`), the user given (else
+    the login name), the table given (else `default_table`)."""
+    return Desk(db if db is not None else default_db(), user or _login(), table or default_table)
+
+
+def _login() -> str:
+    import getpass  # only when no --user is given (it loads termios)
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"

@@ -1,0 +1,73 @@
+"""Putting rulings on the record: a `Ruling` becomes an audit `Entry`, written in one
+transaction before anything is shown as final."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING, Protocol
+
+from dealer.desk.context import Desk
+from dealer.kernel.ruling import Ruling
+
+if TYPE_CHECKING:
+    from dealer.audit import Entry
+
+
+def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
+    from dealer.audit import Entry
+
+    return Entry(
+        kind="ruling",
+        user_id=user,
+        role=role,
+        table_id=table,
+        game=ruling.game,
+        action=ruling.action,
+        input_text=ruling.input_text,
+        cards=list(ruling.cards),
+        result=dict(ruling.result),
+        explanation=list(ruling.explanation),
+        settings=dict(ruling.settings),
+        seat=ruling.seat,
+    )
+
+
+def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
+    """Append the rulings atomically; their record ids (the ruling ids shown to people)."""
+    from dealer.audit import AuditLog
+
+    with AuditLog.open(desk.db) as log:
+        role = log.role_of(desk.user)
+        with log.transaction() as tx:
+            return [tx.append(_entry(r, desk.user, role, desk.table)) for r in rulings]
+
+
+class MeterValues(Protocol):
+    """Progressive meter values by name (the rules' `Meters`)."""
+
+    def get(self, name: str) -> Decimal:
+        """One meter's value."""
+        ...
+
+
+def record_with_meters(
+    desk: Desk,
+    names: Sequence[str],
+    rule: Callable[[dict[str, Decimal | None]], tuple[Ruling, MeterValues]],
+) -> tuple[int, Ruling]:
+    """Read the table's progressive meters, rule, record the ruling and move the meters, all in
+    one transaction (so two tables' terminals never pay from the same meter value twice)."""
+    from dealer.audit import AuditLog
+
+    user, table = desk.user, desk.table
+    with AuditLog.open(desk.db) as log:
+        role = log.role_of(user)
+        with log.transaction() as tx:
+            stored = {name: tx.meter(table, name) for name in names}
+            ruling, after = rule(stored)
+            ruling_id = tx.append(_entry(ruling, user, role, table))
+            for name in names:
+                if after.get(name) != stored[name]:
+                    tx.set_meter(table, name, after.get(name), f"ruling #{ruling_id}")
+    return ruling_id, ruling

@@ -1,0 +1,458 @@
+"""Pay tables of the Emperor's Challenge Exposed bonus wagers as YAML data: load, check, look up.
+
+A pay-table file (schema 1) holds one or more tables:
+
+    schema: 1
+    source: "Emperor's Challenge Exposed, Appendix A (Pai Gow Insurance)"
+    notes: ["All pays are \\"to 1.\\"", ...]          # optional
+    tables:
+      - id: PT-FLT-EC-PGI-01
+        wager: insurance          # insurance | treasure | envy | progressive_insurance |
+                                  # progressive_treasure
+        name: "Pai Gow Insurance" # optional
+        basis: to-1               # the table's note: to-1 | for-1 (a wager) or fixed (Envy)
+        rows:
+          - {event: 9-high-pai-gow, label: "9-High Pai Gow", kind: to-1, value: 400}
+
+Row kinds: `to-1` (win value × wager, the wager returned), `for-1` (value × wager returned, the
+wager included), `fixed` (an amount), `percent-of-meter` (that share of the progressive meter),
+`push`, `loss`, `not-offered` (the seed's N/A: no row). In a `for-1` table a fixed or
+percent-of-meter pay is paid for the wager (the wager is not returned); in a `to-1` table it is
+paid on top of the wager; Envy (`fixed`) has no wager of its own.
+
+The shipped tables live in `paytables/` at the project root (in an installed wheel, in the
+package `dealer.shipped_paytables` if the build maps it there); an operator adds tables by
+dropping files into a directory passed to `load_paytables`. Every problem names the file, the
+table, the row and what is wrong.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from dealer.games.paigow.events import EVENT_ORDER, LABELS, PAI_GOW_EVENTS, POKER_EVENTS
+from dealer.kernel.documents import DocumentSyntaxError, load_yaml
+from dealer.kernel.errors import PayTableError
+from dealer.kernel.money import fmt_money, money_json
+
+SCHEMA = 1
+TO_ONE = "to-1"
+FOR_ONE = "for-1"
+FIXED = "fixed"
+PERCENT = "percent-of-meter"
+PUSH = "push"
+LOSS = "loss"
+NOT_OFFERED = "not-offered"
+PAY_KINDS = (TO_ONE, FOR_ONE, FIXED, PERCENT, PUSH, LOSS, NOT_OFFERED)
+VALUED_KINDS = frozenset({TO_ONE, FOR_ONE, FIXED, PERCENT})
+
+
+@dataclass(frozen=True, slots=True)
+class WagerKind:
+    """What a table for one bonus wager may hold."""
+
+    name: str
+    events: tuple[str, ...]
+    bases: tuple[str, ...]
+    kinds: frozenset[str]
+
+
+_ODDS_KINDS = frozenset({TO_ONE, FOR_ONE, FIXED, PUSH, LOSS, NOT_OFFERED})
+WAGERS: Mapping[str, WagerKind] = MappingProxyType(
+    {
+        "insurance": WagerKind("Pai Gow Insurance", PAI_GOW_EVENTS, (TO_ONE, FOR_ONE), _ODDS_KINDS),
+        "treasure": WagerKind("Emperor's Treasure", POKER_EVENTS, (TO_ONE, FOR_ONE), _ODDS_KINDS),
+        "envy": WagerKind("Envy Bonus", POKER_EVENTS, (FIXED,), frozenset({FIXED, NOT_OFFERED})),
+        "progressive_insurance": WagerKind(
+            "Pai Gow Insurance Progressive",
+            PAI_GOW_EVENTS,
+            (TO_ONE, FOR_ONE),
+            _ODDS_KINDS | {PERCENT},
+        ),
+        "progressive_treasure": WagerKind(
+            "Emperor's Treasure Progressive",
+            POKER_EVENTS,
+            (TO_ONE, FOR_ONE),
+            _ODDS_KINDS | {PERCENT},
+        ),
+    }
+)
+"""Bonus wagers by the name used in profiles, round files and results."""
+
+_FILE_KEYS = frozenset({"schema", "source", "notes", "tables"})
+_TABLE_KEYS = frozenset({"id", "wager", "name", "basis", "notes", "rows"})
+_ROW_KEYS = frozenset({"event", "label", "kind", "value"})
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def _number_text(value: Decimal) -> str:
+    return f"{int(value):,}" if value == value.to_integral_value() else f"{value.normalize():,}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pay:
+    """One pay of a table: its kind and, for the kinds that have one, its value."""
+
+    kind: str
+    value: Decimal | None = None
+
+    def text(self) -> str:
+        """As a person reads it: `5 to 1`, `250 for 1`, `$1,000`, `10% of the meter`, `Push`."""
+        v = self.value
+        if self.kind == TO_ONE and v is not None:
+            return f"{_number_text(v)} to 1"
+        if self.kind == FOR_ONE and v is not None:
+            return f"{_number_text(v)} for 1"
+        if self.kind == FIXED and v is not None:
+            return fmt_money(v)
+        if self.kind == PERCENT and v is not None:
+            return f"{_number_text(v)}% of the meter"
+        return {PUSH: "Push", LOSS: "Loss"}.get(self.kind, "N/A")
+
+
+@dataclass(frozen=True, slots=True)
+class PayRow:
+    """A row of a table: the event it pays, the seed's label, the pay. `number` counts from 1."""
+
+    number: int
+    event: str
+    label: str
+    pay: Pay
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "row": self.number,
+            "event": self.event,
+            "label": self.label,
+            "kind": self.pay.kind,
+            "value": None if self.pay.value is None else money_json(self.pay.value),
+            "pays": self.pay.text(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PayTable:
+    """A validated pay table."""
+
+    id: str
+    wager: str
+    name: str
+    basis: str
+    rows: tuple[PayRow, ...]
+    notes: tuple[str, ...]
+    source: str
+    path: str
+
+    def row(self, event: str) -> PayRow | None:
+        """The table's row for `event` (N/A rows included), or None."""
+        return next((r for r in self.rows if r.event == event), None)
+
+    def row_for(self, events: Sequence[str]) -> PayRow | None:
+        """The row that settles a hand whose events are `events` (highest first): the first
+        one the table offers. None when the table offers none of them."""
+        for event in events:
+            row = self.row(event)
+            if row is not None and row.pay.kind != NOT_OFFERED:
+                return row
+        return None
+
+    @property
+    def has_wager(self) -> bool:
+        """False for Envy tables, which pay without a wager of their own."""
+        return self.basis != FIXED
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (`dealer paytables show`)."""
+        return {
+            "id": self.id,
+            "wager": self.wager,
+            "name": self.name,
+            "basis": self.basis,
+            "source": self.source,
+            "file": self.path,
+            "notes": list(self.notes),
+            "rows": [r.to_dict() for r in self.rows],
+        }
+
+
+@dataclass(frozen=True)
+class PayTables:
+    """The pay tables a table may use, by id."""
+
+    tables: Mapping[str, PayTable]
+
+    def get(self, table_id: str, wager: str | None = None) -> PayTable:
+        """The table `table_id`; with `wager`, it must be a table for that wager."""
+        table = self.tables.get(table_id)
+        if table is None:
+            known = ", ".join(sorted(self.tables))
+            raise PayTableError(f"unknown pay table {table_id!r} (known: {known})")
+        if wager is not None and table.wager != wager:
+            raise PayTableError(
+                f"pay table {table_id} is for {WAGERS[table.wager].name}, "
+                f"not for {WAGERS[wager].name}"
+            )
+        return table
+
+    def __iter__(self) -> Iterator[PayTable]:
+        return iter(sorted(self.tables.values(), key=lambda t: (list(WAGERS).index(t.wager), t.id)))
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+
+class _Problems:
+    """Collects every problem of one file, each naming the place."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lines: list[str] = []
+
+    def add(self, where: str, problem: str) -> None:
+        self.lines.append(f"{self.path}: {where + ': ' if where else ''}{problem}")
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _notes(raw: Any, where: str, problems: _Problems) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(_text(n) for n in raw):
+        problems.add(where, "notes must be a list of texts")
+        return ()
+    return tuple(raw)
+
+
+def _value(raw: Any, kind: str) -> tuple[Decimal | None, str | None]:
+    """The row's value as a Decimal, or the problem with it."""
+    if kind not in VALUED_KINDS:
+        return None, (None if raw is None else f"a {kind} row has no value (got {raw!r})")
+    if raw is None:
+        return None, f"a {kind} row needs a value"
+    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        return None, f"value {raw!r} is not a number"
+    try:
+        value = Decimal(str(raw).replace(",", ""))
+    except InvalidOperation:
+        return None, f"value {raw!r} is not a number"
+    if not value.is_finite() or value <= 0:
+        return None, f"value {raw!r} must be a number above zero"
+    if kind == PERCENT and value > 100:
+        return None, f"value {raw!r} is more than 100% of the meter"
+    if kind == FIXED and value != value.quantize(Decimal("0.01")):
+        return None, f"value {raw!r} has fractions of a cent"
+    return value, None
+
+
+def _row(
+    raw: Any, number: int, table: str, spec: WagerKind | None, problems: _Problems
+) -> PayRow | None:
+    if not isinstance(raw, Mapping):
+        problems.add(f"table {table}, row {number}", "a row must be a mapping with event and kind")
+        return None
+    event = raw.get("event")
+    where = f"table {table}, row {number}" + (f" ({event})" if isinstance(event, str) else "")
+    bad = len(problems.lines)
+    for key in sorted(set(raw) - _ROW_KEYS, key=str):
+        problems.add(where, f"unknown field {key!r} (a row has {', '.join(sorted(_ROW_KEYS))})")
+    if not isinstance(event, str):
+        problems.add(where, "missing event")
+    elif event not in EVENT_ORDER:
+        problems.add(where, f"unknown event {event!r} (known: {', '.join(EVENT_ORDER)})")
+    elif spec is not None and event not in spec.events:
+        problems.add(where, f"event {event} is not paid by {spec.name} tables")
+    kind = raw.get("kind")
+    if kind not in PAY_KINDS:
+        problems.add(where, f"kind {kind!r} is not one of {', '.join(PAY_KINDS)}")
+    elif spec is not None and kind not in spec.kinds:
+        allowed = ", ".join(k for k in PAY_KINDS if k in spec.kinds)
+        problems.add(where, f"kind {kind} is not allowed in {spec.name} tables ({allowed})")
+    value, value_problem = _value(raw.get("value"), kind) if kind in PAY_KINDS else (None, None)
+    if value_problem:
+        problems.add(where, value_problem)
+    label = raw.get("label")
+    if label is not None and not _text(label):
+        problems.add(where, "label must be a text")
+    if len(problems.lines) > bad:
+        return None
+    assert isinstance(event, str) and isinstance(kind, str)
+    return PayRow(number, event, str(label or LABELS[event]).strip(), Pay(kind, value))
+
+
+def _table(
+    raw: Any, index: int, source: str, file_notes: tuple[str, ...], problems: _Problems
+) -> PayTable | None:
+    if not isinstance(raw, Mapping):
+        problems.add(f"table #{index}", "a table must be a mapping with id, wager, basis and rows")
+        return None
+    table_id = raw.get("id")
+    name_ok = isinstance(table_id, str) and bool(_ID.match(table_id))
+    label = str(table_id) if name_ok else f"#{index}"
+    where = f"table {label}"
+    bad = len(problems.lines)
+    if not name_ok:
+        problems.add(where, f"id {table_id!r} must be a name of letters, digits, '.', '_', '-'")
+    for key in sorted(set(raw) - _TABLE_KEYS, key=str):
+        problems.add(where, f"unknown field {key!r} (a table has {', '.join(sorted(_TABLE_KEYS))})")
+    wager = raw.get("wager")
+    spec = WAGERS.get(wager) if isinstance(wager, str) else None
+    if spec is None:
+        problems.add(where, f"wager {wager!r} is not one of {', '.join(WAGERS)}")
+    basis = raw.get("basis")
+    if spec is not None and basis not in spec.bases:
+        problems.add(
+            where, f"basis {basis!r} is not allowed for {spec.name} ({', '.join(spec.bases)})"
+        )
+    name = raw.get("name")
+    if name is not None and not _text(name):
+        problems.add(where, "name must be a text")
+    notes = _notes(raw.get("notes"), where, problems)
+    rows_raw = raw.get("rows")
+    rows: list[PayRow] = []
+    if not isinstance(rows_raw, list) or not rows_raw:
+        problems.add(where, "rows must be a list of at least one row")
+        rows_raw = []
+    seen: dict[str, int] = {}
+    for number, row_raw in enumerate(rows_raw, 1):
+        row = _row(row_raw, number, label, spec, problems)
+        if row is None:
+            continue
+        if row.event in seen:
+            problems.add(
+                f"{where}, row {number} ({row.event})",
+                f"event {row.event} is already row {seen[row.event]}",
+            )
+            continue
+        seen[row.event] = number
+        rows.append(row)
+    if rows and len(problems.lines) == bad and all(r.pay.kind in (LOSS, NOT_OFFERED) for r in rows):
+        problems.add(where, "no row pays anything")
+    if len(problems.lines) > bad:
+        return None
+    assert isinstance(table_id, str) and isinstance(wager, str) and isinstance(basis, str)
+    return PayTable(
+        table_id,
+        wager,
+        str(name or WAGERS[wager].name).strip(),
+        basis,
+        tuple(rows),
+        file_notes + notes,
+        source,
+        problems.path,
+    )
+
+
+def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
+    """The tables of one file and every problem found in it."""
+    problems = _Problems(str(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.add("", f"cannot read it: {getattr(exc, 'strerror', None) or exc}")
+        return (), problems.lines
+    try:
+        raw = load_yaml(text)
+    except DocumentSyntaxError as exc:
+        problems.add(f"line {exc.line}" if exc.line else "", f"not valid YAML: {exc.problem}")
+        return (), problems.lines
+    if not isinstance(raw, Mapping):
+        problems.add("", "must be a mapping with schema and tables")
+        return (), problems.lines
+    for key in sorted(set(raw) - _FILE_KEYS, key=str):
+        problems.add(
+            "", f"unknown field {key!r} (a pay-table file has {', '.join(sorted(_FILE_KEYS))})"
+        )
+    if raw.get("schema") != SCHEMA:
+        problems.add(
+            "", f"schema {raw.get('schema')!r} is not supported (expected schema: {SCHEMA})"
+        )
+    source = raw.get("source", path.name)
+    if not _text(source):
+        problems.add("", "source must be a text")
+        source = path.name
+    file_notes = _notes(raw.get("notes"), "", problems)
+    tables_raw = raw.get("tables")
+    if not isinstance(tables_raw, list) or not tables_raw:
+        problems.add("", "tables must be a list of at least one table")
+        return (), problems.lines
+    tables: list[PayTable] = []
+    seen: set[str] = set()
+    for index, table_raw in enumerate(tables_raw, 1):
+        table = _table(table_raw, index, str(source).strip(), file_notes, problems)
+        if table is None:
+            continue
+        if table.id in seen:
+            problems.add(f"table {table.id}", "the id is used twice in this file")
+            continue
+        seen.add(table.id)
+        tables.append(table)
+    return tuple(tables), problems.lines
+
+
+def check_file(path: str | Path) -> list[str]:
+    """Every problem of a pay-table file (empty when it is valid)."""
+    return _read(Path(path))[1]
+
+
+def load_file(path: str | Path) -> tuple[PayTable, ...]:
+    """The tables of one file; raise `PayTableError` naming the first problem (and how many)."""
+    tables, problems = _read(Path(path))
+    if problems:
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        raise PayTableError(problems[0] + more)
+    return tables
+
+
+def shipped_dir() -> Path:
+    """The directory of the shipped pay tables: the package `dealer.shipped_paytables` when the
+    build maps `paytables/` there (wheels), else `paytables/` beside the package (source tree,
+    editable install)."""
+    spec = importlib.util.find_spec("dealer.shipped_paytables")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    here = Path(__file__).resolve().parents[3] / "paytables"
+    if here.is_dir():
+        return here
+    raise PayTableError(f"the shipped pay tables are missing (looked in {here})")
+
+
+def _files(place: Path) -> list[Path]:
+    if place.is_file():
+        return [place]
+    if not place.is_dir():
+        raise PayTableError(f"pay-table directory {place} does not exist")
+    return sorted([*place.glob("*.yaml"), *place.glob("*.yml")])
+
+
+def load_paytables(places: Sequence[str | Path] = (), shipped: bool = True) -> PayTables:
+    """The shipped tables (unless `shipped` is False) and those of every file in `places`
+    (directories of `*.yaml`/`*.yml` files, or single files). An id defined twice is an error."""
+    dirs = ([shipped_dir()] if shipped else []) + [Path(p) for p in places]
+    tables: dict[str, PayTable] = {}
+    for place in dirs:
+        for path in _files(place):
+            for table in load_file(path):
+                if table.id in tables:
+                    raise PayTableError(
+                        f"{path}: table {table.id}: the id is already defined in "
+                        f"{tables[table.id].path}"
+                    )
+                tables[table.id] = table
+    return PayTables(MappingProxyType(tables))
+
+
+@functools.cache
+def shipped_paytables() -> PayTables:
+    """The shipped tables (read once)."""
+    return load_paytables()

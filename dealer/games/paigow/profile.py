@@ -1,0 +1,244 @@
+"""The table profile: a table's house rules, loaded from YAML, validated, with --rule overrides.
+
+The shipped `default_profile.yaml` holds every setting and its default (RULINGS.md). A
+property's profile names only what it changes; `--rule KEY=VALUE` changes one setting, with
+dotted keys for nested ones (`caps.treasure.per_hand=5000`). Every ruling records
+`Profile.settings()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from dealer.kernel.digest import sha256_hex
+from dealer.kernel.documents import DocumentSyntaxError, load_yaml
+from dealer.kernel.errors import ConfigError
+
+CHOICES = {
+    "wheel": ("second-highest", "lowest"),
+    "dealer_pai_gow": ("half-pay", "push-king-or-less", "push-ace-high"),
+    "foul": ("forfeit", "reset"),
+}
+TEXT_RULES = (
+    "house_way",
+    "insurance_table",
+    "treasure_table",
+    "envy_table",
+    "progressive_insurance_table",
+    "progressive_treasure_table",
+)
+SECTIONS = ("name", "rules", "limits", "caps", "meters")
+
+
+class Limit(NamedTuple):
+    """Smallest and largest wager a seat may place."""
+
+    min: Decimal
+    max: Decimal
+
+
+class Cap(NamedTuple):
+    """Maximum aggregate payout of one wager type per hand and per round (None: no cap)."""
+
+    per_hand: Decimal | None
+    per_round: Decimal | None
+
+
+class MeterConfig(NamedTuple):
+    """A progressive meter's seed and the share of each wager it receives."""
+
+    seed: Decimal
+    contribution: Decimal
+
+
+class Profile(NamedTuple):
+    """A validated table profile."""
+
+    name: str
+    source: str
+    wheel: str
+    dealer_pai_gow: str
+    foul: str
+    house_way: str
+    insurance_table: str
+    treasure_table: str
+    envy_table: str
+    progressive_insurance_table: str
+    progressive_treasure_table: str
+    envy_minimum: Decimal
+    limits: Mapping[str, Limit]
+    caps: Mapping[str, Cap]
+    meters: Mapping[str, MeterConfig]
+    overrides: tuple[str, ...]
+    sha256: str = ""
+    """SHA-256 of the profile file's text (of the shipped defaults for `default`), so a
+    ruling can be matched to the profile a supervisor approved."""
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting, JSON-ready, as recorded with each ruling."""
+
+        def num(v: Decimal | None) -> int | float | None:
+            if v is None:
+                return None
+            return int(v) if v == v.to_integral_value() else float(v)
+
+        return {
+            "profile": self.name,
+            "profile_source": self.source,
+            "profile_sha256": self.sha256,
+            "overrides": list(self.overrides),
+            "wheel": self.wheel,
+            "dealer_pai_gow": self.dealer_pai_gow,
+            "foul": self.foul,
+            "house_way": self.house_way,
+            **{k: getattr(self, k) for k in TEXT_RULES[1:]},
+            "envy_minimum": num(self.envy_minimum),
+            "limits": {k: {"min": num(v.min), "max": num(v.max)} for k, v in self.limits.items()},
+            "caps": {
+                k: {"per_hand": num(v.per_hand), "per_round": num(v.per_round)}
+                for k, v in self.caps.items()
+            },
+            "meters": {
+                k: {"seed": num(v.seed), "contribution": num(v.contribution)}
+                for k, v in self.meters.items()
+            },
+        }
+
+
+def _default_text() -> str:
+    return (Path(__file__).parent / "default_profile.yaml").read_text(encoding="utf-8")
+
+
+def _merge(base: dict[str, Any], extra: Mapping[str, Any], origin: str, path: str) -> None:
+    """Deep-merge `extra` into `base`, refusing keys the default profile does not have."""
+    for key, value in extra.items():
+        where = f"{path}.{key}" if path else str(key)
+        if key not in base:
+            known = ", ".join(str(k) for k in base)
+            raise ConfigError(f"profile {origin}: {where}: unknown setting (known: {known})")
+        if isinstance(base[key], dict):
+            if not isinstance(value, dict):
+                raise ConfigError(f"profile {origin}: {where}: must be a mapping")
+            _merge(base[key], value, origin, where)
+        else:
+            base[key] = value
+
+
+def _decimal(value: Any, origin: str, where: str, *, optional: bool = False) -> Decimal | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, bool):
+        raise ConfigError(f"profile {origin}: {where}: {value!r} is not a number")
+    try:
+        d = Decimal(str(value))
+    except InvalidOperation:
+        raise ConfigError(f"profile {origin}: {where}: {value!r} is not a number") from None
+    if not d.is_finite() or d < 0:
+        raise ConfigError(f"profile {origin}: {where}: {value!r} must be zero or more")
+    return d
+
+
+def _need(value: Decimal | None) -> Decimal:
+    assert value is not None
+    return value
+
+
+def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Profile:
+    rules = raw["rules"]
+    for key, allowed in CHOICES.items():
+        if rules[key] not in allowed:
+            raise ConfigError(
+                f"profile {origin}: rules.{key}: {rules[key]!r} is not one of {', '.join(allowed)}"
+            )
+    for key in TEXT_RULES:
+        if not isinstance(rules[key], str) or not rules[key].strip():
+            raise ConfigError(f"profile {origin}: rules.{key}: must be a name")
+    limits = {}
+    for wager, lim in raw["limits"].items():
+        lo = _need(_decimal(lim["min"], origin, f"limits.{wager}.min"))
+        hi = _need(_decimal(lim["max"], origin, f"limits.{wager}.max"))
+        if lo > hi:
+            raise ConfigError(f"profile {origin}: limits.{wager}: min {lo} is above max {hi}")
+        limits[wager] = Limit(lo, hi)
+    caps = {
+        w: Cap(
+            _decimal(c["per_hand"], origin, f"caps.{w}.per_hand", optional=True),
+            _decimal(c["per_round"], origin, f"caps.{w}.per_round", optional=True),
+        )
+        for w, c in raw["caps"].items()
+    }
+    meters = {}
+    for m, cfg in raw["meters"].items():
+        share = _need(_decimal(cfg["contribution"], origin, f"meters.{m}.contribution"))
+        if share > 1:
+            raise ConfigError(
+                f"profile {origin}: meters.{m}.contribution: {share} is a share of the wager, "
+                "at most 1"
+            )
+        meters[m] = MeterConfig(_need(_decimal(cfg["seed"], origin, f"meters.{m}.seed")), share)
+    return Profile(
+        name=str(raw["name"]),
+        source=origin,
+        wheel=rules["wheel"],
+        dealer_pai_gow=rules["dealer_pai_gow"],
+        foul=rules["foul"],
+        house_way=rules["house_way"].strip(),
+        insurance_table=rules["insurance_table"].strip(),
+        treasure_table=rules["treasure_table"].strip(),
+        envy_table=rules["envy_table"].strip(),
+        progressive_insurance_table=rules["progressive_insurance_table"].strip(),
+        progressive_treasure_table=rules["progressive_treasure_table"].strip(),
+        envy_minimum=_need(_decimal(rules["envy_minimum"], origin, "rules.envy_minimum")),
+        limits=MappingProxyType(limits),
+        caps=MappingProxyType(caps),
+        meters=MappingProxyType(meters),
+        overrides=overrides,
+    )
+
+
+def _apply_rule(raw: dict[str, Any], rule: str) -> None:
+    """Apply one `KEY=VALUE` override; a bare KEY is looked up under `rules`."""
+    key, sep, value = rule.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise ConfigError(f"--rule {rule!r}: expected KEY=VALUE, e.g. --rule wheel=lowest")
+    path = key.split(".")
+    if len(path) == 1 and path[0] not in SECTIONS:
+        path = ["rules", path[0]]
+    try:
+        node: Any = load_yaml(value, cache=False) if value.strip() else None
+    except DocumentSyntaxError as exc:
+        raise ConfigError(f"--rule {rule!r}: the value is not valid YAML: {exc}") from None
+    for part in reversed(path):
+        node = {part: node}
+    _merge(raw, node, f"--rule {rule}", "")
+
+
+def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> Profile:
+    """The default profile, merged with a profile file if given, then the --rule overrides."""
+    text = _default_text()
+    raw = load_yaml(text)
+    origin = "default"
+    if path is not None:
+        origin = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"profile {origin}: cannot read it: {exc.strerror}") from None
+        try:
+            extra = load_yaml(text) or {}
+        except DocumentSyntaxError as exc:
+            raise ConfigError(f"profile {origin}: not valid YAML: {exc}") from None
+        if not isinstance(extra, dict):
+            raise ConfigError(f"profile {origin}: top level: must be a mapping")
+        _merge(raw, extra, origin, "")
+        _build(raw, origin, ())
+    for rule in rules:
+        _apply_rule(raw, rule)
+        _build(raw, f"--rule {rule}", ())
+    profile = _build(raw, origin, tuple(rules))
+    return profile._replace(sha256=sha256_hex(text))

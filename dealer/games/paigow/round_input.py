@@ -1,0 +1,270 @@
+"""A whole table round as typed in a round file: read it, check all of it, report every problem.
+
+A round file (YAML or JSON) names the table, the dealer's seven cards and each occupied seat
+(1-6) with its wagers and either its seven `cards` (set by the House Way on request) or its
+own `high` and `low` hands:
+
+    table: PG-3
+    dealer: As Kd 9c 7h 5s 3d 2c
+    seats:
+      - seat: 1
+        cards: Js Jd Ac Qh 8s 5d 3h        # the player asks for the House Way
+        wagers: {base: 25, treasure: 5, progressive_treasure: 1}
+      - seat: 4
+        high: Kc Kh 9d 6s 2h
+        low: Qs Td
+        wagers: {base: 10, insurance: 5, insurance_on_dealer: true}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from dealer.games.paigow.profile import Profile
+from dealer.kernel.cards import Card, parse_cards
+from dealer.kernel.errors import DealerError
+from dealer.kernel.money import to_money
+
+SEATS = range(1, 7)
+WAGER_KEYS = ("base", "insurance", "treasure", "progressive_insurance", "progressive_treasure")
+SEAT_KEYS = {"seat", "cards", "high", "low", "wagers"}
+
+
+class RoundError(DealerError):
+    """A round that cannot be settled; the message lists every problem found."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        if len(problems) == 1:
+            super().__init__(problems[0])
+        else:
+            super().__init__(f"the round has {len(problems)} problems: " + "; ".join(problems))
+
+
+@dataclass(frozen=True)
+class Wagers:
+    """One seat's wagers (zero where not placed)."""
+
+    base: Decimal
+    insurance: Decimal = Decimal(0)
+    insurance_on_dealer: bool = False
+    treasure: Decimal = Decimal(0)
+    progressive_insurance: Decimal = Decimal(0)
+    progressive_treasure: Decimal = Decimal(0)
+
+
+@dataclass(frozen=True)
+class SeatInput:
+    """One occupied seat: its seven cards, its own setting if it set the hand, its wagers."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    high: tuple[Card, ...] | None
+    low: tuple[Card, ...] | None
+    wagers: Wagers
+
+    @property
+    def house_way(self) -> bool:
+        """True when the dealer sets this hand by the House Way (the player asked)."""
+        return self.high is None
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """A checked round, ready to settle."""
+
+    table: str | None
+    dealer: tuple[Card, ...]
+    seats: tuple[SeatInput, ...]
+
+
+class _Checker:
+    """Collects problems instead of stopping at the first."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.owner: dict[Card, str] = {}
+
+    def cards(self, text: Any, count: int, where: str) -> tuple[Card, ...] | None:
+        if not isinstance(text, str):
+            self.problems.append(f"{where}: give the cards as text, e.g. 'As Kd 9c'")
+            return None
+        try:
+            cards = parse_cards(text, (count,), where)
+        except DealerError as exc:
+            self.problems.append(f"{where}: {exc}")
+            return None
+        for card in cards:
+            if card in self.owner:
+                what = "a second joker" if card.is_joker else f"duplicate card {card}"
+                self.problems.append(f"{where}: {what} (also in {self.owner[card]})")
+            else:
+                self.owner[card] = where if where.startswith("seat") else f"the {where}"
+        return cards
+
+    def wagers(self, raw: Any, where: str, profile: Profile) -> Wagers | None:
+        if not isinstance(raw, Mapping):
+            self.problems.append(f"{where}: wagers must be a mapping, e.g. {{base: 25}}")
+            return None
+        unknown = set(raw) - set(WAGER_KEYS) - {"insurance_on_dealer"}
+        if unknown:
+            self.problems.append(f"{where}: unknown wager {sorted(unknown)[0]!r}")
+        if "base" not in raw:
+            self.problems.append(f"{where}: the base wager is required")
+            return None
+        amounts: dict[str, Decimal] = {}
+        for key in WAGER_KEYS:
+            if key not in raw:
+                continue
+            try:
+                amount = to_money(raw[key], f"{key} wager")
+            except DealerError as exc:
+                self.problems.append(f"{where}: {exc}")
+                continue
+            limit = profile.limits.get(key)
+            if limit is not None and amount and not limit.min <= amount <= limit.max:
+                self.problems.append(
+                    f"{where}: {key} wager {amount} is outside the table limits "
+                    f"{limit.min}-{limit.max}"
+                )
+            amounts[key] = amount
+        on_dealer = raw.get("insurance_on_dealer", False)
+        if not isinstance(on_dealer, bool):
+            self.problems.append(f"{where}: insurance_on_dealer must be true or false")
+        if on_dealer and not amounts.get("insurance"):
+            self.problems.append(f"{where}: insurance_on_dealer without an insurance wager")
+        if "base" not in amounts:
+            return None
+        return Wagers(insurance_on_dealer=bool(on_dealer), **amounts)
+
+    def claim(self, cards: Sequence[Card], owner: str) -> None:
+        """Mark cards already checked (the dealer's, earlier seats') as taken by `owner`."""
+        for card in cards:
+            self.owner[card] = owner
+
+    def seat(
+        self,
+        seat_raw: Any,
+        index: str,
+        taken: set[int],
+        profile: Profile,
+        *,
+        partial: bool = False,
+    ) -> SeatInput | None:
+        """Check one seat mapping; with `partial`, only the parts given so far (a seat being
+        typed in): a missing hand or missing wagers is not (yet) a problem."""
+        if not isinstance(seat_raw, Mapping):
+            self.problems.append(f"{index}: a seat must be a mapping")
+            return None
+        number = seat_raw.get("seat")
+        where = f"seat {number}"
+        if isinstance(number, bool) or not isinstance(number, int) or number not in SEATS:
+            self.problems.append(f"{where}: seats are numbered 1 to 6")
+        elif number in taken:
+            self.problems.append(f"{where}: listed twice")
+        else:
+            taken.add(number)
+        extra = set(seat_raw) - SEAT_KEYS
+        if extra:
+            self.problems.append(f"{where}: unknown field {sorted(extra)[0]!r}")
+        high = low = None
+        if "cards" in seat_raw:
+            if "high" in seat_raw or "low" in seat_raw:
+                self.problems.append(f"{where}: give cards (House Way) or high and low, not both")
+            cards = self.cards(seat_raw["cards"], 7, where)
+        elif "high" in seat_raw and "low" in seat_raw:
+            high = self.cards(seat_raw["high"], 5, f"{where} high hand")
+            low = self.cards(seat_raw["low"], 2, f"{where} low hand")
+            cards = high + low if high and low else None
+        else:
+            if not partial:
+                self.problems.append(f"{where}: give its seven cards, or its high and low hands")
+            cards = None
+        wagers = None
+        if not partial or "wagers" in seat_raw:
+            wagers = self.wagers(seat_raw.get("wagers"), where, profile)
+        if cards and wagers and isinstance(number, int):
+            return SeatInput(number, cards, high, low, wagers)
+        return None
+
+
+def read_round(raw: Any, profile: Profile) -> RoundInput:
+    """Check a round read from its file; raise RoundError listing every problem."""
+    check = _Checker()
+    if not isinstance(raw, Mapping):
+        raise RoundError(["the round file must hold a mapping with dealer and seats"])
+    unknown = set(raw) - {"table", "dealer", "seats"}
+    if unknown:
+        check.problems.append(f"unknown field {sorted(unknown)[0]!r}")
+    dealer = check.cards(raw.get("dealer"), 7, "dealer's hand")
+    seats_raw = raw.get("seats")
+    seats: list[SeatInput] = []
+    if not isinstance(seats_raw, list) or not seats_raw:
+        check.problems.append("seats: list at least one occupied seat")
+        seats_raw = []
+    taken: set[int] = set()
+    for i, seat_raw in enumerate(seats_raw):
+        seat = check.seat(seat_raw, f"seats[{i}]", taken, profile)
+        if seat is not None:
+            seats.append(seat)
+    table = raw.get("table")
+    if table is not None and not isinstance(table, str | int):
+        check.problems.append("table: must be a table id")
+    if check.problems or dealer is None:
+        raise RoundError(check.problems)
+    return RoundInput(
+        None if table is None else str(table),
+        dealer,
+        tuple(sorted(seats, key=lambda s: s.seat)),
+    )
+
+
+def _earlier(dealer: Sequence[Card], seats: Sequence[SeatInput]) -> tuple[_Checker, set[int]]:
+    check = _Checker()
+    check.claim(dealer, "the dealer's hand")
+    for earlier in seats:
+        check.claim(earlier.cards, f"seat {earlier.seat}")
+    return check, {earlier.seat for earlier in seats}
+
+
+def read_dealer(text: Any, seats: Sequence[SeatInput] = ()) -> tuple[Card, ...]:
+    """Check the dealer's seven cards (against the seats already in, if any), as `read_round`
+    does; raise RoundError."""
+    check, _ = _earlier((), seats)
+    cards = check.cards(text, 7, "dealer's hand")
+    if check.problems or cards is None:
+        raise RoundError(check.problems)
+    return cards
+
+
+def check_seat(
+    raw: Any,
+    profile: Profile,
+    dealer: Sequence[Card] = (),
+    seats: Sequence[SeatInput] = (),
+) -> None:
+    """Check the parts given so far of one seat being typed in (its number; its cards or high
+    and low; its wagers), by the rules of `read_round`, against the dealer's cards and the seats
+    already in; raise RoundError listing every problem."""
+    check, taken = _earlier(dealer, seats)
+    check.seat(raw, "seat", taken, profile, partial=True)
+    if check.problems:
+        raise RoundError(check.problems)
+
+
+def read_seat(
+    raw: Any,
+    profile: Profile,
+    dealer: Sequence[Card] = (),
+    seats: Sequence[SeatInput] = (),
+) -> SeatInput:
+    """Check one whole seat (a round file's seat mapping) by the rules of `read_round`, against
+    the dealer's cards and the seats already in; raise RoundError listing every problem."""
+    check, taken = _earlier(dealer, seats)
+    seat = check.seat(raw, "seat", taken, profile)
+    if check.problems or seat is None:
+        raise RoundError(check.problems)
+    return seat

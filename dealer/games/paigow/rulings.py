@@ -1,0 +1,134 @@
+"""Pai Gow rulings: typed text in, a `Ruling` out. Pure: no printing, no database."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from dealer.games.paigow.hands import rank_high, rank_low
+from dealer.games.paigow.house_way import HouseWay, load_house_way, set_hand
+from dealer.games.paigow.profile import Profile
+from dealer.kernel.cards import check_distinct, parse_cards
+from dealer.kernel.errors import CardError
+from dealer.kernel.ruling import Ruling
+
+
+def way_of(profile: Profile, override: str | None = None) -> HouseWay:
+    """The House Way a ruling uses: the one named on the command, else the profile's."""
+    return load_house_way(override or profile.house_way)
+
+
+def settings_of(profile: Profile, way: HouseWay | None = None) -> dict[str, Any]:
+    """The settings a ruling records: the profile's, with the House Way's name and version."""
+    settings = profile.settings()
+    if way is not None:
+        settings["house_way"] = {"name": way.name, "version": way.version}
+    return settings
+
+
+def rank_ruling(text: str, profile: Profile) -> Ruling:
+    """Rank a five-card or two-card hand."""
+    cards = parse_cards(text, (5, 2), "hand to rank")
+    value = rank_high(cards, profile.wheel) if len(cards) == 5 else rank_low(cards)
+    result = value.to_dict()
+    lines = [f"{len(cards)}-card hand: {value.description}"]
+    if value.joker_plays_as:
+        lines.append(f"the joker plays as {value.joker_plays_as}")
+    return Ruling(
+        "paigow",
+        "rank",
+        text,
+        tuple(str(c) for c in cards),
+        result,
+        tuple(lines),
+        settings_of(profile),
+    )
+
+
+def compare_ruling(first: str, second: str, profile: Profile) -> Ruling:
+    """Compare two hands of the same size: which is higher, or a copy."""
+    a = parse_cards(first, (5, 2), "first hand")
+    b = parse_cards(second, (len(a),), "second hand")
+    check_distinct([("first hand", a), ("second hand", b)])
+    rank = (lambda h: rank_high(h, profile.wheel)) if len(a) == 5 else rank_low
+    va, vb = rank(a), rank(b)
+    winner = 0 if va.key > vb.key else 1 if vb.key > va.key else None
+    if winner is None:
+        verdict = f"copy: both are {va.description}"
+    else:
+        win, lose = (va, vb) if winner == 0 else (vb, va)
+        verdict = f"hand {winner + 1} wins: {win.description} beats {lose.description}"
+    result = {"winner": winner, "hands": [va.to_dict(), vb.to_dict()]}
+    cards = tuple(str(c) for c in (*a, *b))
+    return Ruling(
+        "paigow", "compare", f"{first} | {second}", cards, result, (verdict,), settings_of(profile)
+    )
+
+
+def set_ruling(text: str, profile: Profile, house_way: str | None = None) -> Ruling:
+    """Set seven cards by the House Way."""
+    cards = parse_cards(text, (7,), "seven-card hand")
+    way = way_of(profile, house_way)
+    setting = set_hand(cards, way)
+    high, low = rank_high(setting.high, profile.wheel), rank_low(setting.low)
+    result = {
+        "high": [str(c) for c in high.cards],
+        "low": [str(c) for c in low.cards],
+        "house_way": {"name": way.name, "version": way.version},
+        "rule": setting.rule,
+        "clause": setting.clause,
+        "high_hand": high.to_dict(),
+        "low_hand": low.to_dict(),
+    }
+    lines = (setting.rule, f"high: {high.description}", f"low: {low.description}")
+    return Ruling(
+        "paigow",
+        "set",
+        text,
+        tuple(str(c) for c in cards),
+        result,
+        lines,
+        settings_of(profile, way),
+    )
+
+
+def bonus_ruling(text: str, profile: Profile) -> Ruling:
+    """The seven-card bonus events of a hand, and the row each of the table's posted pay tables
+    would settle it on."""
+    from dealer.games.paigow.events import classify
+    from dealer.games.paigow.paytables import shipped_paytables
+
+    cards = parse_cards(text, (7,), "seven-card hand")
+    events = classify(cards)
+    library = shipped_paytables()
+    posted = {
+        "insurance": profile.insurance_table,
+        "treasure": profile.treasure_table,
+        "envy": profile.envy_table,
+        "progressive_insurance": profile.progressive_insurance_table,
+        "progressive_treasure": profile.progressive_treasure_table,
+    }
+    rows: dict[str, Any] = {}
+    lines = list(events.explanation())
+    for wager, table_id in posted.items():
+        row = library.get(table_id, wager).row_for(events.events)
+        rows[wager] = {
+            "paytable": table_id,
+            "row": row.label if row else None,
+            "pays": row.pay.text() if row else None,
+        }
+        lines.append(
+            f"{wager.replace('_', ' ')} {table_id}: "
+            + (f"row {row.label}, pays {row.pay.text()}" if row else "no row: the wager loses")
+        )
+    result = {**events.to_dict(), "paytable_rows": rows}
+    cards_typed = tuple(str(c) for c in cards)
+    return Ruling("paigow", "bonus", text, cards_typed, result, tuple(lines), settings_of(profile))
+
+
+def batch_line_cards(line: str) -> Sequence[str]:
+    """Split a batch line `A | B` into its hands (for compare)."""
+    parts = [p.strip() for p in line.split("|")]
+    if len(parts) != 2 or not all(parts):
+        raise CardError("a compare line holds two hands separated by '|'")
+    return parts

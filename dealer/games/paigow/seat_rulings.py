@@ -1,0 +1,133 @@
+"""Pai Gow rulings on whole seats and rounds: base and bonus wagers, Envy, progressive meters.
+Pure: the meters come in and go out as values. (Kept apart from `rulings` so that ranking and
+setting a hand never load the bonus machinery.)"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from dealer.games.paigow.bonus import Meters
+from dealer.games.paigow.house_way import HouseWay
+from dealer.games.paigow.profile import Profile
+from dealer.games.paigow.round_input import RoundError, read_round
+from dealer.games.paigow.rulings import settings_of, way_of
+from dealer.games.paigow.table_round import settle_round
+from dealer.kernel.documents import DocumentSyntaxError, load_yaml
+from dealer.kernel.errors import CardError
+from dealer.kernel.ruling import Ruling
+
+
+@dataclass(frozen=True)
+class BonusWagers:
+    """The optional wagers of one seat on the `settle` command."""
+
+    treasure: Decimal | None = None
+    insurance: Decimal | None = None
+    insurance_on_dealer: bool = False
+    progressive_treasure: Decimal | None = None
+    progressive_insurance: Decimal | None = None
+
+    def as_raw(self) -> dict[str, Any]:
+        """The wagers as a round file states them."""
+        raw: dict[str, Any] = {
+            k: str(v)
+            for k, v in (
+                ("treasure", self.treasure),
+                ("insurance", self.insurance),
+                ("progressive_treasure", self.progressive_treasure),
+                ("progressive_insurance", self.progressive_insurance),
+            )
+            if v is not None
+        }
+        if self.insurance_on_dealer:
+            raw["insurance_on_dealer"] = True
+        return raw
+
+
+def _round_settings(profile: Profile, way: HouseWay) -> dict[str, Any]:
+    settings = settings_of(profile, way)
+    settings["paytables"] = {
+        "insurance": profile.insurance_table,
+        "treasure": profile.treasure_table,
+        "envy": profile.envy_table,
+        "progressive_insurance": profile.progressive_insurance_table,
+        "progressive_treasure": profile.progressive_treasure_table,
+    }
+    return settings
+
+
+def settle_ruling(
+    dealer: str,
+    wager: Decimal,
+    profile: Profile,
+    meters: Meters,
+    player: str | None = None,
+    high: str | None = None,
+    low: str | None = None,
+    house_way: str | None = None,
+    bonus: BonusWagers | None = None,
+    seat: int = 1,
+) -> tuple[Ruling, Meters]:
+    """Settle one seat against the dealer: the base wager and any bonus wagers. The player's
+    seven cards are set by the House Way (`player`), or the player set `high` and `low`.
+    Returns the ruling and the progressive meters it leaves."""
+    seat_raw: dict[str, Any] = {
+        "seat": seat,
+        "wagers": {"base": str(wager), **(bonus or BonusWagers()).as_raw()},
+    }
+    if player is not None:
+        seat_raw["cards"] = player
+        typed = f"dealer {dealer} | player {player}"
+    else:
+        if high is None or low is None:
+            raise CardError("give the player's seven cards, or both the high and the low hand")
+        seat_raw.update(high=high, low=low)
+        typed = f"dealer {dealer} | high {high} | low {low}"
+    rnd = read_round({"dealer": dealer, "seats": [seat_raw]}, profile)
+    way = way_of(profile, house_way)
+    outcome = settle_round(rnd, profile, way, meters)
+    whole = outcome.to_dict()
+    result = {
+        **whole["seats"][0],
+        "dealer": whole["dealer"],
+        "meters": whole["meters"],
+        "progressive_hits": whole["progressive_hits"],
+    }
+    cards = tuple(str(c) for c in (*rnd.dealer, *rnd.seats[0].cards))
+    explanation = tuple(outcome.seats[0].base.explanation()) + tuple(outcome.bonuses.explanation())
+    ruling = Ruling(
+        "paigow", "settle", typed, cards, result, explanation, _round_settings(profile, way), seat
+    )
+    return ruling, outcome.meters_after
+
+
+def round_ruling(
+    raw: Any, typed: str, profile: Profile, meters: Meters, house_way: str | None = None
+) -> tuple[Ruling, Meters]:
+    """Settle a whole table round (a round file's content); the ruling and the meters after."""
+    rnd = read_round(raw, profile)
+    way = way_of(profile, house_way)
+    outcome = settle_round(rnd, profile, way, meters)
+    cards = tuple(str(c) for c in rnd.dealer) + tuple(
+        str(c) for seat in rnd.seats for c in seat.cards
+    )
+    ruling = Ruling(
+        "paigow",
+        "round",
+        typed,
+        cards,
+        outcome.to_dict(),
+        tuple(outcome.explanation()),
+        _round_settings(profile, way),
+    )
+    return ruling, outcome.meters_after
+
+
+def read_round_text(text: str, origin: str) -> Any:
+    """A round file's content (YAML or JSON)."""
+    try:
+        return load_yaml(text)
+    except DocumentSyntaxError as exc:
+        raise RoundError([f"{origin} is not valid YAML or JSON: {exc}"]) from None

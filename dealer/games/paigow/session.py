@@ -1,0 +1,570 @@
+"""A live table session: the dealer types the dealer's cards, then seat by seat, then settles.
+
+Pure: lines of typed text in, replies out; the caller reads the terminal (or a pipe), records
+each round the session hands it (the round as a round file states it, so it is ruled by the
+very code of `dealer round`) and tells the session the ruling id.
+
+A seat is one line, or several when parts are left out (the session then asks for the rest):
+
+    3 As Kd 9c 7h 5s 3d 2c base 25 treasure 5          seven cards: set by the House Way
+    seat 4: high Kc Kh 9d 6s 2h / low Qs Td  b10 i5 lammer    the player's own setting
+    5 Js Jd Ac Qh 8s 5d 3h house way 25 pt=1            a bare amount after the hand: base
+
+Wagers: `base`, `insurance`, `treasure`, `progressive-insurance`, `progressive-treasure`,
+each with its amount (`treasure 5`, `treasure=5`, `t5`); `dealer-insurance` puts the
+insurance wager on the dealer's hand (`dealer-insurance 5` is both at once).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any
+
+import yaml
+
+from dealer.games.paigow.profile import Profile
+from dealer.games.paigow.round_input import (
+    RoundError,
+    SeatInput,
+    Wagers,
+    check_seat,
+    read_dealer,
+    read_seat,
+)
+from dealer.kernel.cards import Card, parse_cards, split_tokens, symbols
+from dealer.kernel.errors import CardError, DealerError
+from dealer.kernel.money import fmt_money, money_json
+
+WAGER_NAMES: Mapping[str, str] = {
+    **dict.fromkeys(("base", "b", "bet", "wager"), "base"),
+    **dict.fromkeys(("insurance", "ins", "i", "pgi"), "insurance"),
+    **dict.fromkeys(("treasure", "tr", "t", "et"), "treasure"),
+    **dict.fromkeys(
+        ("progressive-insurance", "prog-insurance", "prog-ins", "pi"), "progressive_insurance"
+    ),
+    **dict.fromkeys(
+        ("progressive-treasure", "prog-treasure", "prog-tr", "pt"), "progressive_treasure"
+    ),
+}
+"""Typed wager names (lower case, `_` read as `-`) → the round file's wager key."""
+ON_DEALER = frozenset({"dealer-insurance", "insurance-on-dealer", "on-dealer", "lammer"})
+"""Words that put the insurance wager on the dealer's hand."""
+HIGH = frozenset({"high", "hi"})
+LOW = frozenset({"low", "lo", "/"})
+HOUSE_WAY = frozenset({"house", "way", "house-way", "houseway", "hw"})
+COMMANDS = frozenset({"help", "?", "quit", "exit", "history", "show", "undo", "settle", "dealer"})
+
+WAGER_LABELS: Mapping[str, str] = {
+    "base": "base",
+    "insurance": "insurance",
+    "treasure": "treasure",
+    "progressive_insurance": "progressive insurance",
+    "progressive_treasure": "progressive treasure",
+}
+
+HELP = (
+    "Type the dealer's seven cards, then one line per seat, then settle:",
+    "  3 As Kd 9c 7h 5s 3d 2c base 25 treasure 5      seven cards, set by the House Way",
+    "  4 high Kc Kh 9d 6s 2h / low Qs Td b10 i5 lammer   the player's own setting",
+    "  5 Js Jd Ac Qh 8s 5d 3h house way 25 pt 1         a bare amount after the hand is the base",
+    "Wagers: base, insurance (i), treasure (t), progressive-insurance (pi),",
+    "  progressive-treasure (pt), each with an amount: 'treasure 5', 'treasure=5' or 't5';",
+    "  dealer-insurance (or lammer): the insurance wager rides on the dealer's hand.",
+    "  Envy is paid on a Treasure wager of at least the table's Envy minimum.",
+    "Leave parts out and you are asked for them ('3', then the cards, then the wagers).",
+    "Commands:",
+    "  show              the round so far",
+    "  undo              take back the last entry (a seat, or the dealer's cards)",
+    "  dealer CARDS      correct the dealer's cards",
+    "  settle            settle, record and show the round, then start the next one",
+    "  history           the rounds settled in this session and their ruling ids",
+    "  help              this text",
+    "  quit              leave (end of input leaves too)",
+)
+
+_AMOUNT = re.compile(r"\$?([0-9]+(?:\.[0-9]+)?)")
+_GLUED = re.compile(r"([a-z][a-z-]*?)\$?([0-9]+(?:\.[0-9]+)?)")
+_SEAT = re.compile(r"(?:seat|s)?([0-9]+)")
+
+
+@dataclass(frozen=True)
+class SeatParts:
+    """What one typed line says about a seat; None where the line says nothing."""
+
+    number: int | None = None
+    hand: Mapping[str, str] | None = None
+    wagers: Mapping[str, Any] | None = None
+
+
+class _LineReader:
+    """Reads the tokens of one seat line in order (see the module docstring)."""
+
+    def __init__(self, with_number: bool, hand_known: bool) -> None:
+        self.with_number = with_number
+        self.hand_known = hand_known
+        self.number: int | None = None
+        self.groups: list[list[str]] = [[]]
+        self.high = False
+        self.house_way = False
+        self.amounts: dict[str, int | str] = {}
+        self.on_dealer = False
+        self.pending: str | None = None
+        self.soft = False  # a pending amount that may be left out (`dealer-insurance [N]`)
+
+    def read(self, line: str) -> SeatParts:
+        spaced = re.sub(r"[/|]", " / ", re.sub(r"[=:]", " ", line))
+        tokens = split_tokens(spaced)
+        if self.with_number:
+            tokens = self._seat_number(tokens)
+        for token in tokens:
+            self._token(token, token.lower().replace("_", "-"))
+        if self.pending is not None and not self.soft:
+            raise DealerError(f"give the {WAGER_LABELS[self.pending]} wager's amount")
+        return SeatParts(self.number, self._hand(), self._wagers())
+
+    def _seat_number(self, tokens: list[str]) -> list[str]:
+        words = [t.lower() for t in tokens[:2]]
+        if len(words) == 2 and words[0] in ("seat", "s") and _SEAT.fullmatch(words[1]):
+            self.number, rest = int(words[1]), tokens[2:]
+        elif words and (found := _SEAT.fullmatch(words[0])):
+            self.number, rest = int(found.group(1)), tokens[1:]
+        else:
+            raise DealerError(
+                "start a seat with its number (1-6), e.g. '3 As Kd 9c 7h 5s 3d 2c base 25'"
+            )
+        return rest
+
+    def _token(self, token: str, word: str) -> None:
+        amount = _AMOUNT.fullmatch(word)
+        if self.pending is not None and not amount:
+            if not self.soft:
+                raise DealerError(f"give the {WAGER_LABELS[self.pending]} wager's amount")
+            self.pending = None
+        if amount and self.pending is not None:
+            self._amount(self.pending, amount.group(1))
+        elif amount:
+            if not (self.hand_known or any(self.groups)):
+                raise DealerError(
+                    f"amount {token!r} before the hand: give the cards first, or say which "
+                    f"wager, e.g. 'base {token}'"
+                )
+            if "base" in self.amounts:
+                raise DealerError(f"amount {token!r}: say which wager, e.g. 'treasure {token}'")
+            self._amount("base", amount.group(1))
+        elif word in WAGER_NAMES:
+            self.pending, self.soft = WAGER_NAMES[word], False
+        elif word in ON_DEALER:
+            self.on_dealer = True
+            if "insurance" not in self.amounts:
+                self.pending, self.soft = "insurance", True
+        elif (glued := _GLUED.fullmatch(word)) and glued.group(1) in WAGER_NAMES:
+            self._amount(WAGER_NAMES[glued.group(1)], glued.group(2))
+        elif (glued := _GLUED.fullmatch(word)) and glued.group(1) in ON_DEALER:
+            self.on_dealer = True
+            self._amount("insurance", glued.group(2))
+        elif word == "envy":
+            raise DealerError(
+                "Envy has no wager of its own: it is paid on a Treasure wager of at least the "
+                "table's Envy minimum"
+            )
+        elif word in HIGH:
+            self._mark_high()
+        elif word in LOW:
+            if len(self.groups) > 1 and self.groups[-1]:
+                raise DealerError("one '/' (or 'low') between the high and the low hand")
+            if len(self.groups) == 1:
+                self.groups.append([])
+        elif word in HOUSE_WAY:
+            self.house_way = True
+        else:
+            self._card(token, word)
+
+    def _amount(self, name: str, amount: str) -> None:
+        if name in self.amounts:
+            raise DealerError(f"the {WAGER_LABELS[name]} wager is given twice")
+        self.amounts[name] = amount if "." in amount else int(amount)
+        self.pending = None
+
+    def _mark_high(self) -> None:
+        if any(self.groups) or len(self.groups) > 1:
+            raise DealerError("'high' comes before the five cards of the high hand")
+        self.high = True
+
+    def _card(self, token: str, word: str) -> None:
+        try:
+            parse_cards(token)
+        except CardError:
+            if word.isalpha() and len(word) >= 3 and word != "joker":
+                raise DealerError(
+                    f"unknown word {token!r}: wagers are base, insurance, treasure, "
+                    "progressive-insurance, progressive-treasure (each with an amount) and "
+                    "dealer-insurance; a hand is seven cards, or high … / low …"
+                ) from None
+        self.groups[-1].append(token)
+
+    def _hand(self) -> dict[str, str] | None:
+        if len(self.groups) > 1 or self.high:
+            if self.house_way:
+                raise DealerError("give seven cards for the House Way, or high / low: not both")
+            if len(self.groups) == 1:
+                raise DealerError("the low hand is missing: high … / low …")
+            return {"high": " ".join(self.groups[0]), "low": " ".join(self.groups[1])}
+        if self.groups[0]:
+            return {"cards": " ".join(self.groups[0])}
+        if self.house_way:
+            raise DealerError("the House Way sets seven cards: give them")
+        return None
+
+    def _wagers(self) -> dict[str, Any] | None:
+        if not self.amounts and not self.on_dealer:
+            return None
+        wagers: dict[str, Any] = dict(self.amounts)
+        if self.on_dealer:
+            wagers["insurance_on_dealer"] = True
+        return wagers
+
+
+def parse_seat_line(line: str, *, with_number: bool = True, hand_known: bool = False) -> SeatParts:
+    """Read one typed seat line (or the rest of a seat being entered, `with_number=False`).
+    A bare amount is the base wager only once the hand is known (`hand_known`, or given
+    earlier on the line). Raises DealerError naming what is wrong; the cards themselves are
+    checked later, by the round file's rules."""
+    return _LineReader(with_number, hand_known).read(line)
+
+
+def _wager_text(wagers: Wagers) -> str:
+    parts = []
+    for key, label in WAGER_LABELS.items():
+        amount: Decimal = getattr(wagers, key)
+        if amount:
+            on = (
+                " on the dealer's hand" if key == "insurance" and wagers.insurance_on_dealer else ""
+            )
+            parts.append(f"{label} {fmt_money(amount)}{on}")
+    return ", ".join(parts)
+
+
+def _hand_text(seat: SeatInput) -> str:
+    if seat.high is None or seat.low is None:
+        return f"{symbols(seat.cards)} (House Way)"
+    return f"{symbols(seat.high)} / {symbols(seat.low)} (own setting)"
+
+
+def _wagers_json(wagers: Wagers) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        k: money_json(getattr(wagers, k)) for k in WAGER_LABELS if getattr(wagers, k)
+    }
+    if wagers.insurance_on_dealer:
+        out["insurance_on_dealer"] = True
+    return out
+
+
+def _cards(cards: tuple[Card, ...] | None) -> list[str] | None:
+    return None if cards is None else [str(c) for c in cards]
+
+
+@dataclass(frozen=True)
+class EnteredSeat:
+    """A seat checked and in the round: as a round file states it, and as checked."""
+
+    raw: Mapping[str, Any]
+    seat: SeatInput
+
+    def line(self) -> str:
+        """`seat 3: J♠ J♦ … (House Way); base $25, treasure $5`."""
+        return f"seat {self.seat.seat}: {_hand_text(self.seat)}; {_wager_text(self.seat.wagers)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: seat, cards, own setting (high, low) or House Way, wagers."""
+        return {
+            "seat": self.seat.seat,
+            "cards": _cards(self.seat.cards),
+            "high": _cards(self.seat.high),
+            "low": _cards(self.seat.low),
+            "house_way": self.seat.house_way,
+            "wagers": _wagers_json(self.seat.wagers),
+        }
+
+
+@dataclass(frozen=True)
+class SeatDraft:
+    """A seat being typed in over several lines: its number and the parts given so far."""
+
+    number: int
+    hand: Mapping[str, str] | None = None
+    wagers: Mapping[str, Any] | None = None
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The parts given so far, as a round file's seat mapping."""
+        raw: dict[str, Any] = {"seat": self.number, **(self.hand or {})}
+        if self.wagers is not None:
+            raw["wagers"] = dict(self.wagers)
+        return raw
+
+    @property
+    def complete(self) -> bool:
+        """True once the hand and the wagers are given."""
+        return self.hand is not None and self.wagers is not None
+
+    def missing(self) -> str:
+        """`cards` or `wagers`: what to ask for next."""
+        return "cards" if self.hand is None else "wagers"
+
+
+@dataclass(frozen=True)
+class SettledRound:
+    """A round settled in this session."""
+
+    number: int
+    ruling_id: int
+    seats: tuple[int, ...]
+    total_net: Decimal
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: round, ruling_id, seats, total_net (the players'), house (its result)."""
+        return {
+            "round": self.number,
+            "ruling_id": self.ruling_id,
+            "seats": list(self.seats),
+            "total_net": money_json(self.total_net),
+            "house": money_json(-self.total_net),
+        }
+
+
+ENTERED = "entered"
+ERROR = "error"
+UNDONE = "undone"
+SHOW = "show"
+HISTORY = "history"
+HELP_TEXT = "help"
+SETTLE = "settle"
+QUIT = "quit"
+NOTHING = "nothing"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the session answers to one line. `kind`: entered, error, undone, show, history,
+    help, settle (record `round`, typed as `typed`, then call `Session.settled`), quit, or
+    nothing (a blank or comment line). `data` is the JSON form of show and history."""
+
+    kind: str
+    lines: tuple[str, ...] = ()
+    data: Mapping[str, Any] | None = None
+    round: Mapping[str, Any] | None = None
+    typed: str = ""
+
+
+@dataclass(frozen=True)
+class Session:
+    """The state of a live table: the round being entered and the rounds settled."""
+
+    profile: Profile
+    table: str
+    dealer: tuple[Card, ...] | None = None
+    dealer_text: str = ""
+    seats: tuple[EnteredSeat, ...] = ()
+    draft: SeatDraft | None = None
+    history: tuple[SettledRound, ...] = ()
+    quitting: bool = False
+
+    @property
+    def round_number(self) -> int:
+        """The number of the round being entered (1 for the session's first)."""
+        return len(self.history) + 1
+
+    @property
+    def in_progress(self) -> bool:
+        """True while a round has entries not yet settled."""
+        return self.dealer is not None or bool(self.seats) or self.draft is not None
+
+    @property
+    def prompt(self) -> str:
+        """What the session waits for."""
+        if self.dealer is None:
+            return f"round {self.round_number}, dealer's cards> "
+        if self.draft is not None:
+            return f"seat {self.draft.number} {self.draft.missing()}> "
+        return "seat (or settle)> "
+
+    def pending(self) -> str:
+        """What an unsettled round holds: `the dealer's cards and 2 seats`."""
+        parts = ["the dealer's cards"] if self.dealer is not None else []
+        count = len(self.seats) + (self.draft is not None)
+        if count:
+            parts.append(f"{count} seat" + ("s" if count > 1 else ""))
+        return " and ".join(parts)
+
+    def round_raw(self) -> dict[str, Any]:
+        """The round entered so far, as a round file states it (what `dealer round` reads)."""
+        return {
+            "table": self.table,
+            "dealer": self.dealer_text,
+            "seats": [dict(s.raw) for s in self.seats],
+        }
+
+    def step(self, line: str) -> tuple[Session, Reply]:
+        """Take one typed line; the next state and the reply."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return self, Reply(NOTHING)
+        word, *rest_of_line = text.split(None, 1)
+        command, rest = word.lower(), "".join(rest_of_line)
+        if command in ("quit", "exit"):
+            return self._quit()
+        state = replace(self, quitting=False) if self.quitting else self
+        try:
+            if command in COMMANDS:
+                return state._command(command, rest.strip())
+            if state.dealer is None:
+                return state._dealer(text)
+            return state._seat(text)
+        except DealerError as exc:
+            problems = exc.problems if isinstance(exc, RoundError) else [str(exc)]
+            return state, Reply(ERROR, ("; ".join(problems),))
+
+    def settled(self, ruling_id: int, result: Mapping[str, Any]) -> Session:
+        """The round was ruled and recorded as `ruling_id` (`result`: its JSON); start the next."""
+        done = SettledRound(
+            self.round_number,
+            ruling_id,
+            tuple(s.seat.seat for s in self.seats),
+            Decimal(str(result.get("total_net", 0))),
+        )
+        return Session(self.profile, self.table, history=(*self.history, done))
+
+    # -- the parts ----------------------------------------------------------------------
+
+    def _quit(self) -> tuple[Session, Reply]:
+        if not self.in_progress or self.quitting:
+            return self, Reply(QUIT)
+        return replace(self, quitting=True), Reply(
+            ERROR,
+            (
+                f"round {self.round_number} is not settled ({self.pending()}): settle it, "
+                "or quit again to leave it unrecorded",
+            ),
+        )
+
+    def _command(self, command: str, rest: str) -> tuple[Session, Reply]:
+        if command == "dealer":
+            if not rest:
+                raise DealerError("give the dealer's seven cards: dealer As Kd 9c 7h 5s 3d 2c")
+            return self._dealer(rest)
+        if rest:
+            raise DealerError(f"{command} takes nothing after it")
+        if command in ("help", "?"):
+            return self, Reply(HELP_TEXT, HELP)
+        if command == "show":
+            return self, self._show()
+        if command == "history":
+            return self, self._history()
+        if command == "undo":
+            return self._undo()
+        return self, self._settle()
+
+    def _dealer(self, text: str) -> tuple[Session, Reply]:
+        cards = read_dealer(text, [s.seat for s in self.seats])
+        again = self.dealer is not None
+        state = replace(self, dealer=cards, dealer_text=text)
+        what = "dealer's cards corrected" if again else "dealer"
+        return state, Reply(ENTERED, (f"{what}: {symbols(cards)}",))
+
+    def _seat(self, text: str) -> tuple[Session, Reply]:
+        draft = self.draft
+        parts = parse_seat_line(
+            text,
+            with_number=draft is None,
+            hand_known=draft is not None and draft.hand is not None,
+        )
+        if draft is None:
+            assert parts.number is not None
+            draft = SeatDraft(parts.number)
+        for name in ("hand", "wagers"):
+            if getattr(parts, name) is not None and getattr(draft, name) is not None:
+                what = "cards" if name == "hand" else "wagers"
+                raise DealerError(
+                    f"seat {draft.number}: its {what} are already given (undo to start the "
+                    "seat again)"
+                )
+        draft = SeatDraft(
+            draft.number,
+            parts.hand if parts.hand is not None else draft.hand,
+            parts.wagers if parts.wagers is not None else draft.wagers,
+        )
+        assert self.dealer is not None
+        earlier = [s.seat for s in self.seats]
+        if not draft.complete:
+            check_seat(draft.raw, self.profile, self.dealer, earlier)
+            state = replace(self, draft=draft)
+            return state, Reply(ENTERED, (f"seat {draft.number}: now its {draft.missing()}",))
+        seat = read_seat(draft.raw, self.profile, self.dealer, earlier)
+        entered = EnteredSeat(draft.raw, seat)
+        state = replace(self, seats=(*self.seats, entered), draft=None)
+        return state, Reply(ENTERED, (entered.line(),))
+
+    def _undo(self) -> tuple[Session, Reply]:
+        if self.draft is not None:
+            return replace(self, draft=None), Reply(
+                UNDONE, (f"undone: seat {self.draft.number} (not finished)",)
+            )
+        if self.seats:
+            last = self.seats[-1]
+            return replace(self, seats=self.seats[:-1]), Reply(UNDONE, (f"undone: {last.line()}",))
+        if self.dealer is not None:
+            return replace(self, dealer=None, dealer_text=""), Reply(
+                UNDONE, (f"undone: dealer {symbols(self.dealer)}",)
+            )
+        raise DealerError(
+            "nothing to undo in this round (a settled round is on the record: a supervisor "
+            "voids it)"
+        )
+
+    def _settle(self) -> Reply:
+        if self.dealer is None:
+            raise DealerError("nothing to settle: give the dealer's cards and the seats first")
+        if self.draft is not None:
+            raise DealerError(
+                f"seat {self.draft.number} is not finished: give its {self.draft.missing()}, "
+                "or undo it"
+            )
+        if not self.seats:
+            raise DealerError("nothing to settle: no seat is in yet")
+        raw = self.round_raw()
+        typed = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True, default_flow_style=None)
+        return Reply(SETTLE, round=raw, typed=typed)
+
+    def _show(self) -> Reply:
+        lines = [f"round {self.round_number} at table {self.table}"]
+        lines.append(f"dealer: {symbols(self.dealer)}" if self.dealer else "dealer: (not yet)")
+        lines += [s.line() for s in self.seats]
+        if self.draft is not None:
+            lines.append(
+                f"seat {self.draft.number}: being entered, its {self.draft.missing()} to come"
+            )
+        if self.dealer is not None and not self.seats and self.draft is None:
+            lines.append("no seat yet")
+        data = {
+            "round": self.round_number,
+            "table": self.table,
+            "dealer": _cards(self.dealer),
+            "seats": [s.to_dict() for s in self.seats],
+            "entering": self.draft.raw if self.draft is not None else None,
+        }
+        return Reply(SHOW, tuple(lines), data)
+
+    def _history(self) -> Reply:
+        data = {"history": [r.to_dict() for r in self.history]}
+        if not self.history:
+            return Reply(HISTORY, ("no round settled yet in this session",), data)
+        lines = [
+            f"round {r.number}: ruling #{r.ruling_id}, seats {' '.join(map(str, r.seats))}, "
+            f"players {fmt_money(r.total_net, signed=True)}, house "
+            f"{fmt_money(-r.total_net, signed=True)}"
+            for r in self.history
+        ]
+        return Reply(HISTORY, tuple(lines), data)

@@ -1,0 +1,157 @@
+"""A whole table round: every seat's base wager against the dealer's House Way hand, and every
+bonus wager (Insurance, Treasure, Envy across seats, both progressives, caps). Pure: the
+progressive meters come in and go out as values."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from dealer.games.paigow.bonus import (
+    BonusSettings,
+    Meters,
+    RoundBonuses,
+    SeatBonuses,
+    SeatBonusInput,
+    settle_bonuses,
+)
+from dealer.games.paigow.house_way import HouseWay
+from dealer.games.paigow.paytables import PayTables
+from dealer.games.paigow.profile import Profile
+from dealer.games.paigow.round_input import RoundInput, SeatInput
+from dealer.games.paigow.settle import (
+    BaseRules,
+    BaseSettlement,
+    house_way_sets,
+    player_sets,
+    settle_base,
+)
+from dealer.kernel.cards import symbols
+from dealer.kernel.money import fmt_money, money_json
+
+PROGRESSIVE_METERS = ("progressive_insurance", "progressive_treasure")
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's rulings: the base wager and its bonus wagers."""
+
+    seat: int
+    base: BaseSettlement
+    bonuses: SeatBonuses
+
+    @property
+    def total_net(self) -> Decimal:
+        """The seat's gain (+) or loss (−) over every wager."""
+        return self.base.net + self.bonuses.net
+
+    def to_dict(self) -> dict[str, Any]:
+        """CONTRACT keys: `base`, `bonuses`, `total_net`, with the seat and its events."""
+        return {
+            "seat": self.seat,
+            "base": self.base.to_dict(),
+            "bonuses": [r.to_dict() for r in self.bonuses.results],
+            "events": self.bonuses.events.to_dict(),
+            "total_net": money_json(self.total_net),
+        }
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """Every ruling of one round, and the meters before and after it."""
+
+    table: str | None
+    seats: tuple[SeatResult, ...]
+    bonuses: RoundBonuses
+
+    @property
+    def total_net(self) -> Decimal:
+        """The players' total gain (+) or loss (−): the house's result with the sign turned."""
+        return sum((s.total_net for s in self.seats), Decimal(0))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The round's JSON: `seats` as `paigow settle` gives each, the dealer, the meters."""
+        first = self.seats[0].base
+        meters = self.bonuses.to_dict()
+        return {
+            "table": self.table,
+            "dealer": {
+                "cards": [str(c) for c in first.dealer.cards],
+                "high": first.dealer_high.to_dict(),
+                "low": first.dealer_low.to_dict(),
+                "rule": first.dealer.setting.rule if first.dealer.setting else None,
+                "pai_gow": first.to_dict()["dealer_pai_gow"],
+                "events": meters["dealer"],
+            },
+            "seats": [s.to_dict() for s in self.seats],
+            "meters": meters["meters"],
+            "progressive_hits": meters["progressive_hits"],
+            "total_net": money_json(self.total_net),
+        }
+
+    def explanation(self) -> list[str]:
+        """The dealer's setting, then each seat's reasons, then the meters."""
+        first = self.seats[0].base
+        lines = [
+            first.reasons[0],
+            f"dealer: {symbols(first.dealer.high)} / {symbols(first.dealer.low)}",
+        ]
+        for s in self.seats:
+            lines += [f"seat {s.seat}: {r}" for r in s.base.reasons[1:]]
+        lines += self.bonuses.explanation()
+        lines.append(f"players' total: {fmt_money(self.total_net, signed=True)}")
+        return lines
+
+    @property
+    def meters_after(self) -> Meters:
+        """The progressive meters the round leaves."""
+        return self.bonuses.meters_after
+
+
+def _set_hand(seat: SeatInput, way: HouseWay) -> Any:
+    if seat.high is None or seat.low is None:
+        return house_way_sets(seat.cards, way)
+    return player_sets(seat.high, seat.low)
+
+
+def settle_round(
+    rnd: RoundInput,
+    profile: Profile,
+    way: HouseWay,
+    meters: Meters,
+    paytables: PayTables | None = None,
+) -> RoundResult:
+    """Settle every wager of every seat of the round."""
+    rules = BaseRules(profile.wheel, profile.dealer_pai_gow, profile.foul)
+    bases = {
+        seat.seat: settle_base(rnd.dealer, _set_hand(seat, way), seat.wagers.base, way, rules)
+        for seat in rnd.seats
+    }
+    inputs: Sequence[SeatBonusInput] = [
+        SeatBonusInput(
+            seat=s.seat,
+            cards=s.cards,
+            insurance=s.wagers.insurance,
+            insurance_on_dealer=s.wagers.insurance_on_dealer,
+            treasure=s.wagers.treasure,
+            progressive_insurance=s.wagers.progressive_insurance,
+            progressive_treasure=s.wagers.progressive_treasure,
+        )
+        for s in rnd.seats
+    ]
+    bonuses = settle_bonuses(
+        inputs, rnd.dealer, BonusSettings.from_profile(profile), meters, paytables
+    )
+    seats = tuple(SeatResult(s.seat, bases[s.seat], bonuses.seat(s.seat)) for s in rnd.seats)
+    return RoundResult(rnd.table, seats, bonuses)
+
+
+def starting_meters(stored: dict[str, Decimal | None], profile: Profile) -> Meters:
+    """The meters before a round: as stored for the table, else each meter's seed."""
+    values: dict[str, Decimal] = {}
+    for name in PROGRESSIVE_METERS:
+        value = stored.get(name)
+        values[name] = profile.meters[name].seed if value is None else value
+    return Meters(**values)
