@@ -24,7 +24,7 @@ from dealer.cli.common import JsonFlag, ProfileOption, RuleOption, emit, profile
 from dealer.games.paigow.house_way import SHIPPED, load_house_way
 from dealer.games.paigow.paytables import load_paytables
 from dealer.games.paigow.profile import Profile
-from dealer.kernel.money import to_money
+from dealer.inputs import money
 from dealer.kernel.ruling import Ruling
 
 app = typer.Typer(
@@ -70,7 +70,7 @@ class ProgressBar:
 
 
 def _amount(text: str | None, what: str) -> Decimal | None:
-    return None if text is None else to_money(text, what)
+    return None if text is None else money(text, what)
 
 
 def _profile_settings(profile: Profile) -> dict[str, Any]:
@@ -156,7 +156,7 @@ def paytable(
         meter_amount, meter_from = prof.meters[table.wager].seed, "the profile's meter seed"
     bar = ProgressBar("counting hands")
     try:
-        analysis = analyze_paytable(table, to_money(wager), meter_amount, progress=bar)
+        analysis = analyze_paytable(table, money(wager), meter_amount, progress=bar)
     finally:
         bar.close()
     emit(paytable_ruling(analysis, prof, extra, meter_from), None, as_json, paytable_text)
@@ -280,7 +280,7 @@ def report(
     try:
         result = operator_report(
             load_paytables(paytables or ()),
-            to_money(wager),
+            money(wager),
             meters,
             prof.envy_minimum,
             progress=bar,

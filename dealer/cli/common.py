@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,6 +14,7 @@ import typer
 from dealer.desk.context import Desk
 from dealer.desk.recording import record
 from dealer.games.paigow.profile import Profile, load_profile
+from dealer.inputs import lines
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
@@ -79,25 +80,6 @@ def emit_event(event: str, **fields: Any) -> None:
     typer.echo(json.dumps({"event": event, **fields}, ensure_ascii=False))
 
 
-def batch_lines(source: str) -> Iterator[tuple[int, str]]:
-    """Numbered non-blank, non-comment lines of a batch file or stdin."""
-    if source == "-":
-        stream: Any = sys.stdin
-    else:
-        try:
-            stream = open(source, encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise DealerError(f"cannot read batch file {source}: {exc.strerror}") from None
-    try:
-        for number, line in enumerate(stream, 1):
-            text = line.strip()
-            if text and not text.startswith("#"):
-                yield number, text
-    finally:
-        if stream is not sys.stdin:
-            stream.close()
-
-
 def rule_inputs(
     typed: str | None,
     batch: str | None,
@@ -130,7 +112,7 @@ def run_batch(
     """Rule and record each line on its own; a bad line is reported (and, with --json, answered
     by an error object) and the others still ruled. Exit 1 if any line failed."""
     failed = 0
-    for number, text in batch_lines(source):
+    for number, text in lines(source):
         try:
             ruling = rule_line(text)
             (ruling_id,) = record(desk, [ruling])

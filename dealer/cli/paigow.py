@@ -25,8 +25,8 @@ from dealer.cli.common import (
 from dealer.desk.context import desk_for
 from dealer.desk.recording import record_with_meters
 from dealer.games.paigow import rulings
+from dealer.inputs import money
 from dealer.kernel.errors import DealerError
-from dealer.kernel.money import to_money
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
@@ -197,7 +197,7 @@ def settle(
     def rule_seat(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
         return seat_rulings.settle_ruling(
             dealer,
-            to_money(wager),
+            money(wager),
             prof,
             starting_meters(stored, prof),
             player=player,
@@ -214,4 +214,4 @@ def settle(
 
 
 def _amount(text: str | None, what: str) -> Decimal | None:
-    return None if text is None else to_money(text, f"{what} wager")
+    return None if text is None else money(text, f"{what} wager")

@@ -1,27 +1,11 @@
-"""Money at the table: exact decimal amounts, their JSON form and their display."""
+"""Money at the table: exact Decimal amounts of whole cents, their JSON form and their display.
+(Typed or filed amounts are read by `dealer.inputs.money`.)"""
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
-from dealer.kernel.errors import DealerError
+from decimal import Decimal
 
 CENT = Decimal("0.01")
-
-
-def to_money(value: object, what: str = "wager") -> Decimal:
-    """Parse an amount (number or text) into a Decimal of whole cents, zero or more."""
-    if isinstance(value, bool):
-        raise DealerError(f"{what} {value!r} is not an amount")
-    try:
-        amount = Decimal(str(value).strip().lstrip("$"))
-    except InvalidOperation:
-        raise DealerError(f"{what} {value!r} is not an amount") from None
-    if not amount.is_finite() or amount < 0:
-        raise DealerError(f"{what} {value!r} must be zero or more")
-    if amount != amount.quantize(CENT):
-        raise DealerError(f"{what} {value!r} has fractions of a cent")
-    return amount
 
 
 def money_json(amount: Decimal) -> int | float:

@@ -45,9 +45,10 @@ from dealer.games.paigow.paytables import (
     shipped_paytables,
 )
 from dealer.games.paigow.profile import Cap, MeterConfig, Profile
+from dealer.inputs import money
 from dealer.kernel.cards import Card, check_distinct
 from dealer.kernel.errors import ConfigError, DealerError
-from dealer.kernel.money import CENT, fmt_money, money_json, to_money
+from dealer.kernel.money import CENT, fmt_money, money_json
 
 ZERO = Decimal(0)
 PROGRESSIVES = ("progressive_insurance", "progressive_treasure")
@@ -74,7 +75,7 @@ class SeatBonusInput:
             raise DealerError(f"seat {self.seat!r}: seats are numbered from 1")
         object.__setattr__(self, "cards", tuple(self.cards))
         for name in ("insurance", "treasure", *PROGRESSIVES):
-            value = to_money(getattr(self, name), f"seat {self.seat} {name} wager")
+            value = money(getattr(self, name), f"seat {self.seat} {name} wager")
             object.__setattr__(self, name, value)
 
     def wager(self, name: str) -> Decimal:
@@ -92,7 +93,7 @@ class Meters:
 
     def __post_init__(self) -> None:
         for name in PROGRESSIVES:
-            object.__setattr__(self, name, to_money(getattr(self, name), f"{name} meter"))
+            object.__setattr__(self, name, money(getattr(self, name), f"{name} meter"))
 
     def get(self, name: str) -> Decimal:
         """One meter by its wager name."""
@@ -127,7 +128,7 @@ class BonusSettings:
     meters: Mapping[str, MeterConfig] = field(default_factory=lambda: DEFAULT_METERS)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "envy_minimum", to_money(self.envy_minimum, "Envy minimum"))
+        object.__setattr__(self, "envy_minimum", money(self.envy_minimum, "Envy minimum"))
         for name in self.caps:
             if name not in WAGERS:
                 raise ConfigError(f"cap for {name!r}: caps are set for {', '.join(WAGERS)}")

@@ -24,9 +24,9 @@ from decimal import Decimal
 from typing import Any
 
 from dealer.games.paigow.profile import Profile
+from dealer.inputs import money
 from dealer.kernel.cards import Card, parse_cards
 from dealer.kernel.errors import DealerError
-from dealer.kernel.money import to_money
 
 SEATS = range(1, 7)
 WAGER_KEYS = ("base", "insurance", "treasure", "progressive_insurance", "progressive_treasure")
@@ -120,7 +120,7 @@ class _Checker:
             if key not in raw:
                 continue
             try:
-                amount = to_money(raw[key], f"{key} wager")
+                amount = money(raw[key], f"{key} wager")
             except DealerError as exc:
                 self.problems.append(f"{where}: {exc}")
                 continue
