@@ -8,23 +8,17 @@ a terminal.
 from __future__ import annotations
 
 import json
-import os
 import sys
-from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Annotated, TextIO
 
 import typer
 
-from dealer.analysis.house_edge import DEALER_PAI_GOW_OPTIONS, PLAYER_MODES, simulate
-from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
-from dealer.analysis.report import operator_report
 from dealer.cli import render
-from dealer.cli.common import JsonFlag, ProfileOption, RuleOption, emit, profile_of
-from dealer.games.paigow.house_way import SHIPPED, load_house_way
-from dealer.games.paigow.paytables import load_paytables
-from dealer.games.paigow.profile import Profile
-from dealer.inputs import money
+from dealer.cli.common import JsonFlag, ProfileOption, RuleOption, show
+from dealer.desk import analysis as desk_analysis
+from dealer.desk.context import HouseRules
+from dealer.inputs import money, optional_money
 from dealer.kernel.ruling import Ruling
 
 app = typer.Typer(
@@ -69,19 +63,6 @@ class ProgressBar:
             self.drawn = False
 
 
-def _amount(text: str | None, what: str) -> Decimal | None:
-    return None if text is None else money(text, what)
-
-
-def _profile_settings(profile: Profile) -> dict[str, Any]:
-    return {
-        "profile": profile.name,
-        "profile_source": profile.source,
-        "profile_sha256": profile.sha256,
-        "overrides": list(profile.overrides),
-    }
-
-
 def paytable_text(ruling: Ruling) -> str:
     """`dealer analyze paytable` for people."""
     r = ruling.result
@@ -110,29 +91,6 @@ def paytable_text(ruling: Ruling) -> str:
     return f"{r['paytable']}: {r['name']}\n{body}\n{summary}\n{render.reasons(ruling)}"
 
 
-def paytable_ruling(
-    analysis: PaytableReturn, profile: Profile, paytables: list[Path], meter_from: str
-) -> Ruling:
-    """The analysis of one pay table as a ruling value."""
-    result = analysis.to_dict()
-    settings = {
-        **_profile_settings(profile),
-        "wager": result["wager"],
-        "meter": result["meter"],
-        "meter_from": meter_from if analysis.meter is not None else None,
-        "paytables": [str(p) for p in paytables],
-    }
-    return Ruling(
-        "paigow",
-        "analyze-paytable",
-        analysis.table.id,
-        (),
-        result,
-        tuple(analysis.explanation()),
-        settings,
-    )
-
-
 @app.command("paytable")
 def paytable(
     table_id: Annotated[str, typer.Argument(help="Pay table id, e.g. PT-FLT-EC-ET-02 or E01.")],
@@ -147,19 +105,14 @@ def paytable(
     rule: RuleOption = None,
 ) -> None:
     """Exact return of a pay table over all 154,143,080 seven-card hands."""
-    prof = profile_of(profile, rule)
-    extra = list(paytables or [])
-    table = load_paytables(extra).get(table_id)
-    meter_amount = _amount(meter, "meter")
-    meter_from = "--meter"
-    if meter_amount is None and table.wager in prof.meters:
-        meter_amount, meter_from = prof.meters[table.wager].seed, "the profile's meter seed"
+    house = HouseRules.of(profile, rule)
+    amount, at = money(wager), optional_money(meter, "meter")
     bar = ProgressBar("counting hands")
     try:
-        analysis = analyze_paytable(table, money(wager), meter_amount, progress=bar)
+        recorded = desk_analysis.paytable_return(house, table_id, amount, at, paytables or [], bar)
     finally:
         bar.close()
-    emit(paytable_ruling(analysis, prof, extra, meter_from), None, as_json, paytable_text)
+    show(recorded, as_json, paytable_text)
 
 
 def house_edge_text(ruling: Ruling) -> str:
@@ -215,36 +168,20 @@ def house_edge(
     rule: RuleOption = None,
 ) -> None:
     """Simulate the base game's house edge under every dealer-pai-gow option."""
-    prof = profile_of(profile, rule)
-    names = list(house_way or dict.fromkeys([*SHIPPED, prof.house_way]))
-    ways = [load_house_way(n) for n in names]
-    modes = list(player or PLAYER_MODES)
-    count = workers if workers is not None else (os.cpu_count() or 1)
     bar = ProgressBar("dealing rounds")
     try:
-        report = simulate(rounds, seed, ways, modes, prof.wheel, count, bar)
+        recorded = desk_analysis.house_edge(
+            HouseRules.of(profile, rule),
+            rounds,
+            seed,
+            house_way or [],
+            player or [],
+            workers,
+            bar,
+        )
     finally:
         bar.close()
-    settings = {
-        **_profile_settings(prof),
-        "wheel": prof.wheel,
-        "house_ways": [{"name": w.name, "version": w.version} for w in ways],
-        "players": modes,
-        "dealer_pai_gow_options": list(DEALER_PAI_GOW_OPTIONS),
-        "rounds": rounds,
-        "seed": seed,
-        "workers": count,
-    }
-    ruling = Ruling(
-        "paigow",
-        "analyze-house-edge",
-        f"--rounds {rounds} --seed {seed}",
-        (),
-        report.to_dict(),
-        tuple(report.explanation()),
-        settings,
-    )
-    emit(ruling, None, as_json, house_edge_text)
+    show(recorded, as_json, house_edge_text)
 
 
 @app.command("report")
@@ -267,32 +204,21 @@ def report(
     """Every pay table side by side: pays, return, house edge, hit frequency."""
     if fmt not in ("markdown", "text", "json"):
         raise typer.BadParameter(f"{fmt!r} is not markdown, text or json", param_hint="--format")
-    prof = profile_of(profile, rule)
-    meters = {name: m.seed for name, m in prof.meters.items()}
-    for name, text in (
-        ("progressive_insurance", insurance_meter),
-        ("progressive_treasure", treasure_meter),
-    ):
-        amount = _amount(text, f"{name} meter")
-        if amount is not None:
-            meters[name] = amount
+    meters = {
+        "progressive_insurance": optional_money(insurance_meter, "progressive_insurance meter"),
+        "progressive_treasure": optional_money(treasure_meter, "progressive_treasure meter"),
+    }
+    amount = money(wager)
     bar = ProgressBar("counting hands")
     try:
-        result = operator_report(
-            load_paytables(paytables or ()),
-            money(wager),
-            meters,
-            prof.envy_minimum,
-            progress=bar,
+        made = desk_analysis.report(
+            HouseRules.of(profile, rule), fmt, amount, meters, paytables or [], bar
         )
     finally:
         bar.close()
+    result = made.report
     if as_json or fmt == "json":
-        settings = {**_profile_settings(prof), "paytables": [str(p) for p in paytables or []]}
-        ruling = Ruling(
-            "paigow", "analyze-report", fmt, (), result.to_dict(), tuple(result.notes()), settings
-        )
-        typer.echo(json.dumps(ruling.to_json(None), ensure_ascii=False))
+        typer.echo(json.dumps(made.ruling.to_json(None), ensure_ascii=False))
     elif fmt == "markdown":
         typer.echo(result.markdown(), nl=False)
     else:

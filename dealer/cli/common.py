@@ -13,6 +13,7 @@ import typer
 
 from dealer.desk.context import Desk
 from dealer.desk.recording import record
+from dealer.desk.rulings import Recorded, rule_lines
 from dealer.games.paigow.profile import Profile, load_profile
 from dealer.inputs import lines
 from dealer.kernel.errors import DealerError
@@ -123,5 +124,41 @@ def run_batch(
                 typer.echo(json.dumps({"line": number, "input": text, "error": str(exc)}))
             continue
         emit(ruling, ruling_id, as_json, human)
+    if failed:
+        raise typer.Exit(1)
+
+
+def show(recorded: Recorded, as_json: bool, human: Callable[[Ruling], str]) -> None:
+    """Show one ruling the desk recorded (or, with no record id, made without recording)."""
+    emit(recorded.ruling, recorded.ruling_id, as_json, human)
+
+
+def show_each(
+    typed: str | None,
+    batch: str | None,
+    rule_one: Callable[[str], Recorded],
+    as_json: bool,
+    human: Callable[[Ruling], str],
+    what: str = "cards",
+) -> None:
+    """The typed input ruled by the desk, or each line of --batch: a bad line is reported (and,
+    with --json, answered by an error object) and the others still ruled; exit 1 if any failed."""
+    if batch is None:
+        if not typed:
+            raise DealerError(f"no {what} given")
+        show(rule_one(typed), as_json, human)
+        return
+    if typed:
+        raise DealerError(f"give {what} or --batch, not both")
+    failed = 0
+    for outcome in rule_lines(batch, rule_one):
+        if outcome.recorded is not None:
+            show(outcome.recorded, as_json, human)
+            continue
+        failed += 1
+        typer.echo(f"Error: line {outcome.number}: {outcome.error}", err=True)
+        if as_json:
+            line = {"line": outcome.number, "input": outcome.text, "error": outcome.error}
+            typer.echo(json.dumps(line))
     if failed:
         raise typer.Exit(1)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from decimal import Decimal
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -12,25 +10,19 @@ from dealer.cli import render
 from dealer.cli.common import (
     BatchOption,
     DbOption,
-    Desk,
     JsonFlag,
     ProfileOption,
     RuleOption,
     TableOption,
     UserOption,
-    emit,
-    profile_of,
-    rule_inputs,
+    show,
+    show_each,
 )
-from dealer.desk.context import desk_for
-from dealer.desk.recording import record_with_meters
-from dealer.games.paigow import rulings
-from dealer.inputs import money
+from dealer.desk import paigow as desk_paigow
+from dealer.desk.context import HouseRules, desk_for
+from dealer.inputs import money, optional_money
+from dealer.inputs import seat as seat_number
 from dealer.kernel.errors import DealerError
-from dealer.kernel.ruling import Ruling
-
-if TYPE_CHECKING:
-    from dealer.games.paigow.bonus import Meters
 
 app = typer.Typer(
     help="Emperor's Challenge Exposed (Pai Gow Poker with a joker).", no_args_is_help=True
@@ -39,15 +31,8 @@ app = typer.Typer(
 Cards = Annotated[list[str] | None, typer.Argument(help="Cards, e.g. As Kd JK 10h 9c.")]
 
 
-def _rule_cards(
-    cards: list[str] | None,
-    batch: str | None,
-    rule_text: Callable[[str], Ruling],
-    desk: Desk,
-    as_json: bool,
-    human: Callable[[Ruling], str],
-) -> None:
-    rule_inputs(" ".join(cards) if cards else None, batch, rule_text, desk, as_json, human)
+def _typed(cards: list[str] | None) -> str | None:
+    return " ".join(cards) if cards else None
 
 
 @app.command()
@@ -62,12 +47,11 @@ def rank(
     table: TableOption = None,
 ) -> None:
     """Rank a five-card (high) or two-card (low) hand."""
-    prof = profile_of(profile, rule)
-    _rule_cards(
-        cards,
+    desk, house = desk_for(db, user, table), HouseRules.of(profile, rule)
+    show_each(
+        _typed(cards),
         batch,
-        lambda text: rulings.rank_ruling(text, prof),
-        desk_for(db, user, table),
+        lambda text: desk_paigow.rank(desk, house, text),
         as_json,
         render.rank_text,
     )
@@ -88,16 +72,17 @@ def compare(
     table: TableOption = None,
 ) -> None:
     """Compare two hands of the same size; a copy (tie) gives winner null."""
-    prof = profile_of(profile, rule)
-
-    def rule_line(text: str) -> Ruling:
-        a, b = rulings.batch_line_cards(text)
-        return rulings.compare_ruling(a, b, prof)
-
     if (first or second) and not (first and second):
         raise DealerError("compare needs two hands, each quoted: 'As Ks Qs Js Ts' 'Ad Kd Qd Jd Td'")
+    desk, house = desk_for(db, user, table), HouseRules.of(profile, rule)
     typed = f"{first} | {second}" if first and second else None
-    rule_inputs(typed, batch, rule_line, desk_for(db, user, table), as_json, render.compare_text)
+    show_each(
+        typed,
+        batch,
+        lambda text: desk_paigow.compare_line(desk, house, text),
+        as_json,
+        render.compare_text,
+    )
 
 
 @app.command("set")
@@ -115,12 +100,11 @@ def set_(
     table: TableOption = None,
 ) -> None:
     """Set seven cards by the House Way."""
-    prof = profile_of(profile, rule)
-    _rule_cards(
-        cards,
+    desk, house = desk_for(db, user, table), HouseRules.of(profile, rule)
+    show_each(
+        _typed(cards),
         batch,
-        lambda text: rulings.set_ruling(text, prof, house_way),
-        desk_for(db, user, table),
+        lambda text: desk_paigow.set_hand(desk, house, text, house_way),
         as_json,
         render.set_text,
     )
@@ -138,12 +122,11 @@ def bonus(
     table: TableOption = None,
 ) -> None:
     """The seven-card bonus events of a hand and the pay table rows they settle on."""
-    prof = profile_of(profile, rule)
-    _rule_cards(
-        cards,
+    desk, house = desk_for(db, user, table), HouseRules.of(profile, rule)
+    show_each(
+        _typed(cards),
         batch,
-        lambda text: rulings.bonus_ruling(text, prof),
-        desk_for(db, user, table),
+        lambda text: desk_paigow.bonus(desk, house, text),
         as_json,
         render.bonus_text,
     )
@@ -180,38 +163,25 @@ def settle(
     table: TableOption = None,
 ) -> None:
     """Settle one seat against the dealer: the base wager and any bonus wagers."""
-    from dealer.games.paigow import seat_rulings
-    from dealer.games.paigow.table_round import PROGRESSIVE_METERS, starting_meters
+    from dealer.games.paigow.seat_rulings import BonusWagers
 
     if (player is None) == (high is None and low is None):
         raise typer.BadParameter("give --player CARDS, or --high CARDS and --low CARDS")
-    prof = profile_of(profile, rule)
-    bonus = seat_rulings.BonusWagers(
-        treasure=_amount(treasure, "treasure"),
-        insurance=_amount(insurance, "insurance"),
+    wagers = BonusWagers(
+        treasure=optional_money(treasure, "treasure wager"),
+        insurance=optional_money(insurance, "insurance wager"),
         insurance_on_dealer=insurance_on_dealer,
-        progressive_treasure=_amount(progressive_treasure, "progressive treasure"),
-        progressive_insurance=_amount(progressive_insurance, "progressive insurance"),
+        progressive_treasure=optional_money(progressive_treasure, "progressive treasure wager"),
+        progressive_insurance=optional_money(progressive_insurance, "progressive insurance wager"),
     )
-
-    def rule_seat(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
-        return seat_rulings.settle_ruling(
-            dealer,
-            money(wager),
-            prof,
-            starting_meters(stored, prof),
-            player=player,
-            high=high,
-            low=low,
-            house_way=house_way,
-            bonus=bonus,
-            seat=seat,
-        )
-
-    desk = desk_for(db, user, table)
-    ruling_id, ruling = record_with_meters(desk, PROGRESSIVE_METERS, rule_seat)
-    emit(ruling, ruling_id, as_json, render.settle_text)
-
-
-def _amount(text: str | None, what: str) -> Decimal | None:
-    return None if text is None else money(text, f"{what} wager")
+    recorded = desk_paigow.settle(
+        desk_for(db, user, table),
+        HouseRules.of(profile, rule),
+        dealer,
+        desk_paigow.SeatHands(player, high, low),
+        money(wager),
+        wagers,
+        seat_number(seat),
+        house_way,
+    )
+    show(recorded, as_json, render.settle_text)

@@ -10,13 +10,7 @@ import typer
 
 from dealer.cli.common import JsonFlag
 from dealer.cli.render import table as render_table
-from dealer.games.paigow.paytables import (
-    PayTables,
-    check_file,
-    load_file,
-    load_paytables,
-    shipped_paytables,
-)
+from dealer.desk import paytables as desk_paytables
 from dealer.kernel.errors import PayTableError
 
 app = typer.Typer(
@@ -29,10 +23,6 @@ TablesOption = Annotated[
 ]
 
 
-def _library(dirs: list[Path] | None) -> PayTables:
-    return load_paytables(dirs) if dirs else shipped_paytables()
-
-
 def _echo_json(value: dict[str, Any]) -> None:
     typer.echo(json.dumps(value, ensure_ascii=False))
 
@@ -40,7 +30,7 @@ def _echo_json(value: dict[str, Any]) -> None:
 @app.command("list")
 def list_(as_json: JsonFlag = False, tables: TablesOption = None) -> None:
     """List every pay table: id, wager, rows, file."""
-    library = _library(tables)
+    library = desk_paytables.library(tables)
     if as_json:
         _echo_json(
             {
@@ -69,7 +59,7 @@ def show(
     tables: TablesOption = None,
 ) -> None:
     """Show one pay table: every row, its event and its pay."""
-    table = _library(tables).get(table_id)
+    table = desk_paytables.paytable(table_id, tables)
     if as_json:
         _echo_json(table.to_dict())
         return
@@ -89,23 +79,17 @@ def validate(
     as_json: JsonFlag = False,
 ) -> None:
     """Check a pay-table file against the schema and the shipped ids; list every problem."""
-    problems = check_file(file)
-    found: list[str] = []
-    if not problems:
-        shipped = shipped_paytables()
-        for t in load_file(file):
-            found.append(t.id)
-            other = shipped.tables.get(t.id)
-            if other is not None and Path(other.path).resolve() != file.resolve():
-                problems.append(f"{file}: table {t.id}: the id is already defined in {other.path}")
-    valid = not problems
+    checked = desk_paytables.validate(file)
+    problems, found = list(checked.problems), list(checked.tables)
     if as_json:
-        _echo_json({"file": str(file), "valid": valid, "tables": found, "problems": problems})
-    elif valid:
+        _echo_json(
+            {"file": str(file), "valid": checked.valid, "tables": found, "problems": problems}
+        )
+    elif checked.valid:
         typer.echo(f"{file}: valid: {len(found)} table(s): {', '.join(found)}")
     else:
         for problem in problems:
             typer.echo(problem)
-    if not valid:
+    if not checked.valid:
         count = f"{len(problems)} problem" + ("s" if len(problems) > 1 else "")
         raise PayTableError(f"{file}: not valid ({count})")

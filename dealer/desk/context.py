@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from dealer.games.paigow.profile import Profile
 
 DEFAULT_DB = Path("logs") / "dealer.sqlite"
 """The audit log when neither `--db` nor `DEALER_DB` names one (under the current directory)."""
@@ -46,3 +50,22 @@ def _login() -> str:
         return getpass.getuser()
     except (KeyError, OSError):
         return "unknown"
+
+
+class HouseRules(NamedTuple):
+    """The house rules a command rules under: a table profile file (else the default profile)
+    and `--rule KEY=VALUE` overrides, in order."""
+
+    profile: Path | None = None
+    rules: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, profile: Path | None, rules: Sequence[str] | None) -> HouseRules:
+        """From the command's `--profile` and `--rule` options."""
+        return cls(profile, tuple(rules or ()))
+
+    def load(self) -> Profile:
+        """The table profile these rules make."""
+        from dealer.games.paigow.profile import load_profile
+
+        return load_profile(self.profile, self.rules)

@@ -1,0 +1,144 @@
+"""What an operator asks of the analysis: a pay table's exact return, the base game's house edge
+by simulation, the report of every table. Analyses rule on no hand: they are made under the
+house rules (recorded in their settings) but not put on the audit record."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from dealer.desk.context import HouseRules
+from dealer.desk.rulings import Recorded
+from dealer.kernel.ruling import Ruling
+
+if TYPE_CHECKING:
+    from dealer.analysis.report import OperatorReport
+    from dealer.games.paigow.profile import Profile
+
+Progress = Callable[[int, int], None]
+
+
+class Report(NamedTuple):
+    """The operator's report, and the same as a ruling value for JSON."""
+
+    report: OperatorReport
+    ruling: Ruling
+
+
+def _profile_settings(profile: Profile) -> dict[str, Any]:
+    return {
+        "profile": profile.name,
+        "profile_source": profile.source,
+        "profile_sha256": profile.sha256,
+        "overrides": list(profile.overrides),
+    }
+
+
+def paytable_return(
+    house: HouseRules,
+    table_id: str,
+    wager: Decimal,
+    meter: Decimal | None,
+    paytables: Sequence[Path] = (),
+    progress: Progress | None = None,
+) -> Recorded:
+    """The exact return of one pay table over every seven-card hand; a share-of-meter row is
+    figured at `meter`, else at the profile's meter seed."""
+    from dealer.analysis.paytable_return import analyze_paytable
+    from dealer.games.paigow.paytables import load_paytables
+
+    profile = house.load()
+    table = load_paytables(paytables).get(table_id)
+    meter_from = "--meter"
+    if meter is None and table.wager in profile.meters:
+        meter, meter_from = profile.meters[table.wager].seed, "the profile's meter seed"
+    analysis = analyze_paytable(table, wager, meter, progress=progress)
+    result = analysis.to_dict()
+    settings = {
+        **_profile_settings(profile),
+        "wager": result["wager"],
+        "meter": result["meter"],
+        "meter_from": meter_from if analysis.meter is not None else None,
+        "paytables": [str(p) for p in paytables],
+    }
+    ruling = Ruling(
+        "paigow",
+        "analyze-paytable",
+        analysis.table.id,
+        (),
+        result,
+        tuple(analysis.explanation()),
+        settings,
+    )
+    return Recorded(ruling, None)
+
+
+def house_edge(
+    house: HouseRules,
+    rounds: int,
+    seed: int,
+    house_ways: Sequence[str] = (),
+    players: Sequence[str] = (),
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> Recorded:
+    """Simulate the base game's house edge under every dealer-pai-gow option, for each House Way
+    (default: the shipped ways and the profile's) and player mode (default: both)."""
+    from dealer.analysis.house_edge import DEALER_PAI_GOW_OPTIONS, PLAYER_MODES, simulate
+    from dealer.games.paigow.house_way import SHIPPED, load_house_way
+
+    profile = house.load()
+    names = list(house_ways or dict.fromkeys([*SHIPPED, profile.house_way]))
+    ways = [load_house_way(n) for n in names]
+    modes = list(players or PLAYER_MODES)
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    report = simulate(rounds, seed, ways, modes, profile.wheel, count, progress)
+    settings = {
+        **_profile_settings(profile),
+        "wheel": profile.wheel,
+        "house_ways": [{"name": w.name, "version": w.version} for w in ways],
+        "players": modes,
+        "dealer_pai_gow_options": list(DEALER_PAI_GOW_OPTIONS),
+        "rounds": rounds,
+        "seed": seed,
+        "workers": count,
+    }
+    ruling = Ruling(
+        "paigow",
+        "analyze-house-edge",
+        f"--rounds {rounds} --seed {seed}",
+        (),
+        report.to_dict(),
+        tuple(report.explanation()),
+        settings,
+    )
+    return Recorded(ruling, None)
+
+
+def report(
+    house: HouseRules,
+    fmt: str,
+    wager: Decimal,
+    meters: Mapping[str, Decimal | None],
+    paytables: Sequence[Path] = (),
+    progress: Progress | None = None,
+) -> Report:
+    """Every pay table side by side with its exact return; share-of-meter rows at the meters
+    given, else at the profile's seeds."""
+    from dealer.analysis.report import operator_report
+    from dealer.games.paigow.paytables import load_paytables
+
+    profile = house.load()
+    at = {name: m.seed for name, m in profile.meters.items()}
+    at.update({name: amount for name, amount in meters.items() if amount is not None})
+    result = operator_report(
+        load_paytables(paytables), wager, at, profile.envy_minimum, progress=progress
+    )
+    settings = {**_profile_settings(profile), "paytables": [str(p) for p in paytables]}
+    ruling = Ruling(
+        "paigow", "analyze-report", fmt, (), result.to_dict(), tuple(result.notes()), settings
+    )
+    return Report(result, ruling)

@@ -1,0 +1,137 @@
+"""What a Pai Gow dealer does: rank, compare, set by the House Way, read the bonus events,
+settle a seat, settle a whole round, deal a demo round. Each is ruled under the table's house
+rules and put on the record (with the table's progressive meters read and moved in the same
+transaction where the ruling pays from them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from dealer.desk.context import Desk, HouseRules
+from dealer.desk.rulings import Recorded, record_one
+from dealer.games.paigow import rulings
+from dealer.kernel.ruling import Ruling
+
+if TYPE_CHECKING:
+    from dealer.games.paigow.bonus import Meters
+    from dealer.games.paigow.profile import Profile
+    from dealer.games.paigow.seat_rulings import BonusWagers
+
+DEMO_TABLE = "DEMO"
+"""The table a demo round is dealt at when no table is named."""
+
+
+def rank(desk: Desk, house: HouseRules, cards: str) -> Recorded:
+    """Rank a five-card (high) or two-card (low) hand."""
+    return record_one(desk, rulings.rank_ruling(cards, house.load()))
+
+
+def compare(desk: Desk, house: HouseRules, first: str, second: str) -> Recorded:
+    """Compare two hands of the same size; a copy has no winner."""
+    return record_one(desk, rulings.compare_ruling(first, second, house.load()))
+
+
+def compare_line(desk: Desk, house: HouseRules, line: str) -> Recorded:
+    """Compare the two hands of a batch line `A | B`."""
+    first, second = rulings.batch_line_cards(line)
+    return compare(desk, house, first, second)
+
+
+def set_hand(desk: Desk, house: HouseRules, cards: str, house_way: str | None) -> Recorded:
+    """Set seven cards by the House Way (the table's, or the one named)."""
+    return record_one(desk, rulings.set_ruling(cards, house.load(), house_way))
+
+
+def bonus(desk: Desk, house: HouseRules, cards: str) -> Recorded:
+    """The seven-card bonus events of a hand and the row of each posted pay table."""
+    return record_one(desk, rulings.bonus_ruling(cards, house.load()))
+
+
+class SeatHands(NamedTuple):
+    """The player's hand on `settle`: seven cards set by the House Way, or the player's own
+    high and low hands."""
+
+    player: str | None = None
+    high: str | None = None
+    low: str | None = None
+
+
+def settle(
+    desk: Desk,
+    house: HouseRules,
+    dealer: str,
+    hands: SeatHands,
+    wager: Decimal,
+    wagers: BonusWagers,
+    seat: int = 1,
+    house_way: str | None = None,
+) -> Recorded:
+    """Settle one seat against the dealer: the base wager and its bonus wagers, the table's
+    progressive meters moved in the same transaction."""
+    from dealer.games.paigow import seat_rulings
+
+    profile = house.load()
+
+    def rule(meters: Meters) -> tuple[Ruling, Meters]:
+        return seat_rulings.settle_ruling(
+            dealer,
+            wager,
+            profile,
+            meters,
+            player=hands.player,
+            high=hands.high,
+            low=hands.low,
+            house_way=house_way,
+            bonus=wagers,
+            seat=seat,
+        )
+
+    return _with_meters(desk, profile, rule)
+
+
+def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorded:
+    """Settle a whole table round from a round file's text: every seat's wagers, Envy, the
+    progressives. A table named in the file is the table it is recorded at."""
+    from dealer.games.paigow import seat_rulings
+
+    raw = seat_rulings.read_round_text(text, origin)
+    return _round(desk, house.load(), raw, text)
+
+
+def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
+    """Deal, set and settle a random round of six seats with sample wagers (the same seed deals
+    the same round) at the desk's table."""
+    from dealer.games.paigow.demo import deal_demo_round
+
+    raw = deal_demo_round(seed, desk.table)
+    return _round(desk, house.load(), raw, f"dealer demo --seed {seed}")
+
+
+def _round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded:
+    from dealer.games.paigow import seat_rulings
+
+    table = raw.get("table") if isinstance(raw, dict) else None
+    if table is not None:
+        desk = desk._replace(table=str(table))
+
+    def rule(meters: Meters) -> tuple[Ruling, Meters]:
+        return seat_rulings.round_ruling(raw, typed, profile, meters)
+
+    return _with_meters(desk, profile, rule)
+
+
+def _with_meters(
+    desk: Desk, profile: Profile, rule: Callable[[Meters], tuple[Ruling, Meters]]
+) -> Recorded:
+    """Rule with the table's progressive meters as stored (each at its seed the first time) and
+    record the ruling and the meter moves in one transaction."""
+    from dealer.desk.recording import record_with_meters
+    from dealer.games.paigow.table_round import PROGRESSIVE_METERS, starting_meters
+
+    def ruled(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
+        return rule(starting_meters(stored, profile))
+
+    ruling_id, ruling = record_with_meters(desk, PROGRESSIVE_METERS, ruled)
+    return Recorded(ruling, ruling_id)

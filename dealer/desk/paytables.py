@@ -1,0 +1,53 @@
+"""What an operator does with pay tables: list them, look one up, check a file before posting."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from dealer.games.paigow.paytables import (
+    PayTable,
+    PayTables,
+    check_file,
+    load_file,
+    load_paytables,
+    shipped_paytables,
+)
+
+
+class Validation(NamedTuple):
+    """What checking a pay-table file found: the ids of its tables and every problem."""
+
+    file: Path
+    tables: tuple[str, ...]
+    problems: tuple[str, ...]
+
+    @property
+    def valid(self) -> bool:
+        """True when the file has no problem."""
+        return not self.problems
+
+
+def library(dirs: Sequence[Path] | None = None) -> PayTables:
+    """The shipped pay tables, and those of the operator's directories or files."""
+    return load_paytables(dirs) if dirs else shipped_paytables()
+
+
+def paytable(table_id: str, dirs: Sequence[Path] | None = None) -> PayTable:
+    """One pay table by id."""
+    return library(dirs).get(table_id)
+
+
+def validate(file: Path) -> Validation:
+    """Check a pay-table file against the schema, and its ids against the shipped tables'."""
+    problems = check_file(file)
+    found: list[str] = []
+    if not problems:
+        shipped = shipped_paytables()
+        for t in load_file(file):
+            found.append(t.id)
+            other = shipped.tables.get(t.id)
+            if other is not None and Path(other.path).resolve() != file.resolve():
+                problems.append(f"{file}: table {t.id}: the id is already defined in {other.path}")
+    return Validation(file, tuple(found), tuple(problems))
