@@ -15,7 +15,7 @@ from typing import Annotated, TextIO
 import typer
 
 from dealer.cli import render
-from dealer.cli.common import JsonFlag, ProfileOption, RuleOption, show
+from dealer.cli.common import JsonFlag, at_desk, show
 from dealer.desk import analysis as desk_analysis
 from dealer.desk.context import HouseRules
 from dealer.inputs import money, optional_money
@@ -92,7 +92,9 @@ def paytable_text(ruling: Ruling) -> str:
 
 
 @app.command("paytable")
+@at_desk()
 def paytable(
+    house: HouseRules,
     table_id: Annotated[str, typer.Argument(help="Pay table id, e.g. PT-FLT-EC-ET-02 or E01.")],
     wager: WagerOption = "1",
     meter: Annotated[
@@ -101,11 +103,8 @@ def paytable(
     ] = None,
     paytables: PaytablesOption = None,
     as_json: JsonFlag = False,
-    profile: ProfileOption = None,
-    rule: RuleOption = None,
 ) -> None:
     """Exact return of a pay table over all 154,143,080 seven-card hands."""
-    house = HouseRules.of(profile, rule)
     amount, at = money(wager), optional_money(meter, "meter")
     bar = ProgressBar("counting hands")
     try:
@@ -145,7 +144,9 @@ def house_edge_text(ruling: Ruling) -> str:
 
 
 @app.command("house-edge")
+@at_desk()
 def house_edge(
+    house: HouseRules,
     rounds: Annotated[int, typer.Option("--rounds", help="Rounds to deal.")] = 500_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same figures.")] = 1,
     house_way: Annotated[
@@ -164,14 +165,12 @@ def house_edge(
         int | None, typer.Option("--workers", help="Processes [default: every core].")
     ] = None,
     as_json: JsonFlag = False,
-    profile: ProfileOption = None,
-    rule: RuleOption = None,
 ) -> None:
     """Simulate the base game's house edge under every dealer-pai-gow option."""
     bar = ProgressBar("dealing rounds")
     try:
         recorded = desk_analysis.house_edge(
-            HouseRules.of(profile, rule),
+            house,
             rounds,
             seed,
             house_way or [],
@@ -185,7 +184,9 @@ def house_edge(
 
 
 @app.command("report")
+@at_desk()
 def report(
+    house: HouseRules,
     fmt: Annotated[str, typer.Option("--format", help="markdown, text or json.")] = "markdown",
     wager: WagerOption = "1",
     insurance_meter: Annotated[
@@ -198,8 +199,6 @@ def report(
     ] = None,
     paytables: PaytablesOption = None,
     as_json: JsonFlag = False,
-    profile: ProfileOption = None,
-    rule: RuleOption = None,
 ) -> None:
     """Every pay table side by side: pays, return, house edge, hit frequency."""
     if fmt not in ("markdown", "text", "json"):
@@ -211,9 +210,7 @@ def report(
     amount = money(wager)
     bar = ProgressBar("counting hands")
     try:
-        made = desk_analysis.report(
-            HouseRules.of(profile, rule), fmt, amount, meters, paytables or [], bar
-        )
+        made = desk_analysis.report(house, fmt, amount, meters, paytables or [], bar)
     finally:
         bar.close()
     result = made.report

@@ -3,21 +3,25 @@ in the audit log, and showing it (JSON for scripts, text for people)."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
-from dealer.desk.context import Desk
+from dealer.desk.context import UNASSIGNED_TABLE, Desk, HouseRules, desk_for
 from dealer.desk.recording import record
 from dealer.desk.rulings import Recorded, rule_lines
 from dealer.games.paigow.profile import Profile, load_profile
 from dealer.inputs import lines
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
+
+R = TypeVar("R")
 
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="One JSON object on stdout (JSON Lines with --batch).")
@@ -162,3 +166,47 @@ def show_each(
             typer.echo(json.dumps(line))
     if failed:
         raise typer.Exit(1)
+
+
+_DESK_OPTIONS = (
+    inspect.Parameter("db", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=DbOption),
+    inspect.Parameter("user", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=UserOption),
+    inspect.Parameter(
+        "table", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=TableOption
+    ),
+)
+_HOUSE_OPTIONS = (
+    inspect.Parameter(
+        "profile", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=ProfileOption
+    ),
+    inspect.Parameter("rule", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=RuleOption),
+)
+
+
+def at_desk(*, default_table: str | None = None) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """A command that acts at the desk: its `desk: Desk` parameter becomes the `--db`, `--user`
+    and `--table` options (with their environment variables), and a `house: HouseRules`
+    parameter becomes `--profile` and `--rule`, so every command spells them once, here."""
+
+    def wrap(command: Callable[..., R]) -> Callable[..., R]:
+        signature = inspect.signature(command, eval_str=True)
+        own = [p for p in signature.parameters.values() if p.name not in ("desk", "house")]
+        extra = list(_DESK_OPTIONS) if "desk" in signature.parameters else []
+        if "house" in signature.parameters:
+            extra += _HOUSE_OPTIONS
+
+        @functools.wraps(command)
+        def run(*args: Any, **options: Any) -> R:
+            if "desk" in signature.parameters:
+                where = (options.pop("db"), options.pop("user"), options.pop("table"))
+                options["desk"] = desk_for(*where, default_table=default_table or UNASSIGNED_TABLE)
+            if "house" in signature.parameters:
+                options["house"] = HouseRules.of(options.pop("profile"), options.pop("rule"))
+            return command(*args, **options)
+
+        parameters = [*own, *extra]
+        run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
+        return run
+
+    return wrap

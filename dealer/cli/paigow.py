@@ -7,19 +7,9 @@ from typing import Annotated
 import typer
 
 from dealer.cli import render
-from dealer.cli.common import (
-    BatchOption,
-    DbOption,
-    JsonFlag,
-    ProfileOption,
-    RuleOption,
-    TableOption,
-    UserOption,
-    show,
-    show_each,
-)
+from dealer.cli.common import BatchOption, JsonFlag, at_desk, show, show_each
 from dealer.desk import paigow as desk_paigow
-from dealer.desk.context import HouseRules, desk_for
+from dealer.desk.context import Desk, HouseRules
 from dealer.inputs import money, optional_money
 from dealer.inputs import seat as seat_number
 from dealer.kernel.errors import DealerError
@@ -36,18 +26,15 @@ def _typed(cards: list[str] | None) -> str | None:
 
 
 @app.command()
+@at_desk()
 def rank(
+    desk: Desk,
+    house: HouseRules,
     cards: Cards = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    profile: ProfileOption = None,
-    rule: RuleOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Rank a five-card (high) or two-card (low) hand."""
-    desk, house = desk_for(db, user, table), HouseRules.of(profile, rule)
     show_each(
         _typed(cards),
         batch,
@@ -58,23 +45,20 @@ def rank(
 
 
 @app.command()
+@at_desk()
 def compare(
+    desk: Desk,
+    house: HouseRules,
     first: Annotated[
         str | None, typer.Argument(help="First hand, quoted: 'As Ks Qs Js Ts'.")
     ] = None,
     second: Annotated[str | None, typer.Argument(help="Second hand, same size.")] = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    profile: ProfileOption = None,
-    rule: RuleOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Compare two hands of the same size; a copy (tie) gives winner null."""
     if (first or second) and not (first and second):
         raise DealerError("compare needs two hands, each quoted: 'As Ks Qs Js Ts' 'Ad Kd Qd Jd Td'")
-    desk, house = desk_for(db, user, table), HouseRules.of(profile, rule)
     typed = f"{first} | {second}" if first and second else None
     show_each(
         typed,
@@ -86,21 +70,18 @@ def compare(
 
 
 @app.command("set")
+@at_desk()
 def set_(
+    desk: Desk,
+    house: HouseRules,
     cards: Cards = None,
     house_way: Annotated[
         str | None, typer.Option("--house-way", help="trump-plaza, foxwoods, or a file.")
     ] = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    profile: ProfileOption = None,
-    rule: RuleOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Set seven cards by the House Way."""
-    desk, house = desk_for(db, user, table), HouseRules.of(profile, rule)
     show_each(
         _typed(cards),
         batch,
@@ -111,18 +92,15 @@ def set_(
 
 
 @app.command()
+@at_desk()
 def bonus(
+    desk: Desk,
+    house: HouseRules,
     cards: Cards = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    profile: ProfileOption = None,
-    rule: RuleOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """The seven-card bonus events of a hand and the pay table rows they settle on."""
-    desk, house = desk_for(db, user, table), HouseRules.of(profile, rule)
     show_each(
         _typed(cards),
         batch,
@@ -136,7 +114,10 @@ Amount = Annotated[str | None, typer.Option(help="A bonus wager (currency).")]
 
 
 @app.command()
+@at_desk()
 def settle(
+    desk: Desk,
+    house: HouseRules,
     dealer: Annotated[str, typer.Option("--dealer", help="The dealer's seven cards.")],
     wager: Annotated[str, typer.Option("--wager", help="The base wager.")],
     player: Annotated[
@@ -156,11 +137,6 @@ def settle(
         str | None, typer.Option("--house-way", help="trump-plaza, foxwoods, or a file.")
     ] = None,
     as_json: JsonFlag = False,
-    profile: ProfileOption = None,
-    rule: RuleOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Settle one seat against the dealer: the base wager and any bonus wagers."""
     from dealer.games.paigow.seat_rulings import BonusWagers
@@ -175,8 +151,8 @@ def settle(
         progressive_insurance=optional_money(progressive_insurance, "progressive insurance wager"),
     )
     recorded = desk_paigow.settle(
-        desk_for(db, user, table),
-        HouseRules.of(profile, rule),
+        desk,
+        house,
         dealer,
         desk_paigow.SeatHands(player, high, low),
         money(wager),
