@@ -1,6 +1,6 @@
 """Rulings per second into one audit database, from 1 process and from 4 at once.
 
-Each ruling is one `AuditLog.append` (its own BEGIN IMMEDIATE transaction, WAL,
+Each ruling is one `entries.append` (its own BEGIN IMMEDIATE transaction, WAL,
 synchronous=FULL: one fsync per ruling), with a settle-sized entry. The database is a fresh
 file in a temporary folder on the same disk as the current directory.
 
@@ -15,7 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from dealer.audit import AuditLog, Entry
+from dealer.audit import entries, open_log
+from dealer.audit.records import Entry
+from dealer.audit.verify import verify
 
 ENTRY = Entry(
     kind="ruling",
@@ -46,16 +48,16 @@ ENTRY = Entry(
 
 
 def _rule(path: str, count: int, start: multiprocessing.synchronize.Event) -> None:
-    with AuditLog.open(path) as log:
+    with open_log(path) as log:
         start.wait()
         for _ in range(count):
-            log.append(ENTRY)
+            entries.append(log, ENTRY)
 
 
 def measure(processes: int, count: int, folder: Path) -> float:
     """Rulings per second with `processes` writers each appending `count`."""
     path = str(folder / f"bench-{processes}.sqlite")
-    AuditLog.open(path).close()
+    open_log(path).close()
     context = multiprocessing.get_context("spawn")
     start = context.Event()
     workers = [context.Process(target=_rule, args=(path, count, start)) for _ in range(processes)]
@@ -69,8 +71,8 @@ def measure(processes: int, count: int, folder: Path) -> float:
     elapsed = time.perf_counter() - began
     if any(worker.exitcode != 0 for worker in workers):
         raise SystemExit("a benchmark worker failed")
-    with AuditLog.open(path) as log:
-        result = log.verify()
+    with open_log(path) as log:
+        result = verify(log)
     if not result.ok or result.records != processes * count:
         raise SystemExit(f"benchmark log does not verify: {result}")
     return processes * count / elapsed

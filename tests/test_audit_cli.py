@@ -10,7 +10,8 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
-from dealer.audit import AuditLog, Entry
+from dealer.audit import entries, open_log
+from dealer.audit.records import Entry
 from dealer.cli.app import build_app
 
 APP = build_app("audit")
@@ -43,9 +44,10 @@ def staffed(db: Path) -> Path:
             "user", "add", user, "--role", role, *extra, "--supervisor", "S1", "--pin", PIN
         )
         assert result.exit_code == 0, result.output
-    with AuditLog.open(db) as log:
+    with open_log(db) as log:
         for seat, table_id in ((1, "PG-1"), (2, "PG-1"), (3, "PG-2")):
-            log.append(
+            entries.append(
+                log,
                 Entry(
                     kind="ruling",
                     user_id="D1",
@@ -59,7 +61,7 @@ def staffed(db: Path) -> Path:
                     result={"category": "high-card"},
                     explanation=["Ace-king high"],
                     settings={"profile": "house"},
-                )
+                ),
             )
     return db
 
@@ -434,3 +436,12 @@ def test_user_set(staffed: Path) -> None:
     assert run("void", "5", "--reason", "r", "--supervisor", "S2", "--pin", "8642").exit_code == 0
     nothing = run("user", "set", "D1", "--supervisor", "S1", "--pin", PIN)
     assert nothing.stderr == "Error: nothing to change: give a role, a PIN or active/disabled\n"
+
+
+def test_user_ids_are_checked(staffed: Path) -> None:
+    bad = run("user", "add", "D 2", "--role", "dealer", "--supervisor", "S1", "--pin", PIN)
+    assert (bad.exit_code, bad.stderr) == (
+        1,
+        "Error: user id 'D 2' is not valid: use letters, digits and . _ @ - (up to 64)\n",
+    )
+    assert "D 2" not in run("user", "list").stdout

@@ -9,23 +9,27 @@ import sys
 import time
 from pathlib import Path
 
-from dealer.audit import AuditLog, Entry, RecordFilter
+from dealer.audit import entries, open_log
+from dealer.audit.records import Entry, RecordFilter
+from dealer.audit.sqlite import SQLiteStorage
+from dealer.audit.verify import verify
 
 WORKER = """
 import sys, time
 from pathlib import Path
-from dealer.audit import AuditLog, Entry
+from dealer.audit import meters, open_log, users
+from dealer.audit.records import Entry
 
 path, worker, rounds, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
 pause = float(sys.argv[5])  # seconds between the appends of one round, inside the transaction
 while not go.exists():
     time.sleep(0.005)
-with AuditLog.open(path) as log:
+with open_log(path) as log:
     done = 0
     while rounds < 0 or done < rounds:
         with log.transaction() as tx:
             for seat in range(1, 4):
-                tx.append(Entry(
+                users.append_checked(tx, Entry(
                     kind="ruling", user_id=f"D{worker}", role="dealer", table_id="PG-1",
                     game="paigow", action="settle",
                     input_text=f"{worker}:{done}:{seat}" + "x" * 400,
@@ -33,7 +37,7 @@ with AuditLog.open(path) as log:
                 ))
                 time.sleep(pause)
             value = tx.meter("PG-1", "treasure") or 0
-            tx.set_meter("PG-1", "treasure", value + 1, "one contribution per round")
+            meters.move(tx, "PG-1", "treasure", value + 1, "one contribution per round")
         done += 1
         print(done, flush=True)
 """
@@ -59,18 +63,18 @@ def test_processes_at_once_lose_nothing(tmp_path: Path) -> None:
     for proc in procs:
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
-    with AuditLog.open(db) as log:
-        result = log.verify()
+    with SQLiteStorage.open(db) as log:
+        result = verify(log)
         assert (result.ok, result.records, result.first_bad) == (True, workers * rounds * 4, None)
-        ids = [r.id for r in log.search()]
+        ids = [r.id for r in log.records()]
         assert ids == list(range(1, workers * rounds * 4 + 1))
-        typed = sorted(r.input_text.rstrip("x") for r in log.search(RecordFilter(kind="ruling")))
+        typed = sorted(r.input_text.rstrip("x") for r in log.records(RecordFilter(kind="ruling")))
         assert typed == sorted(
             f"{w}:{n}:{s}" for w in range(workers) for n in range(rounds) for s in range(1, 4)
         )
         assert log.meter("PG-1", "treasure") == workers * rounds  # read-modify-write held
-        migrations = log.db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0]
-        assert migrations == log.db.execute("PRAGMA user_version").fetchone()[0]
+        migrations = log.conn.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0]
+        assert migrations == log.conn.execute("PRAGMA user_version").fetchone()[0]
 
 
 def test_killed_mid_write_leaves_no_partial_round(tmp_path: Path) -> None:
@@ -89,13 +93,15 @@ def test_killed_mid_write_leaves_no_partial_round(tmp_path: Path) -> None:
     assert committed >= 25
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-    with AuditLog.open(db) as log:
-        result = log.verify()
+    with open_log(db) as log:
+        result = verify(log)
         assert result.ok, result.problems
-        rulings = len(log.search(RecordFilter(kind="ruling")))
-        meters = len(log.search(RecordFilter(kind="meter")))
+        rulings = len(log.records(RecordFilter(kind="ruling")))
+        meters = len(log.records(RecordFilter(kind="meter")))
         assert rulings == 3 * meters >= 3 * committed  # whole rounds only
         assert log.meter("PG-1", "treasure") == meters
-        after = log.append(Entry(kind="ruling", user_id="D2", role="dealer", input_text="next"))
+        after = entries.append(
+            log, Entry(kind="ruling", user_id="D2", role="dealer", input_text="next")
+        )
         assert after == result.records + 1  # the lock died with the process
-        assert log.verify().ok
+        assert verify(log).ok

@@ -7,17 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from dealer.audit import AuditLog, Entry
+from dealer.audit import corrections, entries, open_log, staff
+from dealer.audit.records import Entry
+from dealer.audit.storage import Storage
 from dealer.kernel.errors import AuditError
 
 PIN = "2468"
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[AuditLog]:
-    with AuditLog.open(tmp_path / "a.sqlite") as opened:
-        opened.add_user("S1", "supervisor", pin=PIN)  # record 1
-        opened.append(  # record 2
+def log(tmp_path: Path) -> Iterator[Storage]:
+    with open_log(tmp_path / "a.sqlite") as opened:
+        staff.add_user(opened, "S1", "supervisor", pin=PIN)  # record 1
+        entries.append(
+            opened,  # record 2
             Entry(
                 kind="ruling",
                 user_id="D1",
@@ -29,14 +32,15 @@ def log(tmp_path: Path) -> Iterator[AuditLog]:
                 cards=["As", "Ks"],
                 result={"high": ["As"]},
                 settings={"house_way": "foxwoods"},
-            )
+            ),
         )
         yield opened
 
 
-def test_override_links_and_keeps_the_ruling(log: AuditLog) -> None:
-    original = log.get(2)
-    override_id = log.override(
+def test_override_links_and_keeps_the_ruling(log: Storage) -> None:
+    original = entries.get(log, 2)
+    override_id = corrections.override(
+        log,
         2,
         decision="set the pair low",
         reason="patron's request under house rule 4",
@@ -44,7 +48,7 @@ def test_override_links_and_keeps_the_ruling(log: AuditLog) -> None:
         pin=PIN,
         result={"low": ["As", "Ks"]},
     )
-    made = log.get(override_id)
+    made = entries.get(log, override_id)
     assert (made.kind, made.links_to, made.user_id, made.role, made.table_id, made.seat) == (
         "override",
         2,
@@ -60,13 +64,13 @@ def test_override_links_and_keeps_the_ruling(log: AuditLog) -> None:
     }
     assert made.settings == {"house_way": "foxwoods"} and made.cards == ("As", "Ks")
     assert made.reason == "patron's request under house rule 4"
-    assert log.get(2) == original
-    assert [r.id for r in log.links(2)] == [override_id]
+    assert entries.get(log, 2) == original
+    assert [r.id for r in entries.links(log, 2)] == [override_id]
 
 
-def test_void(log: AuditLog) -> None:
-    void_id = log.void(2, reason="  misdeal ", supervisor_id="S1", pin=PIN)
-    made = log.get(void_id)
+def test_void(log: Storage) -> None:
+    void_id = corrections.void(log, 2, reason="  misdeal ", supervisor_id="S1", pin=PIN)
+    made = entries.get(log, void_id)
     assert (made.kind, made.links_to, made.result, made.reason) == (
         "void",
         2,
@@ -75,15 +79,20 @@ def test_void(log: AuditLog) -> None:
     )
     assert made.explanation == ("Ruling 2 voided by supervisor S1", "Reason: misdeal")
     with pytest.raises(AuditError, match=f"record 2 was already voided by record {void_id}"):
-        log.void(2, reason="again", supervisor_id="S1", pin=PIN)
+        corrections.void(log, 2, reason="again", supervisor_id="S1", pin=PIN)
     with pytest.raises(AuditError, match="already voided"):
-        log.override(2, decision="x", reason="y", supervisor_id="S1", pin=PIN)
+        corrections.override(log, 2, decision="x", reason="y", supervisor_id="S1", pin=PIN)
 
 
-def test_void_an_override(log: AuditLog) -> None:
-    override_id = log.override(2, decision="push", reason="r", supervisor_id="S1", pin=PIN)
-    void_id = log.void(override_id, reason="wrong call", supervisor_id="S1", pin=PIN)
-    assert log.get(void_id).explanation[0] == f"Override {override_id} voided by supervisor S1"
+def test_void_an_override(log: Storage) -> None:
+    override_id = corrections.override(
+        log, 2, decision="push", reason="r", supervisor_id="S1", pin=PIN
+    )
+    void_id = corrections.void(log, override_id, reason="wrong call", supervisor_id="S1", pin=PIN)
+    assert (
+        entries.get(log, void_id).explanation[0]
+        == f"Override {override_id} voided by supervisor S1"
+    )
 
 
 @pytest.mark.parametrize(
@@ -96,11 +105,13 @@ def test_void_an_override(log: AuditLog) -> None:
     ],
 )
 def test_override_refusals(
-    log: AuditLog, target: int, reason: str, decision: str, message: str
+    log: Storage, target: int, reason: str, decision: str, message: str
 ) -> None:
     before = log.head()
     with pytest.raises(AuditError, match=message):
-        log.override(target, decision=decision, reason=reason, supervisor_id="S1", pin=PIN)
+        corrections.override(
+            log, target, decision=decision, reason=reason, supervisor_id="S1", pin=PIN
+        )
     assert log.head() == before
 
 
@@ -112,6 +123,6 @@ def test_override_refusals(
         (2, "", "a void needs a reason"),
     ],
 )
-def test_void_refusals(log: AuditLog, target: int, reason: str, message: str) -> None:
+def test_void_refusals(log: Storage, target: int, reason: str, message: str) -> None:
     with pytest.raises(AuditError, match=message):
-        log.void(target, reason=reason, supervisor_id="S1", pin=PIN)
+        corrections.void(log, target, reason=reason, supervisor_id="S1", pin=PIN)

@@ -7,21 +7,27 @@ from pathlib import Path
 
 import pytest
 
-from dealer.audit import AuditLog, Entry
+from dealer.audit import disputes, entries, open_log, staff
+from dealer.audit.records import Entry
+from dealer.audit.storage import Storage
+from dealer.audit.verify import verify
 from dealer.kernel.errors import AccessError, AuditError
 
 PIN = "2468"
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[AuditLog]:
-    with AuditLog.open(tmp_path / "a.sqlite") as opened:
-        opened.add_user("S1", "supervisor", pin=PIN)
-        opened.add_user("S2", "supervisor", pin="1357", supervisor_id="S1", supervisor_pin=PIN)
-        opened.add_user("A1", "auditor", supervisor_id="S1", supervisor_pin=PIN)
-        opened.add_user("D2", "dealer", supervisor_id="S1", supervisor_pin=PIN)
+def log(tmp_path: Path) -> Iterator[Storage]:
+    with open_log(tmp_path / "a.sqlite") as opened:
+        staff.add_user(opened, "S1", "supervisor", pin=PIN)
+        staff.add_user(
+            opened, "S2", "supervisor", pin="1357", supervisor_id="S1", supervisor_pin=PIN
+        )
+        staff.add_user(opened, "A1", "auditor", supervisor_id="S1", supervisor_pin=PIN)
+        staff.add_user(opened, "D2", "dealer", supervisor_id="S1", supervisor_pin=PIN)
         for seat in (1, 2):
-            opened.append(
+            entries.append(
+                opened,
                 Entry(
                     kind="ruling",
                     user_id="D1",
@@ -30,12 +36,12 @@ def log(tmp_path: Path) -> Iterator[AuditLog]:
                     seat=seat,
                     game="paigow",
                     action="settle",
-                )
+                ),
             )
         yield opened
 
 
-def open_one(log: AuditLog, table_id: str = "PG-1", **extra: object) -> int:
+def open_one(log: Storage, table_id: str = "PG-1", **extra: object) -> int:
     fields: dict[str, object] = dict(
         user_id="D1",
         table_id=table_id,
@@ -47,12 +53,12 @@ def open_one(log: AuditLog, table_id: str = "PG-1", **extra: object) -> int:
         rulings=[6],
     )
     fields.update(extra)
-    return log.open_dispute(**fields)  # type: ignore[arg-type]
+    return disputes.open_dispute(log, **fields)  # type: ignore[arg-type]
 
 
-def test_open_dispute_record(log: AuditLog) -> None:
+def test_open_dispute_record(log: Storage) -> None:
     dispute_id = open_one(log)
-    record = log.get(dispute_id)
+    record = entries.get(log, dispute_id)
     assert (record.kind, record.action, record.table_id, record.seat, record.links_to) == (
         "dispute",
         "open",
@@ -71,14 +77,16 @@ def test_open_dispute_record(log: AuditLog) -> None:
         "Dispute at table PG-1 seat 2, 2026-05-09T14:05:00.000000Z: "
         "patron says the low hand was set wrong"
     )
-    dispute = log.dispute(dispute_id)
+    dispute = disputes.dispute(log, dispute_id)
     assert dispute.is_open and dispute.opened_by == "D1" and dispute.rulings == (6,)
     assert dispute.to_dict()["open"] is True and dispute.to_dict()["resolution"] is None
 
 
-def test_open_dispute_defaults_to_now(log: AuditLog) -> None:
-    dispute = log.dispute(log.open_dispute(user_id="S1", table_id="PG-1", description="chip count"))
-    assert dispute.occurred_at <= log.get(dispute.id).recorded_at
+def test_open_dispute_defaults_to_now(log: Storage) -> None:
+    dispute = disputes.dispute(
+        log, disputes.open_dispute(log, user_id="S1", table_id="PG-1", description="chip count")
+    )
+    assert dispute.occurred_at <= entries.get(log, dispute.id).recorded_at
     assert (dispute.seat, dispute.parties, dispute.video, dispute.rulings) == (None, (), "", ())
 
 
@@ -92,7 +100,7 @@ def test_open_dispute_defaults_to_now(log: AuditLog) -> None:
     ],
 )
 def test_open_dispute_refusals(
-    log: AuditLog, extra: dict[str, object], error: type[Exception], message: str
+    log: Storage, extra: dict[str, object], error: type[Exception], message: str
 ) -> None:
     before = log.head()
     with pytest.raises(error, match=message):
@@ -100,9 +108,10 @@ def test_open_dispute_refusals(
     assert log.head() == before
 
 
-def test_resolve(log: AuditLog) -> None:
+def test_resolve(log: Storage) -> None:
     dispute_id = open_one(log)
-    resolution_id = log.resolve_dispute(
+    resolution_id = disputes.resolve_dispute(
+        log,
         dispute_id,
         outcome="dealer-error",
         amount_adjusted="25.50",
@@ -111,7 +120,7 @@ def test_resolve(log: AuditLog) -> None:
         supervisor_id="S1",
         pin=PIN,
     )
-    record = log.get(resolution_id)
+    record = entries.get(log, resolution_id)
     assert (record.kind, record.action, record.user_id, record.links_to, record.seat) == (
         "dispute-resolution",
         "dealer-error",
@@ -125,7 +134,7 @@ def test_resolve(log: AuditLog) -> None:
         "amount_adjusted": "25.50",
         "second_reviewer": "S2",
     }
-    resolution = log.dispute(dispute_id).resolution
+    resolution = disputes.dispute(log, dispute_id).resolution
     assert resolution is not None
     assert (
         resolution.outcome,
@@ -138,8 +147,8 @@ def test_resolve(log: AuditLog) -> None:
         "S2",
         "S1",
     )
-    assert not log.dispute(dispute_id).is_open
-    assert log.verify().ok
+    assert not disputes.dispute(log, dispute_id).is_open
+    assert verify(log).ok
 
 
 @pytest.mark.parametrize(
@@ -159,7 +168,7 @@ def test_resolve(log: AuditLog) -> None:
         ({"amount_adjusted": "ten"}, "amount adjusted must be a number"),
     ],
 )
-def test_resolve_refusals(log: AuditLog, changes: dict[str, object], message: str) -> None:
+def test_resolve_refusals(log: Storage, changes: dict[str, object], message: str) -> None:
     dispute_id = open_one(log)
     fields: dict[str, object] = dict(
         outcome="patron-error",
@@ -172,11 +181,11 @@ def test_resolve_refusals(log: AuditLog, changes: dict[str, object], message: st
     fields.update(changes)
     before = log.head()
     with pytest.raises(AuditError, match=message):
-        log.resolve_dispute(dispute_id, **fields)  # type: ignore[arg-type]
+        disputes.resolve_dispute(log, dispute_id, **fields)  # type: ignore[arg-type]
     assert log.head() == before
 
 
-def test_resolve_only_disputes_once(log: AuditLog) -> None:
+def test_resolve_only_disputes_once(log: Storage) -> None:
     dispute_id = open_one(log)
     args = dict(
         outcome="no-error",
@@ -186,20 +195,21 @@ def test_resolve_only_disputes_once(log: AuditLog) -> None:
         supervisor_id="S1",
         pin=PIN,
     )
-    log.resolve_dispute(dispute_id, **args)  # type: ignore[arg-type]
+    disputes.resolve_dispute(log, dispute_id, **args)  # type: ignore[arg-type]
     with pytest.raises(AuditError, match=f"dispute {dispute_id} is already resolved"):
-        log.resolve_dispute(dispute_id, **args)  # type: ignore[arg-type]
+        disputes.resolve_dispute(log, dispute_id, **args)  # type: ignore[arg-type]
     with pytest.raises(AuditError, match="there is no dispute 5"):
-        log.resolve_dispute(5, **args)  # type: ignore[arg-type]
+        disputes.resolve_dispute(log, 5, **args)  # type: ignore[arg-type]
     with pytest.raises(AuditError, match="there is no dispute 5"):
-        log.dispute(5)
+        disputes.dispute(log, 5)
 
 
-def test_open_disputes_listed(log: AuditLog) -> None:
+def test_open_disputes_listed(log: Storage) -> None:
     first = open_one(log)
     second = open_one(log, table_id="PG-2")
     third = open_one(log)
-    log.resolve_dispute(
+    disputes.resolve_dispute(
+        log,
         second,
         outcome="no-error",
         amount_adjusted=0,
@@ -208,7 +218,7 @@ def test_open_disputes_listed(log: AuditLog) -> None:
         supervisor_id="S1",
         pin=PIN,
     )
-    assert [d.id for d in log.open_disputes()] == [first, third]
-    assert [d.id for d in log.open_disputes("PG-2")] == []
-    assert [d.id for d in log.disputes()] == [first, second, third]
-    assert [d.id for d in log.disputes(table_id="PG-2")] == [second]
+    assert [d.id for d in disputes.open_disputes(log)] == [first, third]
+    assert [d.id for d in disputes.open_disputes(log, "PG-2")] == []
+    assert [d.id for d in disputes.disputes(log)] == [first, second, third]
+    assert [d.id for d in disputes.disputes(log, table_id="PG-2")] == [second]

@@ -13,7 +13,10 @@ from typing import Any
 
 import pytest
 
-from dealer.audit import AuditLog, Entry, RecordFilter
+from dealer.audit import corrections, entries, open_log, staff
+from dealer.audit.export import export
+from dealer.audit.records import Entry, RecordFilter
+from dealer.audit.storage import Storage
 from dealer.kernel.errors import AuditError
 
 COLUMNS = [
@@ -40,11 +43,12 @@ COLUMNS = [
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[AuditLog]:
-    with AuditLog.open(tmp_path / "a.sqlite") as opened:
-        opened.add_user("S1", "supervisor", pin="2468")
+def log(tmp_path: Path) -> Iterator[Storage]:
+    with open_log(tmp_path / "a.sqlite") as opened:
+        staff.add_user(opened, "S1", "supervisor", pin="2468")
         for n, text in enumerate(["as ks", "A♠ K♥, jk", 'quote " and\nnew line', "", "é, ü"]):
-            opened.append(
+            entries.append(
+                opened,
                 Entry(
                     kind="ruling",
                     user_id="D1",
@@ -59,9 +63,9 @@ def log(tmp_path: Path) -> Iterator[AuditLog]:
                     settings={"profile": "ü.yaml"},
                     seat=n if n % 2 else None,
                     reason="checked" if n == 2 else None,
-                )
+                ),
             )
-        opened.void(3, reason="misdeal", supervisor_id="S1", pin="2468")
+        corrections.void(opened, 3, reason="misdeal", supervisor_id="S1", pin="2468")
         yield opened
 
 
@@ -93,9 +97,9 @@ def csv_rows(text: str) -> list[dict[str, Any]]:
     return rows
 
 
-def test_csv_reverifies_outside(log: AuditLog) -> None:
+def test_csv_reverifies_outside(log: Storage) -> None:
     out = io.StringIO()
-    assert log.export(out, "csv") == 7
+    assert export(log, out, "csv") == 7
     text = out.getvalue()
     assert text.splitlines()[0] == ",".join(COLUMNS)
     rows = csv_rows(text)
@@ -104,38 +108,38 @@ def test_csv_reverifies_outside(log: AuditLog) -> None:
     assert rows[6]["links_to"] == 3 and rows[6]["kind"] == "void"
 
 
-def test_jsonl_reverifies_outside(log: AuditLog) -> None:
+def test_jsonl_reverifies_outside(log: Storage) -> None:
     out = io.StringIO()
-    assert log.export(out, "jsonl") == 7
+    assert export(log, out, "jsonl") == 7
     rows = [json.loads(line) for line in out.getvalue().splitlines()]
     assert list(rows[0]) == COLUMNS
     assert rows[2]["result"] == '{"category":"pair","net":-1.5}'  # the stored text, as hashed
     outside_verify(rows)
 
 
-def test_one_change_fails_outside(log: AuditLog) -> None:
+def test_one_change_fails_outside(log: Storage) -> None:
     out = io.StringIO()
-    log.export(out, "jsonl")
+    export(log, out, "jsonl")
     rows = [json.loads(line) for line in out.getvalue().splitlines()]
     rows[4]["result"] = rows[4]["result"].replace("-1.5", "1.5")
     with pytest.raises(AssertionError):
         outside_verify(rows)
 
 
-def test_filtered_export(log: AuditLog) -> None:
+def test_filtered_export(log: Storage) -> None:
     out = io.StringIO()
-    assert log.export(out, "jsonl", RecordFilter(table_id="PG-1")) == 3
+    assert export(log, out, "jsonl", RecordFilter(table_id="PG-1")) == 3
     rows = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [r["id"] for r in rows] == [3, 5, 7]  # 7: the void of 3
     assert all(outside_hash(r) == r["hash"] for r in rows)
 
 
-def test_empty_export(log: AuditLog) -> None:
+def test_empty_export(log: Storage) -> None:
     out = io.StringIO()
-    assert log.export(out, "csv", RecordFilter(user_id="nobody")) == 0
+    assert export(log, out, "csv", RecordFilter(user_id="nobody")) == 0
     assert out.getvalue() == ",".join(COLUMNS) + "\n"
 
 
-def test_bad_format(log: AuditLog) -> None:
+def test_bad_format(log: Storage) -> None:
     with pytest.raises(AuditError, match="export format 'xml' is not one of csv, jsonl"):
-        log.export(io.StringIO(), "xml")
+        export(log, io.StringIO(), "xml")

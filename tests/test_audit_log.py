@@ -12,8 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dealer
-from dealer.audit import AuditLog, Entry, RecordFilter, default_db_path
+from dealer.audit import entries, meters, open_log, users
 from dealer.audit.chain import GENESIS_HASH, record_hash
+from dealer.audit.records import Entry, RecordFilter
+from dealer.audit.sqlite import SQLiteStorage
+from dealer.audit.verify import verify
+from dealer.desk.context import default_db
+from dealer.desk.log import open_log as desk_log
 from dealer.kernel.errors import AuditError
 
 
@@ -37,16 +42,16 @@ def ruling(n: int = 0, **changes: object) -> Entry:
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[AuditLog]:
-    with AuditLog.open(tmp_path / "logs" / "dealer.sqlite") as opened:
+def log(tmp_path: Path) -> Iterator[SQLiteStorage]:
+    with SQLiteStorage.open(tmp_path / "logs" / "dealer.sqlite") as opened:
         yield opened
 
 
 def test_default_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("DEALER_DB", raising=False)
-    assert default_db_path() == Path("logs/dealer.sqlite")
+    assert default_db() == Path("logs/dealer.sqlite")
     monkeypatch.setenv("DEALER_DB", str(tmp_path / "x.sqlite"))
-    assert default_db_path() == tmp_path / "x.sqlite"
+    assert default_db() == tmp_path / "x.sqlite"
 
 
 def test_open_default_creates_folder_under_cwd(
@@ -54,35 +59,36 @@ def test_open_default_creates_folder_under_cwd(
 ) -> None:
     monkeypatch.delenv("DEALER_DB", raising=False)
     monkeypatch.chdir(tmp_path)
-    with AuditLog.open() as opened:
+    with desk_log(None) as opened:
+        assert isinstance(opened, SQLiteStorage)
         assert opened.path == Path("logs/dealer.sqlite")
     assert (tmp_path / "logs" / "dealer.sqlite").is_file()
 
 
-def test_pragmas(log: AuditLog) -> None:
-    assert log.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert log.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-    assert log.db.execute("PRAGMA busy_timeout").fetchone()[0] == 15000
-    assert log.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+def test_pragmas(log: SQLiteStorage) -> None:
+    assert log.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert log.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert log.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 15000
+    assert log.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
 
 
 def test_not_a_database(tmp_path: Path) -> None:
     path = tmp_path / "notes.sqlite"
     path.write_text("this is not SQLite, just some notes " * 40)
     with pytest.raises(AuditError, match="cannot open the audit log .*notes.sqlite"):
-        AuditLog.open(path)
+        open_log(path)
 
 
 def test_folder_cannot_be_created(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     with pytest.raises(AuditError, match="cannot create the folder"):
-        AuditLog.open(tmp_path / "file" / "dealer.sqlite")
+        open_log(tmp_path / "file" / "dealer.sqlite")
 
 
-def test_append_numbers_and_chains(log: AuditLog) -> None:
-    ids = [log.append(ruling(n)) for n in range(5)]
+def test_append_numbers_and_chains(log: SQLiteStorage) -> None:
+    ids = [entries.append(log, ruling(n)) for n in range(5)]
     assert ids == [1, 2, 3, 4, 5]
-    records = log.search()
+    records = log.records()
     assert [r.id for r in records] == ids
     assert records[0].prev_hash == GENESIS_HASH
     for before, after in zip(records, records[1:], strict=False):
@@ -91,9 +97,9 @@ def test_append_numbers_and_chains(log: AuditLog) -> None:
     assert all(record_hash(row) == row["hash"] for row in rows)
 
 
-def test_get_returns_what_was_appended(log: AuditLog) -> None:
+def test_get_returns_what_was_appended(log: SQLiteStorage) -> None:
     entry = ruling(3, reason="second look", links_to=None, input_text="  as KS  jk ")
-    record = log.get(log.append(entry))
+    record = entries.get(log, entries.append(log, entry))
     assert (record.kind, record.game, record.action, record.table_id) == (
         "ruling",
         "paigow",
@@ -112,89 +118,89 @@ def test_get_returns_what_was_appended(log: AuditLog) -> None:
     assert record.to_dict()["cards"] == ["As", "Ks"]
 
 
-def test_get_missing(log: AuditLog) -> None:
+def test_get_missing(log: SQLiteStorage) -> None:
     with pytest.raises(AuditError, match="there is no audit record 4"):
-        log.get(4)
+        entries.get(log, 4)
 
 
-def test_transaction_appends_together(log: AuditLog) -> None:
+def test_transaction_appends_together(log: SQLiteStorage) -> None:
     with log.transaction() as tx:
-        ids = [tx.append(ruling(n)) for n in range(3)]
+        ids = [users.append_checked(tx, ruling(n)) for n in range(3)]
         assert log.head().records == 3  # visible inside the same connection
     assert ids == [1, 2, 3]
-    assert log.verify().ok
+    assert verify(log).ok
 
 
-def test_transaction_rolls_back_on_error(log: AuditLog) -> None:
-    log.append(ruling(0))
+def test_transaction_rolls_back_on_error(log: SQLiteStorage) -> None:
+    entries.append(log, ruling(0))
     with pytest.raises(RuntimeError, match="seat 4 blew up"), log.transaction() as tx:
-        tx.append(ruling(1))
-        tx.set_meter("PG-1", "treasure", 500, "contribution")
+        users.append_checked(tx, ruling(1))
+        meters.move(tx, "PG-1", "treasure", 500, "contribution")
         raise RuntimeError("seat 4 blew up")
     assert log.head().records == 1
     assert log.meter("PG-1", "treasure") is None
-    assert log.append(ruling(2)) == 2  # no gap left behind
+    assert entries.append(log, ruling(2)) == 2  # no gap left behind
 
 
-def test_bad_entry_in_transaction_saves_nothing(log: AuditLog) -> None:
+def test_bad_entry_in_transaction_saves_nothing(log: SQLiteStorage) -> None:
     with pytest.raises(AuditError, match="not JSON-ready"), log.transaction() as tx:
-        tx.append(ruling(1))
-        tx.append(ruling(2, result={"net": Decimal("1.5")}))
+        users.append_checked(tx, ruling(1))
+        users.append_checked(tx, ruling(2, result={"net": Decimal("1.5")}))
     assert log.head().records == 0
 
 
-def test_finished_transaction_refuses_writes(log: AuditLog) -> None:
+def test_finished_transaction_refuses_writes(log: SQLiteStorage) -> None:
     with log.transaction() as tx:
-        tx.append(ruling(1))
+        users.append_checked(tx, ruling(1))
     with pytest.raises(AuditError, match="already finished"):
-        tx.append(ruling(2))
+        users.append_checked(tx, ruling(2))
 
 
-def test_nested_transaction_refused(log: AuditLog) -> None:
+def test_nested_transaction_refused(log: SQLiteStorage) -> None:
     with log.transaction(), pytest.raises(AuditError, match="already open"):
-        log.append(ruling(1))
+        entries.append(log, ruling(1))
     assert log.head().records == 0
 
 
 def test_closed_log(tmp_path: Path) -> None:
-    opened = AuditLog.open(tmp_path / "a.sqlite")
+    opened = open_log(tmp_path / "a.sqlite")
     opened.close()
     with pytest.raises(AuditError, match="nothing was saved"):
-        opened.append(ruling(1))
+        entries.append(opened, ruling(1))
     with pytest.raises(AuditError, match="could not read"):
-        opened.search()
+        opened.records()
 
 
-def test_disk_full_fails_and_saves_nothing(log: AuditLog) -> None:
-    log.append(ruling(0))
+def test_disk_full_fails_and_saves_nothing(log: SQLiteStorage) -> None:
+    entries.append(log, ruling(0))
     head = log.head()
-    pages = log.db.execute("PRAGMA page_count").fetchone()[0]
-    log.db.execute(f"PRAGMA max_page_count = {pages}")
+    pages = log.conn.execute("PRAGMA page_count").fetchone()[0]
+    log.conn.execute(f"PRAGMA max_page_count = {pages}")
     big = ruling(1, input_text="x" * 200_000)
     with pytest.raises(AuditError, match=r"is full\): nothing was saved"):
-        log.append(big)
+        entries.append(log, big)
     assert log.head() == head
-    assert not log.db.conn.in_transaction
-    log.db.execute("PRAGMA max_page_count = 1073741823")
-    assert log.append(ruling(2)) == 2
-    assert log.verify().ok
+    assert not log.conn.in_transaction
+    log.conn.execute("PRAGMA max_page_count = 1073741823")
+    assert entries.append(log, ruling(2)) == 2
+    assert verify(log).ok
 
 
-def test_meters(log: AuditLog) -> None:
+def test_meters(log: SQLiteStorage) -> None:
     assert log.meter("PG-1", "treasure") is None
     with log.transaction() as tx:
-        ruling_id = tx.append(ruling(1))
+        ruling_id = users.append_checked(tx, ruling(1))
         assert tx.meter("PG-1", "treasure") is None
-        first = tx.set_meter("PG-1", "treasure", "10000.00", "seed")
+        first = meters.move(tx, "PG-1", "treasure", "10000.00", "seed")
         assert tx.meter("PG-1", "treasure") == Decimal("10000.00")
-        second = tx.set_meter(
-            "PG-1", "treasure", Decimal("10000.00") + Decimal("0.30"), "contribution"
+        second = meters.move(
+            tx, "PG-1", "treasure", Decimal("10000.00") + Decimal("0.30"), "contribution"
         )
-        tx.set_meter("PG-2", "treasure", 0.1, "other table")
+        meters.move(tx, "PG-2", "treasure", 0.1, "other table")
     assert log.meter("PG-1", "treasure") == Decimal("10000.30")
     assert log.meter("PG-2", "treasure") == Decimal("0.1")
     assert log.meter("PG-1", "insurance") is None
-    moved = log.get(second)
+    moved = entries.get(log, second)
     assert moved.kind == "meter" and moved.action == "move"
     assert moved.result == {
         "meter": "treasure",
@@ -208,74 +214,74 @@ def test_meters(log: AuditLog) -> None:
         "paigow",
         ruling_id,  # every meter move links to the ruling that moved it
     )
-    assert log.get(first).links_to == ruling_id
-    assert log.get(first).result["previous"] is None
-    assert log.verify().ok
+    assert entries.get(log, first).links_to == ruling_id
+    assert entries.get(log, first).result["previous"] is None
+    assert verify(log).ok
 
 
-def test_meter_needs_a_user_and_a_number(log: AuditLog) -> None:
+def test_meter_needs_a_user_and_a_number(log: SQLiteStorage) -> None:
     with log.transaction() as tx:
         with pytest.raises(AuditError, match="needs the id of the user"):
-            tx.set_meter("PG-1", "treasure", 1, "seed")
+            meters.move(tx, "PG-1", "treasure", 1, "seed")
         with pytest.raises(AuditError, match="must be a number"):
-            tx.set_meter("PG-1", "treasure", "lots", "seed", user_id="D1")
+            meters.move(tx, "PG-1", "treasure", "lots", "seed", user_id="D1")
         with pytest.raises(AuditError, match="finite"):
-            tx.set_meter("PG-1", "treasure", float("inf"), "seed", user_id="D1")
+            meters.move(tx, "PG-1", "treasure", float("inf"), "seed", user_id="D1")
         with pytest.raises(AuditError, match="needs a reason"):
-            tx.set_meter("PG-1", "treasure", 1, " ", user_id="D1")
-        assert tx.set_meter("PG-1", "treasure", 7, "seed", user_id="D1") == 1
+            meters.move(tx, "PG-1", "treasure", 1, " ", user_id="D1")
+        assert meters.move(tx, "PG-1", "treasure", 7, "seed", user_id="D1") == 1
 
 
-def test_checkpoint_counts_itself(log: AuditLog) -> None:
-    log.append(ruling(1))
+def test_checkpoint_counts_itself(log: SQLiteStorage) -> None:
+    entries.append(log, ruling(1))
     before = log.head()
-    cp = log.checkpoint("D1")
+    cp = entries.checkpoint(log, "D1")
     assert cp.records == 2 and cp == log.head()
-    record = log.get(2)
+    record = entries.get(log, 2)
     assert record.kind == "checkpoint"
     assert record.result == {"records": 1, "head_hash": before.head_hash}
-    assert log.verify(cp).ok
+    assert verify(log, [cp]).ok
 
 
-def test_empty_log_verifies(log: AuditLog) -> None:
-    result = log.verify()
+def test_empty_log_verifies(log: SQLiteStorage) -> None:
+    result = verify(log)
     assert (result.ok, result.records, result.first_bad) == (True, 0, None)
 
 
-def test_search_filters(log: AuditLog) -> None:
-    log.append(ruling(1, table_id="PG-1", seat=1))
-    log.append(ruling(2, table_id="PG-2", seat=1, user_id="D2"))
-    log.append(ruling(3, table_id="PG-1", seat=2, game="burosh", action="rank"))
-    log.append(ruling(4, table_id="PG-1", seat=1))
+def test_search_filters(log: SQLiteStorage) -> None:
+    entries.append(log, ruling(1, table_id="PG-1", seat=1))
+    entries.append(log, ruling(2, table_id="PG-2", seat=1, user_id="D2"))
+    entries.append(log, ruling(3, table_id="PG-1", seat=2, game="burosh", action="rank"))
+    entries.append(log, ruling(4, table_id="PG-1", seat=1))
 
     def ids(flt: RecordFilter) -> list[int]:
-        return [r.id for r in log.search(flt)]
+        return [r.id for r in log.records(flt)]
 
     assert ids(RecordFilter(table_id="PG-1", seat=1)) == [1, 4]
     assert ids(RecordFilter(user_id="D2")) == [2]
     assert ids(RecordFilter(game="burosh")) == [3]
     assert ids(RecordFilter(action="set", table_id="PG-1")) == [1, 4]
     assert ids(RecordFilter(ids=(4, 2, 9))) == [2, 4]
-    times = [r.recorded_at for r in log.search()]
+    times = [r.recorded_at for r in log.records()]
     assert ids(RecordFilter(since=times[1], until=times[3])) == [2, 3]
     assert ids(RecordFilter(until="2000-01-01T00:00:00.000000Z")) == []
-    assert [r.id for r in log.search(limit=2, newest_first=True)] == [4, 3]
+    assert [r.id for r in log.records(limit=2, newest_first=True)] == [4, 3]
 
 
 @pytest.mark.parametrize("target", [0, 2, -1])
-def test_link_to_a_missing_record(log: AuditLog, target: int) -> None:
-    log.append(ruling(1))
+def test_link_to_a_missing_record(log: SQLiteStorage, target: int) -> None:
+    entries.append(log, ruling(1))
     with pytest.raises(AuditError, match=f"there is no audit record {target} to refer to"):
-        log.append(ruling(2, links_to=target))
+        entries.append(log, ruling(2, links_to=target))
     assert log.head().records == 1
 
 
-def test_links(log: AuditLog) -> None:
-    first = log.append(ruling(1))
+def test_links(log: SQLiteStorage) -> None:
+    first = entries.append(log, ruling(1))
     with log.transaction() as tx:
-        tx.append(ruling(2))
-        tx.set_meter("PG-1", "envy", 5, "envy paid", links_to=first)
-    assert [r.id for r in log.links(first)] == [3]
+        users.append_checked(tx, ruling(2))
+        meters.move(tx, "PG-1", "envy", 5, "envy paid", links_to=first)
+    assert [r.id for r in entries.links(log, first)] == [3]
 
 
 @settings(
@@ -285,15 +291,15 @@ def test_links(log: AuditLog) -> None:
     texts=st.lists(st.text(max_size=30), min_size=1, max_size=5),
     seat=st.one_of(st.none(), st.integers(-5, 12)),
 )
-def test_any_text_verifies(log: AuditLog, texts: list[str], seat: int | None) -> None:
+def test_any_text_verifies(log: SQLiteStorage, texts: list[str], seat: int | None) -> None:
     start = log.head().records
     with log.transaction() as tx:
         for text in texts:
-            tx.append(
-                ruling(0, input_text=text, explanation=[text], result={text: text}, seat=seat)
+            users.append_checked(
+                tx, ruling(0, input_text=text, explanation=[text], result={text: text}, seat=seat)
             )
     assert [
         r.input_text
-        for r in log.search(RecordFilter(ids=tuple(range(start + 1, start + 1 + len(texts)))))
+        for r in log.records(RecordFilter(ids=tuple(range(start + 1, start + 1 + len(texts)))))
     ] == texts
-    assert log.verify().ok
+    assert verify(log).ok

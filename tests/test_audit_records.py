@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
+from decimal import Decimal
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer.audit.records import Entry, Record, RecordFilter, canonical_json, parse_time
+from dealer.audit.records import Entry, Record, amount, canonical_json
+from dealer.inputs import time as parse_time
 from dealer.kernel.errors import AuditError, DealerError
 
 
@@ -133,18 +136,22 @@ def test_damaged_json_is_an_audit_error() -> None:
 
 
 @pytest.mark.parametrize(
-    ("flt", "where", "params"),
+    ("value", "number"),
+    [("10000.30", Decimal("10000.30")), (0.1, Decimal("0.1")), (-25, Decimal(-25))],
+)
+def test_amount(value: object, number: Decimal) -> None:
+    assert amount(value, "meter treasure") == number  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
     [
-        (RecordFilter(), "1", []),
-        (RecordFilter(ids=(3, 5)), "id IN (?, ?)", [3, 5]),
-        (RecordFilter(table_id="T1", seat=0), "table_id = ? AND seat = ?", ["T1", 0]),
-        (
-            RecordFilter(game="paigow", user_id="D1", since="a", until="b"),
-            "game = ? AND user_id = ? AND recorded_at >= ? AND recorded_at < ?",
-            ["paigow", "D1", "a", "b"],
-        ),
-        (RecordFilter(kind="void", links_to=4), "kind = ? AND links_to = ?", ["void", 4]),
+        (True, "meter treasure must be a number, not True"),
+        ("lots", "meter treasure must be a number, not 'lots'"),
+        (float("inf"), "meter treasure must be a finite number, not inf"),
+        ("NaN", "meter treasure must be a finite number, not 'NaN'"),
     ],
 )
-def test_filter_where(flt: RecordFilter, where: str, params: list[object]) -> None:
-    assert flt.where() == (where, params)
+def test_amount_refuses(value: object, message: str) -> None:
+    with pytest.raises(AuditError, match=f"^{re.escape(message)}$"):
+        amount(value, "meter treasure")  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Numbered migrations and the append-only triggers."""
+"""The SQLite backend: numbered migrations, the append-only triggers, the SQL of a filter."""
 
 from __future__ import annotations
 
@@ -7,30 +7,34 @@ from pathlib import Path
 
 import pytest
 
-from dealer.audit import AuditLog, Entry
+from dealer.audit import entries, staff
 from dealer.audit.chain import GENESIS_HASH
-from dealer.audit.schema import LATEST, MIGRATIONS, PROTECTION_TRIGGERS
+from dealer.audit.records import Entry, RecordFilter
+from dealer.audit.sqlite import SQLiteStorage, filter_sql
+from dealer.audit.sqlite_schema import LATEST, MIGRATIONS, PROTECTION_TRIGGERS
+from dealer.audit.verify import verify
 from dealer.kernel.errors import AuditError
 
 ENTRY = Entry(kind="ruling", user_id="D1", role="dealer", table_id="T1", input_text="As Ks")
 
 
 def test_new_database_has_every_migration(tmp_path: Path) -> None:
-    with AuditLog.open(tmp_path / "a.sqlite") as log:
-        assert log.db.execute("PRAGMA user_version").fetchone()[0] == LATEST == len(MIGRATIONS)
-        rows = log.db.execute(
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        assert log.conn.execute("PRAGMA user_version").fetchone()[0] == LATEST == len(MIGRATIONS)
+        rows = log.conn.execute(
             "SELECT version, name FROM schema_migrations ORDER BY version"
         ).fetchall()
         assert [r[0] for r in rows] == list(range(1, LATEST + 1))
         assert rows[0][1].startswith("records:")
-        assert {t.name for t in log.db.triggers} >= set(PROTECTION_TRIGGERS)
+        triggers = log.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        assert {row[0] for row in triggers} >= set(PROTECTION_TRIGGERS)
 
 
 def test_reopening_applies_nothing_again(tmp_path: Path) -> None:
     path = tmp_path / "a.sqlite"
-    AuditLog.open(path).close()
-    with AuditLog.open(path) as log:
-        assert log.db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] == LATEST
+    SQLiteStorage.open(path).close()
+    with SQLiteStorage.open(path) as log:
+        assert log.conn.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] == LATEST
 
 
 def test_old_database_is_upgraded_keeping_records(tmp_path: Path) -> None:
@@ -44,22 +48,22 @@ def test_old_database_is_upgraded_keeping_records(tmp_path: Path) -> None:
     conn.execute("INSERT INTO schema_migrations VALUES (1, ?, 'then')", [MIGRATIONS[0][0]])
     conn.execute("PRAGMA user_version = 1")
     conn.close()
-    with AuditLog.open(path) as log:
-        first = log.append(ENTRY)
-        assert log.db.execute("PRAGMA user_version").fetchone()[0] == LATEST
-        assert log.db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] == LATEST
+    with SQLiteStorage.open(path) as log:
+        first = entries.append(log, ENTRY)
+        assert log.conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
+        assert log.conn.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] == LATEST
         assert first == 1
-        assert log.verify().ok
+        assert verify(log).ok
 
 
 def test_newer_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "new.sqlite"
-    AuditLog.open(path).close()
+    SQLiteStorage.open(path).close()
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {LATEST + 1}")
     conn.close()
     with pytest.raises(AuditError, match=f"schema version {LATEST + 1}, newer than this software"):
-        AuditLog.open(path)
+        SQLiteStorage.open(path)
 
 
 @pytest.mark.parametrize(
@@ -73,13 +77,13 @@ def test_newer_database_is_refused(tmp_path: Path) -> None:
     ],
 )
 def test_triggers_refuse_changes(tmp_path: Path, sql: str, message: str) -> None:
-    with AuditLog.open(tmp_path / "a.sqlite") as log:
-        log.append(ENTRY)
-        log.append(ENTRY)
-        log.add_user("S1", "supervisor", pin="2468")
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        entries.append(log, ENTRY)
+        entries.append(log, ENTRY)
+        staff.add_user(log, "S1", "supervisor", pin="2468")
         with pytest.raises(sqlite3.DatabaseError, match=message):
-            log.db.conn.execute(sql)
-        assert log.verify().ok
+            log.conn.execute(sql)
+        assert verify(log).ok
 
 
 @pytest.mark.parametrize(
@@ -87,15 +91,33 @@ def test_triggers_refuse_changes(tmp_path: Path, sql: str, message: str) -> None
     [(3, "head"), (1, GENESIS_HASH), (2, GENESIS_HASH), (7, "head")],
 )
 def test_insert_out_of_order_refused(tmp_path: Path, record_id: int, prev_hash: str) -> None:
-    with AuditLog.open(tmp_path / "a.sqlite") as log:
-        log.append(ENTRY)
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        entries.append(log, ENTRY)
         head = log.head().head_hash
-        columns = [r[1] for r in log.db.execute("PRAGMA table_info(records)").fetchall()]
-        values = dict(next(log.db.query("SELECT * FROM records WHERE id = 1")))
+        columns = [r[1] for r in log.conn.execute("PRAGMA table_info(records)").fetchall()]
+        values = next(log.rows())
         values.update(id=record_id, prev_hash=head if prev_hash == "head" else prev_hash)
         with pytest.raises(sqlite3.DatabaseError, match="appended in order"):
-            log.db.conn.execute(
+            log.conn.execute(
                 f"INSERT INTO records ({', '.join(columns)}) "
                 f"VALUES ({', '.join('?' for _ in columns)})",
                 [values[c] for c in columns],
             )
+
+
+@pytest.mark.parametrize(
+    ("flt", "where", "params"),
+    [
+        (RecordFilter(), "1", []),
+        (RecordFilter(ids=(3, 5)), "id IN (?, ?)", [3, 5]),
+        (RecordFilter(table_id="T1", seat=0), "table_id = ? AND seat = ?", ["T1", 0]),
+        (
+            RecordFilter(game="paigow", user_id="D1", since="a", until="b"),
+            "game = ? AND user_id = ? AND recorded_at >= ? AND recorded_at < ?",
+            ["paigow", "D1", "a", "b"],
+        ),
+        (RecordFilter(kind="void", links_to=4), "kind = ? AND links_to = ?", ["void", 4]),
+    ],
+)
+def test_filter_where(flt: RecordFilter, where: str, params: list[object]) -> None:
+    assert filter_sql(flt) == (where, params)

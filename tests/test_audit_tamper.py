@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from dealer.audit import AuditLog, Checkpoint, Entry, parse_checkpoints
-from dealer.audit.chain import record_hash
+from dealer.audit import entries, open_log, staff
+from dealer.audit.chain import Checkpoint, parse_checkpoints, record_hash
+from dealer.audit.records import Entry
 from dealer.audit.users import hash_pin
+from dealer.audit.verify import verify as verify_log
 
 PIN = "2468"
 
@@ -32,11 +34,11 @@ def ruling(n: int) -> Entry:
 @pytest.fixture
 def path(tmp_path: Path) -> Iterator[Path]:
     where = tmp_path / "a.sqlite"
-    with AuditLog.open(where) as log:
-        log.add_user("S1", "supervisor", pin=PIN)  # record 1
-        log.add_user("D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)  # record 2
+    with open_log(where) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)  # record 1
+        staff.add_user(log, "D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)  # record 2
         for n in range(3, 11):
-            log.append(ruling(n))  # records 3-10
+            entries.append(log, ruling(n))  # records 3-10
     yield where
 
 
@@ -66,8 +68,8 @@ def rechain(conn: sqlite3.Connection, start: int) -> None:
 
 
 def verify(path: Path, *checkpoints: Checkpoint) -> tuple[bool, int, int | None, tuple[str, ...]]:
-    with AuditLog.open(path) as log:
-        result = log.verify(list(checkpoints))
+    with open_log(path) as log:
+        result = verify_log(log, list(checkpoints))
     return result.ok, result.records, result.first_bad, result.problems
 
 
@@ -116,8 +118,8 @@ def test_delete_a_middle_record(path: Path) -> None:
 
 
 def test_delete_the_last_records_caught_by_checkpoint(path: Path) -> None:
-    with AuditLog.open(path) as log:
-        kept = str(log.checkpoint("S1"))  # record 11, kept outside at shift close
+    with open_log(path) as log:
+        kept = str(entries.checkpoint(log, "S1"))  # record 11, kept outside at shift close
     conn = attacker(path)
     saved = trigger_sql(conn, "records_no_delete")
     conn.execute("DROP TRIGGER records_no_delete")
@@ -133,11 +135,11 @@ def test_delete_the_last_records_caught_by_checkpoint(path: Path) -> None:
 
 
 def test_rechain_after_an_edit_caught_by_checkpoint(path: Path) -> None:
-    with AuditLog.open(path) as log:
+    with open_log(path) as log:
         early = log.head()  # 10 records
         for n in range(11, 14):
-            log.append(ruling(n))
-        late = log.checkpoint("S1")  # record 14
+            entries.append(log, ruling(n))
+        late = entries.checkpoint(log, "S1")  # record 14
     conn = attacker(path)
     saved = trigger_sql(conn, "records_no_update")
     conn.execute("DROP TRIGGER records_no_update")

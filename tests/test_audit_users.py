@@ -7,21 +7,27 @@ from pathlib import Path
 
 import pytest
 
-from dealer.audit import AuditLog, Entry, RecordFilter
+from dealer.audit import corrections, disputes, entries, meters, open_log, staff, users
+from dealer.audit.authority import append_supervised, authenticate
+from dealer.audit.records import Entry, RecordFilter
+from dealer.audit.storage import Storage
 from dealer.audit.users import hash_pin, pin_fingerprint, pin_matches
+from dealer.audit.verify import verify
 from dealer.kernel.errors import AccessError, AuditError
 
 PIN = "2468"
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[AuditLog]:
-    with AuditLog.open(tmp_path / "a.sqlite") as opened:
-        opened.add_user("S1", "supervisor", pin=PIN)
-        opened.add_user("S2", "supervisor", pin="1357", supervisor_id="S1", supervisor_pin=PIN)
-        opened.add_user("D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)
-        opened.add_user("A1", "auditor", supervisor_id="S1", supervisor_pin=PIN)
-        opened.append(ruling())
+def log(tmp_path: Path) -> Iterator[Storage]:
+    with open_log(tmp_path / "a.sqlite") as opened:
+        staff.add_user(opened, "S1", "supervisor", pin=PIN)
+        staff.add_user(
+            opened, "S2", "supervisor", pin="1357", supervisor_id="S1", supervisor_pin=PIN
+        )
+        staff.add_user(opened, "D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)
+        staff.add_user(opened, "A1", "auditor", supervisor_id="S1", supervisor_pin=PIN)
+        entries.append(opened, ruling())
         yield opened
 
 
@@ -52,16 +58,16 @@ def test_short_pin_refused(pin: str) -> None:
 
 
 def test_bootstrap_first_supervisor(tmp_path: Path) -> None:
-    with AuditLog.open(tmp_path / "a.sqlite") as fresh:
+    with open_log(tmp_path / "a.sqlite") as fresh:
         with pytest.raises(
             AccessError, match="first user of an audit database must be a supervisor"
         ):
-            fresh.add_user("D1", "dealer")
+            staff.add_user(fresh, "D1", "dealer")
         with pytest.raises(AuditError, match="a supervisor needs a PIN"):
-            fresh.add_user("S1", "supervisor")
+            staff.add_user(fresh, "S1", "supervisor")
         assert fresh.head().records == 0
-        record_id = fresh.add_user("S1", "supervisor", pin=PIN)
-        record = fresh.get(record_id)
+        record_id = staff.add_user(fresh, "S1", "supervisor", pin=PIN)
+        record = entries.get(fresh, record_id)
         assert (record.kind, record.action, record.user_id, record.role) == (
             "user",
             "bootstrap",
@@ -71,44 +77,43 @@ def test_bootstrap_first_supervisor(tmp_path: Path) -> None:
         assert record.result["user"] == "S1" and record.result["active"] is True
         assert "PIN" not in str(record.result) and PIN not in str(record.to_dict())
         with pytest.raises(AccessError, match="needs a supervisor id and PIN"):
-            fresh.add_user("S9", "supervisor", pin="9999")
-        assert [u.user_id for u in fresh.users()] == ["S1"]
-        assert fresh.authenticate("S1", PIN, "void").role == "supervisor"
+            staff.add_user(fresh, "S9", "supervisor", pin="9999")
+        assert [u.user_id for u in users.all_users(fresh)] == ["S1"]
+        assert authenticate(fresh, "S1", PIN, "void").role == "supervisor"
 
 
-def test_users_listed(log: AuditLog) -> None:
-    listed = [(u.user_id, u.role, u.active, u.has_pin) for u in log.users()]
+def test_users_listed(log: Storage) -> None:
+    listed = [(u.user_id, u.role, u.active, u.has_pin) for u in users.all_users(log)]
     assert listed == [
         ("A1", "auditor", True, False),
         ("D1", "dealer", True, False),
         ("S1", "supervisor", True, True),
         ("S2", "supervisor", True, True),
     ]
-    assert log.user("D9") is None
-    assert (log.role_of("S2"), log.role_of("D1"), log.role_of("D9")) == (
+    assert users.user(log, "D9") is None
+    assert (users.role_of(log, "S2"), users.role_of(log, "D1"), users.role_of(log, "D9")) == (
         "supervisor",
         "dealer",
         "dealer",
     )
 
 
-def test_add_user_refusals(log: AuditLog) -> None:
+def test_add_user_refusals(log: Storage) -> None:
     with pytest.raises(AuditError, match="user D1 already exists"):
-        log.add_user("D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)
-    with pytest.raises(AuditError, match="is not valid"):
-        log.add_user("D 2", "dealer", supervisor_id="S1", supervisor_pin=PIN)
+        staff.add_user(log, "D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)
     with pytest.raises(AuditError, match="role 'pit-boss'"):
-        log.add_user("P1", "pit-boss", supervisor_id="S1", supervisor_pin=PIN)
+        staff.add_user(log, "P1", "pit-boss", supervisor_id="S1", supervisor_pin=PIN)
 
 
-def supervisor_actions(log: AuditLog, who: str, pin: str) -> dict[str, Callable[[], object]]:
-    dispute = log.open_dispute(user_id="D1", table_id="PG-1", description="short pay")
+def supervisor_actions(log: Storage, who: str, pin: str) -> dict[str, Callable[[], object]]:
+    dispute = disputes.open_dispute(log, user_id="D1", table_id="PG-1", description="short pay")
     return {
-        "override": lambda: log.override(
-            1 + 4, decision="push", reason="r", supervisor_id=who, pin=pin
+        "override": lambda: corrections.override(
+            log, 1 + 4, decision="push", reason="r", supervisor_id=who, pin=pin
         ),
-        "void": lambda: log.void(5, reason="misdeal", supervisor_id=who, pin=pin),
-        "dispute-resolve": lambda: log.resolve_dispute(
+        "void": lambda: corrections.void(log, 5, reason="misdeal", supervisor_id=who, pin=pin),
+        "dispute-resolve": lambda: disputes.resolve_dispute(
+            log,
             dispute,
             outcome="no-error",
             amount_adjusted=0,
@@ -117,21 +122,24 @@ def supervisor_actions(log: AuditLog, who: str, pin: str) -> dict[str, Callable[
             supervisor_id=who,
             pin=pin,
         ),
-        "meter-adjust": lambda: log.adjust_meter(
-            "PG-1", "treasure", 100, "reset", supervisor_id=who, pin=pin
+        "meter-adjust": lambda: meters.adjust(
+            log, "PG-1", "treasure", 100, "reset", supervisor_id=who, pin=pin
         ),
-        "profile-change": lambda: log.append_supervised(
+        "profile-change": lambda: append_supervised(
+            log,
             Entry(
                 kind="profile-change", user_id=who, role="supervisor", settings={"wheel": "lowest"}
             ),
             pin,
         ),
-        "paytable-change": lambda: log.append_supervised(
-            Entry(kind="paytable-change", user_id=who, role="supervisor"), pin
+        "paytable-change": lambda: append_supervised(
+            log, Entry(kind="paytable-change", user_id=who, role="supervisor"), pin
         ),
-        "user-add": lambda: log.add_user("D5", "dealer", supervisor_id=who, supervisor_pin=pin),
-        "user-change": lambda: log.change_user(
-            "D1", active=False, supervisor_id=who, supervisor_pin=pin
+        "user-add": lambda: staff.add_user(
+            log, "D5", "dealer", supervisor_id=who, supervisor_pin=pin
+        ),
+        "user-change": lambda: staff.change_user(
+            log, "D1", active=False, supervisor_id=who, supervisor_pin=pin
         ),
     }
 
@@ -172,7 +180,7 @@ ACTIONS = [
     ],
 )
 def test_refused_and_recorded(
-    log: AuditLog, action: str, who: str, pin: str, why: str, role: str, message: str
+    log: Storage, action: str, who: str, pin: str, why: str, role: str, message: str
 ) -> None:
     attempt = supervisor_actions(log, who, pin)[action]
     before = log.head().records
@@ -181,7 +189,7 @@ def test_refused_and_recorded(
         attempt()
     assert str(refused.value) == expected
     assert log.head().records == before + 1
-    record = log.get(before + 1)
+    record = entries.get(log, before + 1)
     assert (record.kind, record.action, record.user_id, record.role) == (
         "access-denied",
         action,
@@ -190,73 +198,75 @@ def test_refused_and_recorded(
     )
     assert record.result == {"refused": action, "why": why}
     assert record.reason == expected
-    assert log.verify().ok
+    assert verify(log).ok
 
 
 @pytest.mark.parametrize("action", ACTIONS)
-def test_supervisor_may(log: AuditLog, action: str) -> None:
+def test_supervisor_may(log: Storage, action: str) -> None:
     attempt = supervisor_actions(log, "S2", "1357")[action]
     before = log.head().records
     attempt()
-    made = log.get(before + 1)
+    made = entries.get(log, before + 1)
     assert made.user_id == "S2" and made.role == "supervisor" and made.kind != "access-denied"
 
 
-def test_disabled_supervisor_refused(log: AuditLog) -> None:
-    log.change_user("S2", active=False, supervisor_id="S1", supervisor_pin=PIN)
+def test_disabled_supervisor_refused(log: Storage) -> None:
+    staff.change_user(log, "S2", active=False, supervisor_id="S1", supervisor_pin=PIN)
     with pytest.raises(AccessError, match="S2 is disabled: void refused"):
-        log.void(5, reason="r", supervisor_id="S2", pin="1357")
-    assert log.search(RecordFilter(kind="access-denied"))[-1].user_id == "S2"
+        corrections.void(log, 5, reason="r", supervisor_id="S2", pin="1357")
+    assert log.records(RecordFilter(kind="access-denied"))[-1].user_id == "S2"
 
 
-def test_no_supervisor_id(log: AuditLog) -> None:
+def test_no_supervisor_id(log: Storage) -> None:
     with pytest.raises(AccessError, match="void needs a supervisor id and PIN"):
-        log.void(5, reason="r", supervisor_id="", pin=PIN)
+        corrections.void(log, 5, reason="r", supervisor_id="", pin=PIN)
 
 
-def test_authenticate_success_writes_nothing(log: AuditLog) -> None:
+def test_authenticate_success_writes_nothing(log: Storage) -> None:
     before = log.head()
-    user = log.authenticate("S1", PIN, "void")
+    user = authenticate(log, "S1", PIN, "void")
     assert (user.user_id, user.role, user.active) == ("S1", "supervisor", True)
     assert log.head() == before
 
 
-def test_change_pin(log: AuditLog) -> None:
-    log.change_user("S2", pin="8642", supervisor_id="S2", supervisor_pin="1357")
+def test_change_pin(log: Storage) -> None:
+    staff.change_user(log, "S2", pin="8642", supervisor_id="S2", supervisor_pin="1357")
     with pytest.raises(AccessError, match="wrong PIN"):
-        log.authenticate("S2", "1357", "void")
-    assert log.authenticate("S2", "8642", "void").user_id == "S2"
-    change = log.search(RecordFilter(kind="user"))[-1]
+        authenticate(log, "S2", "1357", "void")
+    assert authenticate(log, "S2", "8642", "void").user_id == "S2"
+    change = log.records(RecordFilter(kind="user"))[-1]
     assert change.action == "change" and change.explanation == (
         "S2 changed S2: supervisor",
         "PIN set",
     )
 
 
-def test_promote_and_demote(log: AuditLog) -> None:
+def test_promote_and_demote(log: Storage) -> None:
     with pytest.raises(AuditError, match="needs a PIN to be a supervisor"):
-        log.change_user("D1", role="supervisor", supervisor_id="S1", supervisor_pin=PIN)
-    log.change_user("D1", role="supervisor", pin="5555", supervisor_id="S1", supervisor_pin=PIN)
-    assert log.authenticate("D1", "5555", "void").role == "supervisor"
-    log.change_user("D1", role="dealer", supervisor_id="S1", supervisor_pin=PIN)
+        staff.change_user(log, "D1", role="supervisor", supervisor_id="S1", supervisor_pin=PIN)
+    staff.change_user(
+        log, "D1", role="supervisor", pin="5555", supervisor_id="S1", supervisor_pin=PIN
+    )
+    assert authenticate(log, "D1", "5555", "void").role == "supervisor"
+    staff.change_user(log, "D1", role="dealer", supervisor_id="S1", supervisor_pin=PIN)
     with pytest.raises(AccessError, match="D1 is a dealer"):
-        log.authenticate("D1", "5555", "void")
+        authenticate(log, "D1", "5555", "void")
 
 
-def test_last_supervisor_kept(log: AuditLog) -> None:
-    log.change_user("S2", active=False, supervisor_id="S1", supervisor_pin=PIN)
+def test_last_supervisor_kept(log: Storage) -> None:
+    staff.change_user(log, "S2", active=False, supervisor_id="S1", supervisor_pin=PIN)
     with pytest.raises(AuditError, match="S1 is the last active supervisor"):
-        log.change_user("S1", active=False, supervisor_id="S1", supervisor_pin=PIN)
+        staff.change_user(log, "S1", active=False, supervisor_id="S1", supervisor_pin=PIN)
     with pytest.raises(AuditError, match="S1 is the last active supervisor"):
-        log.change_user("S1", role="dealer", supervisor_id="S1", supervisor_pin=PIN)
-    assert log.user("S1") is not None and log.user("S1").active  # type: ignore[union-attr]
+        staff.change_user(log, "S1", role="dealer", supervisor_id="S1", supervisor_pin=PIN)
+    assert users.user(log, "S1") is not None and users.user(log, "S1").active  # type: ignore[union-attr]
 
 
-def test_change_user_refusals(log: AuditLog) -> None:
+def test_change_user_refusals(log: Storage) -> None:
     with pytest.raises(AuditError, match="nothing to change"):
-        log.change_user("D1", supervisor_id="S1", supervisor_pin=PIN)
+        staff.change_user(log, "D1", supervisor_id="S1", supervisor_pin=PIN)
     with pytest.raises(AuditError, match="there is no user D7"):
-        log.change_user("D7", active=False, supervisor_id="S1", supervisor_pin=PIN)
+        staff.change_user(log, "D7", active=False, supervisor_id="S1", supervisor_pin=PIN)
 
 
 @pytest.mark.parametrize(
@@ -274,23 +284,23 @@ def test_change_user_refusals(log: AuditLog) -> None:
         ),
     ],
 )
-def test_who_may_append(log: AuditLog, entry: Entry, message: str) -> None:
+def test_who_may_append(log: Storage, entry: Entry, message: str) -> None:
     before = log.head()
     with pytest.raises(AccessError, match=message):
-        log.append(entry)
+        entries.append(log, entry)
     assert log.head() == before
 
 
-def test_who_may_append_allowed(log: AuditLog) -> None:
-    assert log.append(ruling("D9", "dealer")) > 0  # never registered: a dealer
-    assert log.append(ruling("S1", "supervisor")) > 0
-    assert log.checkpoint("A1").records == log.head().records
-    assert log.get(log.head().records).role == "auditor"
+def test_who_may_append_allowed(log: Storage) -> None:
+    assert entries.append(log, ruling("D9", "dealer")) > 0  # never registered: a dealer
+    assert entries.append(log, ruling("S1", "supervisor")) > 0
+    assert entries.checkpoint(log, "A1").records == log.head().records
+    assert entries.get(log, log.head().records).role == "auditor"
 
 
-def test_disabled_dealer_may_not_rule(log: AuditLog) -> None:
-    log.change_user("D1", active=False, supervisor_id="S1", supervisor_pin=PIN)
+def test_disabled_dealer_may_not_rule(log: Storage) -> None:
+    staff.change_user(log, "D1", active=False, supervisor_id="S1", supervisor_pin=PIN)
     with pytest.raises(AccessError, match="D1 is disabled"):
-        log.append(ruling())
-    log.change_user("D1", active=True, supervisor_id="S1", supervisor_pin=PIN)
-    assert log.append(ruling()) > 0
+        entries.append(log, ruling())
+    staff.change_user(log, "D1", active=True, supervisor_id="S1", supervisor_pin=PIN)
+    assert entries.append(log, ruling()) > 0

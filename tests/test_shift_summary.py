@@ -13,13 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from dealer.audit import AuditLog, Record
+from dealer.audit import corrections, disputes, open_log, staff
+from dealer.audit.records import Record
 from dealer.cli.app import build_app
+from dealer.desk.shift import MeterMovement, summarize
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.profile import load_profile
 from dealer.games.paigow.seat_rulings import round_ruling
-from dealer.shift_summary import MeterMovement, summarize
 
 PIN = "2468"
 ROUND_A = """table: PG-5
@@ -80,26 +81,33 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     )["ruling_id"]
     ids["rank"] = rule(db, "paigow", "rank", "As Ks Qs Js Ts", "--table", "PG-5")["ruling_id"]
     ids["c"] = rule(db, "round", "-", stdin=ROUND_C)["ruling_id"]
-    with AuditLog.open(db) as log:
-        log.add_user("sup-1", "supervisor", pin=PIN)
-        log.add_user("aud-1", "auditor", supervisor_id="sup-1", supervisor_pin=PIN)
-        ids["void"] = log.void(ids["c"], reason="misdeal", supervisor_id="sup-1", pin=PIN)
-        ids["override"] = log.override(
+    with open_log(db) as log:
+        staff.add_user(log, "sup-1", "supervisor", pin=PIN)
+        staff.add_user(log, "aud-1", "auditor", supervisor_id="sup-1", supervisor_pin=PIN)
+        ids["void"] = corrections.void(
+            log, ids["c"], reason="misdeal", supervisor_id="sup-1", pin=PIN
+        )
+        ids["override"] = corrections.override(
+            log,
             ids["a"],
             decision="seat 2 paid by hand",
             reason="chip error",
             supervisor_id="sup-1",
             pin=PIN,
         )
-        ids["open"] = log.open_dispute(
+        ids["open"] = disputes.open_dispute(
+            log,
             user_id="d-7",
             table_id="PG-5",
             description="insurance on the dealer?",
             seat=3,
             rulings=[ids["b"]],
         )
-        closed = log.open_dispute(user_id="d-7", table_id="PG-5", description="short paid", seat=1)
-        log.resolve_dispute(
+        closed = disputes.open_dispute(
+            log, user_id="d-7", table_id="PG-5", description="short paid", seat=1
+        )
+        disputes.resolve_dispute(
+            log,
             closed,
             outcome="no-error",
             amount_adjusted=0,
@@ -108,8 +116,8 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             supervisor_id="sup-1",
             pin=PIN,
         )
-        log.open_dispute(user_id="d-7", table_id="PG-6", description="another table")
-        stamps = {r.id: r.recorded_at for r in log.search()}
+        disputes.open_dispute(log, user_id="d-7", table_id="PG-6", description="another table")
+        stamps = {r.id: r.recorded_at for r in log.records()}
     return {"db": db, "ids": ids, "stamps": stamps}
 
 

@@ -1,62 +1,23 @@
-"""The audit log: every ruling on a tamper-evident record (SQLite, one hash chain).
+"""The audit log: every ruling on a tamper-evident record (one hash chain, append-only).
 
-Start at `AuditLog.open()`; the hash recipe is documented in `dealer.audit.chain`.
+Bottom up: `records` (what goes on the record) and `chain` (the hash recipe, checkpoints);
+`storage` (the interface a backend implements) and `sqlite` (the SQLite backend); then the
+features, functions over a `Storage`: `users` and `authority` (roles, PINs, a supervisor's
+authority), `entries`, `staff`, `corrections`, `disputes`, `meters`, `verify`, `export`.
+Start at `open_log(path)`.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-_HOMES = {
-    "Checkpoint": "chain",
-    "VerifyResult": "chain",
-    "parse_checkpoints": "chain",
-    "OUTCOMES": "disputes",
-    "Dispute": "disputes",
-    "Resolution": "disputes",
-    "AuditLog": "log",
-    "Transaction": "log",
-    "default_db_path": "log",
-    "ROLES": "records",
-    "Entry": "records",
-    "Record": "records",
-    "RecordFilter": "records",
-    "parse_time": "records",
-    "User": "users",
-}
-"""Each public name and the module it lives in: loaded on first use, so that a ruling's write
-path imports only what it needs."""
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
-    from dealer.audit.disputes import OUTCOMES, Dispute, Resolution
-    from dealer.audit.log import AuditLog, Transaction, default_db_path
-    from dealer.audit.records import ROLES, Entry, Record, RecordFilter, parse_time
-    from dealer.audit.users import User
+    from dealer.audit.storage import Storage
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'dealer.audit' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"dealer.audit.{home}"), name)
+def open_log(path: str | Path) -> Storage:
+    """Open (creating it on first use) the audit log at `path`: a SQLite database file."""
+    from dealer.audit.sqlite import SQLiteStorage
 
-
-__all__ = [
-    "OUTCOMES",
-    "ROLES",
-    "AuditLog",
-    "Checkpoint",
-    "Dispute",
-    "Entry",
-    "Record",
-    "RecordFilter",
-    "Resolution",
-    "Transaction",
-    "User",
-    "VerifyResult",
-    "default_db_path",
-    "parse_checkpoints",
-    "parse_time",
-]
+    return SQLiteStorage.open(path)

@@ -5,18 +5,17 @@ an edit of it. An override states what the supervisor ruled instead; a void canc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from dealer.audit.records import OVERRIDE, RULING, SUPERVISOR, VOID, Entry, Record
+from dealer.audit.authority import supervised
+from dealer.audit.records import OVERRIDE, RULING, SUPERVISOR, VOID, Entry, Record, RecordFilter
+from dealer.audit.storage import Storage, WriteTransaction
 from dealer.audit.users import User
 from dealer.kernel.errors import AuditError
 
-if TYPE_CHECKING:
-    from dealer.audit.log import Transaction
-
 
 def _target(
-    tx: Transaction, record_id: int, kinds: tuple[str, ...], doing: str, done: str
+    tx: WriteTransaction, record_id: int, kinds: tuple[str, ...], doing: str, done: str
 ) -> Record:
     record = tx.record(record_id)
     if record is None:
@@ -25,7 +24,7 @@ def _target(
         raise AuditError(
             f"record {record_id} is a {record.kind}: only a {' or '.join(kinds)} can be {done}"
         )
-    voids = tx.linked(record_id, VOID)
+    voids = tx.records(RecordFilter(links_to=record_id, kind=VOID))
     if voids:
         raise AuditError(f"record {record_id} was already voided by record {voids[0].id}")
     return record
@@ -38,19 +37,46 @@ def _reason(reason: str, doing: str) -> str:
 
 
 def override(
-    tx: Transaction,
+    storage: Storage,
+    record_id: int,
+    *,
+    decision: str,
+    reason: str,
+    supervisor_id: str,
+    pin: str,
+    result: Mapping[str, Any] | None = None,
+) -> int:
+    """Override ruling `record_id` with the supervisor's `decision` (a new record linked to
+    it; the ruling itself stays as it was). Returns the override's id."""
+    return supervised(
+        storage,
+        supervisor_id,
+        pin,
+        "override",
+        lambda tx, sup: _override(tx, sup, record_id, decision, reason, result),
+    )
+
+
+def void(storage: Storage, record_id: int, *, reason: str, supervisor_id: str, pin: str) -> int:
+    """Void ruling (or override) `record_id`: a new record linked to it. Returns its id."""
+    return supervised(
+        storage, supervisor_id, pin, "void", lambda tx, sup: _void(tx, sup, record_id, reason)
+    )
+
+
+def _override(
+    tx: WriteTransaction,
     supervisor: User,
     record_id: int,
     decision: str,
     reason: str,
     result: Mapping[str, Any] | None,
 ) -> int:
-    """Record `supervisor`'s `decision` in place of ruling `record_id`; return the new id."""
     why = _reason(reason, "an override")
     if not isinstance(decision, str) or not decision.strip():
         raise AuditError("an override needs the supervisor's decision")
     ruling = _target(tx, record_id, (RULING,), "override", "overridden")
-    return tx.write(
+    return tx.append(
         Entry(
             kind=OVERRIDE,
             user_id=supervisor.user_id,
@@ -73,11 +99,10 @@ def override(
     )
 
 
-def void(tx: Transaction, supervisor: User, record_id: int, reason: str) -> int:
-    """Record that `supervisor` voided ruling or override `record_id`; return the new id."""
+def _void(tx: WriteTransaction, supervisor: User, record_id: int, reason: str) -> int:
     why = _reason(reason, "a void")
     voided = _target(tx, record_id, (RULING, OVERRIDE), "void", "voided")
-    return tx.write(
+    return tx.append(
         Entry(
             kind=VOID,
             user_id=supervisor.user_id,

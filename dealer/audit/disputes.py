@@ -11,16 +11,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dealer.audit import users
-from dealer.audit.records import AUDITOR, DISPUTE, DISPUTE_RESOLUTION, SUPERVISOR, Entry, Record
+from dealer.audit.authority import supervised
+from dealer.audit.records import (
+    AUDITOR,
+    DISPUTE,
+    DISPUTE_RESOLUTION,
+    SUPERVISOR,
+    Entry,
+    Record,
+    RecordFilter,
+    amount,
+    utc_now,
+)
+from dealer.audit.storage import Reads, Storage, WriteTransaction
 from dealer.kernel.errors import AuditError
-
-if TYPE_CHECKING:
-    from sqlite_utils import Database
-
-    from dealer.audit.log import Transaction
 
 OUTCOMES = ("no-error", "patron-error", "dealer-error")
 
@@ -82,7 +89,61 @@ class Dispute:
 
 
 def open_dispute(
-    tx: Transaction,
+    storage: Storage,
+    *,
+    user_id: str,
+    table_id: str,
+    description: str,
+    seat: int | None = None,
+    occurred_at: str | None = None,
+    parties: Sequence[str] = (),
+    video: str = "",
+    rulings: Sequence[int] = (),
+) -> int:
+    """Open a dispute (any dealer or supervisor may); return its id. `occurred_at` is the
+    stored UTC form, default now."""
+    role = users.role_of(storage, user_id)
+    with storage.transaction() as tx:
+        return _open(
+            tx,
+            user_id=user_id,
+            role=role,
+            table_id=table_id,
+            description=description,
+            seat=seat,
+            occurred_at=occurred_at or utc_now(),
+            parties=parties,
+            video=video,
+            rulings=rulings,
+        )
+
+
+def resolve_dispute(
+    storage: Storage,
+    dispute_id: int,
+    *,
+    outcome: str,
+    amount_adjusted: Decimal | int | float | str,
+    second_reviewer: str,
+    reason: str,
+    supervisor_id: str,
+    pin: str,
+) -> int:
+    """Resolve open dispute `dispute_id`: outcome `no-error`, `patron-error` or
+    `dealer-error`, the amount adjusted (+ paid to the patron, − taken back), a second
+    reviewer (another registered supervisor or auditor). Returns the resolution's id."""
+    adjusted = amount(amount_adjusted, "the amount adjusted")
+    return supervised(
+        storage,
+        supervisor_id,
+        pin,
+        "dispute-resolve",
+        lambda tx, sup: _resolve(tx, sup, dispute_id, outcome, adjusted, second_reviewer, reason),
+    )
+
+
+def _open(
+    tx: WriteTransaction,
     *,
     user_id: str,
     role: str,
@@ -94,7 +155,6 @@ def open_dispute(
     video: str,
     rulings: Sequence[int],
 ) -> int:
-    """Record a new dispute; return its id."""
     if not table_id:
         raise AuditError("a dispute needs the table it happened at")
     if not description.strip():
@@ -110,7 +170,8 @@ def open_dispute(
         lines.append(f"Video: {video}")
     if rulings:
         lines.append(f"Rulings in question: {', '.join(str(r) for r in rulings)}")
-    return tx.append(
+    return users.append_checked(
+        tx,
         Entry(
             kind=DISPUTE,
             user_id=user_id,
@@ -128,20 +189,19 @@ def open_dispute(
             },
             explanation=lines,
             links_to=rulings[0] if rulings else None,
-        )
+        ),
     )
 
 
-def resolve_dispute(
-    tx: Transaction,
+def _resolve(
+    tx: WriteTransaction,
     supervisor: users.User,
     dispute_id: int,
     outcome: str,
-    amount: Decimal,
+    adjusted: Decimal,
     second_reviewer: str,
     reason: str,
 ) -> int:
-    """Record the resolution of open dispute `dispute_id`; return its id."""
     if outcome not in OUTCOMES:
         raise AuditError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
     if not reason.strip():
@@ -149,24 +209,16 @@ def resolve_dispute(
     opened = tx.record(dispute_id)
     if opened is None or opened.kind != DISPUTE:
         raise AuditError(f"there is no dispute {dispute_id}")
-    if tx.linked(dispute_id, DISPUTE_RESOLUTION):
+    if tx.records(RecordFilter(links_to=dispute_id, kind=DISPUTE_RESOLUTION)):
         raise AuditError(f"dispute {dispute_id} is already resolved")
     if second_reviewer == supervisor.user_id:
         raise AuditError("the second reviewer must be someone other than the resolving supervisor")
-    reviewer = users.current_row(tx.db, second_reviewer)
-    if (
-        reviewer is None
-        or not reviewer.user.active
-        or reviewer.user.role
-        not in (
-            SUPERVISOR,
-            AUDITOR,
-        )
-    ):
+    reviewer = tx.user(second_reviewer)
+    if reviewer is None or not reviewer.active or reviewer.role not in (SUPERVISOR, AUDITOR):
         raise AuditError(
             f"second reviewer {second_reviewer} must be an active registered supervisor or auditor"
         )
-    return tx.write(
+    return tx.append(
         Entry(
             kind=DISPUTE_RESOLUTION,
             user_id=supervisor.user_id,
@@ -177,12 +229,12 @@ def resolve_dispute(
             result={
                 "dispute": dispute_id,
                 "outcome": outcome,
-                "amount_adjusted": str(amount),
+                "amount_adjusted": str(adjusted),
                 "second_reviewer": second_reviewer,
             },
             explanation=[
                 f"Dispute {dispute_id} resolved by {supervisor.user_id}: {outcome}, "
-                f"amount adjusted {amount}, second reviewer {second_reviewer}",
+                f"amount adjusted {adjusted}, second reviewer {second_reviewer}",
                 reason,
             ],
             links_to=dispute_id,
@@ -219,42 +271,32 @@ def _dispute(opened: Record, resolved: Record | None) -> Dispute:
     )
 
 
-def list_disputes(db: Database, *, open_only: bool, table_id: str | None) -> list[Dispute]:
-    """Disputes oldest first, with resolutions; only unresolved ones with `open_only`."""
-    where = "d.kind = ?"
-    params: list[Any] = [DISPUTE_RESOLUTION, DISPUTE]
-    if table_id is not None:
-        where += " AND d.table_id = ?"
-        params.append(table_id)
-    rows = db.query(
-        "SELECT d.id AS dispute_id, r.id AS resolution_id FROM records d "
-        "LEFT JOIN records r ON r.links_to = d.id AND r.kind = ? "
-        f"WHERE {where} ORDER BY d.id",
-        params,
-    )
+def disputes(
+    reads: Reads, *, open_only: bool = False, table_id: str | None = None
+) -> list[Dispute]:
+    """Disputes, oldest first, with their resolutions; `open_only` for the unresolved ones
+    (to read at shift start)."""
+    resolutions: dict[int, Record] = {}
+    for resolved in reads.records(RecordFilter(kind=DISPUTE_RESOLUTION)):
+        if resolved.links_to is not None:
+            resolutions.setdefault(resolved.links_to, resolved)
     found = []
-    for row in list(rows):
-        if open_only and row["resolution_id"] is not None:
-            continue
-        found.append(_load(db, row["dispute_id"], row["resolution_id"]))
+    for opened in reads.records(RecordFilter(kind=DISPUTE, table_id=table_id)):
+        resolution = resolutions.get(opened.id)
+        if not (open_only and resolution is not None):
+            found.append(_dispute(opened, resolution))
     return found
 
 
-def load_dispute(db: Database, dispute_id: int) -> Dispute:
-    """Dispute `dispute_id`; AuditError if there is none."""
-    row = db.execute(
-        "SELECT d.kind, (SELECT MIN(r.id) FROM records r WHERE r.links_to = d.id AND r.kind = ?) "
-        "FROM records d WHERE d.id = ?",
-        [DISPUTE_RESOLUTION, dispute_id],
-    ).fetchone()
-    if row is None or row[0] != DISPUTE:
+def open_disputes(reads: Reads, table_id: str | None = None) -> list[Dispute]:
+    """The unresolved disputes (to list at shift start)."""
+    return disputes(reads, open_only=True, table_id=table_id)
+
+
+def dispute(reads: Reads, dispute_id: int) -> Dispute:
+    """Dispute `dispute_id` with its resolution if any; AuditError if there is none."""
+    opened = reads.record(dispute_id)
+    if opened is None or opened.kind != DISPUTE:
         raise AuditError(f"there is no dispute {dispute_id}")
-    return _load(db, dispute_id, row[1])
-
-
-def _load(db: Database, dispute_id: int, resolution_id: int | None) -> Dispute:
-    def record(record_id: int) -> Record:
-        return Record.from_row(next(db.query("SELECT * FROM records WHERE id = ?", [record_id])))
-
-    resolved = record(resolution_id) if resolution_id is not None else None
-    return _dispute(record(dispute_id), resolved)
+    resolved = reads.records(RecordFilter(links_to=dispute_id, kind=DISPUTE_RESOLUTION), limit=1)
+    return _dispute(opened, resolved[0] if resolved else None)

@@ -15,7 +15,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
-from dealer.audit.records import STORED_FIELDS
+from dealer.audit.records import STORED_FIELDS, RecordFilter
+from dealer.audit.storage import Storage
 from dealer.kernel.errors import AuditError
 
 FORMATS = ("csv", "jsonl")
@@ -38,3 +39,9 @@ def write_export(rows: Iterable[Mapping[str, Any]], out: IO[str], fmt: str) -> i
             out.write("\n")
             count += 1
     return count
+
+
+def export(storage: Storage, out: IO[str], fmt: str, flt: RecordFilter | None = None) -> int:
+    """Write the records matching `flt`, hashes included, as `csv` or `jsonl`; return how
+    many."""
+    return write_export(storage.rows(flt), out, fmt)

@@ -11,10 +11,11 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
 
-from dealer.kernel.errors import AuditError, DealerError
+from dealer.kernel.errors import AuditError
 
 RULING = "ruling"
 OVERRIDE = "override"
@@ -71,34 +72,21 @@ def canonical_json(value: Any) -> str:
 
 def utc_now() -> str:
     """The current time as stored on records: UTC ISO-8601 with microseconds and `Z`."""
-    return format_time(datetime.now(UTC))
+    return datetime.now(UTC).strftime(_TIME_FORMAT)
 
 
-def format_time(moment: datetime) -> str:
-    """`moment` (aware) in the stored form, e.g. `2026-05-09T14:05:00.000000Z`."""
-    return moment.astimezone(UTC).strftime(_TIME_FORMAT)
-
-
-def parse_time(text: str, *, end_of_day: bool = False) -> str:
-    """A typed time as the stored UTC form. Times without an offset are UTC.
-
-    A date alone (`2026-05-09`) means its start, or with `end_of_day` the start of the next day
-    (so an `until` bound of a date covers the whole day).
-    """
-    typed = text.strip()
+def amount(value: Decimal | int | float | str, what: str) -> Decimal:
+    """`value` as a finite Decimal for a record's result (a meter value, an amount adjusted);
+    AuditError naming `what` otherwise. Floats go through their shortest text form."""
+    if isinstance(value, bool):
+        raise AuditError(f"{what} must be a number, not {value!r}")
     try:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", typed):
-            day = date.fromisoformat(typed) + timedelta(days=1 if end_of_day else 0)
-            return format_time(datetime(day.year, day.month, day.day, tzinfo=UTC))
-        moment = datetime.fromisoformat(typed.replace("z", "Z"))
-    except ValueError:
-        raise DealerError(
-            f"cannot read the time {text!r}: use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] "
-            "(UTC unless followed by Z or an offset such as +02:00)"
-        ) from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return format_time(moment)
+        number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        raise AuditError(f"{what} must be a number, not {value!r}") from None
+    if not number.is_finite():
+        raise AuditError(f"{what} must be a finite number, not {value!r}")
+    return number
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -229,7 +217,7 @@ class Record(NamedTuple):
 
 class RecordFilter(NamedTuple):
     """Which records to list, search or export. Empty fields match everything; times are the
-    stored UTC form (see `parse_time`); `since` is inclusive, `until` exclusive."""
+    stored UTC form (`utc_now`); `since` is inclusive, `until` exclusive."""
 
     ids: tuple[int, ...] = ()
     table_id: str | None = None
@@ -241,23 +229,3 @@ class RecordFilter(NamedTuple):
     links_to: int | None = None
     since: str | None = None
     until: str | None = None
-
-    def where(self) -> tuple[str, list[Any]]:
-        """The SQL condition and its parameters."""
-        clauses: list[str] = []
-        params: list[Any] = []
-        if self.ids:
-            clauses.append(f"id IN ({', '.join('?' for _ in self.ids)})")
-            params.extend(self.ids)
-        for column in ("table_id", "seat", "game", "user_id", "kind", "action", "links_to"):
-            value = getattr(self, column)
-            if value is not None:
-                clauses.append(f"{column} = ?")
-                params.append(value)
-        if self.since is not None:
-            clauses.append("recorded_at >= ?")
-            params.append(self.since)
-        if self.until is not None:
-            clauses.append("recorded_at < ?")
-            params.append(self.until)
-        return (" AND ".join(clauses) or "1"), params

@@ -9,26 +9,17 @@ row. Ids that were never registered may rule as dealers.
 
 from __future__ import annotations
 
-import json
-import re
-import sqlite3
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from dealer.audit.records import AUDITOR, DEALER, ROLES, SUPERVISOR, USER, Entry
+from dealer.audit.records import AUDITOR, CHECKPOINT, DEALER, ROLES, SUPERVISOR, USER, Entry
+from dealer.audit.storage import Reads, UserRow, WriteTransaction
 from dealer.kernel.digest import sha256_hex
-from dealer.kernel.errors import AuditError
-
-if TYPE_CHECKING:
-    from sqlite_utils import Database
-
-    from dealer.audit.log import Transaction
+from dealer.kernel.errors import AccessError, AuditError
 
 SCRYPT_N = 2**14
 SCRYPT_R = 8
 SCRYPT_P = 1
 PIN_MIN_LENGTH = 4
-
-_USER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 
 
 class User(NamedTuple):
@@ -52,20 +43,9 @@ class User(NamedTuple):
         }
 
 
-class UserRow(NamedTuple):
-    """A stored user row, PIN hash included (never leaves the audit package)."""
-
-    user: User
-    pin_hash: str | None
-
-
-def check_user_id(user_id: str) -> str:
-    """`user_id` if it is a usable id (letters, digits, `._@-`, up to 64), else AuditError."""
-    if not isinstance(user_id, str) or not _USER_ID.fullmatch(user_id):
-        raise AuditError(
-            f"user id {user_id!r} is not valid: use letters, digits and . _ @ - (up to 64)"
-        )
-    return user_id
+def user_of(row: UserRow) -> User:
+    """The standing a users row gives (no PIN material)."""
+    return User(row.user_id, row.role, row.active, row.pin_hash is not None, row.record_id)
 
 
 def check_role(role: str) -> str:
@@ -114,47 +94,26 @@ def _scrypt(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     return hashlib.scrypt(pin.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=32)
 
 
-def _row_to_user(row: dict[str, Any]) -> UserRow:
-    user = User(
-        user_id=row["user_id"],
-        role=row["role"],
-        active=bool(row["active"]),
-        has_pin=row["pin_hash"] is not None,
-        record_id=row["record_id"],
-    )
-    return UserRow(user, row["pin_hash"])
+def user(reads: Reads, user_id: str) -> User | None:
+    """The registered user `user_id` now, or None."""
+    row = reads.user(user_id)
+    return user_of(row) if row else None
 
 
-def current_row(db: Database | sqlite3.Connection, user_id: str) -> UserRow | None:
-    """The newest row of `user_id`, or None if the id was never registered (plain SQL: it is
-    on every ruling's path)."""
-    cursor = db.execute(
-        "SELECT * FROM users WHERE user_id = ? ORDER BY record_id DESC LIMIT 1", [user_id]
-    )
-    row = cursor.fetchone()
-    if row is None:
-        return None
-    return _row_to_user(dict(zip([d[0] for d in cursor.description], row, strict=True)))
-
-
-def all_users(db: Database) -> list[User]:
+def all_users(reads: Reads) -> list[User]:
     """Every registered user's current standing, by id."""
-    rows = db.query(
-        "SELECT u.* FROM users u WHERE u.record_id = "
-        "(SELECT MAX(record_id) FROM users v WHERE v.user_id = u.user_id) ORDER BY u.user_id"
-    )
-    return [_row_to_user(row).user for row in rows]
+    return [user_of(row) for row in reads.users()]
 
 
-def supervisor_ever_registered(db: Database) -> bool:
-    """Whether any row ever gave someone the supervisor role (bootstrapping ends then)."""
-    row = db.execute("SELECT 1 FROM users WHERE role = ? LIMIT 1", [SUPERVISOR]).fetchone()
-    return row is not None
+def role_of(reads: Reads, user_id: str) -> str:
+    """The role `user_id` acts in: their registered role, else dealer."""
+    row = reads.user(user_id)
+    return row.role if row else DEALER
 
 
-def active_supervisors(db: Database) -> list[str]:
+def active_supervisors(reads: Reads) -> list[str]:
     """Ids of the active supervisors now."""
-    return [u.user_id for u in all_users(db) if u.active and u.role == SUPERVISOR]
+    return [row.user_id for row in reads.users() if row.active and row.role == SUPERVISOR]
 
 
 def refusal(row: UserRow | None, user_id: str, pin_ok: bool, action: str) -> tuple[str, str] | None:
@@ -162,11 +121,11 @@ def refusal(row: UserRow | None, user_id: str, pin_ok: bool, action: str) -> tup
     when they may. `pin_ok` is whether the PIN given matches the row's hash."""
     if row is None:
         return "unknown-user", f"{user_id} is not a registered user: {action} refused"
-    if not row.user.active:
+    if not row.active:
         return "disabled", f"{user_id} is disabled: {action} refused"
-    if row.user.role != SUPERVISOR:
+    if row.role != SUPERVISOR:
         return "not-supervisor", (
-            f"{user_id} is {_a(row.user.role)}: {action} needs a supervisor id and PIN"
+            f"{user_id} is {_a(row.role)}: {action} needs a supervisor id and PIN"
         )
     if not pin_ok:
         return "wrong-pin", f"wrong PIN for {user_id}: {action} refused"
@@ -186,11 +145,11 @@ def actor_problem(row: UserRow | None, user_id: str, role: str, kind: str) -> st
         if role != DEALER:
             return f"{user_id} is not a registered {role}: unregistered ids act as dealers"
         return None
-    if not row.user.active:
+    if not row.active:
         return f"{user_id} is disabled"
-    if role != row.user.role:
-        return f"{user_id} is registered as {_a(row.user.role)}, not {_a(role)}"
-    if role == AUDITOR and kind != "checkpoint":
+    if role != row.role:
+        return f"{user_id} is registered as {_a(row.role)}, not {_a(role)}"
+    if role == AUDITOR and kind != CHECKPOINT:
         return f"{user_id} is an auditor: auditors read the record and take checkpoints only"
     return None
 
@@ -207,16 +166,23 @@ def user_record_result(
     }
 
 
-def parse_result(text: str) -> Any:
-    """A stored result's JSON (None if it cannot be read)."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
+def check_actor(reads: Reads, user_id: str, role: str, kind: str) -> None:
+    """AccessError unless `user_id` may put a record of `kind` on the log as `role`."""
+    row = reads.user(user_id) if isinstance(user_id, str) else None
+    problem = actor_problem(row, user_id, role, kind)
+    if problem:
+        raise AccessError(problem)
+
+
+def append_checked(tx: WriteTransaction, entry: Entry) -> int:
+    """Put `entry` on the record as made by `entry.user_id`; return its id. Registered users
+    act in their own role only (`actor_problem`); ids never registered act as dealers."""
+    check_actor(tx, entry.user_id, entry.role, entry.kind)
+    return tx.append(entry)
 
 
 def write_user(
-    tx: Transaction,
+    tx: WriteTransaction,
     actor_id: str,
     actor_role: str,
     action: str,
@@ -229,7 +195,7 @@ def write_user(
 ) -> int:
     """Record a user change (`add`, `bootstrap`, `change`) made by `actor_id` and store the new
     users row; return the record id. Adding an id that exists is refused."""
-    if action != "change" and current_row(tx.db, user_id) is not None:
+    if action != "change" and tx.user(user_id) is not None:
         raise AuditError(f"user {user_id} already exists: change them instead")
     lines = [f"{actor_id} {'registered' if was is None else 'changed'} {user_id}: {role}"]
     if was is not None:
@@ -241,7 +207,7 @@ def write_user(
         lines.append("PIN set")
     if action == "bootstrap":
         lines.append("first supervisor of this audit database (bootstrap)")
-    record_id = tx.write(
+    record_id = tx.append(
         Entry(
             kind=USER,
             user_id=actor_id,
@@ -251,15 +217,12 @@ def write_user(
             explanation=lines,
         )
     )
-    tx.db.execute(
-        "INSERT INTO users (record_id, user_id, role, active, pin_hash) VALUES (?, ?, ?, ?, ?)",
-        [record_id, user_id, role, int(active), pin_hash],
-    )
+    tx.add_user(UserRow(record_id, user_id, role, active, pin_hash))
     return record_id
 
 
-def change_user(
-    tx: Transaction,
+def change_row(
+    tx: WriteTransaction,
     actor_id: str,
     user_id: str,
     role: str | None,
@@ -268,17 +231,17 @@ def change_user(
 ) -> int:
     """Change `user_id`'s role, PIN or active flag; keeps at least one active supervisor and
     a PIN on every supervisor."""
-    row = current_row(tx.db, user_id)
+    row = tx.user(user_id)
     if row is None:
         raise AuditError(f"there is no user {user_id}")
-    new_role = role if role is not None else row.user.role
-    new_active = active if active is not None else row.user.active
+    new_role = role if role is not None else row.role
+    new_active = active if active is not None else row.active
     new_pin = pin_hash if pin_hash is not None else row.pin_hash
     if new_role == SUPERVISOR and new_pin is None:
         raise AuditError(f"{user_id} needs a PIN to be a supervisor")
     still_supervising = new_role == SUPERVISOR and new_active
-    if not still_supervising and active_supervisors(tx.db) == [user_id]:
+    if not still_supervising and active_supervisors(tx) == [user_id]:
         raise AuditError(f"{user_id} is the last active supervisor: register another one first")
     return write_user(
-        tx, actor_id, SUPERVISOR, "change", user_id, new_role, new_active, new_pin, was=row.user
+        tx, actor_id, SUPERVISOR, "change", user_id, new_role, new_active, new_pin, was=user_of(row)
     )

@@ -1,7 +1,7 @@
 """`dealer audit …`: read, search, export and verify the record; checkpoints at shift close;
-disputes, overrides and voids; users and meters. Each command calls the audit package once and
-renders what it returns; supervisor actions take `--supervisor ID` and a PIN (`--pin`, env
-`DEALER_PIN`, or asked with hidden input)."""
+disputes, overrides and voids; users and meters. Each command parses its arguments, calls one
+desk function and renders what it returns; supervisor actions take `--supervisor ID` and a PIN
+(`--pin`, env `DEALER_PIN`, or asked with hidden input)."""
 
 from __future__ import annotations
 
@@ -12,23 +12,14 @@ from typing import Annotated, Any
 
 import typer
 
-from dealer.audit import (
-    OUTCOMES,
-    ROLES,
-    AuditLog,
-    Checkpoint,
-    Dispute,
-    Entry,
-    Record,
-    RecordFilter,
-    parse_checkpoints,
-    parse_time,
-)
-from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE
+from dealer import inputs
 from dealer.cli.common import DbOption, JsonFlag, TableOption, UserOption
 from dealer.cli.render import table
-from dealer.desk.context import default_db, desk_for
-from dealer.kernel.errors import AuditError, DealerError, VerificationError
+from dealer.desk import records, supervision
+from dealer.desk.context import desk_for
+from dealer.desk.records import Record, RecordFilter, Shown
+from dealer.desk.supervision import OUTCOMES, ROLES, Dispute
+from dealer.kernel.errors import DealerError, VerificationError
 
 app = typer.Typer(
     help="The audit log: every ruling on a tamper-evident record.", no_args_is_help=True
@@ -81,13 +72,6 @@ NewPinOption = Annotated[
 ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the record).")]
 
 
-def _open(db: Path | None, *, existing: bool = False) -> AuditLog:
-    path = db if db is not None else default_db()
-    if existing and not path.exists():
-        raise AuditError(f"there is no audit database at {path}")
-    return AuditLog.open(path)
-
-
 def _echo_json(value: Any) -> None:
     typer.echo(json.dumps(value, ensure_ascii=False))
 
@@ -101,7 +85,7 @@ def _pin(pin: str | None, who: str) -> str:
 def _supervisor(supervisor: str | None) -> str:
     if not supervisor:
         raise DealerError("this needs a supervisor: --supervisor ID (or DEALER_USER)")
-    return supervisor
+    return inputs.user_id(supervisor)
 
 
 def _new_pin(new_pin: str | None, user_id: str) -> str:
@@ -131,8 +115,8 @@ def _filter(
         kind=kind,
         action=action,
         links_to=links_to,
-        since=parse_time(since) if since else None,
-        until=parse_time(until, end_of_day=True) if until else None,
+        since=inputs.time(since) if since else None,
+        until=inputs.time(until, end_of_day=True) if until else None,
     )
 
 
@@ -149,15 +133,15 @@ def _summary(record: Record, width: int = 72) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def _notes(log: AuditLog, record: Record) -> str:
-    return ", ".join(f"{r.kind} #{r.id}" for r in log.links(record.id) if r.kind != "meter")
+def _notes(linked: list[Record]) -> str:
+    return ", ".join(f"{r.kind} #{r.id}" for r in linked if r.kind != "meter")
 
 
-def _report(log: AuditLog, records: list[Record], as_json: bool) -> None:
+def _report(found: list[Shown], as_json: bool) -> None:
     if as_json:
-        _echo_json({"count": len(records), "records": [r.to_dict() for r in records]})
+        _echo_json({"count": len(found), "records": [s.record.to_dict() for s in found]})
         return
-    if not records:
+    if not found:
         typer.echo("No records.")
         return
     rows = [
@@ -169,9 +153,9 @@ def _report(log: AuditLog, records: list[Record], as_json: bool) -> None:
             f"{r.user_id} ({r.role})",
             _what(r),
             _summary(r),
-            _notes(log, r),
+            _notes(linked),
         ]
-        for r in records
+        for r, linked in found
     ]
     typer.echo(table(rows, ["#", "time (UTC)", "table", "seat", "user", "what", "summary", "see"]))
 
@@ -189,9 +173,7 @@ def list_(
 ) -> None:
     """The newest records (20 unless --limit), oldest first."""
     flt = _filter(None, table_id, seat, game, user, kind, None, None, None, None)
-    with _open(db, existing=True) as log:
-        records = log.search(flt, limit=limit, newest_first=True)
-        _report(log, records[::-1], as_json)
+    _report(records.latest(db, flt, limit=limit, linked=not as_json), as_json)
 
 
 @app.command()
@@ -212,8 +194,7 @@ def search(
 ) -> None:
     """Records by table, seat, time range, game, user, kind or ruling id, oldest first."""
     flt = _filter(ids, table_id, seat, game, user, kind, action, links_to, since, until)
-    with _open(db, existing=True) as log:
-        _report(log, log.search(flt, limit=limit), as_json)
+    _report(records.search(db, flt, limit=limit, linked=not as_json), as_json)
 
 
 @app.command()
@@ -223,9 +204,7 @@ def show(
     db: DbOption = None,
 ) -> None:
     """One record in full, with the records that refer to it (overrides, voids, disputes)."""
-    with _open(db, existing=True) as log:
-        record = log.get(record_id)
-        linked = log.links(record_id)
+    record, linked = records.show(db, record_id)
     if as_json:
         _echo_json(record.to_dict() | {"linked": [r.to_dict() for r in linked]})
         return
@@ -284,16 +263,9 @@ def export(
 ) -> None:
     """Records with their hashes, for re-verifying outside the tool (recipe: dealer.audit.chain)."""
     flt = _filter(ids, table_id, seat, game, user, kind, action, None, since, until)
-    with _open(db, existing=True) as log:
-        if output is None:
-            log.export(sys.stdout, fmt, flt)
-            return
-        try:
-            with output.open("w", encoding="utf-8", newline="") as out:
-                count = log.export(out, fmt, flt)
-        except OSError as exc:
-            raise DealerError(f"cannot write {output}: {exc.strerror}") from None
-    typer.echo(f"{count} records written to {output}", err=True)
+    count = records.export(db, fmt, flt, sys.stdout if output is None else output)
+    if output is not None:
+        typer.echo(f"{count} records written to {output}", err=True)
 
 
 @app.command()
@@ -310,21 +282,12 @@ def verify(
     db: DbOption = None,
 ) -> None:
     """Recompute the hash chain and name the first bad record; exit 1 unless it verifies."""
-    wanted: list[Checkpoint] = []
-    for given in checkpoint or ():
-        source = Path(given)
-        try:
-            text = source.read_text(encoding="utf-8") if source.is_file() else given
-        except OSError as exc:
-            raise DealerError(f"cannot read checkpoint file {given}: {exc.strerror}") from None
-        wanted += parse_checkpoints(text)
-    with _open(db, existing=True) as log:
-        result = log.verify(wanted)
+    result, against_count = records.verify(db, checkpoint or ())
     if as_json:
         _echo_json(result.to_dict())
     elif result.ok:
-        plural = "s" if len(wanted) > 1 else ""
-        against = f" against {len(wanted)} checkpoint{plural}" if wanted else ""
+        plural = "s" if against_count > 1 else ""
+        against = f" against {against_count} checkpoint{plural}" if against_count else ""
         typer.echo(f"OK: {result.records} records, the hash chain verifies{against}.")
     else:
         where = f"first bad record: {result.first_bad}" if result.first_bad else "problems found"
@@ -349,15 +312,7 @@ def checkpoint_(
 
     `dealer audit verify --checkpoint` later checks the log against it: a log cut short or
     changed and re-chained since then fails."""
-    desk = desk_for(db, user, table_id)
-    with _open(desk.db) as log:
-        made = log.checkpoint(desk.user, table_id=table_id or "")
-    if output is not None:
-        try:
-            with output.open("a", encoding="utf-8") as out:
-                out.write(f"{made}\n")
-        except OSError as exc:
-            raise DealerError(f"cannot write {output}: {exc.strerror}") from None
+    made = records.checkpoint(desk_for(db, user, table_id, default_table=""), output)
     if as_json:
         _echo_json(made.to_dict() | {"record_id": made.records})
         return
@@ -390,15 +345,15 @@ def override(
             replacement = None
         if not isinstance(replacement, dict):
             raise DealerError("--result must be a JSON object, e.g. '{\"winner\": 1}'")
-    with _open(db) as log:
-        made = log.override(
-            record_id,
-            decision=decision,
-            reason=reason,
-            result=replacement,
-            supervisor_id=who,
-            pin=_pin(pin, who),
-        )
+    made = supervision.override(
+        db,
+        record_id,
+        decision=decision,
+        reason=reason,
+        result=replacement,
+        supervisor=who,
+        pin=_pin(pin, who),
+    )
     if as_json:
         _echo_json({"record_id": made, "overrides": record_id})
     else:
@@ -416,8 +371,7 @@ def void(
 ) -> None:
     """Void a ruling or an override: a new record linked to it."""
     who = _supervisor(supervisor)
-    with _open(db) as log:
-        made = log.void(record_id, reason=reason, supervisor_id=who, pin=_pin(pin, who))
+    made = supervision.void(db, record_id, reason=reason, supervisor=who, pin=_pin(pin, who))
     if as_json:
         _echo_json({"record_id": made, "voids": record_id})
     else:
@@ -466,18 +420,15 @@ def dispute_open(
     """Open a dispute (any dealer or supervisor)."""
     if not table_id:
         raise DealerError("a dispute needs its table: --table ID (or DEALER_TABLE)")
-    desk = desk_for(db, user, table_id)
-    with _open(desk.db) as log:
-        made = log.open_dispute(
-            user_id=desk.user,
-            table_id=table_id,
-            description=description,
-            seat=seat,
-            occurred_at=parse_time(when) if when else None,
-            parties=party or (),
-            video=video,
-            rulings=ruling or (),
-        )
+    made = supervision.open_dispute(
+        desk_for(db, user, table_id),
+        description,
+        seat=seat,
+        occurred_at=inputs.time(when) if when else None,
+        parties=party or (),
+        video=video,
+        rulings=ruling or (),
+    )
     if as_json:
         _echo_json({"dispute_id": made})
     else:
@@ -502,17 +453,16 @@ def dispute_resolve(
 ) -> None:
     """Resolve a dispute: no-error, patron-error or dealer-error, with a second reviewer."""
     who = _supervisor(supervisor)
-    with _open(db) as log:
-        made = log.resolve_dispute(
-            dispute_id,
-            outcome=outcome,
-            amount_adjusted=amount,
-            second_reviewer=reviewer,
-            reason=reason,
-            supervisor_id=who,
-            pin=_pin(pin, who),
-        )
-        resolved = log.dispute(dispute_id)
+    made, resolved = supervision.resolve_dispute(
+        db,
+        dispute_id,
+        outcome=outcome,
+        amount=amount,
+        reviewer=reviewer,
+        reason=reason,
+        supervisor=who,
+        pin=_pin(pin, who),
+    )
     if as_json:
         _echo_json({"record_id": made} | resolved.to_dict())
     else:
@@ -527,8 +477,7 @@ def dispute_list(
     db: DbOption = None,
 ) -> None:
     """The open disputes (to read at shift start); --all for every dispute."""
-    with _open(db) as log:
-        found = log.disputes(open_only=not all_, table_id=table_id)
+    found = supervision.list_disputes(db, open_only=not all_, table_id=table_id)
     if as_json:
         _echo_json({"count": len(found), "disputes": [d.to_dict() for d in found]})
         return
@@ -557,17 +506,16 @@ def user_add(
     On a database that never had a supervisor, the first user must be a supervisor and is
     registered without authorisation (recorded as a bootstrap); after that a supervisor's id
     and PIN are needed."""
-    with _open(db) as log:
-        bootstrap = not log.has_supervisor() and supervisor in (None, user_id)
-        own = _new_pin(new_pin, user_id) if role == "supervisor" or new_pin else None
-        if bootstrap:
-            made = log.add_user(user_id, role, pin=own)
-        else:
-            who = _supervisor(supervisor)
-            made = log.add_user(
-                user_id, role, pin=own, supervisor_id=who, supervisor_pin=_pin(pin, who)
-            )
-        added = log.user(user_id)
+    new_id = inputs.user_id(user_id)
+    own = _new_pin(new_pin, new_id) if role == "supervisor" or new_pin else None
+
+    def credentials() -> tuple[str, str]:
+        who = _supervisor(supervisor)
+        return who, _pin(pin, who)
+
+    made, added, bootstrap = supervision.add_user(
+        db, new_id, role, pin=own, supervisor=supervisor, credentials=credentials
+    )
     if as_json:
         _echo_json({"record_id": made, "bootstrap": bootstrap} | (added.to_dict() if added else {}))
     elif bootstrap:
@@ -592,17 +540,17 @@ def user_set(
 ) -> None:
     """Change a user's role, PIN, or enable/disable them (a supervisor action)."""
     who = _supervisor(supervisor)
-    own = _new_pin(new_pin, user_id) if set_pin or new_pin else None
-    with _open(db) as log:
-        made = log.change_user(
-            user_id,
-            role=role,
-            pin=own,
-            active=active,
-            supervisor_id=who,
-            supervisor_pin=_pin(pin, who),
-        )
-        changed = log.user(user_id)
+    changing = inputs.user_id(user_id)
+    own = _new_pin(new_pin, changing) if set_pin or new_pin else None
+    made, changed, _ = supervision.change_user(
+        db,
+        changing,
+        role=role,
+        pin=own,
+        active=active,
+        supervisor=who,
+        supervisor_pin=_pin(pin, who),
+    )
     if as_json:
         _echo_json({"record_id": made} | (changed.to_dict() if changed else {}))
     else:
@@ -612,8 +560,7 @@ def user_set(
 @user_app.command("list")
 def user_list(as_json: JsonFlag = False, db: DbOption = None) -> None:
     """Registered users and their roles (never their PINs)."""
-    with _open(db) as log:
-        found = log.users()
+    found = supervision.list_users(db)
     if as_json:
         _echo_json({"users": [u.to_dict() for u in found]})
         return
@@ -640,8 +587,7 @@ def meter_show(
     """A progressive meter's current value."""
     if not table_id:
         raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
-    with _open(db) as log:
-        value = log.meter(table_id, name)
+    value = supervision.meter(db, table_id, name)
     if as_json:
         _echo_json(
             {"table": table_id, "meter": name, "value": None if value is None else str(value)}
@@ -665,11 +611,9 @@ def meter_adjust(
     if not table_id:
         raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
     who = _supervisor(supervisor)
-    with _open(db) as log:
-        made = log.adjust_meter(
-            table_id, name, value, reason, supervisor_id=who, pin=_pin(pin, who)
-        )
-        now = log.meter(table_id, name)
+    made, now = supervision.adjust_meter(
+        db, table_id, name, value, reason, supervisor=who, pin=_pin(pin, who)
+    )
     if as_json:
         _echo_json({"record_id": made, "table": table_id, "meter": name, "value": str(now)})
     else:
@@ -677,36 +621,6 @@ def meter_adjust(
 
 
 # -- approving house rules ---------------------------------------------------------------
-
-
-def _approve(
-    kind: str,
-    file: Path,
-    summary: dict[str, Any],
-    reason: str,
-    who: str,
-    pin: str | None,
-    table_id: str,
-    db: Path | None,
-) -> tuple[int, str]:
-    """Record a supervisor's approval of a rules file: its text, its SHA-256, what it holds."""
-    import hashlib
-
-    text = file.read_text(encoding="utf-8")
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    entry = Entry(
-        kind=kind,
-        user_id=who,
-        role="supervisor",
-        table_id=table_id,
-        action="approve",
-        input_text=text,
-        result={"file": str(file), "sha256": digest, **summary},
-        explanation=[f"{kind} approved: {file} (sha256 {digest})", f"reason: {reason}"],
-        reason=reason,
-    )
-    with _open(db) as log:
-        return log.append_supervised(entry, _pin(pin, who)), digest
 
 
 FileArgument = Annotated[Path, typer.Argument(help="The file to approve.")]
@@ -724,16 +638,14 @@ def approve_profile(
 ) -> None:
     """Approve a table profile (house rules) for use: checked, then recorded with its SHA-256,
     which every ruling made with it carries as settings.profile_sha256."""
-    from dealer.games.paigow.profile import load_profile
-
-    profile = load_profile(file)
     who = _supervisor(supervisor)
-    summary = {"profile": profile.name, "settings": profile.settings()}
-    made, digest = _approve(PROFILE_CHANGE, file, summary, reason, who, pin, table_id or "", db)
+    made, digest, (name,) = supervision.approve_profile(
+        db, file, reason, supervisor=who, pin=_pin(pin, who), table_id=table_id or ""
+    )
     if as_json:
-        _echo_json({"record_id": made, "sha256": digest, "profile": profile.name})
+        _echo_json({"record_id": made, "sha256": digest, "profile": name})
     else:
-        typer.echo(f"Profile {profile.name} approved as record {made} (sha256 {digest}).")
+        typer.echo(f"Profile {name} approved as record {made} (sha256 {digest}).")
 
 
 @app.command("approve-paytables")
@@ -747,14 +659,11 @@ def approve_paytables(
     table_id: TableOption = None,
 ) -> None:
     """Approve a pay-table file for use: checked, then recorded with its SHA-256."""
-    from dealer.games.paigow.paytables import load_file
-
-    tables = load_file(file)
     who = _supervisor(supervisor)
-    summary = {"paytables": [t.id for t in tables]}
-    made, digest = _approve(PAYTABLE_CHANGE, file, summary, reason, who, pin, table_id or "", db)
-    ids = ", ".join(t.id for t in tables)
+    made, digest, ids = supervision.approve_paytables(
+        db, file, reason, supervisor=who, pin=_pin(pin, who), table_id=table_id or ""
+    )
     if as_json:
-        _echo_json({"record_id": made, "sha256": digest, "paytables": [t.id for t in tables]})
+        _echo_json({"record_id": made, "sha256": digest, "paytables": list(ids)})
     else:
-        typer.echo(f"Pay tables {ids} approved as record {made} (sha256 {digest}).")
+        typer.echo(f"Pay tables {', '.join(ids)} approved as record {made} (sha256 {digest}).")

@@ -7,12 +7,12 @@ from typing import Annotated
 
 import typer
 
+from dealer import inputs
 from dealer.cli.common import DbOption, JsonFlag
 from dealer.cli.render import table as text_table
-from dealer.desk.context import default_db
-from dealer.kernel.errors import AuditError, DealerError
+from dealer.desk.shift import ShiftSummary, shift_summary
+from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
-from dealer.shift_summary import ShiftSummary, summarize
 
 app = typer.Typer(help="Shift reports for a table, from the audit log.", no_args_is_help=True)
 
@@ -145,27 +145,11 @@ def summary(
 ) -> None:
     """Rounds, seats, wagered and net by wager type, the house's result, meter movements,
     open disputes, overrides and voids of one table over a time range."""
-    from dealer.audit import AuditLog, RecordFilter, parse_time
-
-    start = parse_time(since) if since else None
-    end = parse_time(until, end_of_day=True) if until else None
+    start = inputs.time(since) if since else None
+    end = inputs.time(until, end_of_day=True) if until else None
     if start is not None and end is not None and start >= end:
         raise DealerError(f"--since {since} is not before --until {until}")
-    path = db if db is not None else default_db()
-    if not path.exists():
-        raise AuditError(f"there is no audit database at {path}")
-    with AuditLog.open(path) as log:
-        records = log.search(RecordFilter(table_id=table, since=start, until=end))
-        before = (
-            log.search(RecordFilter(table_id=table, kind="meter", until=start))
-            if start is not None
-            else []
-        )
-        corrections = log.search(RecordFilter(table_id=table, kind="override")) + log.search(
-            RecordFilter(table_id=table, kind="void")
-        )
-        disputes = log.open_disputes(table)
-    result = summarize(table, start, end, records, before, corrections, disputes)
+    result = shift_summary(db, table, since=start, until=end)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     else:

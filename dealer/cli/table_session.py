@@ -28,7 +28,7 @@ from dealer.cli.common import (
     profile_of,
 )
 from dealer.desk.context import desk_for
-from dealer.desk.recording import record_with_meters
+from dealer.desk.recording import check_log, record_with_meters
 from dealer.games.paigow import seat_rulings
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.profile import Profile
@@ -147,11 +147,9 @@ def table_(
     A seat: `3 As Kd 9c 7h 5s 3d 2c base 25 treasure 5`, or `4 high … / low … base 10`.
     Each round is ruled and recorded as `dealer round` does it.
     Inside: help, show, undo, settle, history, quit."""
-    from dealer.audit import AuditLog
-
     prof = profile_of(profile, rule)
     desk = desk_for(db, user, table)
-    AuditLog.open(desk.db).close()  # a log that cannot be written fails now, not at settle
+    check_log(desk)  # a log that cannot be written fails now, not at settle
     console = Console(as_json)
     console.note(
         [

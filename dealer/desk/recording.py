@@ -8,17 +8,18 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
 from dealer.desk.context import Desk
+from dealer.desk.log import open_log
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
-    from dealer.audit import Entry
+    from dealer.audit.records import Entry
 
 
 def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
-    from dealer.audit import Entry
+    from dealer.audit.records import RULING, Entry
 
     return Entry(
-        kind="ruling",
+        kind=RULING,
         user_id=user,
         role=role,
         table_id=table,
@@ -33,14 +34,22 @@ def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
     )
 
 
+def check_log(desk: Desk) -> None:
+    """Open and close the desk's audit log: a log that cannot be written fails now (at the
+    start of a live session), not at the first settle."""
+    open_log(desk.db).close()
+
+
 def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
     """Append the rulings atomically; their record ids (the ruling ids shown to people)."""
-    from dealer.audit import AuditLog
+    from dealer.audit import users
 
-    with AuditLog.open(desk.db) as log:
-        role = log.role_of(desk.user)
+    with open_log(desk.db) as log:
+        role = users.role_of(log, desk.user)
         with log.transaction() as tx:
-            return [tx.append(_entry(r, desk.user, role, desk.table)) for r in rulings]
+            return [
+                users.append_checked(tx, _entry(r, desk.user, role, desk.table)) for r in rulings
+            ]
 
 
 class MeterValues(Protocol):
@@ -58,16 +67,16 @@ def record_with_meters(
 ) -> tuple[int, Ruling]:
     """Read the table's progressive meters, rule, record the ruling and move the meters, all in
     one transaction (so two tables' terminals never pay from the same meter value twice)."""
-    from dealer.audit import AuditLog
+    from dealer.audit import meters, users
 
     user, table = desk.user, desk.table
-    with AuditLog.open(desk.db) as log:
-        role = log.role_of(user)
+    with open_log(desk.db) as log:
+        role = users.role_of(log, user)
         with log.transaction() as tx:
             stored = {name: tx.meter(table, name) for name in names}
             ruling, after = rule(stored)
-            ruling_id = tx.append(_entry(ruling, user, role, table))
+            ruling_id = users.append_checked(tx, _entry(ruling, user, role, table))
             for name in names:
                 if after.get(name) != stored[name]:
-                    tx.set_meter(table, name, after.get(name), f"ruling #{ruling_id}")
+                    meters.move(tx, table, name, after.get(name), f"ruling #{ruling_id}")
     return ruling_id, ruling

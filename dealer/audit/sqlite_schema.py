@@ -1,4 +1,5 @@
-"""The audit database schema, as numbered migrations applied in order.
+"""The SQLite schema of the audit log, as numbered migrations applied in order (used only by
+`dealer.audit.sqlite`).
 
 `PRAGMA user_version` holds the number of the last migration applied, and the table
 `schema_migrations` names each one and when it ran. Migrations run inside one
@@ -9,14 +10,10 @@ A database newer than this software is refused rather than touched.
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING
 
 from dealer.audit.chain import GENESIS_HASH
 from dealer.audit.records import utc_now
 from dealer.kernel.errors import AuditError
-
-if TYPE_CHECKING:
-    from sqlite_utils import Database
 
 PROTECTION_TRIGGERS = (
     "records_no_update",
@@ -123,16 +120,16 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 LATEST = len(MIGRATIONS)
 
 
-def schema_version(db: Database | sqlite3.Connection) -> int:
-    """The number of the last migration applied to `db` (0 for a new file)."""
-    return int(db.execute("PRAGMA user_version").fetchone()[0])
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The number of the last migration applied to the database (0 for a new file)."""
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate(db: Database) -> int:
+def migrate(conn: sqlite3.Connection) -> int:
     """Apply every pending migration (in one BEGIN IMMEDIATE transaction); return the version.
 
-    `db` must be in driver autocommit mode (isolation_level None)."""
-    version = schema_version(db)
+    `conn` must be in driver autocommit mode (isolation_level None)."""
+    version = schema_version(conn)
     if version > LATEST:
         raise AuditError(
             f"the audit database has schema version {version}, newer than this software "
@@ -140,23 +137,25 @@ def migrate(db: Database) -> int:
         )
     if version == LATEST:
         return version
-    db.execute("BEGIN IMMEDIATE")
+    conn.execute("BEGIN IMMEDIATE")
     try:
-        version = schema_version(db)
+        version = schema_version(conn)
         if version < LATEST:
-            db.execute(
+            conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
                 "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
             for number, (name, statements) in enumerate(MIGRATIONS[version:], start=version + 1):
                 for statement in statements:
-                    db.execute(statement)
-                db.table("schema_migrations").insert(
-                    {"version": number, "name": name, "applied_at": utc_now()}
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    [number, name, utc_now()],
                 )
-            db.execute(f"PRAGMA user_version = {LATEST}")
-        db.execute("COMMIT")
+            conn.execute(f"PRAGMA user_version = {LATEST}")
+        conn.execute("COMMIT")
     except BaseException:
-        db.rollback()
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
     return LATEST

@@ -1,5 +1,6 @@
 """A table's shift summary from its audit records: what was played, wagered and won, how the
-progressive meters moved, and what is still open or was corrected. Pure: records in, a value out.
+progressive meters moved, and what is still open or was corrected. `shift_summary` reads the
+records; `summarize` is pure: records in, a value out.
 
 Floor decisions (the rule documents are silent):
 * Counted: Emperor's Challenge table rounds (`paigow round`) and single-seat settles
@@ -18,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
+from dealer.audit.disputes import Dispute, open_disputes
+from dealer.audit.records import METER, OVERRIDE, VOID, Record, RecordFilter
+from dealer.desk.log import open_log
 from dealer.kernel.money import money_json
-
-if TYPE_CHECKING:
-    from dealer.audit.disputes import Dispute
-    from dealer.audit.records import Record
 
 WAGER_TYPES = (
     "base",
@@ -303,3 +304,22 @@ def summarize(
         overrides=tuple(_correction(c) for c in listed if c.kind == "override"),
         voids=tuple(_correction(c) for c in listed if c.kind == "void"),
     )
+
+
+def shift_summary(
+    db: Path | None, table: str, *, since: str | None = None, until: str | None = None
+) -> ShiftSummary:
+    """The shift summary of `table` from the audit log at `db` (which must exist), over
+    [`since`, `until`) in the stored UTC form (None: from the first record / until now)."""
+    with open_log(db, existing=True) as log:
+        records = log.records(RecordFilter(table_id=table, since=since, until=until))
+        before = (
+            log.records(RecordFilter(table_id=table, kind=METER, until=since))
+            if since is not None
+            else []
+        )
+        corrections = log.records(RecordFilter(table_id=table, kind=OVERRIDE)) + log.records(
+            RecordFilter(table_id=table, kind=VOID)
+        )
+        disputes = open_disputes(log, table)
+    return summarize(table, since, until, records, before, corrections, disputes)

@@ -1,0 +1,340 @@
+"""The SQLite backend of the audit log: one database file shared by every process at the floor.
+
+The one module of the package that talks to SQLite (its migrations are in `sqlite_schema`).
+Every write is one `BEGIN IMMEDIATE` transaction: the writer takes the database's write lock
+before it reads the chain head, so processes ruling at once queue up instead of failing with
+SQLITE_BUSY_SNAPSHOT, and a killed process leaves no partial record. WAL journal,
+`synchronous=FULL` (a committed record survives a power cut) and a busy timeout.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from dealer.audit.chain import GENESIS_HASH, Checkpoint
+from dealer.audit.records import SUPERVISOR, Entry, Record, RecordFilter
+from dealer.audit.sqlite_schema import LATEST, PROTECTION_TRIGGERS, migrate, schema_version
+from dealer.audit.storage import UserRow, seal
+from dealer.kernel.errors import AuditError
+
+BUSY_TIMEOUT_SECONDS = 15.0
+"""How long a writer waits for another process's write to finish before giving up."""
+
+_FILTERED = ("table_id", "seat", "game", "user_id", "kind", "action", "links_to")
+
+
+def _describe(exc: sqlite3.Error) -> str:
+    text = str(exc)
+    if "full" in text:
+        return "the disk (or the database size limit) is full"
+    if "locked" in text or "busy" in text:
+        return (
+            f"the database stayed busy for more than {BUSY_TIMEOUT_SECONDS:g} s "
+            "(another process is writing)"
+        )
+    return text
+
+
+def filter_sql(flt: RecordFilter) -> tuple[str, list[Any]]:
+    """The SQL condition selecting the records `flt` matches, and its parameters."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if flt.ids:
+        clauses.append(f"id IN ({', '.join('?' for _ in flt.ids)})")
+        params.extend(flt.ids)
+    for column in _FILTERED:
+        value = getattr(flt, column)
+        if value is not None:
+            clauses.append(f"{column} = ?")
+            params.append(value)
+    if flt.since is not None:
+        clauses.append("recorded_at >= ?")
+        params.append(flt.since)
+    if flt.until is not None:
+        clauses.append("recorded_at < ?")
+        params.append(flt.until)
+    return (" AND ".join(clauses) or "1"), params
+
+
+def _user_row(row: Sequence[Any]) -> UserRow:
+    record_id, user_id, role, active, pin_hash = row
+    return UserRow(record_id, user_id, role, bool(active), pin_hash)
+
+
+_USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
+
+
+class _Reads:
+    """The reads of `storage.Reads` over one connection. `_reading` wraps each one: the storage
+    names the failure, a write transaction lets it abort the whole transaction."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def _reading(self, doing: str) -> AbstractContextManager[None]:
+        return nullcontext()
+
+    def rows(
+        self,
+        flt: RecordFilter | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> Iterator[dict[str, Any]]:
+        """The stored rows matching `flt`, by id (JSON columns as their stored text)."""
+        where, params = filter_sql(flt or RecordFilter())
+        order = "DESC" if newest_first else "ASC"
+        sql = f"SELECT * FROM records WHERE {where} ORDER BY id {order}"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        with self._reading("read"):
+            cursor = self.conn.execute(sql, params)
+            names = [column[0] for column in cursor.description]
+            for values in cursor:
+                yield dict(zip(names, values, strict=True))
+
+    def records(
+        self,
+        flt: RecordFilter | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Record]:
+        """Records matching `flt`, oldest first (newest first with `newest_first`)."""
+        rows = self.rows(flt, limit=limit, newest_first=newest_first)
+        return [Record.from_row(row) for row in rows]
+
+    def record(self, record_id: int) -> Record | None:
+        """Record `record_id`, or None."""
+        found = self.records(RecordFilter(ids=(record_id,)))
+        return found[0] if found else None
+
+    def head(self) -> Checkpoint:
+        """The record count and newest hash."""
+        with self._reading("read"):
+            row = self.conn.execute(
+                "SELECT id, hash FROM records ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return Checkpoint(row[0], row[1]) if row else Checkpoint(0, GENESIS_HASH)
+
+    def meter(self, table_id: str, name: str) -> Decimal | None:
+        """The newest `meter` record's value for (table, meter name): the index records_meters."""
+        with self._reading("read the meter"):
+            row = self.conn.execute(
+                "SELECT json_extract(result, '$.value') FROM records "
+                "WHERE kind = 'meter' AND table_id = ? AND json_extract(result, '$.meter') = ? "
+                "ORDER BY id DESC LIMIT 1",
+                [table_id, name],
+            ).fetchone()
+        return None if row is None or row[0] is None else Decimal(row[0])
+
+    def user(self, user_id: str) -> UserRow | None:
+        """The newest users row of `user_id`, or None."""
+        with self._reading("read"):
+            row = self.conn.execute(
+                f"SELECT {_USER_COLUMNS} FROM users WHERE user_id = ? "
+                "ORDER BY record_id DESC LIMIT 1",
+                [user_id],
+            ).fetchone()
+        return None if row is None else _user_row(row)
+
+    def users(self) -> list[UserRow]:
+        """The newest users row of every registered id, by id."""
+        with self._reading("read"):
+            rows = self.conn.execute(
+                f"SELECT {_USER_COLUMNS} FROM users u WHERE u.record_id = "
+                "(SELECT MAX(record_id) FROM users v WHERE v.user_id = u.user_id) "
+                "ORDER BY u.user_id"
+            ).fetchall()
+        return [_user_row(row) for row in rows]
+
+    def supervisor_ever_registered(self) -> bool:
+        """Whether any users row ever gave someone the supervisor role."""
+        with self._reading("read"):
+            row = self.conn.execute(
+                "SELECT 1 FROM users WHERE role = ? LIMIT 1", [SUPERVISOR]
+            ).fetchone()
+        return row is not None
+
+
+class _Transaction(_Reads):
+    """One BEGIN IMMEDIATE … COMMIT, opened by `SQLiteStorage.transaction()`. The head is read
+    under the write lock, so no other process can append in between."""
+
+    def __init__(self, storage: SQLiteStorage) -> None:
+        super().__init__(storage.conn)
+        self._storage = storage
+        self._closed = False
+        self._head = self.head()
+        self._appended: list[tuple[int, Entry]] = []
+
+    @property
+    def appended(self) -> Sequence[tuple[int, Entry]]:
+        """The entries appended in this transaction so far, with their ids."""
+        return tuple(self._appended)
+
+    def append(self, entry: Entry) -> int:
+        """Store `entry` as the next record; return its id."""
+        if self._closed:
+            raise AuditError("this audit transaction is already finished")
+        row = seal(entry, self._head)
+        columns = ", ".join(row)
+        marks = ", ".join(f":{name}" for name in row)
+        with self._storage.errors("write the record", writing=True):
+            self.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
+        self._head = Checkpoint(row["id"], row["hash"])
+        self._appended.append((row["id"], entry))
+        return int(row["id"])
+
+    def add_user(self, row: UserRow) -> None:
+        """Store a users row."""
+        if self._closed:
+            raise AuditError("this audit transaction is already finished")
+        self.conn.execute(
+            f"INSERT INTO users ({_USER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+            [row.record_id, row.user_id, row.role, int(row.active), row.pin_hash],
+        )
+
+    def close(self) -> None:
+        """Refuse further writes (at COMMIT or ROLLBACK)."""
+        self._closed = True
+
+
+class SQLiteStorage(_Reads):
+    """An audit log in one SQLite file. Open with `SQLiteStorage.open(path)`."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        super().__init__(conn)
+        self.path = path
+        self._in_transaction = False
+
+    @classmethod
+    def open(cls, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT_SECONDS) -> SQLiteStorage:
+        """Open (creating it and its folder on first use) and migrate the database at `path`."""
+        where = Path(path)
+        try:
+            where.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise AuditError(f"cannot create the folder of the audit log {where}: {exc}") from None
+        conn: sqlite3.Connection | None = None
+        try:
+            conn = sqlite3.connect(str(where), timeout=busy_timeout, isolation_level=None)
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise AuditError(f"the audit log {where} cannot use WAL journaling (got {mode})")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if schema_version(conn) != LATEST:
+                migrate(conn)
+        except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
+            raise AuditError(f"cannot open the audit log {where}: {_describe(exc)}") from None
+        except AuditError:
+            if conn is not None:
+                conn.close()
+            raise
+        return cls(conn, where)
+
+    def close(self) -> None:
+        """Close the database."""
+        self.conn.close()
+
+    def __enter__(self) -> SQLiteStorage:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def errors(self, doing: str, *, writing: bool = False) -> Iterator[None]:
+        """Turn SQLite errors met while doing something into AuditError naming the file (for a
+        write: saying that nothing was saved)."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            outcome = ": nothing was saved" if writing else ""
+            raise AuditError(
+                f"could not {doing} in the audit log {self.path} ({_describe(exc)}){outcome}"
+            ) from None
+
+    def _reading(self, doing: str) -> AbstractContextManager[None]:
+        return self.errors(doing)
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Transaction]:
+        """BEGIN IMMEDIATE … COMMIT; rolled back on any exception. Nothing written inside is
+        saved unless the block ends normally and the COMMIT succeeds (else AuditError)."""
+        if self._in_transaction:
+            raise AuditError("an audit transaction is already open on this connection")
+        with self.errors("start writing", writing=True):
+            self.conn.execute("BEGIN IMMEDIATE")
+        self._in_transaction = True
+        tx: _Transaction | None = None
+        try:
+            tx = _Transaction(self)
+            yield tx
+            tx.close()
+            with self.errors("save the record", writing=True):
+                self.conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise AuditError(
+                f"could not write to the audit log {self.path} ({_describe(exc)}): "
+                "nothing was saved"
+            ) from None
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+        finally:
+            if tx is not None:
+                tx.close()
+            self._in_transaction = False
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """A read transaction: every query inside sees the same state."""
+        with self.errors("read"):
+            self.conn.execute("BEGIN")
+            try:
+                yield
+            finally:
+                if self.conn.in_transaction:
+                    self.conn.execute("COMMIT")
+
+    def user_history(self) -> list[UserRow]:
+        """Every users row ever stored, by record id."""
+        with self.errors("read"):
+            rows = self.conn.execute(
+                f"SELECT {_USER_COLUMNS} FROM users ORDER BY record_id"
+            ).fetchall()
+        return [_user_row(row) for row in rows]
+
+    def protection_problems(self) -> list[str]:
+        """The append-only triggers that are missing."""
+        with self.errors("read"):
+            present = {
+                row[0]
+                for row in self.conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'trigger'"
+                )
+            }
+        return [
+            f"the protection trigger {name} is missing: someone removed it"
+            for name in PROTECTION_TRIGGERS
+            if name not in present
+        ]
+
+    def integrity_problems(self) -> list[str]:
+        """What SQLite's quick_check finds."""
+        with self.errors("read"):
+            quick = [row[0] for row in self.conn.execute("PRAGMA quick_check").fetchall()]
+        return [] if quick == ["ok"] else [f"SQLite quick_check: {'; '.join(quick)}"]

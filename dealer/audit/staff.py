@@ -1,0 +1,76 @@
+"""Registering users and changing them: supervisor actions, except the very first supervisor of
+a new audit database, who registers themself (a bootstrap, on the record as such)."""
+
+from __future__ import annotations
+
+from dealer.audit import users
+from dealer.audit.authority import supervised
+from dealer.audit.records import SUPERVISOR
+from dealer.audit.storage import Storage
+from dealer.kernel.errors import AccessError, AuditError
+
+
+def add_user(
+    storage: Storage,
+    user_id: str,
+    role: str,
+    *,
+    pin: str | None = None,
+    supervisor_id: str | None = None,
+    supervisor_pin: str | None = None,
+) -> int:
+    """Register `user_id` with `role` (supervisors need a PIN); return the record id.
+
+    Needs a supervisor's id and PIN — except on a database where no supervisor was ever
+    registered: then, with no supervisor id given, the first user is created by
+    bootstrapping, and must be a supervisor with a PIN (recorded as `user`/`bootstrap`)."""
+    users.check_role(role)
+    if role == SUPERVISOR and pin is None:
+        raise AuditError("a supervisor needs a PIN")
+    pin_hash = users.hash_pin(pin) if pin is not None else None
+    if supervisor_id is None:
+        with storage.transaction() as tx:
+            if tx.supervisor_ever_registered():
+                raise AccessError("adding a user needs a supervisor id and PIN")
+            if role != SUPERVISOR:
+                raise AccessError(
+                    "the first user of an audit database must be a supervisor (with a PIN)"
+                )
+            return users.write_user(
+                tx, user_id, SUPERVISOR, "bootstrap", user_id, SUPERVISOR, True, pin_hash
+            )
+    return supervised(
+        storage,
+        supervisor_id,
+        supervisor_pin,
+        "user-add",
+        lambda tx, sup: users.write_user(
+            tx, sup.user_id, SUPERVISOR, "add", user_id, role, True, pin_hash
+        ),
+    )
+
+
+def change_user(
+    storage: Storage,
+    user_id: str,
+    *,
+    role: str | None = None,
+    pin: str | None = None,
+    active: bool | None = None,
+    supervisor_id: str,
+    supervisor_pin: str,
+) -> int:
+    """Change a registered user's role, PIN or active flag (a supervisor action); return the
+    record id. At least one active supervisor remains, and every supervisor keeps a PIN."""
+    if role is None and pin is None and active is None:
+        raise AuditError("nothing to change: give a role, a PIN or active/disabled")
+    if role is not None:
+        users.check_role(role)
+    pin_hash = users.hash_pin(pin) if pin is not None else None
+    return supervised(
+        storage,
+        supervisor_id,
+        supervisor_pin,
+        "user-change",
+        lambda tx, sup: users.change_row(tx, sup.user_id, user_id, role, pin_hash, active),
+    )

@@ -1,0 +1,150 @@
+"""The storage interface of the audit log: what a backend keeps, and nothing more.
+
+A backend stores records (the 19 fields of `records.STORED_FIELDS`, each row exactly as `seal`
+makes it) and the users table, and answers the reads below. Every rule about who may write what
+lives in the feature modules above it (users, authority, corrections, disputes, meters, verify,
+export), which talk to a `Storage` only. `dealer.audit.sqlite` is the first backend; another
+one is a module implementing these protocols, opened by `dealer.audit.open_log`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from decimal import Decimal
+from typing import Any, NamedTuple, Protocol
+
+import dealer
+from dealer.audit.chain import Checkpoint, record_hash
+from dealer.audit.records import Entry, Record, RecordFilter, utc_now
+from dealer.kernel.errors import AuditError
+
+
+class UserRow(NamedTuple):
+    """One row of the users table: a person's standing as set by record `record_id` (the PIN
+    hash included: it never leaves the audit package)."""
+
+    record_id: int
+    user_id: str
+    role: str
+    active: bool
+    pin_hash: str | None
+
+
+class Reads(Protocol):
+    """What can be read, from the storage or from inside a write transaction."""
+
+    def record(self, record_id: int) -> Record | None:
+        """Record `record_id`, or None."""
+        ...
+
+    def records(
+        self,
+        flt: RecordFilter | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Record]:
+        """Records matching `flt` by id, oldest first (newest first with `newest_first`), at
+        most `limit`."""
+        ...
+
+    def rows(
+        self,
+        flt: RecordFilter | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> Iterator[dict[str, Any]]:
+        """The stored rows behind `records` (JSON columns as the stored text that was hashed)."""
+        ...
+
+    def head(self) -> Checkpoint:
+        """The record count and the newest record's hash (genesis for an empty log)."""
+        ...
+
+    def meter(self, table_id: str, name: str) -> Decimal | None:
+        """The value of the newest `meter` record of (table, meter name), None if never set."""
+        ...
+
+    def user(self, user_id: str) -> UserRow | None:
+        """The newest users row of `user_id`, None if the id was never registered."""
+        ...
+
+    def users(self) -> list[UserRow]:
+        """The newest users row of every registered id, by id."""
+        ...
+
+    def supervisor_ever_registered(self) -> bool:
+        """Whether any users row ever gave someone the supervisor role."""
+        ...
+
+
+class WriteTransaction(Reads, Protocol):
+    """Writes that land together or not at all, serialised against every other writer of the
+    same log (the head cannot move under it); its reads see its own writes."""
+
+    @property
+    def appended(self) -> Sequence[tuple[int, Entry]]:
+        """The entries appended in this transaction so far, with their ids."""
+        ...
+
+    def append(self, entry: Entry) -> int:
+        """Store `entry` as the next record (`seal`); return its id."""
+        ...
+
+    def add_user(self, row: UserRow) -> None:
+        """Store a users row (its record, a `user` record, appended in this transaction)."""
+        ...
+
+
+class Storage(Reads, Protocol):
+    """An open audit log. Close it with `close()` or by leaving a `with` block."""
+
+    def __enter__(self) -> Storage: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    def close(self) -> None:
+        """Release the log."""
+        ...
+
+    def transaction(self) -> AbstractContextManager[WriteTransaction]:
+        """A write transaction: committed when the block ends normally, else nothing of it is
+        saved (AuditError saying so when the backend fails)."""
+        ...
+
+    def snapshot(self) -> AbstractContextManager[None]:
+        """A read transaction: every read inside sees the same state."""
+        ...
+
+    def user_history(self) -> list[UserRow]:
+        """Every users row ever stored, by record id."""
+        ...
+
+    def protection_problems(self) -> list[str]:
+        """What is missing of the backend's own append-only protection (for `verify`)."""
+        ...
+
+    def integrity_problems(self) -> list[str]:
+        """What the backend's own integrity check finds (for `verify`)."""
+        ...
+
+
+def seal(entry: Entry, head: Checkpoint) -> dict[str, Any]:
+    """The stored row of `entry` as the record after `head`: its fields checked
+    (`Entry.stored`), its link checked (only to a record that exists), and its number, time,
+    software version, `prev_hash` and hash assigned by the recipe of `dealer.audit.chain`.
+    Every backend stores exactly this row."""
+    row = entry.stored()
+    count = head.records or 0
+    if entry.links_to is not None and not 1 <= entry.links_to <= count:
+        raise AuditError(f"there is no audit record {entry.links_to} to refer to")
+    row.update(
+        id=count + 1,
+        recorded_at=utc_now(),
+        software_version=dealer.__version__,
+        prev_hash=head.head_hash,
+    )
+    row["hash"] = record_hash(row)
+    return row

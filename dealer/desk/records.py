@@ -1,0 +1,113 @@
+"""Reading the record, for a supervisor or an auditor: list, search, show one record with what
+refers to it, export with the hashes, verify (against checkpoints kept outside), and take a
+checkpoint at shift close. Each function opens the desk's log, does one thing, closes it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, NamedTuple
+
+from dealer.audit import entries
+from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
+from dealer.audit.export import export as write_records
+from dealer.audit.records import Record, RecordFilter
+from dealer.audit.storage import Reads
+from dealer.audit.verify import verify as verify_log
+from dealer.desk.context import Desk
+from dealer.desk.log import open_log
+from dealer.inputs import text_file
+from dealer.kernel.errors import DealerError
+
+__all__ = [
+    "Checkpoint",
+    "Record",
+    "RecordFilter",
+    "Shown",
+    "Verification",
+    "checkpoint",
+    "export",
+    "latest",
+    "search",
+    "show",
+    "verify",
+]
+
+
+class Shown(NamedTuple):
+    """A record and the records that refer to it (overrides, voids, disputes, meter moves)."""
+
+    record: Record
+    linked: list[Record]
+
+
+class Verification(NamedTuple):
+    """What `verify` found, and against how many checkpoints."""
+
+    result: VerifyResult
+    checkpoints: int
+
+
+def _shown(reads: Reads, records: list[Record], linked: bool) -> list[Shown]:
+    return [Shown(r, entries.links(reads, r.id) if linked else []) for r in records]
+
+
+def latest(db: Path | None, flt: RecordFilter, *, limit: int, linked: bool = True) -> list[Shown]:
+    """The newest `limit` records matching `flt`, oldest first; with `linked`, each with the
+    records that refer to it."""
+    with open_log(db, existing=True) as log:
+        return _shown(log, log.records(flt, limit=limit, newest_first=True)[::-1], linked)
+
+
+def search(
+    db: Path | None, flt: RecordFilter, *, limit: int | None = None, linked: bool = True
+) -> list[Shown]:
+    """The records matching `flt` (at most `limit`), oldest first; with `linked`, each with the
+    records that refer to it."""
+    with open_log(db, existing=True) as log:
+        return _shown(log, log.records(flt, limit=limit), linked)
+
+
+def show(db: Path | None, record_id: int) -> Shown:
+    """Record `record_id` and the records that refer to it; AuditError if there is none."""
+    with open_log(db, existing=True) as log:
+        record = entries.get(log, record_id)
+        return Shown(record, entries.links(log, record_id))
+
+
+def export(db: Path | None, fmt: str, flt: RecordFilter, to: IO[str] | Path) -> int:
+    """Write the matching records with their hashes as `csv` or `jsonl` to a stream or into a
+    file (created or replaced); return how many."""
+    with open_log(db, existing=True) as log:
+        if not isinstance(to, Path):
+            return write_records(log, to, fmt, flt)
+        try:
+            with to.open("w", encoding="utf-8", newline="") as out:
+                return write_records(log, out, fmt, flt)
+        except OSError as exc:
+            raise DealerError(f"cannot write {to}: {exc.strerror}") from None
+
+
+def verify(db: Path | None, checkpoints: Sequence[str] = ()) -> Verification:
+    """Verify the log, against checkpoints kept outside: each given as a file of `N:HASH`
+    lines (or JSON lines) or as `N:HASH` / `HASH` itself."""
+    wanted: list[Checkpoint] = []
+    for given in checkpoints:
+        text = text_file(given, "checkpoint file") if Path(given).is_file() else given
+        wanted += parse_checkpoints(text)
+    with open_log(db, existing=True) as log:
+        return Verification(verify_log(log, wanted), len(wanted))
+
+
+def checkpoint(desk: Desk, output: Path | None = None) -> Checkpoint:
+    """Record a checkpoint by the desk's user at its table; the count and head hash including
+    it, also appended as an `N:HASH` line to `output` when given (a file kept outside)."""
+    with open_log(desk.db) as log:
+        made = entries.checkpoint(log, desk.user, table_id=desk.table)
+    if output is not None:
+        try:
+            with output.open("a", encoding="utf-8") as out:
+                out.write(f"{made}\n")
+        except OSError as exc:
+            raise DealerError(f"cannot write {output}: {exc.strerror}") from None
+    return made

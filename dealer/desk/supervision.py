@@ -1,0 +1,307 @@
+"""What a supervisor does at the floor: override or void a ruling, open and resolve disputes,
+register and change users, show and adjust the progressive meters, approve a table profile or a
+pay-table file. Each function opens the log, does one thing, closes it; every supervisor action
+is checked against the supervisor's id and PIN, and a refusal is on the record."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from dealer.audit import corrections, disputes, meters, staff, users
+from dealer.audit.authority import append_supervised
+from dealer.audit.disputes import OUTCOMES, Dispute
+from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE, ROLES, SUPERVISOR, Entry
+from dealer.audit.users import User
+from dealer.desk.context import Desk
+from dealer.desk.log import open_log
+from dealer.inputs import text_file
+from dealer.kernel.digest import sha256_hex
+
+__all__ = [
+    "OUTCOMES",
+    "ROLES",
+    "Approval",
+    "Dispute",
+    "MeterSet",
+    "User",
+    "UserChange",
+    "add_user",
+    "adjust_meter",
+    "approve_paytables",
+    "approve_profile",
+    "change_user",
+    "list_disputes",
+    "list_users",
+    "meter",
+    "open_dispute",
+    "override",
+    "resolve_dispute",
+    "void",
+]
+
+
+class UserChange(NamedTuple):
+    """A user registered or changed: the record that did it, the user's standing now, and
+    whether it was the bootstrap of the first supervisor."""
+
+    record_id: int
+    user: User | None
+    bootstrap: bool = False
+
+
+class MeterSet(NamedTuple):
+    """A meter set by hand: the record and the meter's value now."""
+
+    record_id: int
+    value: Decimal | None
+
+
+class Approval(NamedTuple):
+    """A rules file approved: the record, the SHA-256 of its text, and what it holds (the
+    profile's name, or the ids of the pay tables)."""
+
+    record_id: int
+    sha256: str
+    names: tuple[str, ...]
+
+
+def override(
+    db: Path | None,
+    record_id: int,
+    *,
+    decision: str,
+    reason: str,
+    result: Mapping[str, Any] | None,
+    supervisor: str,
+    pin: str,
+) -> int:
+    """Override ruling `record_id` with the supervisor's decision (and ruling, if given): a new
+    record linked to it. Returns the override's id."""
+    with open_log(db) as log:
+        return corrections.override(
+            log,
+            record_id,
+            decision=decision,
+            reason=reason,
+            result=result,
+            supervisor_id=supervisor,
+            pin=pin,
+        )
+
+
+def void(db: Path | None, record_id: int, *, reason: str, supervisor: str, pin: str) -> int:
+    """Void a ruling or an override: a new record linked to it. Returns its id."""
+    with open_log(db) as log:
+        return corrections.void(log, record_id, reason=reason, supervisor_id=supervisor, pin=pin)
+
+
+def open_dispute(
+    desk: Desk,
+    description: str,
+    *,
+    seat: int | None = None,
+    occurred_at: str | None = None,
+    parties: Sequence[str] = (),
+    video: str = "",
+    rulings: Sequence[int] = (),
+) -> int:
+    """Open a dispute at the desk's table, by the desk's user (any dealer or supervisor);
+    `occurred_at` in the stored UTC form, default now. Returns the dispute's id."""
+    with open_log(desk.db) as log:
+        return disputes.open_dispute(
+            log,
+            user_id=desk.user,
+            table_id=desk.table,
+            description=description,
+            seat=seat,
+            occurred_at=occurred_at,
+            parties=parties,
+            video=video,
+            rulings=rulings,
+        )
+
+
+def resolve_dispute(
+    db: Path | None,
+    dispute_id: int,
+    *,
+    outcome: str,
+    amount: Decimal | str,
+    reviewer: str,
+    reason: str,
+    supervisor: str,
+    pin: str,
+) -> tuple[int, Dispute]:
+    """Resolve a dispute (outcome, amount adjusted, a second reviewer); the resolution's record
+    id and the dispute as it now stands."""
+    with open_log(db) as log:
+        made = disputes.resolve_dispute(
+            log,
+            dispute_id,
+            outcome=outcome,
+            amount_adjusted=amount,
+            second_reviewer=reviewer,
+            reason=reason,
+            supervisor_id=supervisor,
+            pin=pin,
+        )
+        return made, disputes.dispute(log, dispute_id)
+
+
+def list_disputes(
+    db: Path | None, *, open_only: bool = True, table_id: str | None = None
+) -> list[Dispute]:
+    """The open disputes (every dispute without `open_only`), oldest first."""
+    with open_log(db) as log:
+        return disputes.disputes(log, open_only=open_only, table_id=table_id)
+
+
+def list_users(db: Path | None) -> list[User]:
+    """Every registered user and their standing (never their PINs), by id."""
+    with open_log(db) as log:
+        return users.all_users(log)
+
+
+def add_user(
+    db: Path | None,
+    user_id: str,
+    role: str,
+    *,
+    pin: str | None,
+    supervisor: str | None,
+    credentials: Callable[[], tuple[str, str]],
+) -> UserChange:
+    """Register `user_id` with `role` (and their own PIN).
+
+    The first supervisor of a log bootstraps: while no supervisor was ever registered, and no
+    supervisor other than the new user is named, the user registers themself (and must be a
+    supervisor with a PIN). Otherwise `credentials()` is asked for the supervisor's id and PIN
+    (only then, so a bootstrap asks for no PIN but the new one)."""
+    with open_log(db) as log:
+        bootstrap = not log.supervisor_ever_registered() and supervisor in (None, user_id)
+        if bootstrap:
+            made = staff.add_user(log, user_id, role, pin=pin)
+        else:
+            who, secret = credentials()
+            made = staff.add_user(
+                log, user_id, role, pin=pin, supervisor_id=who, supervisor_pin=secret
+            )
+        return UserChange(made, users.user(log, user_id), bootstrap)
+
+
+def change_user(
+    db: Path | None,
+    user_id: str,
+    *,
+    role: str | None = None,
+    pin: str | None = None,
+    active: bool | None = None,
+    supervisor: str,
+    supervisor_pin: str,
+) -> UserChange:
+    """Change a user's role, PIN or active flag (a supervisor action)."""
+    with open_log(db) as log:
+        made = staff.change_user(
+            log,
+            user_id,
+            role=role,
+            pin=pin,
+            active=active,
+            supervisor_id=supervisor,
+            supervisor_pin=supervisor_pin,
+        )
+        return UserChange(made, users.user(log, user_id))
+
+
+def meter(db: Path | None, table_id: str, name: str) -> Decimal | None:
+    """A progressive meter's value at a table (None: never set)."""
+    with open_log(db) as log:
+        return log.meter(table_id, name)
+
+
+def adjust_meter(
+    db: Path | None,
+    table_id: str,
+    name: str,
+    value: Decimal | str,
+    reason: str,
+    *,
+    supervisor: str,
+    pin: str,
+) -> MeterSet:
+    """Set a progressive meter by hand (a supervisor action, on the record)."""
+    with open_log(db) as log:
+        made = meters.adjust(log, table_id, name, value, reason, supervisor_id=supervisor, pin=pin)
+        return MeterSet(made, log.meter(table_id, name))
+
+
+def approve_profile(
+    db: Path | None, file: Path, reason: str, *, supervisor: str, pin: str, table_id: str = ""
+) -> Approval:
+    """Approve a table profile for use: checked as a ruling would load it, then recorded with
+    its text and SHA-256 (which every ruling made with it carries as settings.profile_sha256)."""
+    from dealer.games.paigow.profile import load_profile
+
+    profile = load_profile(file)
+    entry, digest = _approval(
+        PROFILE_CHANGE,
+        file,
+        "profile",
+        {"profile": profile.name, "settings": profile.settings()},
+        reason,
+        supervisor,
+        table_id,
+    )
+    with open_log(db) as log:
+        return Approval(append_supervised(log, entry, pin), digest, (profile.name,))
+
+
+def approve_paytables(
+    db: Path | None, file: Path, reason: str, *, supervisor: str, pin: str, table_id: str = ""
+) -> Approval:
+    """Approve a pay-table file for use: checked as a ruling would load it, then recorded with
+    its text and SHA-256."""
+    from dealer.games.paigow.paytables import load_file
+
+    ids = tuple(t.id for t in load_file(file))
+    entry, digest = _approval(
+        PAYTABLE_CHANGE,
+        file,
+        "pay-table file",
+        {"paytables": list(ids)},
+        reason,
+        supervisor,
+        table_id,
+    )
+    with open_log(db) as log:
+        return Approval(append_supervised(log, entry, pin), digest, ids)
+
+
+def _approval(
+    kind: str,
+    file: Path,
+    what: str,
+    summary: dict[str, Any],
+    reason: str,
+    supervisor: str,
+    table_id: str,
+) -> tuple[Entry, str]:
+    """The record of a supervisor's approval of a rules file (its text, its SHA-256, what it
+    holds), and that SHA-256: the text recorded and hashed is read here, once."""
+    text = text_file(file, what)
+    digest = sha256_hex(text)
+    entry = Entry(
+        kind=kind,
+        user_id=supervisor,
+        role=SUPERVISOR,
+        table_id=table_id,
+        action="approve",
+        input_text=text,
+        result={"file": str(file), "sha256": digest, **summary},
+        explanation=[f"{kind} approved: {file} (sha256 {digest})", f"reason: {reason}"],
+        reason=reason,
+    )
+    return entry, digest

@@ -1,0 +1,250 @@
+"""The contract of `dealer.audit.storage.Storage`, run against every backend (the `storage`
+fixture): appends chained atomically, reads by id, filter and range, meters read and moved in
+one transaction, users rows, the head as a checkpoint, and a failed transaction leaving nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+
+import pytest
+
+import dealer
+from dealer.audit.chain import GENESIS_HASH, Checkpoint, record_hash
+from dealer.audit.records import Entry, RecordFilter, canonical_json
+from dealer.audit.storage import Storage, UserRow
+from dealer.kernel.errors import AuditError
+
+
+def ruling(n: int, **changes: object) -> Entry:
+    fields: dict[str, object] = dict(
+        kind="ruling",
+        user_id=f"D{n % 2}",
+        role="dealer",
+        table_id=f"PG-{n % 3}",
+        game="paigow" if n % 2 else "burosh",
+        action="set" if n < 4 else "rank",
+        input_text=f"hand {n}",
+        cards=["As", "Ks"],
+        result={"n": n, "é": "ü"},
+        explanation=[f"line {n}"],
+        settings={"house_way": "foxwoods"},
+        seat=n,
+    )
+    fields.update(changes)
+    return Entry(**fields)  # type: ignore[arg-type]
+
+
+def meter_move(table_id: str, name: str, value: str, links_to: int) -> Entry:
+    return Entry(
+        kind="meter",
+        user_id="D1",
+        role="dealer",
+        table_id=table_id,
+        action="move",
+        result={"meter": name, "value": value},
+        links_to=links_to,
+    )
+
+
+def fill(storage: Storage, count: int) -> list[int]:
+    with storage.transaction() as tx:
+        return [tx.append(ruling(n)) for n in range(1, count + 1)]
+
+
+def test_an_empty_log(storage: Storage) -> None:
+    assert storage.head() == Checkpoint(0, GENESIS_HASH)
+    assert storage.records() == [] and list(storage.rows()) == []
+    assert storage.record(1) is None
+    assert storage.meter("PG-1", "treasure") is None
+    assert storage.users() == [] and storage.user_history() == []
+    assert storage.user("S1") is None and not storage.supervisor_ever_registered()
+    assert storage.protection_problems() == [] and storage.integrity_problems() == []
+
+
+def test_appends_are_numbered_and_chained(storage: Storage) -> None:
+    assert fill(storage, 5) == [1, 2, 3, 4, 5]
+    rows = list(storage.rows())
+    assert [row["id"] for row in rows] == [1, 2, 3, 4, 5]
+    assert rows[0]["prev_hash"] == GENESIS_HASH
+    for before, after in zip(rows, rows[1:], strict=False):
+        assert after["prev_hash"] == before["hash"]
+    assert all(record_hash(row) == row["hash"] for row in rows)
+    assert storage.head() == Checkpoint(5, rows[-1]["hash"])
+    assert {row["software_version"] for row in rows} == {dealer.__version__}
+    stamps = [row["recorded_at"] for row in rows]
+    assert stamps == sorted(stamps)
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", s) for s in stamps)
+
+
+def test_rows_keep_the_stored_text(storage: Storage) -> None:
+    fill(storage, 1)
+    (row,) = storage.rows()
+    assert row["result"] == canonical_json({"n": 1, "é": "ü"}) == '{"n":1,"é":"ü"}'
+    assert json.loads(row["cards"]) == ["As", "Ks"] and row["reason"] is None
+
+
+def test_read_by_id(storage: Storage) -> None:
+    fill(storage, 3)
+    record = storage.record(2)
+    assert record is not None
+    assert (record.id, record.kind, record.user_id, record.table_id, record.seat) == (
+        2,
+        "ruling",
+        "D0",
+        "PG-2",
+        2,
+    )
+    assert record.cards == ("As", "Ks") and record.result == {"n": 2, "é": "ü"}
+    assert record.explanation == ("line 2",) and record.settings == {"house_way": "foxwoods"}
+    assert storage.record(4) is None
+
+
+def test_read_by_filter(storage: Storage) -> None:
+    fill(storage, 6)
+
+    def ids(flt: RecordFilter, **options: object) -> list[int]:
+        return [r.id for r in storage.records(flt, **options)]  # type: ignore[arg-type]
+
+    assert ids(RecordFilter(ids=(5, 2, 9))) == [2, 5]
+    assert ids(RecordFilter(table_id="PG-1")) == [1, 4]
+    assert ids(RecordFilter(seat=3)) == [3]
+    assert ids(RecordFilter(game="paigow")) == [1, 3, 5]
+    assert ids(RecordFilter(user_id="D0", action="rank")) == [4, 6]
+    assert ids(RecordFilter(kind="ruling", table_id="PG-0", game="burosh")) == [6]
+    assert ids(RecordFilter(kind="void")) == []
+    assert ids(RecordFilter(), limit=2) == [1, 2]
+    assert ids(RecordFilter(game="paigow"), limit=2, newest_first=True) == [5, 3]
+    assert [row["id"] for row in storage.rows(RecordFilter(seat=4))] == [4]
+
+
+def test_read_by_time_range(storage: Storage) -> None:
+    fill(storage, 4)
+    stamps = [r.recorded_at for r in storage.records()]
+    assert [r.id for r in storage.records(RecordFilter(since=stamps[1], until=stamps[3]))] == [
+        2,
+        3,
+    ]
+    assert storage.records(RecordFilter(until="2000-01-01T00:00:00.000000Z")) == []
+    assert len(storage.records(RecordFilter(since="2000-01-01T00:00:00.000000Z"))) == 4
+
+
+def test_links(storage: Storage) -> None:
+    fill(storage, 2)
+    with storage.transaction() as tx:
+        tx.append(ruling(3, links_to=1))
+        with pytest.raises(AuditError, match="there is no audit record 5 to refer to"):
+            tx.append(ruling(4, links_to=5))
+        tx.append(ruling(4, links_to=3))  # the record just appended may be referred to
+    assert [r.id for r in storage.records(RecordFilter(links_to=1))] == [3]
+    assert [r.id for r in storage.records(RecordFilter(links_to=3))] == [4]
+
+
+def test_meters_read_and_moved_in_one_transaction(storage: Storage) -> None:
+    fill(storage, 1)
+    with storage.transaction() as tx:
+        assert tx.meter("PG-1", "treasure") is None
+        tx.append(meter_move("PG-1", "treasure", "100.00", 1))
+        assert tx.meter("PG-1", "treasure") == Decimal("100.00")
+        tx.append(meter_move("PG-1", "treasure", "100.25", 1))
+        tx.append(meter_move("PG-2", "treasure", "7", 1))
+        tx.append(meter_move("PG-1", "insurance", "5000", 1))
+        assert tx.meter("PG-1", "treasure") == Decimal("100.25")
+    assert storage.meter("PG-1", "treasure") == Decimal("100.25")
+    assert storage.meter("PG-2", "treasure") == Decimal(7)
+    assert storage.meter("PG-1", "insurance") == Decimal(5000)
+    assert storage.meter("PG-3", "treasure") is None
+
+
+def test_appended_in_this_transaction(storage: Storage) -> None:
+    fill(storage, 2)
+    with storage.transaction() as tx:
+        assert tx.appended == ()
+        first, second = ruling(3), ruling(4)
+        tx.append(first)
+        tx.append(second)
+        assert list(tx.appended) == [(3, first), (4, second)]
+
+
+def test_users_rows(storage: Storage) -> None:
+    user_record = Entry(kind="user", user_id="S1", role="supervisor", action="bootstrap")
+    with storage.transaction() as tx:
+        first = tx.append(user_record)
+        tx.add_user(UserRow(first, "S1", "supervisor", True, "scrypt$pin"))
+        assert tx.user("S1") == UserRow(first, "S1", "supervisor", True, "scrypt$pin")
+        assert tx.supervisor_ever_registered()
+    with storage.transaction() as tx:
+        second = tx.append(user_record)
+        tx.add_user(UserRow(second, "D1", "dealer", True, None))
+        third = tx.append(user_record)
+        tx.add_user(UserRow(third, "S1", "dealer", False, "scrypt$pin"))
+    assert storage.user("S1") == UserRow(third, "S1", "dealer", False, "scrypt$pin")
+    assert storage.user("D9") is None
+    assert storage.users() == [
+        UserRow(second, "D1", "dealer", True, None),
+        UserRow(third, "S1", "dealer", False, "scrypt$pin"),
+    ]
+    assert [(row.record_id, row.user_id) for row in storage.user_history()] == [
+        (first, "S1"),
+        (second, "D1"),
+        (third, "S1"),
+    ]
+    assert storage.supervisor_ever_registered()  # ever, not now
+
+
+def test_head_is_a_checkpoint(storage: Storage) -> None:
+    fill(storage, 3)
+    with storage.transaction() as tx:
+        before = tx.head()
+        assert before == storage.head() == Checkpoint(3, storage.records()[-1].hash)
+        made = tx.append(ruling(4))
+        assert tx.head() == Checkpoint(made, storage.records()[-1].hash)
+    assert str(storage.head()) == f"4:{storage.head().head_hash}"
+
+
+def test_a_failed_transaction_leaves_nothing(storage: Storage) -> None:
+    fill(storage, 2)
+    head = storage.head()
+    with pytest.raises(RuntimeError, match="power cut"), storage.transaction() as tx:
+        made = tx.append(ruling(3))
+        tx.append(meter_move("PG-1", "treasure", "10", made))
+        tx.add_user(UserRow(made, "S1", "supervisor", True, "scrypt$pin"))
+        raise RuntimeError("power cut")
+    assert storage.head() == head and len(storage.records()) == 2
+    assert storage.meter("PG-1", "treasure") is None
+    assert storage.user("S1") is None and storage.user_history() == []
+    with pytest.raises(AuditError, match="not JSON-ready"), storage.transaction() as tx:
+        tx.append(ruling(3))
+        tx.append(ruling(4, result={"net": Decimal("1.5")}))
+    assert storage.head() == head
+    assert fill(storage, 1) == [3]  # no gap left behind
+
+
+def test_a_finished_transaction_refuses_writes(storage: Storage) -> None:
+    with storage.transaction() as tx:
+        tx.append(ruling(1))
+    with pytest.raises(AuditError, match="already finished"):
+        tx.append(ruling(2))
+    with pytest.raises(AuditError, match="already finished"):
+        tx.add_user(UserRow(1, "S1", "supervisor", True, None))
+    assert storage.head().records == 1
+
+
+def test_one_write_transaction_at_a_time(storage: Storage) -> None:
+    with (
+        storage.transaction(),
+        pytest.raises(AuditError, match="already open"),
+        storage.transaction(),
+    ):
+        pass
+    assert fill(storage, 1) == [1]
+
+
+def test_a_snapshot_reads_one_state(storage: Storage) -> None:
+    fill(storage, 3)
+    with storage.snapshot():
+        assert storage.head().records == 3
+        assert [row["id"] for row in storage.rows()] == [1, 2, 3]
+        assert storage.protection_problems() == [] and storage.integrity_problems() == []
+    assert fill(storage, 1) == [4]
