@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 
 from dealer.cli.common import Desk
-from dealer.cli.table_session import record_round
+from dealer.desk.live import record_round
 from dealer.games.paigow import seat_rulings
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.profile import load_profile

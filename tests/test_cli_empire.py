@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
-from dealer.games.empire import rulings
+from dealer.games.empire import session
 from dealer.games.empire.hand import ACTIONS, deal_hand
-from dealer.games.empire.valuation import PROVISIONAL_LINE
+from dealer.games.empire.ranking import PROVISIONAL_LINE
 from dealer.kernel.errors import DealerError, MoveError
 
 APP = build_app("empire")
@@ -300,12 +300,12 @@ def test_a_scripted_hand_with_illegal_moves_refused_then_corrected(db: Path) -> 
                  "--stack", "20", "--json", stdin=HAND_SCRIPT)  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
-        "Error: seat 0 cannot turn now (it may bet or yield)",
-        "Error: bet amount 'ten' is not a whole number of chips",
-        "Error: it is seat 1's move, not seat 0's",
-        "Error: seat 0 cannot turn now: two plaques remain unturned, so it must bet or yield "
-        "(it may bet or yield)",
-        "Error: seat 1 cannot bet 30: it has 16 chips",
+        "Error: line 1: seat 0 cannot turn now (it may bet or yield)",
+        "Error: line 2: bet amount 'ten' is not a whole number of chips",
+        "Error: line 4: it is seat 1's move, not seat 0's",
+        "Error: line 9: seat 0 cannot turn now: two plaques remain unturned, so it must bet or "
+        "yield (it may bet or yield)",
+        "Error: line 15: seat 1 cannot bet 30: it has 16 chips",
     ]
     outs = [json.loads(line) for line in result.stdout.splitlines()]
     events = [o["event"] for o in outs]
@@ -391,17 +391,17 @@ def test_a_hand_that_ends_early_records_nothing(db: Path) -> None:
 )
 def test_read_move_reads_what_it_prints(seat: int | None, action: str, chips: int) -> None:
     amount = chips if action in ("bet", "raise") else None
-    move = rulings.Move(seat, action, amount)
+    move = session.Move(seat, action, amount)
     typed = str(move) if seat is None else f"SEAT {seat} {str(move).upper()}"
-    assert rulings.read_move(typed) == move
+    assert session.read_move(typed) == move
 
 
 def test_refused_moves_are_move_errors_and_unreadable_ones_are_not() -> None:
     start = deal_hand(2, random.Random(5), ante=1, stacks=[20, 20])
     for move in ("turn", "see", "seat 1 bet 2", "bet 30", "seat 9 yield"):
         with pytest.raises(MoveError):
-            rulings.act(start, move)
+            session.act(start, move)
     for move in ("fold", "bet", "bet two", "yield now", "seat x bet 2"):
         with pytest.raises(DealerError) as caught:
-            rulings.act(start, move)
+            session.act(start, move)
         assert not isinstance(caught.value, MoveError)

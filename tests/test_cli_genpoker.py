@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
-from dealer.games.genpoker import DECK, rank_hand, rulings
+from dealer.games.genpoker import rulings, session
+from dealer.games.genpoker.deck import DECK
 from dealer.games.genpoker.draw import deal
+from dealer.games.genpoker.ranking import rank_hand
 from dealer.kernel.errors import DealerError, MoveError
 
 APP = build_app("genpoker")
@@ -188,12 +190,12 @@ def test_a_scripted_draw_round_with_illegal_moves_refused_then_corrected(db: Pat
     )
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
-        "Error: seat 0 cannot discard 1R1: it is not in that hand (4R3 5B8 5R4 6R14 1B1)",
-        "Error: seat 1 draws now, not seat 2: seats draw in order from the dealer's left",
-        "Error: unknown move 'dicsard 6B8': type 'discard CARDS' (1-3 cards) or 'stand'",
-        "Error: seat 2 may discard at most 3 cards, not 4",
-        "Error: unknown card '9Z1': a Genpoker card is a generation 1-6, a colour R or B and "
-        "its number, e.g. 1R, 3B2, 6R16",
+        "Error: line 1: seat 0 cannot discard 1R1: it is not in that hand (4R3 5B8 5R4 6R14 1B1)",
+        "Error: line 4: seat 1 draws now, not seat 2: seats draw in order from the dealer's left",
+        "Error: line 5: unknown move 'dicsard 6B8': type 'discard CARDS' (1-3 cards) or 'stand'",
+        "Error: line 7: seat 2 may discard at most 3 cards, not 4",
+        "Error: line 8: unknown card '9Z1': a Genpoker card is a generation 1-6, a colour R or B "
+        "and its number, e.g. 1R, 3B2, 6R16",
     ]
     outs = [json.loads(line) for line in result.stdout.splitlines()]
     assert [o["event"] for o in outs] == [
@@ -293,16 +295,16 @@ def test_compare_winners_are_the_best_ranked_hands(cards: list) -> None:
 
 @given(st.integers(0, 7), st.sampled_from(["stand", "pat", "stand pat"]))
 def test_read_discard_understands_a_seat_and_a_stand(seat: int, verb: str) -> None:
-    assert rulings.read_discard(f"seat {seat} {verb}") == rulings.Discard(seat, (), verb)
-    assert rulings.read_discard(verb.upper()) == rulings.Discard(None, (), verb.upper())
+    assert session.read_discard(f"seat {seat} {verb}") == session.Discard(seat, (), verb)
+    assert session.read_discard(verb.upper()) == session.Discard(None, (), verb.upper())
 
 
 def test_refused_discards_are_move_errors_and_unreadable_ones_are_not() -> None:
     start = deal(3, random.Random(7))
     for move in ("discard 1R1", "seat 2 stand", "discard 4R3 5B8 5R4 6R14"):
         with pytest.raises(MoveError):
-            rulings.discard(start, move)
+            session.discard(start, move)
     for move in ("dicsard 4R3", "discard", "stand 4R3", "seat x stand"):
         with pytest.raises(DealerError) as caught:
-            rulings.discard(start, move)
+            session.discard(start, move)
         assert not isinstance(caught.value, MoveError)

@@ -13,19 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import dealer.cli.hyrule as cli_hyrule
+import dealer.cli.console as console
 from dealer.cli.app import app
-from dealer.games.hyrule import (
-    HYRULE_DECK,
-    HyruleGame,
-    Phase,
-    apply_move,
-    deck_order,
-    parse_cards,
-    parse_move,
-    turn,
-    turn_ruling,
-)
+from dealer.games.hyrule.deck import HYRULE_DECK, parse_cards
+from dealer.games.hyrule.game import HyruleGame, Phase, deck_order
+from dealer.games.hyrule.ranking import turn
+from dealer.games.hyrule.rulings import turn_ruling
+from dealer.games.hyrule.session import apply_move, parse_move
 from dealer.kernel.errors import MoveError
 
 DATA = Path(__file__).parent / "data"
@@ -415,16 +409,17 @@ def test_without_a_seed_the_chosen_seed_is_shown_and_recorded(db: Path) -> None:
 
 
 def test_help_and_prompts_at_a_terminal(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli_hyrule, "_interactive", lambda: True)
+    monkeypatch.setattr(console, "at_terminal", lambda: True)
     result = run("hyrule", "game", "--players", "3", "--seed", "5", stdin="help\nleader 4\nquit\n")
     assert result.exit_code == 1
-    assert "type help for the moves\ntrick 1> moves (seats are numbered" in result.stdout
+    assert "type help for the moves\nmoves (seats are numbered" in result.stdout
     assert "  run-off SEAT     two jokers and no five" in result.stdout
     assert result.stdout.endswith(
-        "recorded)\ntrick 1> trick 1> game stopped before any trick was ruled: nothing recorded\n"
+        "recorded)\ngame stopped before any trick was ruled: nothing recorded\n"
     )
+    # prompts go to the terminal on stderr (the one console of the live sessions)
     assert result.stderr == (
-        "Error: seat 4 is not at this table (seats 0 to 2)\n"
+        "trick 1> trick 1> Error: seat 4 is not at this table (seats 0 to 2)\ntrick 1> "
     )  # at a terminal, no line number
 
 

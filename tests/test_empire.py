@@ -11,18 +11,10 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.games.empire import (
-    SET,
-    Plaque,
-    compare,
-    default_table,
-    load_table,
-    parse_plaque,
-    parse_plaques,
-    rank_tableau,
-)
+from dealer.games.empire.combinations import default_table, load_table
+from dealer.games.empire.deck import SET, Plaque, parse_plaque, parse_plaques
 from dealer.games.empire.hand import EmpireHand, deal_hand, start_hand
-from dealer.games.empire.valuation import Active
+from dealer.games.empire.ranking import Active, compare, rank_tableau
 from dealer.kernel.errors import CardError, ConfigError, DealerError
 
 DATA = Path(__file__).parent / "data"

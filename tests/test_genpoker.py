@@ -13,20 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.games.genpoker import (
-    DECK,
-    Category,
-    GenCard,
-    compare,
-    deal,
-    hand_key,
-    parse_card,
-    parse_hand,
-    play_round,
-    rank_hand,
-    standard_discards,
-)
-from dealer.games.genpoker.cards import PER_COLOUR
+from dealer.games.genpoker.deck import DECK, PER_COLOUR, GenCard, parse_card, parse_hand
+from dealer.games.genpoker.draw import deal, play_round, standard_discards
+from dealer.games.genpoker.ranking import Category, compare, hand_key, rank_hand
 from dealer.kernel.errors import CardError, DealerError
 
 DATA = Path(__file__).parent / "data"

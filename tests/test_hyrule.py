@@ -13,20 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.games.hyrule import (
-    HYRULE_DECK,
-    HyruleGame,
-    Phase,
-    Rules,
-    Swap,
-    Trick,
-    apply_move,
-    face,
-    parse_cards,
-    parse_move,
-    parse_turn,
-    turn,
-)
+from dealer.games.hyrule.deck import HYRULE_DECK, parse_cards
+from dealer.games.hyrule.game import HyruleGame, Phase, Rules, Swap, Trick
+from dealer.games.hyrule.ranking import face, parse_turn, turn
+from dealer.games.hyrule.session import apply_move, parse_move
 from dealer.kernel.cards import JOKER, Card, parse_card
 from dealer.kernel.errors import CardError, DealerError
 

@@ -4,7 +4,6 @@ in the audit log, and showing it (JSON for scripts, text for people)."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -58,21 +57,6 @@ def emit(
         typer.echo(human(ruling))
         if ruling_id is not None:
             typer.echo(f"ruling #{ruling_id} recorded")
-
-
-def next_move(prompt: str) -> str | None:
-    """The next move of an interactive game from stdin (blank lines and `#` comments skipped),
-    None at the end; at a terminal it is asked for with `prompt` on stderr."""
-    tty = sys.stdin.isatty()
-    while True:
-        if tty:
-            typer.echo(prompt, nl=False, err=True)
-        line = sys.stdin.readline()
-        if not line:
-            return None
-        text = line.strip()
-        if text and not text.startswith("#"):
-            return text
 
 
 def emit_event(event: str, **fields: Any) -> None:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,15 +16,18 @@ from dealer.cli.common import (
     UserOption,
     emit,
     emit_event,
-    next_move,
-    record,
     rule_inputs,
 )
+from dealer.cli.console import Console
 from dealer.desk.context import desk_for
-from dealer.games.genpoker import rulings
-from dealer.games.genpoker.draw import DrawRound, deal
+from dealer.desk.games import genpoker_compare, genpoker_rank
+from dealer.desk.live import Said, genpoker_draw
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
+
+if TYPE_CHECKING:
+    from dealer.games.genpoker.draw import DrawRound
+    from dealer.games.genpoker.session import DrawReply
 
 app = typer.Typer(
     help="Genpoker: the 64-card Six Generations deck, where lower numbers win.",
@@ -88,7 +89,7 @@ def rank(
 ) -> None:
     """Rank a five-card hand: its category (18 ranks, best first) and tie-break values."""
     typed = " ".join(cards) if cards else None
-    rule_inputs(typed, batch, rulings.rank_ruling, desk_for(db, user, table), as_json, rank_text)
+    rule_inputs(typed, batch, genpoker_rank(), desk_for(db, user, table), as_json, rank_text)
 
 
 @app.command()
@@ -104,7 +105,7 @@ def compare(
     rule_inputs(
         " | ".join(hands) if hands else None,
         batch,
-        lambda text: rulings.compare_ruling(rulings.split_hands(text)),
+        genpoker_compare(),
         desk_for(db, user, table),
         as_json,
         compare_text,
@@ -159,40 +160,32 @@ def draw(
     Five cards each; each seat in turn types 'discard CARDS' (up to three) or 'stand'.
 
     A move may start with 'seat N'. Equal best hands split the pot."""
-    desk = desk_for(db, user, table)
-    seed = secrets.randbelow(2**32) if seed is None else seed
-    state = deal(players, random.Random(seed))
+    session = genpoker_draw(desk_for(db, user, table), players, seed, pot)
+    start = session.state
     if as_json:
-        emit_event("deal", players=players, seed=seed, pot=pot, to_act=state.to_act)
+        emit_event("deal", players=players, seed=start.seed, pot=pot, to_act=start.round.to_act)
     else:
         typer.echo(
-            f"Genpoker draw: {players} players, seed {seed}, pot {pot}. "
-            f"Each seat in turn: {rulings.MOVES_HELP}."
+            f"Genpoker draw: {players} players, seed {start.seed}, pot {pot}. "
+            f"Each seat in turn: {start.moves_help}."
         )
-    _show_turn(state, as_json)
-    moves: list[str] = []
-    while state.to_act is not None:
-        text = next_move(f"seat {state.to_act}> ")
-        if text is None:
-            break
-        try:
-            state, seat, move = rulings.discard(state, text)
-        except DealerError as exc:
-            typer.echo(f"Error: {exc}", err=True)
+    _show_turn(start.round, as_json)
+
+    def show(said: Said[DrawReply]) -> None:
+        if said.reply is None:
+            return
+        current = session.state.round
+        _show_draw(current, said.reply.seat, as_json)
+        _show_turn(current, as_json)
+        if said.ruling is not None and said.ruling_id is not None:
             if as_json:
-                emit_event("error", seat=state.to_act, input=text, error=str(exc))
-            continue
-        moves.append(f"seat {seat}: {move.text}")
-        _show_draw(state, seat, as_json)
-        _show_turn(state, as_json)
-    if state.to_act is not None:
-        raise DealerError(
-            f"the moves ended before the showdown: seat {state.to_act} has not drawn; "
-            "nothing recorded"
-        )
-    ruling = rulings.draw_ruling(state.showdown(pot), seed, moves)
-    (ruling_id,) = record(desk, [ruling])
-    if as_json:
-        emit_event("showdown", **ruling.to_json(ruling_id))
-    else:
-        emit(ruling, ruling_id, False, draw_text)
+                emit_event("showdown", **said.ruling.to_json(said.ruling_id))
+            else:
+                emit(said.ruling, said.ruling_id, False, draw_text)
+
+    def refused(number: int, text: str, exc: DealerError) -> None:
+        if as_json:
+            emit_event("error", seat=session.state.round.to_act, input=text, error=str(exc))
+
+    console: Console[Said[DrawReply]] = Console(as_json)
+    console.run(session, show, refused)

@@ -31,8 +31,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dealer.games.empire.combinations import CombinationTable, default_table
-from dealer.games.empire.plaques import SET, Plaque, distinct_tableaux, format_plaques
-from dealer.games.empire.valuation import (
+from dealer.games.empire.deck import SET, Plaque, distinct_tableaux, format_plaques
+from dealer.games.empire.ranking import (
     PROVISIONAL_LINE,
     EmpireComparison,
     RankedTableau,

@@ -8,9 +8,7 @@ Tableaux and seats are numbered from 0, as the engine numbers them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +18,11 @@ from dealer.games.empire.combinations import (
     default_table,
     load_table,
 )
-from dealer.games.empire.hand import ACTIONS, EmpireHand
-from dealer.games.empire.plaques import Plaque, parse_plaques
-from dealer.games.empire.valuation import PROVISIONAL_LINE, compare, rank_tableau
-from dealer.kernel.errors import CardError, DealerError, MoveError
+from dealer.games.empire.deck import Plaque, parse_plaques
+from dealer.games.empire.hand import EmpireHand
+from dealer.games.empire.ranking import PROVISIONAL_LINE, compare, rank_tableau
+from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.ruling import Ruling
-
-_SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
-MOVES_HELP = "'bet N', 'see', 'raise N', 'yield' or 'turn'"
 
 
 def table_of(path: str | Path | None) -> CombinationTable:
@@ -100,56 +95,6 @@ def compare_ruling(tableaux: Sequence[str], table: CombinationTable) -> Ruling:
         _flagged(comparison.explanation(), table),
         _settings(table),
     )
-
-
-@dataclass(frozen=True)
-class Move:
-    """One typed move of a hand: the seat named (None: the seat to act), action, amount."""
-
-    seat: int | None
-    action: str
-    amount: int | None
-
-    def __str__(self) -> str:
-        return self.action if self.amount is None else f"{self.action} {self.amount}"
-
-
-def read_move(text: str) -> Move:
-    """Read a typed move: `bet 5`, `see`, `raise 10`, `yield`, `turn`, optionally after
-    `seat N`. Raises `DealerError` naming what cannot be read."""
-    seat: int | None = None
-    words = text.strip()
-    named = _SEAT.fullmatch(words)
-    if named is not None:
-        if not named.group(1).isdigit():
-            raise DealerError(f"seat {named.group(1)!r} is not a seat number")
-        seat = int(named.group(1))
-        words = named.group(2) or ""
-    parts = words.lower().split()
-    if not parts or parts[0] not in ACTIONS:
-        raise DealerError(f"unknown move {words!r}: type {MOVES_HELP}")
-    action, rest = parts[0], parts[1:]
-    if action in ("bet", "raise"):
-        if len(rest) != 1:
-            raise DealerError(f"'{action}' takes one amount of chips, e.g. '{action} 5'")
-        if not rest[0].isdigit():
-            raise DealerError(f"{action} amount {rest[0]!r} is not a whole number of chips")
-        return Move(seat, action, int(rest[0]))
-    if rest:
-        raise DealerError(f"'{action}' takes nothing after it, not {' '.join(rest)!r}")
-    return Move(seat, action, None)
-
-
-def act(hand: EmpireHand, text: str) -> tuple[EmpireHand, int, Move]:
-    """Apply one typed move to the hand: the hand after it, the seat that moved, the move.
-
-    Raises `MoveError` for a move the rules refuse now and `DealerError` for one that cannot
-    be read."""
-    move = read_move(text)
-    seat = hand.to_act if move.seat is None else move.seat
-    if seat is None:
-        raise MoveError("the hand is over")
-    return hand.act(seat, move.action, move.amount), seat, move
 
 
 def hand_ruling(

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dealer.games.genpoker.cards import DECK, GenCard, format_cards, parse_cards
-from dealer.games.genpoker.hands import Category, GenComparison, compare, rank_hand
+from dealer.games.genpoker.deck import DECK, GenCard, format_cards, parse_cards
+from dealer.games.genpoker.ranking import Category, GenComparison, compare, rank_hand
 from dealer.kernel.errors import DealerError, MoveError
 
 MIN_PLAYERS = 2

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from dealer.games.genpoker.cards import COLOUR_NAMES, GenCard, check_distinct
+from dealer.games.genpoker.deck import COLOUR_NAMES, GENPOKER, GenCard, check_distinct
+from dealer.kernel.cards import check
 from dealer.kernel.errors import CardError, DealerError
 
 Key = tuple[int, ...]
@@ -272,9 +273,7 @@ def rank_hand(cards: Iterable[GenCard]) -> GenHand:
     hand = tuple(cards)
     if len(hand) != 5:
         raise CardError(f"wrong number of cards for the hand: expected 5, got {len(hand)}")
-    if len(set(hand)) != 5:
-        dup = next(c for c in hand if hand.count(c) > 1)
-        raise CardError(f"duplicate card {str(dup)!r}: {dup} is already in the hand")
+    check(GENPOKER, hand)
     key = hand_key(hand)
     category = Category(key[0])
     ordered = tuple(sorted(hand, key=lambda c: c.sort_key))

@@ -35,7 +35,7 @@ from dealer.games.empire.combinations import (
     CombinationTable,
     default_table,
 )
-from dealer.games.empire.plaques import (
+from dealer.games.empire.deck import (
     COLOURS,
     DWARF,
     ELF,
