@@ -36,7 +36,8 @@ app = typer.Typer(
 
 
 def _seats(seats: Any) -> str:
-    return ", ".join(str(s) for s in seats)
+    """Seat indices as a person counts seats (from 1): `1, 3`."""
+    return ", ".join(str(s + 1) for s in seats)
 
 
 def turn_text(ruling: Ruling) -> str:
@@ -69,7 +70,7 @@ def tie_text(trick: Trick) -> str:
     """A trick tied on two jokers, waiting for the house's run-off."""
     tied = {trick.seats[i] for i in trick.result.tied}
     rows = [
-        [str(seat), card.symbol(), "tie" if seat in tied else ""]
+        [str(seat + 1), card.symbol(), "tie" if seat in tied else ""]
         for seat, card in zip(trick.seats, trick.result.cards, strict=True)
     ]
     reasons = "\n".join(f"  · {line}" for line in trick.explanation())
@@ -82,14 +83,14 @@ def score_text(ruling: Ruling) -> str:
     mark = "draw" if r["draw"] else "wins" if r["final"] else "leads"
     rows = [
         [str(seat), str(n), mark if seat in r["winners"] else ""]
-        for seat, n in enumerate(r["captured"])
+        for seat, n in enumerate(r["captured"], start=1)
     ]
     title = "final score" if r["final"] else "score when stopped"
     return f"{title}\n{render.table(rows, ['seat', 'captured', ''])}\n{render.reasons(ruling)}"
 
 
 def _captured(counts: list[int]) -> str:
-    return "captured: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(counts))
+    return "captured: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(counts, start=1))
 
 
 def next_text(game: HyruleGame) -> str:
@@ -105,10 +106,10 @@ def next_text(game: HyruleGame) -> str:
     if phase == "run-off":
         return f"next: the house's run-off between seats {_seats(seats)}: run-off SEAT"
     if game.rules == "chance":
-        who = f"seat {seats[0]}" if len(seats) == 1 else f"seats {_seats(seats)}"
+        who = f"seat {seats[0] + 1}" if len(seats) == 1 else f"seats {_seats(seats)}"
         return f"next: trick {trick}: {who} to place a card face down"
     swap = " or swap" if game.may_swap else ""
-    return f"next: trick {trick}: seat {seats[0]} to play{swap}"
+    return f"next: trick {trick}: seat {seats[0] + 1} to play{swap}"
 
 
 def table_text(game: HyruleGame) -> str:
@@ -117,14 +118,14 @@ def table_text(game: HyruleGame) -> str:
         return ""
     if game.rules == "chance":
         return f"placed face down: seats {_seats(sorted(s for s, _ in game.table))}"
-    plays = ", ".join(f"seat {s} {c.symbol()}" for s, c in game.table)
+    plays = ", ".join(f"seat {s + 1} {c.symbol()}" for s, c in game.table)
     return f"trick {game.trick_number} so far: {plays}"
 
 
 def state_text(game: HyruleGame) -> str:
     """`show`: the hands, the captures, the stock and discards, the trick so far, what is next."""
     rows = [
-        [str(seat), render.pretty([str(c) for c in hand]), str(len(game.captured[seat]))]
+        [str(seat + 1), render.pretty([str(c) for c in hand]), str(len(game.captured[seat]))]
         for seat, hand in enumerate(game.hands)
     ]
     discard = " ".join(c.symbol() for c in game.discard) or "none"
@@ -142,18 +143,18 @@ def state_text(game: HyruleGame) -> str:
 def move_text(move: Move, before: HyruleGame, after: HyruleGame) -> str:
     """One line saying what an accepted move did."""
     if move.kind == "leader":
-        return f"seat {move.seat} leads trick {after.trick_number}"
+        return f"seat {move.seat + 1} leads trick {after.trick_number}"
     if move.kind == "run-off":
-        return f"the house's run-off: seat {move.seat} takes trick {before.trick_number}"
+        return f"the house's run-off: seat {move.seat + 1} takes trick {before.trick_number}"
     assert move.card is not None
     if move.kind == "swap":
         return (
-            f"seat {move.seat} swaps: discards {move.card.symbol()} face up and draws from the "
+            f"seat {move.seat + 1} swaps: discards {move.card.symbol()} face up and draws from the "
             f"stock ({len(after.stock)} left)"
         )
     if before.rules == "chance":
-        return f"seat {move.seat} places a card face down"
-    return f"seat {move.seat} plays {move.card.symbol()}"
+        return f"seat {move.seat + 1} places a card face down"
+    return f"seat {move.seat + 1} plays {move.card.symbol()}"
 
 
 class RulesChoice(StrEnum):

@@ -34,6 +34,11 @@ from dealer.kernel.errors import CardError, DealerError, MoveError
 HAND_SIZE = 7
 
 
+def _seats(seats: tuple[int, ...]) -> str:
+    """Seats as a person counts them: `1, 3`."""
+    return ", ".join(str(s + 1) for s in seats)
+
+
 class Rules(StrEnum):
     """The seed's two ways of taking turns."""
 
@@ -65,24 +70,24 @@ class Trick:
         return {
             "event": "trick",
             "trick": self.number,
-            "seats": list(self.seats),
+            "seats": [s + 1 for s in self.seats],
             **self.result.to_dict(),
-            "taker": self.taker,
+            "taker": None if self.taker is None else self.taker + 1,
             "run_off": self.run_off,
         }
 
     def explanation(self) -> list[str]:
         """The turn's ruling and who took the cards."""
         plays = ", ".join(
-            f"seat {s} {c.symbol()}" for s, c in zip(self.seats, self.result.cards, strict=True)
+            f"seat {s + 1} {c.symbol()}" for s, c in zip(self.seats, self.result.cards, strict=True)
         )
         lines = [f"Trick {self.number}: {plays}.", f"Rule: {RULE_TEXT[self.result.rule]}."]
         if self.taker is None:
-            tied = " and ".join(f"seat {self.seats[i]}" for i in self.result.tied)
+            tied = " and ".join(f"seat {self.seats[i] + 1}" for i in self.result.tied)
             lines.append(f"Tie between {tied}: waiting for the house's run-off.")
         else:
             how = " after the run-off" if self.run_off else ""
-            lines.append(f"Seat {self.taker} takes the {len(self.seats)} cards{how}.")
+            lines.append(f"Seat {self.taker + 1} takes the {len(self.seats)} cards{how}.")
         return lines
 
 
@@ -100,7 +105,7 @@ class Swap:
         return {
             "event": "swap",
             "trick": self.trick,
-            "seat": self.seat,
+            "seat": self.seat + 1,
             "discarded": str(self.discarded),
             "drawn": str(self.drawn),
         }
@@ -108,7 +113,7 @@ class Swap:
     def explanation(self) -> list[str]:
         """One line a supervisor can read out."""
         return [
-            f"Trick {self.trick}: seat {self.seat} swaps, discarding {self.discarded.symbol()} "
+            f"Trick {self.trick}: seat {self.seat + 1} swaps, discarding {self.discarded.symbol()} "
             "face up and drawing from the stock; the next player must play."
         ]
 
@@ -132,24 +137,27 @@ class HyruleScore:
         return len(self.winners) > 1
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: `{"captured": [...], "winners": [...], "draw": BOOL, "final": BOOL}`."""
+        """JSON-ready: `{"captured": [...], "winners": [SEAT, ...], "draw": BOOL, "final": BOOL}`
+        (`captured` in seat order; seats numbered from 1)."""
         return {
             "captured": list(self.captured),
-            "winners": list(self.winners),
+            "winners": [s + 1 for s in self.winners],
             "draw": self.draw,
             "final": self.final,
         }
 
     def explanation(self) -> list[str]:
         """The counts and the result (face values do not count)."""
-        counts = ", ".join(f"seat {s} {n}" for s, n in enumerate(self.captured))
+        counts = ", ".join(f"seat {s + 1} {n}" for s, n in enumerate(self.captured))
         state = "Final score" if self.final else "Score so far"
         most = max(self.captured)
         if self.draw:
-            seats = " and ".join(f"seat {s}" for s in self.winners)
+            seats = " and ".join(f"seat {s + 1}" for s in self.winners)
             result = f"draw between {seats} with {most} cards each"
         else:
-            result = f"seat {self.winners[0]} {'wins' if self.final else 'leads'} with {most} cards"
+            result = (
+                f"seat {self.winners[0] + 1} {'wins' if self.final else 'leads'} with {most} cards"
+            )
         return [
             f"{state} (captured cards, face values not counted): {counts}.",
             f"Result: {result}.",
@@ -298,13 +306,13 @@ class HyruleGame:
             "players": self.players,
             "trick": self.trick_number,
             "phase": str(self.phase),
-            "awaiting": list(self.awaiting),
+            "awaiting": [s + 1 for s in self.awaiting],
             "may_swap": self.may_swap,
-            "leader": self.leader,
+            "leader": None if self.leader is None else self.leader + 1,
             "hands": [_hand_text(h) for h in self.hands],
             "stock": len(self.stock),
             "discard": _hand_text(self.discard),
-            "table": [{"seat": s, "card": str(c)} for s, c in self.table],
+            "table": [{"seat": s + 1, "card": str(c)} for s, c in self.table],
             "history": [e.to_dict() for e in self.history],
             "score": self.score().to_dict(),
         }
@@ -321,7 +329,7 @@ class HyruleGame:
             Phase.RUN_OFF: "the house's run-off between seats {seats}",
             Phase.OVER: "nothing: the game is over",
         }[self.phase]
-        lines.append("Waiting for " + waits.format(seats=", ".join(map(str, self.awaiting))) + ".")
+        lines.append("Waiting for " + waits.format(seats=_seats(self.awaiting)) + ".")
         return lines
 
     # -- moves ---------------------------------------------------------------------------------
@@ -334,8 +342,8 @@ class HyruleGame:
             raise MoveError(f"no leader to choose now: {self._waiting()}")
         if seat not in self.awaiting:
             raise MoveError(
-                f"seat {seat} may not lead: the leader is the tallest of seats "
-                f"{', '.join(map(str, self.awaiting))} (tied for most captured)"
+                f"seat {seat + 1} may not lead: the leader is the tallest of seats "
+                f"{_seats(self.awaiting)} (tied for most captured)"
             )
         return replace(self, leader=seat, starter=seat)
 
@@ -359,15 +367,16 @@ class HyruleGame:
         self._check_move(seat, card)
         if self.table:
             raise MoveError(
-                f"seat {seat} may not swap: only the player starting a trick may swap, and "
-                f"seat {self.starter} has started this one"
+                f"seat {seat + 1} may not swap: only the player starting a trick may swap, and "
+                f"seat {(self.starter or 0) + 1} has started this one"
             )
         if self.last_swapped:
             raise MoveError(
-                f"seat {seat} may not swap: the previous player swapped, so seat {seat} must play"
+                f"seat {seat + 1} may not swap: the previous player swapped, so seat "
+                f"{seat + 1} must play"
             )
         if not self.stock:
-            raise MoveError(f"seat {seat} may not swap: the stock is empty")
+            raise MoveError(f"seat {seat + 1} may not swap: the stock is empty")
         drawn = self.stock[0]
         hands = list(self._without(seat, card))
         hands[seat] = (*hands[seat], drawn)
@@ -389,7 +398,7 @@ class HyruleGame:
             raise MoveError(f"no run-off is pending: {self._waiting()}")
         if seat not in self.awaiting:
             raise MoveError(
-                f"seat {seat} is not in the run-off (seats {', '.join(map(str, self.awaiting))})"
+                f"seat {seat + 1} is not in the run-off (seats {_seats(self.awaiting)})"
             )
         trick = replace(self.pending, taker=seat, run_off=True)
         return replace(self, pending=None)._take(trick)
@@ -408,7 +417,7 @@ class HyruleGame:
         phase = self.phase
         if phase is Phase.OVER:
             return "the game is over"
-        seats = ", ".join(map(str, self.awaiting))
+        seats = _seats(self.awaiting)
         if phase is Phase.LEADER:
             return f"first name the leader, the tallest of seats {seats}"
         if phase is Phase.RUN_OFF:
@@ -417,18 +426,18 @@ class HyruleGame:
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise MoveError(f"seat {seat} is not at this table (seats 0 to {self.players - 1})")
+            raise MoveError(f"seat {seat + 1} is not at this table (seats 1 to {self.players})")
 
     def _check_move(self, seat: int, card: Card) -> None:
         self._check_seat(seat)
         if self.phase is not Phase.PLAY:
-            raise MoveError(f"seat {seat} may not move: {self._waiting()}")
+            raise MoveError(f"seat {seat + 1} may not move: {self._waiting()}")
         if seat not in self.awaiting:
             if self.rules is Rules.CHANCE:
-                raise MoveError(f"seat {seat} has already placed a card this turn")
-            raise MoveError(f"it is seat {self._to_move()}'s turn, not seat {seat}'s")
+                raise MoveError(f"seat {seat + 1} has already placed a card this turn")
+            raise MoveError(f"it is seat {self._to_move() + 1}'s turn, not seat {seat + 1}'s")
         if card not in self.hands[seat]:
-            raise MoveError(f"seat {seat} does not hold {card.symbol()}")
+            raise MoveError(f"seat {seat + 1} does not hold {card.symbol()}")
 
     def _without(self, seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:
         hand = list(self.hands[seat])

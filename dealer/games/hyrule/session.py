@@ -23,18 +23,18 @@ MOVE_KINDS = ("leader", "play", "swap", "run-off")
 @dataclass(frozen=True)
 class Move:
     """One move of a scripted game: `leader SEAT`, `play SEAT CARD`, `swap SEAT CARD`,
-    `run-off SEAT`."""
+    `run-off SEAT`. SEAT is typed as people count seats (from 1); `seat` is its index."""
 
     kind: str
     seat: int
     card: Card | None = None
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.seat}" + ("" if self.card is None else f" {self.card}")
+        return f"{self.kind} {self.seat + 1}" + ("" if self.card is None else f" {self.card}")
 
 
 def parse_move(text: str) -> Move:
-    """Parse a typed move (`play 2 7h`, `swap 0 Kd`, `leader 1`, `run-off 3`)."""
+    """Parse a typed move (`play 2 7h`, `swap 1 Kd`, `leader 1`, `run-off 3`)."""
     words = text.split()
     kind = words[0].lower() if words else ""
     kind = "run-off" if kind == "runoff" else kind
@@ -45,7 +45,7 @@ def parse_move(text: str) -> Move:
         form = f"{kind} SEAT CARD" if wants_card else f"{kind} SEAT"
         raise DealerError(f"bad move {text!r}: expected {form!r}")
     card = parse_card(words[2]) if wants_card else None
-    return Move(kind, int(words[1]), card)
+    return Move(kind, int(words[1]) - 1, card)
 
 
 def apply_move(game: HyruleGame, move: Move) -> HyruleGame:
@@ -60,7 +60,7 @@ def apply_move(game: HyruleGame, move: Move) -> HyruleGame:
     return game.swap(move.seat, move.card)
 
 
-HELP = """moves (seats are numbered 0 to N-1 counter-clockwise; cards as As, Td, 7h, JK):
+HELP = """moves (seats are numbered 1 to N counter-clockwise; cards as As, Td, 7h, JK):
   play SEAT CARD   place a card (strategy: face up, in turn; chance: face down, in any order)
   swap SEAT CARD   strategy, instead of starting a trick: discard CARD face up, draw from the stock
   leader SEAT      strategy: the tallest of the seats tied for most captured leads
