@@ -46,6 +46,11 @@ def _describe(hand: Mapping[str, Any]) -> str:
     return f"{hand['category']} ({items})" if items else str(hand["category"])
 
 
+def _seat(index: int | None) -> int | None:
+    """A seat index as people count seats (from 1)."""
+    return None if index is None else index + 1
+
+
 def rank_text(ruling: Ruling) -> str:
     """`dealer genpoker rank`."""
     hand = ruling.result
@@ -58,7 +63,7 @@ def compare_text(ruling: Ruling) -> str:
     winners = ruling.result["winners"]
     verdict = "splits" if len(winners) > 1 else "wins"
     rows = [
-        [f"hand {i}", " ".join(h["cards"]), _describe(h), verdict if i in winners else ""]
+        [f"hand {i + 1}", " ".join(h["cards"]), _describe(h), verdict if i in winners else ""]
         for i, h in enumerate(ruling.result["hands"])
     ]
     return f"{render.table(rows, ['', 'cards', 'hand', ''])}\n{render.reasons(ruling)}"
@@ -72,7 +77,7 @@ def draw_text(ruling: Ruling) -> str:
     for seat, hand in enumerate(r["hands"]):
         share = f" {r['shares'][seat]}" if r["pot"] else ""
         outcome = f"{verdict}{share}" if seat in r["winners"] else ""
-        rows.append([f"seat {seat}", " ".join(hand["cards"]), _describe(hand), outcome])
+        rows.append([f"seat {seat + 1}", " ".join(hand["cards"]), _describe(hand), outcome])
     return f"{render.table(rows, ['', 'hand', 'rank', ''])}\n{render.reasons(ruling)}"
 
 
@@ -118,9 +123,9 @@ def _show_turn(state: DrawRound, as_json: bool) -> None:
         return
     hand = [str(c) for c in state.hand(seat)]
     if as_json:
-        emit_event("turn", seat=seat, hand=hand)
+        emit_event("turn", seat=seat + 1, hand=hand)
     else:
-        typer.echo(f"Seat {seat} holds {' '.join(hand)}.")
+        typer.echo(f"Seat {seat + 1} holds {' '.join(hand)}.")
 
 
 def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
@@ -129,7 +134,7 @@ def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
     if as_json:
         emit_event(
             "draw",
-            seat=seat,
+            seat=seat + 1,
             discarded=[str(c) for c in step.discarded],
             drawn=[str(c) for c in step.drawn],
             hand=hand,
@@ -137,9 +142,9 @@ def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
     elif step.discarded:
         thrown = " ".join(str(c) for c in step.discarded)
         drawn = " ".join(str(c) for c in step.drawn)
-        typer.echo(f"Seat {seat} discards {thrown}, draws {drawn}: {' '.join(hand)}.")
+        typer.echo(f"Seat {seat + 1} discards {thrown}, draws {drawn}: {' '.join(hand)}.")
     else:
-        typer.echo(f"Seat {seat} stands pat: {' '.join(hand)}.")
+        typer.echo(f"Seat {seat + 1} stands pat: {' '.join(hand)}.")
 
 
 @app.command()
@@ -163,7 +168,9 @@ def draw(
     session = genpoker_draw(desk_for(db, user, table), players, seed, pot)
     start = session.state
     if as_json:
-        emit_event("deal", players=players, seed=start.seed, pot=pot, to_act=start.round.to_act)
+        emit_event(
+            "deal", players=players, seed=start.seed, pot=pot, to_act=_seat(start.round.to_act)
+        )
     else:
         typer.echo(
             f"Genpoker draw: {players} players, seed {start.seed}, pot {pot}. "
@@ -185,7 +192,7 @@ def draw(
 
     def refused(number: int, text: str, exc: DealerError) -> None:
         if as_json:
-            emit_event("error", seat=session.state.round.to_act, input=text, error=str(exc))
+            emit_event("error", seat=_seat(session.state.round.to_act), input=text, error=str(exc))
 
     console: Console[Said[DrawReply]] = Console(as_json)
     console.run(session, show, refused)

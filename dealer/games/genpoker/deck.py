@@ -126,5 +126,6 @@ def format_cards(cards: Iterable[GenCard]) -> str:
 
 
 def check_distinct(hands: Iterable[Iterable[GenCard]], what: str = "hand") -> None:
-    """Raise `CardError` if a card is in more than one hand (hands numbered from 0, as in JSON)."""
-    distinct(GENPOKER, ((f"{what} {number}", cards) for number, cards in enumerate(hands)))
+    """Raise `CardError` if a card is in more than one hand (hands numbered from 1)."""
+    named = ((f"{what} {number}", cards) for number, cards in enumerate(hands, start=1))
+    distinct(GENPOKER, named)

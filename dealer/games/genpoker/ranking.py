@@ -341,13 +341,15 @@ def compare(
 ) -> GenComparison:
     """Rank several hands dealt from one deck and name the winner(s).
 
-    `names` label the hands in the explanation (default `Hand 0`, `Hand 1`, …; winners are
+    `names` label the hands in the explanation (default `Hand 1`, `Hand 2`, …; winners are
     indices from 0 either way). Raises `CardError` for fewer than two hands, a bad hand, or a
     card in two hands."""
     cards = [tuple(h) for h in hands]
     if len(cards) < 2:
         raise CardError(f"compare needs at least two hands, got {len(cards)}")
-    labels = tuple(names) if names is not None else tuple(f"Hand {i}" for i in range(len(cards)))
+    labels = (
+        tuple(names) if names is not None else tuple(f"Hand {i}" for i in range(1, len(cards) + 1))
+    )
     if len(labels) != len(cards):
         raise DealerError(f"{len(labels)} names for {len(cards)} hands")
     ranked = tuple(rank_hand(h) for h in cards)

@@ -1,7 +1,7 @@
 """Genpoker rulings: typed text in, a `Ruling` out. Pure: no printing, no database.
 
-Hands and seats are numbered from 0 everywhere (explanations, JSON, error messages), as the
-engine numbers them.
+Hands and seats are numbered from 1 wherever a person reads them (explanations, error messages,
+the draw's seats); the compare contract's `winners` are 0-based indices into the hands given.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def compare_ruling(hands: Sequence[str]) -> Ruling:
     """Compare two or more hands from one deck: `{"winners", "split", "hands"}`."""
     if len(hands) < 2:
         raise CardError(f"compare needs at least two hands, got {len(hands)}")
-    parsed = [parse_cards(text, (5,), f"hand {i}") for i, text in enumerate(hands)]
+    parsed = [parse_cards(text, (5,), f"hand {i}") for i, text in enumerate(hands, start=1)]
     comparison = compare(parsed)
     return Ruling(
         "genpoker",

@@ -20,8 +20,8 @@ _SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Discard:
-    """One typed draw move: the seat named (None: the seat to act), the cards thrown, and the
-    move as typed after any `seat N`."""
+    """One typed draw move: the seat named as people count seats, from 1 (None: the seat to
+    act), the cards thrown, and the move as typed after any `seat N`."""
 
     seat: int | None
     cards: tuple[GenCard, ...]
@@ -62,7 +62,7 @@ def discard(state: DrawRound, text: str) -> tuple[DrawRound, int, Discard]:
     Raises `MoveError` for a discard the rules refuse (out of turn, more than three, a card not
     in the hand) and `DealerError`/`CardError` for a move that cannot be read."""
     move = read_discard(text)
-    seat = state.to_act if move.seat is None else move.seat
+    seat = state.to_act if move.seat is None else move.seat - 1
     if seat is None:
         raise MoveError("every seat has drawn: the round is at the showdown")
     return state.draw(seat, move.cards), seat, move
@@ -94,7 +94,7 @@ class DrawSession:
     @property
     def prompt(self) -> str:
         """`seat 2> `."""
-        return f"seat {self.round.to_act}> "
+        return f"seat {(self.round.to_act or 0) + 1}> "
 
     @property
     def over(self) -> bool:
@@ -105,7 +105,7 @@ class DrawSession:
         """Apply one typed move; the next state and the reply (`DealerError` for a refused
         move, which changes nothing)."""
         after, seat, move = discard(self.round, line)
-        state = replace(self, round=after, moves=(*self.moves, f"seat {seat}: {move.text}"))
+        state = replace(self, round=after, moves=(*self.moves, f"seat {seat + 1}: {move.text}"))
         if not state.over:
             return state, DrawReply(seat)
         return state, DrawReply(seat, draw_ruling(after.showdown(self.pot), self.seed, state.moves))
@@ -118,7 +118,8 @@ class DrawSession:
         """Nothing is left to record at the end; input ending before the showdown is refused."""
         if not self.over:
             raise DealerError(
-                f"the moves ended before the showdown: seat {self.round.to_act} has not drawn; "
+                f"the moves ended before the showdown: seat {(self.round.to_act or 0) + 1} has not "
+                "drawn; "
                 "nothing recorded"
             )
         return None
