@@ -76,7 +76,7 @@ def compare_text(ruling: Ruling) -> str:
     verdict = "splits" if len(r["winners"]) > 1 else "wins"
     rows = [
         [
-            f"tableau {i}",
+            f"tableau {i + 1}",
             " ".join(h["plaques"]),
             h["category"],
             _active(h),
@@ -98,7 +98,7 @@ def hand_text(ruling: Ruling) -> str:
             " ".join(s["tableau"]),
             "yielded" if s["yielded"] else s["category"],
             str(s["put_in"]),
-            f"{verdict} {r['shares'][s['seat']]}" if s["seat"] in r["winners"] else "",
+            f"{verdict} {r['shares'][s['seat'] - 1]}" if s["seat"] in r["winners"] else "",
         ]
         for s in r["seats"]
     ]
@@ -164,13 +164,14 @@ def compare(
 
 
 def _status(hand: EmpireHand) -> str:
-    """`Seat 1 to act: see or raise or yield (pot 12; the bet is 4, seat 1 owes 4).`"""
+    """`Seat 2 to act: see or raise or yield (pot 12; the bet is 4, seat 2 owes 4).`"""
     seat = hand.to_act
     b = hand.betting
     owed = ""
     if b is not None and b.opened and seat is not None:
-        owed = f"; the bet is {b.bet}, seat {seat} owes {b.bet - b.paid[seat]}"
-    return f"Seat {seat} to act: {' or '.join(hand.legal_actions())} (pot {hand.pot}{owed})."
+        owed = f"; the bet is {b.bet}, seat {seat + 1} owes {b.bet - b.paid[seat]}"
+    shown = None if seat is None else seat + 1
+    return f"Seat {shown} to act: {' or '.join(hand.legal_actions())} (pot {hand.pot}{owed})."
 
 
 def _intro(table: CombinationTable, players: int, seed: int, ante: int, moves: str) -> str:
@@ -227,7 +228,11 @@ def hand(
             return
         if as_json:
             emit_event(
-                "move", seat=reply.seat, move=str(reply.move), log=list(reply.log), **hand.to_dict()
+                "move",
+                seat=reply.seat + 1,
+                move=str(reply.move),
+                log=list(reply.log),
+                **hand.to_dict(),
             )
         else:
             for line in reply.log:
@@ -242,7 +247,9 @@ def hand(
 
     def refused(number: int, text: str, exc: DealerError) -> None:
         if as_json:
-            emit_event("error", seat=session.state.hand.to_act, input=text, error=str(exc))
+            to_act = session.state.hand.to_act
+            seat = None if to_act is None else to_act + 1
+            emit_event("error", seat=seat, input=text, error=str(exc))
 
     console: Console[Said[HandReply]] = Console(as_json)
     console.run(session, show, refused)

@@ -125,5 +125,6 @@ def distinct_tableaux(tableaux: Iterable[Iterable[Plaque]]) -> tuple[tuple[Plaqu
     """The tableaux with their Dragons numbered across the table (first seen is Dragon 1).
 
     Raises `CardError` if a plaque is in two tableaux or there are more than two Dragons
-    (tableaux numbered from 0, as in JSON)."""
-    return distinct(EMPIRE, ((f"tableau {n}", plaques) for n, plaques in enumerate(tableaux)))
+    (tableaux numbered from 1, as people count them)."""
+    named = ((f"tableau {n}", plaques) for n, plaques in enumerate(tableaux, start=1))
+    return distinct(EMPIRE, named)

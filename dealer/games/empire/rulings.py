@@ -3,7 +3,8 @@ read is the combination table the operator names).
 
 Every ruling records the combination table it used (name, version, provisional, origin), and
 when that table is provisional its JSON says `"provisional": true` and its explanation says so.
-Tableaux and seats are numbered from 0, as the engine numbers them.
+Tableaux and seats are numbered from 1 wherever a person reads them; the compare contract's
+`winners` are 0-based indices into the tableaux given.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def rank_ruling(text: str, table: CombinationTable, others: Sequence[str] = ()) 
     plaques = parse_plaques(text)
     rivals = [
         parse_plaques(o, range(1, MAX_TABLEAU + 1), f"other tableau {i}")
-        for i, o in enumerate(others)
+        for i, o in enumerate(others, start=1)
     ]
     ranked = rank_tableau(plaques, table, rivals)
     typed = text if not others else f"{text} | others in play: {' | '.join(others)}"
@@ -84,7 +85,7 @@ def compare_ruling(tableaux: Sequence[str], table: CombinationTable) -> Ruling:
     `{"winners", "split", "hands", "provisional", "table"}`."""
     if len(tableaux) < 2:
         raise CardError(f"compare needs at least two tableaux, got {len(tableaux)}")
-    parsed = [parse_plaques(t, what=f"tableau {i}") for i, t in enumerate(tableaux)]
+    parsed = [parse_plaques(t, what=f"tableau {i}") for i, t in enumerate(tableaux, start=1)]
     comparison = compare(parsed, table)
     return Ruling(
         "empire",
@@ -102,7 +103,7 @@ def hand_ruling(
 ) -> Ruling:
     """The result of a finished hand; `moves` are the accepted moves as typed."""
     if hand.phase != "over":
-        raise DealerError(f"the hand is not over: seat {hand.to_act} to act")
+        raise DealerError(f"the hand is not over: seat {(hand.to_act or 0) + 1} to act")
     players = len(hand.seats)
     header = f"players {players}, seed {seed}, ante {ante}" + (
         f", stack {stack}" if stack is not None else ""

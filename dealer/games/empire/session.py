@@ -20,7 +20,8 @@ MOVES_HELP = "'bet N', 'see', 'raise N', 'yield' or 'turn'"
 
 @dataclass(frozen=True)
 class Move:
-    """One typed move of a hand: the seat named (None: the seat to act), action, amount."""
+    """One typed move of a hand: the seat named as people count seats, from 1 (None: the seat
+    to act), action, amount."""
 
     seat: int | None
     action: str
@@ -62,7 +63,7 @@ def act(hand: EmpireHand, text: str) -> tuple[EmpireHand, int, Move]:
     Raises `MoveError` for a move the rules refuse now and `DealerError` for one that cannot
     be read."""
     move = read_move(text)
-    seat = hand.to_act if move.seat is None else move.seat
+    seat = hand.to_act if move.seat is None else move.seat - 1
     if seat is None:
         raise MoveError("the hand is over")
     return hand.act(seat, move.action, move.amount), seat, move
@@ -97,7 +98,7 @@ class HandSession:
     @property
     def prompt(self) -> str:
         """`seat 1> `."""
-        return f"seat {self.hand.to_act}> "
+        return f"seat {(self.hand.to_act or 0) + 1}> "
 
     @property
     def over(self) -> bool:
@@ -109,7 +110,7 @@ class HandSession:
         move, which changes nothing)."""
         seen = len(self.hand.events)
         after, seat, move = act(self.hand, line)
-        state = replace(self, hand=after, moves=(*self.moves, f"seat {seat}: {move}"))
+        state = replace(self, hand=after, moves=(*self.moves, f"seat {seat + 1}: {move}"))
         log = after.events[seen:]
         if not state.over:
             return state, HandReply(seat, move, log)
@@ -125,7 +126,8 @@ class HandSession:
         refused."""
         if not self.over:
             raise DealerError(
-                f"the moves ended before the hand was over: seat {self.hand.to_act} to act; "
+                f"the moves ended before the hand was over: seat {(self.hand.to_act or 0) + 1} to "
+                "act; "
                 "nothing recorded"
             )
         return None
