@@ -25,8 +25,8 @@ from typing import Any
 
 import yaml
 
-from dealer.cli.common import Desk
-from dealer.cli.table_session import record_round
+from dealer.desk.context import Desk
+from dealer.desk.paigow import settle_round
 from dealer.games.paigow import seat_rulings
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.profile import load_profile
@@ -107,10 +107,10 @@ def _rulings(rounds: int, tmp: Path) -> tuple[float, float]:
         seat_rulings.round_ruling(raw, "", profile, meters)
     ruled = (time.perf_counter() - start) / rounds
     desk = Desk(tmp / "session.sqlite", "bench", "BENCH")
-    record_round(raws[0], "", profile, desk)  # creates the database
+    settle_round(desk, profile, raws[0], "")  # creates the database
     start = time.perf_counter()
     for raw in raws:
-        record_round(raw, "", profile, desk)
+        settle_round(desk, profile, raw, "")
     recorded = (time.perf_counter() - start) / rounds
     return ruled, recorded
 

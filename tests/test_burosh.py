@@ -13,16 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer.games.burosh import (
+from dealer.games.burosh.deck import DECK, BuroshCard, Wild, parse_hand, parse_trump
+from dealer.games.burosh.ranking import (
     CATEGORIES,
     CATEGORY_BY_NAME,
-    DECK,
     TIE_LINE,
-    BuroshCard,
-    Wild,
     compare,
-    parse_hand,
-    parse_trump,
     rank_hand,
 )
 from dealer.kernel.cards import Card

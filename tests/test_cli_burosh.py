@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from dealer.cli.app import app
-from dealer.games.burosh import DECK, compare_ruling, rank_ruling
+from dealer.games.burosh.deck import DECK
+from dealer.games.burosh.rulings import compare_ruling, rank_ruling
 
 
 @pytest.fixture()

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
-from dealer.games.empire import rulings
+from dealer.games.empire import session
 from dealer.games.empire.hand import ACTIONS, deal_hand
-from dealer.games.empire.valuation import PROVISIONAL_LINE
+from dealer.games.empire.ranking import PROVISIONAL_LINE
 from dealer.kernel.errors import DealerError, MoveError
 
 APP = build_app("empire")
@@ -106,9 +106,9 @@ def test_compare_on_an_operator_table_is_not_provisional(db: Path) -> None:
     assert out["provisional"] is False and out["table"] == OPERATOR_TABLE
     assert [h["value"]["type_ranks"] for h in out["hands"]] == [[8, 8], [2, 2]]
     assert out["explanation"] == [
-        "Tableau 0: pair (red-gate, blue-gate).",
-        "Tableau 1: pair (red-bow, blue-bow).",
-        "Tableau 0 wins with pair (red-gate, blue-gate).",
+        "Tableau 1: pair (red-gate, blue-gate).",
+        "Tableau 2: pair (red-bow, blue-bow).",
+        "Tableau 1 wins with pair (red-gate, blue-gate).",
         "Both pair: the highest-ranked active plaques decide, gate against bow.",
     ]
     assert out["settings"] == {"combination_table": OPERATOR_TABLE}
@@ -133,7 +133,7 @@ def test_a_split_between_tableaux(db: Path) -> None:
     assert [h["category"] for h in out["hands"]] == ["no-combination", "no-combination"]
     assert (
         out["explanation"][2]
-        == "Tableau 0 and Tableau 1 tie on no-combination: they split the pot."
+        == "Tableau 1 and Tableau 2 tie on no-combination: they split the pot."
     )
 
 
@@ -143,7 +143,7 @@ def test_other_tableaux_restrict_the_ranked_one(db: Path) -> None:
     assert out["category"] == "no-combination"
     assert out["restrictions"] == {"no_emulating": ["gate"], "no_counting": []}
     assert (
-        "Restricted: Other tableau 0's Dwarf with green-gate forbids emulating gate."
+        "Restricted: Other tableau 1's Dwarf with green-gate forbids emulating gate."
         in (out["explanation"])
     )
     assert rulings_in(db) == [
@@ -178,8 +178,8 @@ def test_compare_for_people(db: Path) -> None:
     assert result.stdout.splitlines()[:4] == [
         "           plaques             combination    active",
         "---------  ------------------  -------------  ------------------  ----",
-        "tableau 0  red-gate blue-gate  pair           red-gate blue-gate  wins",
-        "tableau 1  red-bow blue-bow    pair           red-bow blue-bow",
+        "tableau 1  red-gate blue-gate  pair           red-gate blue-gate  wins",
+        "tableau 2  red-bow blue-bow    pair           red-bow blue-bow",
     ]
     assert result.stdout.splitlines()[-2:] == [
         "combination table test-house v2024.1: operator table",
@@ -209,13 +209,13 @@ combinations: [{name: pair, kind: same-type, count: 2}]
         (["rank", "elf", "--batch", "-"], "Error: give plaques or --batch, not both"),
         (["rank", "elf", "--other", "elf"], "Error: duplicate plaque elf"),
         (["compare", "red-sword"], "Error: compare needs two or more tableaux"),
-        (["compare", "red-sword", "red-sword"], "Error: duplicate plaque red-sword: in tableau 0"),
-        (["compare", "dragon dragon", "dragon"], "Error: a third dragon in tableau 1"),
+        (["compare", "red-sword", "red-sword"], "Error: duplicate plaque red-sword: in tableau 1"),
+        (["compare", "dragon dragon", "dragon"], "Error: a third dragon in tableau 2"),
         (["rank", "elf", "--combinations", "{bad}"], "Error: combination table {bad}: provisional"),
         (["rank", "elf", "--combinations", "/no/such.yaml"], "Error: combination table /no/such"),
         (
             ["hand", "--players", "2", "--ante", "5", "--stack", "3"],
-            "Error: seat 0's stack 3 must be a whole number of at least the ante (5)",
+            "Error: seat 1's stack 3 must be a whole number of at least the ante (5)",
         ),
     ],
 )
@@ -271,21 +271,21 @@ def test_batch_compare_with_an_operator_table(db: Path) -> None:
     assert all(o["provisional"] is False for o in outs)
 
 
-# Seed 5, two players, ante 1, stacks 20: seat 0 shows blue-spear blue-sword and turns black-bow,
-# white-crown, dragon; seat 1 shows green-sword white-bow and turns green-tower, dwarf,
+# Seed 5, two players, ante 1, stacks 20: seat 1 shows blue-spear blue-sword and turns black-bow,
+# white-crown, dragon; seat 2 shows green-sword white-bow and turns green-tower, dwarf,
 # white-spear.
 HAND_SCRIPT = """\
 turn
 bet ten
 bet 2
-seat 0 see
+seat 1 see
 see
 turn
 turn
 turn
 turn
 bet 1
-seat 1: see
+seat 2: see
 turn
 turn
 turn
@@ -300,30 +300,30 @@ def test_a_scripted_hand_with_illegal_moves_refused_then_corrected(db: Path) -> 
                  "--stack", "20", "--json", stdin=HAND_SCRIPT)  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
-        "Error: seat 0 cannot turn now (it may bet or yield)",
-        "Error: bet amount 'ten' is not a whole number of chips",
-        "Error: it is seat 1's move, not seat 0's",
-        "Error: seat 0 cannot turn now: two plaques remain unturned, so it must bet or yield "
-        "(it may bet or yield)",
-        "Error: seat 1 cannot bet 30: it has 16 chips",
+        "Error: line 1: seat 1 cannot turn now (it may bet or yield)",
+        "Error: line 2: bet amount 'ten' is not a whole number of chips",
+        "Error: line 4: it is seat 2's move, not seat 1's",
+        "Error: line 9: seat 1 cannot turn now: two plaques remain unturned, so it must bet or "
+        "yield (it may bet or yield)",
+        "Error: line 15: seat 2 cannot bet 30: it has 16 chips",
     ]
     outs = [json.loads(line) for line in result.stdout.splitlines()]
     events = [o["event"] for o in outs]
     assert events[0] == "deal" and events[-1] == "result"
     assert events.count("error") == 5 and events.count("move") == 12
     deal = outs[0]
-    assert deal["seed"] == 5 and deal["pot"] == 2 and deal["to_act"] == 0
+    assert deal["seed"] == 5 and deal["pot"] == 2 and deal["to_act"] == 1
     assert [s["tableau"] for s in deal["seats"]] == [
         ["blue-spear", "blue-sword"],
         ["green-sword", "white-bow"],
     ]
     assert deal["provisional"] is True and deal["legal"] == ["bet", "yield"]
     first_move = outs[3]
-    assert (first_move["seat"], first_move["move"], first_move["log"]) == (0, "bet 2", [
-        "Seat 0 bets 2."
+    assert (first_move["seat"], first_move["move"], first_move["log"]) == (1, "bet 2", [
+        "Seat 1 bets 2."
     ])  # fmt: skip
     final = outs[-1]
-    assert final["phase"] == "over" and final["winners"] == [0] and final["shares"] == [10, 0]
+    assert final["phase"] == "over" and final["winners"] == [1] and final["shares"] == [10, 0]
     assert final["pot"] == 10 and [s["stack"] for s in final["seats"]] == [15, 15]
     assert final["showdown"]["winners"] == [0] and final["provisional"] is True
     assert final["explanation"][-1] == PROVISIONAL
@@ -336,8 +336,8 @@ def test_a_scripted_hand_with_illegal_moves_refused_then_corrected(db: Path) -> 
     }
     ((game, action, typed),) = rulings_in(db)
     assert (game, action) == ("empire", "hand")
-    assert typed.startswith("players 2, seed 5, ante 1, stack 20 | seat 0: bet 2 | seat 1: see")
-    assert typed.endswith("seat 1: bet 1 | seat 0: see")
+    assert typed.startswith("players 2, seed 5, ante 1, stack 20 | seat 1: bet 2 | seat 2: see")
+    assert typed.endswith("seat 2: bet 1 | seat 1: see")
 
 
 def test_a_hand_for_people_ending_in_a_yield(db: Path) -> None:
@@ -348,30 +348,30 @@ def test_a_hand_for_people_ending_in_a_yield(db: Path) -> None:
         "Empire hand: 2 players, seed 5, ante 1. Combination table empire-attested v1, "
         "PROVISIONAL (RULINGS §5): every value rests on it. Moves: 'bet N', 'see', 'raise N', "
         "'yield' or 'turn'.",
-        "Seat 0 shows blue-spear blue-sword.",
-        "Seat 1 shows green-sword white-bow.",
-        "The opening betting round: seat 0 must bet or yield.",
-        "Seat 0 to act: bet or yield (pot 2).",
-        "Seat 0 bets 2.",
-        "Seat 1 to act: see or raise or yield (pot 4; the bet is 2, seat 1 owes 2).",
-        "Seat 1 yields.",
-        "All but seat 0 have yielded: seat 0 takes the pot of 4.",
+        "Seat 1 shows blue-spear blue-sword.",
+        "Seat 2 shows green-sword white-bow.",
+        "The opening betting round: seat 1 must bet or yield.",
+        "Seat 1 to act: bet or yield (pot 2).",
+        "Seat 1 bets 2.",
+        "Seat 2 to act: see or raise or yield (pot 4; the bet is 2, seat 2 owes 2).",
+        "Seat 2 yields.",
+        "All but seat 1 have yielded: seat 1 takes the pot of 4.",
         "        tableau                combination     put in    pot 4",
         "------  ---------------------  --------------  --------  -------",
-        "seat 0  blue-spear blue-sword  no-combination  3         wins 4",
-        "seat 1  green-sword white-bow  yielded         1",
-        "  · Seat 0 shows blue-spear blue-sword.",
-        "  · Seat 1 shows green-sword white-bow.",
-        "  · The opening betting round: seat 0 must bet or yield.",
-        "  · Seat 0 bets 2.",
-        "  · Seat 1 yields.",
-        "  · All but seat 0 have yielded: seat 0 takes the pot of 4.",
+        "seat 1  blue-spear blue-sword  no-combination  3         wins 4",
+        "seat 2  green-sword white-bow  yielded         1",
+        "  · Seat 1 shows blue-spear blue-sword.",
+        "  · Seat 2 shows green-sword white-bow.",
+        "  · The opening betting round: seat 1 must bet or yield.",
+        "  · Seat 1 bets 2.",
+        "  · Seat 2 yields.",
+        "  · All but seat 1 have yielded: seat 1 takes the pot of 4.",
         f"  · {PROVISIONAL}",
         "combination table empire-attested v1: PROVISIONAL",
         "ruling #1 recorded",
     ]
     assert rulings_in(db) == [
-        ("empire", "hand", "players 2, seed 5, ante 1 | seat 0: bet 2 | seat 1: yield")
+        ("empire", "hand", "players 2, seed 5, ante 1 | seat 1: bet 2 | seat 2: yield")
     ]
 
 
@@ -379,7 +379,7 @@ def test_a_hand_that_ends_early_records_nothing(db: Path) -> None:
     result = run("empire", "hand", "--players", "3", "--seed", "5", stdin="bet 1\nsee\n")
     assert result.exit_code == 1
     assert result.stderr == (
-        "Error: the moves ended before the hand was over: seat 2 to act; nothing recorded\n"
+        "Error: the moves ended before the hand was over: seat 3 to act; nothing recorded\n"
     )
     assert rulings_in(db) == []
 
@@ -391,17 +391,17 @@ def test_a_hand_that_ends_early_records_nothing(db: Path) -> None:
 )
 def test_read_move_reads_what_it_prints(seat: int | None, action: str, chips: int) -> None:
     amount = chips if action in ("bet", "raise") else None
-    move = rulings.Move(seat, action, amount)
+    move = session.Move(seat, action, amount)
     typed = str(move) if seat is None else f"SEAT {seat} {str(move).upper()}"
-    assert rulings.read_move(typed) == move
+    assert session.read_move(typed) == move
 
 
 def test_refused_moves_are_move_errors_and_unreadable_ones_are_not() -> None:
     start = deal_hand(2, random.Random(5), ante=1, stacks=[20, 20])
-    for move in ("turn", "see", "seat 1 bet 2", "bet 30", "seat 9 yield"):
+    for move in ("turn", "see", "seat 2 bet 2", "seat 0 bet 2", "bet 30", "seat 9 yield"):
         with pytest.raises(MoveError):
-            rulings.act(start, move)
+            session.act(start, move)
     for move in ("fold", "bet", "bet two", "yield now", "seat x bet 2"):
         with pytest.raises(DealerError) as caught:
-            rulings.act(start, move)
+            session.act(start, move)
         assert not isinstance(caught.value, MoveError)

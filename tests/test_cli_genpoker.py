@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
-from dealer.games.genpoker import DECK, rank_hand, rulings
+from dealer.games.genpoker import rulings, session
+from dealer.games.genpoker.deck import DECK
 from dealer.games.genpoker.draw import deal
+from dealer.games.genpoker.ranking import rank_hand
 from dealer.kernel.errors import DealerError, MoveError
 
 APP = build_app("genpoker")
@@ -56,7 +58,7 @@ def test_compare_split_pot_json(db: Path) -> None:
     }
     assert out["ruling_id"] == 1
     assert out["explanation"][-1] == (
-        "Hand 0 and Hand 1 tie on Straight (lowest card 1): they split the pot."
+        "Hand 1 and Hand 2 tie on Straight (lowest card 1): they split the pot."
     )
     assert out["settings"] == {"hand_ranks": "genpoker seed 003 (RULINGS §4)"}
     assert rulings_in(db) == [("genpoker", "compare", " | ".join(SPLIT))]
@@ -88,8 +90,8 @@ def test_compare_for_people(db: Path) -> None:
     assert result.stdout.splitlines()[:4] == [
         "        cards                hand",
         "------  -------------------  ------------------------  ------",
-        "hand 0  1R1 2B1 3R1 4R1 5R1  straight (lowest card 1)  splits",
-        "hand 1  1B1 2R1 3B1 4B1 5B1  straight (lowest card 1)  splits",
+        "hand 1  1R1 2B1 3R1 4R1 5R1  straight (lowest card 1)  splits",
+        "hand 2  1B1 2R1 3B1 4B1 5B1  straight (lowest card 1)  splits",
     ]
 
 
@@ -103,8 +105,8 @@ def test_compare_for_people(db: Path) -> None:
         (["rank"], "Error: no cards given"),
         (["rank", "1R", "--batch", "-"], "Error: give cards or --batch, not both"),
         (["compare", SPLIT[0]], "Error: compare needs two or more hands"),
-        (["compare", SPLIT[0], SPLIT[0]], "Error: duplicate card 1R1: in hand 0 and hand 1"),
-        (["compare", SPLIT[0], "1B 2R 3B1"], "Error: wrong number of cards for the hand 1"),
+        (["compare", SPLIT[0], SPLIT[0]], "Error: duplicate card 1R1: in hand 1 and hand 2"),
+        (["compare", SPLIT[0], "1B 2R 3B1"], "Error: wrong number of cards for the hand 2"),
         (["compare", f"{SPLIT[0]} | "], "Error: compare needs two or more hands"),
         (["rank", "--batch", "/no/such/file"], "Error: cannot read batch file /no/such/file"),
     ],
@@ -158,18 +160,18 @@ def test_batch_compare(db: Path) -> None:
     assert len(rulings_in(db)) == 2
 
 
-# Seed 7, three players: seat 0 4R3 5B8 5R4 6R14 1B1; seat 1 5R5 6B3 6B9 1R1 5R1;
-# seat 2 4B1 6B8 6R12 5R6 4R1.
+# Seed 7, three players: seat 1 4R3 5B8 5R4 6R14 1B1; seat 2 5R5 6B3 6B9 1R1 5R1;
+# seat 3 4B1 6B8 6R12 5R6 4R1.
 DRAW_SCRIPT = """\
 discard 1R1
 discard 6R14 5B8
-# seat 2 tries to jump the queue
-seat 2 stand
+# seat 3 tries to jump the queue
+seat 3 stand
 dicsard 6B8
 stand
 discard 6B8 6R12 5R6 4R1
 discard 6B8 9Z1
-seat 2: discard 6B8 6R12 5R6
+seat 3: discard 6B8 6R12 5R6
 """
 
 
@@ -188,23 +190,23 @@ def test_a_scripted_draw_round_with_illegal_moves_refused_then_corrected(db: Pat
     )
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
-        "Error: seat 0 cannot discard 1R1: it is not in that hand (4R3 5B8 5R4 6R14 1B1)",
-        "Error: seat 1 draws now, not seat 2: seats draw in order from the dealer's left",
-        "Error: unknown move 'dicsard 6B8': type 'discard CARDS' (1-3 cards) or 'stand'",
-        "Error: seat 2 may discard at most 3 cards, not 4",
-        "Error: unknown card '9Z1': a Genpoker card is a generation 1-6, a colour R or B and "
-        "its number, e.g. 1R, 3B2, 6R16",
+        "Error: line 1: seat 1 cannot discard 1R1: it is not in that hand (4R3 5B8 5R4 6R14 1B1)",
+        "Error: line 4: seat 2 draws now, not seat 3: seats draw in order from the dealer's left",
+        "Error: line 5: unknown move 'dicsard 6B8': type 'discard CARDS' (1-3 cards) or 'stand'",
+        "Error: line 7: seat 3 may discard at most 3 cards, not 4",
+        "Error: line 8: unknown card '9Z1': a Genpoker card is a generation 1-6, a colour R or B "
+        "and its number, e.g. 1R, 3B2, 6R16",
     ]
     outs = [json.loads(line) for line in result.stdout.splitlines()]
     assert [o["event"] for o in outs] == [
         "deal", "turn", "error", "draw", "turn", "error", "error", "draw", "turn", "error",
         "error", "draw", "showdown",
     ]  # fmt: skip
-    assert outs[0] == {"event": "deal", "players": 3, "seed": 7, "pot": 31, "to_act": 0}
-    assert outs[1] == {"event": "turn", "seat": 0, "hand": ["4R3", "5B8", "5R4", "6R14", "1B1"]}
+    assert outs[0] == {"event": "deal", "players": 3, "seed": 7, "pot": 31, "to_act": 1}
+    assert outs[1] == {"event": "turn", "seat": 1, "hand": ["4R3", "5B8", "5R4", "6R14", "1B1"]}
     assert outs[3] == {
         "event": "draw",
-        "seat": 0,
+        "seat": 1,
         "discarded": ["6R14", "5B8"],
         "drawn": ["5R7", "4R4"],
         "hand": ["4R3", "5R4", "1B1", "5R7", "4R4"],
@@ -222,14 +224,14 @@ def test_a_scripted_draw_round_with_illegal_moves_refused_then_corrected(db: Pat
     }
     assert final["explanation"][-2:] == [
         "Full House (rank 13) beats Two Pair (rank 16).",
-        "Pot 31: seat 2 31.",
+        "Pot 31: seat 3 31.",
     ]
     assert rulings_in(db) == [
         (
             "genpoker",
             "draw",
-            "players 3, seed 7, pot 31 | seat 0: discard 6R14 5B8 | seat 1: stand"
-            " | seat 2: discard 6B8 6R12 5R6",
+            "players 3, seed 7, pot 31 | seat 1: discard 6R14 5B8 | seat 2: stand"
+            " | seat 3: discard 6B8 6R12 5R6",
         )
     ]
 
@@ -242,19 +244,19 @@ def test_a_draw_round_for_people(db: Path) -> None:
     assert lines[:7] == [
         "Genpoker draw: 3 players, seed 7, pot 0. Each seat in turn: 'discard CARDS' (1-3 cards)"
         " or 'stand'.",
-        "Seat 0 holds 4R3 5B8 5R4 6R14 1B1.",
-        "Seat 0 discards 6R14 5B8, draws 5R7 4R4: 4R3 5R4 1B1 5R7 4R4.",
-        "Seat 1 holds 5R5 6B3 6B9 1R1 5R1.",
-        "Seat 1 stands pat: 5R5 6B3 6B9 1R1 5R1.",
-        "Seat 2 holds 4B1 6B8 6R12 5R6 4R1.",
-        "Seat 2 discards 6B8 6R12 5R6, draws 6B7 6B6 6R11: 4B1 4R1 6B7 6B6 6R11.",
+        "Seat 1 holds 4R3 5B8 5R4 6R14 1B1.",
+        "Seat 1 discards 6R14 5B8, draws 5R7 4R4: 4R3 5R4 1B1 5R7 4R4.",
+        "Seat 2 holds 5R5 6B3 6B9 1R1 5R1.",
+        "Seat 2 stands pat: 5R5 6B3 6B9 1R1 5R1.",
+        "Seat 3 holds 4B1 6B8 6R12 5R6 4R1.",
+        "Seat 3 discards 6B8 6R12 5R6, draws 6B7 6B6 6R11: 4B1 4R1 6B7 6B6 6R11.",
     ]
     assert lines[7:12] == [
         "        hand                  rank",
         "------  --------------------  ---------------------------------------------------  ----",
-        "seat 0  1B1 4R3 4R4 5R4 5R7   two-pair (lower pair 4, other pair 5, fifth card 1)",
-        "seat 1  1R1 5R1 5R5 6B3 6B9   two-pair (lower pair 5, other pair 6, fifth card 1)",
-        "seat 2  4R1 4B1 6R11 6B6 6B7  full-house (three of a kind 6, pair 4)               wins",
+        "seat 1  1B1 4R3 4R4 5R4 5R7   two-pair (lower pair 4, other pair 5, fifth card 1)",
+        "seat 2  1R1 5R1 5R5 6B3 6B9   two-pair (lower pair 5, other pair 6, fifth card 1)",
+        "seat 3  4R1 4B1 6R11 6B6 6B7  full-house (three of a kind 6, pair 4)               wins",
     ]
     assert lines[-1] == "ruling #1 recorded"
 
@@ -263,7 +265,7 @@ def test_a_draw_that_ends_early_records_nothing(db: Path) -> None:
     result = run("genpoker", "draw", "--players", "3", "--seed", "7", stdin="stand\n")
     assert result.exit_code == 1
     assert result.stderr == (
-        "Error: the moves ended before the showdown: seat 1 has not drawn; nothing recorded\n"
+        "Error: the moves ended before the showdown: seat 2 has not drawn; nothing recorded\n"
     )
     assert rulings_in(db) == []
 
@@ -293,16 +295,16 @@ def test_compare_winners_are_the_best_ranked_hands(cards: list) -> None:
 
 @given(st.integers(0, 7), st.sampled_from(["stand", "pat", "stand pat"]))
 def test_read_discard_understands_a_seat_and_a_stand(seat: int, verb: str) -> None:
-    assert rulings.read_discard(f"seat {seat} {verb}") == rulings.Discard(seat, (), verb)
-    assert rulings.read_discard(verb.upper()) == rulings.Discard(None, (), verb.upper())
+    assert session.read_discard(f"seat {seat} {verb}") == session.Discard(seat, (), verb)
+    assert session.read_discard(verb.upper()) == session.Discard(None, (), verb.upper())
 
 
 def test_refused_discards_are_move_errors_and_unreadable_ones_are_not() -> None:
     start = deal(3, random.Random(7))
     for move in ("discard 1R1", "seat 2 stand", "discard 4R3 5B8 5R4 6R14"):
         with pytest.raises(MoveError):
-            rulings.discard(start, move)
+            session.discard(start, move)
     for move in ("dicsard 4R3", "discard", "stand 4R3", "seat x stand"):
         with pytest.raises(DealerError) as caught:
-            rulings.discard(start, move)
+            session.discard(start, move)
         assert not isinstance(caught.value, MoveError)

@@ -13,19 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import dealer.cli.hyrule as cli_hyrule
+import dealer.cli.console as console
 from dealer.cli.app import app
-from dealer.games.hyrule import (
-    HYRULE_DECK,
-    HyruleGame,
-    Phase,
-    apply_move,
-    deck_order,
-    parse_cards,
-    parse_move,
-    turn,
-    turn_ruling,
-)
+from dealer.games.hyrule.deck import HYRULE_DECK, parse_cards
+from dealer.games.hyrule.game import HyruleGame, Phase, deck_order
+from dealer.games.hyrule.ranking import turn
+from dealer.games.hyrule.rulings import turn_ruling
+from dealer.games.hyrule.session import apply_move, parse_move
 from dealer.kernel.errors import MoveError
 
 DATA = Path(__file__).parent / "data"
@@ -214,32 +208,32 @@ def test_strategy_game_json(db: Path) -> None:
     first = outs[0]
     assert {k: first[k] for k in ("trick", "seats", "cards", "winner", "tied", "rule")} == {
         "trick": 1,
-        "seats": [2, 0, 1],
+        "seats": [3, 1, 2],
         "cards": ["2s", "JK", "JK"],
         "winner": None,
         "tied": [1, 2],
         "rule": "two-jokers",
     }
-    assert (first["taker"], first["run_off"], first["captured"]) == (0, True, [3, 0, 0])
+    assert (first["taker"], first["run_off"], first["captured"]) == (1, True, [3, 0, 0])
     assert first["swaps"] == [
-        {"event": "swap", "trick": 1, "seat": 1, "discarded": "2h", "drawn": "5h"}
+        {"event": "swap", "trick": 1, "seat": 2, "discarded": "2h", "drawn": "5h"}
     ]
     assert first["settings"] == {"rules": "strategy", "players": 3, "seed": None}
-    assert [o["taker"] for o in outs[:7]] == [0, 1, 0, 0, 1, 0, 0]
+    assert [o["taker"] for o in outs[:7]] == [1, 2, 1, 1, 2, 1, 1]
     final = outs[-1]
     assert {k: final[k] for k in ("captured", "winners", "draw", "final", "tricks")} == {
         "captured": [15, 6, 0],
-        "winners": [0],
+        "winners": [1],
         "draw": False,
         "final": True,
         "tricks": 7,
     }
     assert final["trick_records"] == [o["ruling_id"] for o in outs[:7]] == list(range(1, 8))
     assert final["deck"] == deck.split()
-    assert final["explanation"][-1] == "Result: seat 0 wins with 15 cards."
+    assert final["explanation"][-1] == "Result: seat 1 wins with 15 cards."
     recorded = rulings(db)
     assert [(r[1], r[2]) for r in recorded] == [("hyrule", "trick")] * 7 + [("hyrule", "game")]
-    assert recorded[0][3] == "leader 1; swap 1 2h; play 2 2s; play 0 JK; play 1 JK; run-off 0"
+    assert recorded[0][3] == "leader 2; swap 2 2h; play 3 2s; play 1 JK; play 2 JK; run-off 1"
     assert recorded[-1][3] == "; ".join(moves)
     assert result_of(db, 8)["captured"] == [15, 6, 0]
 
@@ -254,37 +248,37 @@ def test_chance_game_for_people_ends_in_a_draw(db: Path) -> None:
         "trick 1 of 7, chance rules\n"
         "seat    hand                   captured\n"
         "------  ---------------------  ----------\n"
-        "0       JK 2♣ 3♣ 4♣ 5♣ 6♣ 7♣   0\n"
-        "1       JK 2♥ 3♥ 4♥ 5♥ 6♥ 7♠   0\n"
-        "2       2♦ 3♦ 4♦ 8♠ 9♠ 10♠ J♠  0\n"
-        "next: trick 1: seats 0, 1, 2 to place a card face down\n"
-        "seat 2 places a card face down\n"
-        "placed face down: seats 2\n"
-        "next: trick 1: seats 0, 1 to place a card face down\n"
+        "1       JK 2♣ 3♣ 4♣ 5♣ 6♣ 7♣   0\n"
+        "2       JK 2♥ 3♥ 4♥ 5♥ 6♥ 7♠   0\n"
+        "3       2♦ 3♦ 4♦ 8♠ 9♠ 10♠ J♠  0\n"
+        "next: trick 1: seats 1, 2, 3 to place a card face down\n"
+        "seat 3 places a card face down\n"
+        "placed face down: seats 3\n"
+        "next: trick 1: seats 1, 2 to place a card face down\n"
     )
     assert (
-        "seat 1 places a card face down\n"
+        "seat 2 places a card face down\n"
         "seat    card\n"
         "------  ------  ---\n"
-        "0       JK      tie\n"
         "1       JK      tie\n"
-        "2       8♠\n"
-        "  · Trick 1: seat 0 JK, seat 1 JK, seat 2 8♠.\n"
+        "2       JK      tie\n"
+        "3       8♠\n"
+        "  · Trick 1: seat 1 JK, seat 2 JK, seat 3 8♠.\n"
         "  · Rule: two jokers and no five: a tie; the house decides by a run-off.\n"
-        "  · Tie between seat 0 and seat 1: waiting for the house's run-off.\n"
-        "next: the house's run-off between seats 0, 1: run-off SEAT\n"
-        "the house's run-off: seat 1 takes trick 1\n"
+        "  · Tie between seat 1 and seat 2: waiting for the house's run-off.\n"
+        "next: the house's run-off between seats 1, 2: run-off SEAT\n"
+        "the house's run-off: seat 2 takes trick 1\n"
     ) in out
     assert out.endswith(
         "final score\n"
         "seat    captured\n"
         "------  ----------  ----\n"
-        "0       9           draw\n"
         "1       9           draw\n"
-        "2       3\n"
-        "  · Final score (captured cards, face values not counted): seat 0 9, seat 1 9,"
-        " seat 2 3.\n"
-        "  · Result: draw between seat 0 and seat 1 with 9 cards each.\n"
+        "2       9           draw\n"
+        "3       3\n"
+        "  · Final score (captured cards, face values not counted): seat 1 9, seat 2 9,"
+        " seat 3 3.\n"
+        "  · Result: draw between seat 1 and seat 2 with 9 cards each.\n"
         "ruling #8 recorded\n"
     )
     assert out.count("ruling #") == 8
@@ -295,13 +289,13 @@ def test_an_illegal_move_is_refused_and_then_corrected(db: Path) -> None:
     rules, players, deck, moves = _script("hyrule_game_strategy.tsv")
     # seat 2 tries to swap right after a swap, seat 0 to play a card it does not hold, then a
     # typo: each refused, the game goes on
-    fixed = [*moves[:2], "swap 2 5s", moves[2], "play 0 As", "plya 0 JK", *moves[3:]]
+    fixed = [*moves[:2], "swap 3 5s", moves[2], "play 1 As", "plya 1 JK", *moves[3:]]
     result = play(players, rules, deck, fixed, "--json")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        "Error: line 3: seat 2 may not swap: the previous player swapped, so seat 2 must play",
-        "Error: line 5: seat 0 does not hold A♠",
-        "Error: line 6: unknown move 'plya 0 JK': expected one of leader, play, swap, run-off",
+        "Error: line 3: seat 3 may not swap: the previous player swapped, so seat 3 must play",
+        "Error: line 5: seat 1 does not hold A♠",
+        "Error: line 6: unknown move 'plya 1 JK': expected one of leader, play, swap, run-off",
     ]
     outs = json_lines(result.stdout)
     assert [o.get("line") for o in outs[:3]] == [3, 5, 6]
@@ -314,18 +308,18 @@ def test_an_illegal_move_is_refused_and_then_corrected(db: Path) -> None:
 
 def test_a_card_not_held_is_refused_with_nothing_lost(db: Path) -> None:
     rules, players, deck, moves = _script("hyrule_game_strategy.tsv")
-    fixed = [*moves[:4], "play 1 Qh", "show", *moves[4:]]
+    fixed = [*moves[:4], "play 2 Qh", "show", *moves[4:]]
     result = play(players, rules, deck, fixed)
     assert result.exit_code == 1
-    assert result.stderr == "Error: line 5: seat 1 does not hold Q♥\n"
+    assert result.stderr == "Error: line 5: seat 2 does not hold Q♥\n"
     assert (
-        "0       2♦ 3♦ 4♦ 6♠ 7♠ 8♠      0\n"
-        "1       JK 3♥ 9♣ 10♣ J♣ Q♣ 5♥  0\n"
-        "2       5♠ A♥ K♥ 3♠ 4♠ 9♦      0\n"
+        "1       2♦ 3♦ 4♦ 6♠ 7♠ 8♠      0\n"
+        "2       JK 3♥ 9♣ 10♣ J♣ Q♣ 5♥  0\n"
+        "3       5♠ A♥ K♥ 3♠ 4♠ 9♦      0\n"
         "stock: 32 cards; discards: 2♥\n"
-        "trick 1 so far: seat 2 2♠, seat 0 JK\n"
-        "next: trick 1: seat 1 to play\n"
-        "seat 1 plays JK\n"
+        "trick 1 so far: seat 3 2♠, seat 1 JK\n"
+        "next: trick 1: seat 2 to play\n"
+        "seat 2 plays JK\n"
     ) in result.stdout
     assert result.stdout.count("final score") == 1
 
@@ -363,12 +357,12 @@ def _moves_for(game: HyruleGame) -> list[str]:
     while game.phase is not Phase.OVER:
         seat = game.awaiting[0]
         if game.phase is Phase.LEADER:
-            move, game = f"leader {seat}", game.choose_leader(seat)
+            move, game = f"leader {seat + 1}", game.choose_leader(seat)
         elif game.phase is Phase.RUN_OFF:
-            move, game = f"run-off {seat}", game.settle_run_off(seat)
+            move, game = f"run-off {seat + 1}", game.settle_run_off(seat)
         else:
             card = game.hands[seat][0]
-            move, game = f"play {seat} {card}", game.play(seat, card)
+            move, game = f"play {seat + 1} {card}", game.play(seat, card)
         moves.append(move)
     return moves
 
@@ -415,16 +409,17 @@ def test_without_a_seed_the_chosen_seed_is_shown_and_recorded(db: Path) -> None:
 
 
 def test_help_and_prompts_at_a_terminal(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli_hyrule, "_interactive", lambda: True)
+    monkeypatch.setattr(console, "at_terminal", lambda: True)
     result = run("hyrule", "game", "--players", "3", "--seed", "5", stdin="help\nleader 4\nquit\n")
     assert result.exit_code == 1
-    assert "type help for the moves\ntrick 1> moves (seats are numbered" in result.stdout
+    assert "type help for the moves\nmoves (seats are numbered" in result.stdout
     assert "  run-off SEAT     two jokers and no five" in result.stdout
     assert result.stdout.endswith(
-        "recorded)\ntrick 1> trick 1> game stopped before any trick was ruled: nothing recorded\n"
+        "recorded)\ngame stopped before any trick was ruled: nothing recorded\n"
     )
+    # prompts go to the terminal on stderr (the one console of the live sessions)
     assert result.stderr == (
-        "Error: seat 4 is not at this table (seats 0 to 2)\n"
+        "trick 1> trick 1> Error: seat 4 is not at this table (seats 1 to 3)\ntrick 1> "
     )  # at a terminal, no line number
 
 
@@ -436,7 +431,7 @@ def test_help_and_prompts_at_a_terminal(db: Path, monkeypatch: pytest.MonkeyPatc
     ],
 )
 def test_bad_deck_is_exit_1_and_nothing_recorded(db: Path, args: list[str], message: str) -> None:
-    result = run("hyrule", "game", "--players", "3", *args, stdin="leader 0\n")
+    result = run("hyrule", "game", "--players", "3", *args, stdin="leader 1\n")
     assert result.exit_code == 1
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
     assert result.stdout == ""
@@ -472,13 +467,13 @@ def test_bad_usage_exits_2(db: Path, args: list[str]) -> None:
 
 @pytest.mark.parametrize(
     "move",
-    ["play 1 2d", "play 0 As", "swap 0 2d", "leader 3", "run-off 0", "play 5 2d"],
+    ["play 2 2d", "play 1 As", "swap 1 2d", "leader 4", "run-off 1", "play 6 2d", "play 0 2d"],
 )
 def test_illegal_moves_raise_move_error(move: str) -> None:
     rules, players, deck, moves = _script("hyrule_game_strategy.tsv")
     game = apply_move(
-        HyruleGame.deal(players, rules, deck=parse_cards(deck)), parse_move("leader 0")
+        HyruleGame.deal(players, rules, deck=parse_cards(deck)), parse_move("leader 1")
     )
-    game = apply_move(game, parse_move("swap 0 6s"))
+    game = apply_move(game, parse_move("swap 1 6s"))
     with pytest.raises(MoveError):
         apply_move(game, parse_move(move))

@@ -11,18 +11,10 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.games.empire import (
-    SET,
-    Plaque,
-    compare,
-    default_table,
-    load_table,
-    parse_plaque,
-    parse_plaques,
-    rank_tableau,
-)
+from dealer.games.empire.combinations import default_table, load_table
+from dealer.games.empire.deck import SET, Plaque, parse_plaque, parse_plaques
 from dealer.games.empire.hand import EmpireHand, deal_hand, start_hand
-from dealer.games.empire.valuation import Active
+from dealer.games.empire.ranking import Active, compare, rank_tableau
 from dealer.kernel.errors import CardError, ConfigError, DealerError
 
 DATA = Path(__file__).parent / "data"
@@ -84,9 +76,9 @@ def test_tableau_size_and_plaques_shared_between_tableaux() -> None:
         rank_tableau(
             parse_plaques("elf dwarf thief red-sword red-bow red-spear red-horse red-sigil")
         )
-    with pytest.raises(CardError, match="duplicate plaque red-sword: in tableau 0 and tableau 1"):
+    with pytest.raises(CardError, match="duplicate plaque red-sword: in tableau 1 and tableau 2"):
         compare([parse_plaques("red-sword"), parse_plaques("red-sword blue-bow")])
-    with pytest.raises(CardError, match="a third dragon in tableau 1"):
+    with pytest.raises(CardError, match="a third dragon in tableau 2"):
         compare([parse_plaques("dragon dragon"), parse_plaques("dragon")])
     with pytest.raises(CardError, match="at least two tableaux"):
         compare([parse_plaques("dragon")])
@@ -144,8 +136,8 @@ def test_restrictions_are_reported() -> None:
     assert data["ignored"] == ["blue-sword", "blue-bow"]
     assert data["restrictions"] == {"no_emulating": ["sword", "gate"], "no_counting": ["blue"]}
     text = " ".join(ranked.explanation())
-    assert "Other tableau 0's Thief with blue-coffer forbids counting blue plaques" in text
-    assert "Other tableau 1's Dwarf with green-gate forbids emulating sword, gate" in text
+    assert "Other tableau 1's Thief with blue-coffer forbids counting blue plaques" in text
+    assert "Other tableau 2's Dwarf with green-gate forbids emulating sword, gate" in text
 
 
 def test_tie_break_explanations() -> None:
@@ -289,7 +281,7 @@ def test_deal_gives_seven_each_two_face_up() -> None:
 def test_a_hand_played_through_to_a_yield() -> None:
     hand = _start(ante=1, stacks=[20, 20])
     assert hand.legal_actions() == ("bet", "yield")
-    with pytest.raises(DealerError, match="seat 0 cannot turn now"):
+    with pytest.raises(DealerError, match="seat 1 cannot turn now"):
         hand.turn(0)
     hand = hand.bet(0, 2).raise_(1, 3).see(0)
     assert (hand.phase, hand.pot, hand.turn_seat) == ("turning", 12, 0)
@@ -310,7 +302,7 @@ def test_a_hand_played_through_to_a_yield() -> None:
     assert hand.must_decide
     hand = hand.yield_(1)
     assert hand.phase == "over" and hand.winners == (0,) and hand.shares == (20, 0)
-    assert "seat 0 takes the pot of 20" in hand.events[-1]
+    assert "seat 1 takes the pot of 20" in hand.events[-1]
 
 
 def test_a_hand_played_through_to_a_showdown() -> None:
@@ -322,7 +314,7 @@ def test_a_hand_played_through_to_a_showdown() -> None:
     data = hand.to_dict()
     assert data["showdown"]["winners"] == [0] and data["provisional"] is True
     text = " ".join(hand.explanation())
-    assert "Seat 0 wins with three-of-a-type" in text and "Provisional:" in text
+    assert "Seat 1 wins with three-of-a-type" in text and "Provisional:" in text
 
 
 def test_a_split_pot_gives_the_odd_chip_to_the_first_winner() -> None:
@@ -335,7 +327,7 @@ def test_a_split_pot_gives_the_odd_chip_to_the_first_winner() -> None:
         hand = hand.act(hand.to_act or 0, action, 1 if action == "bet" else None)
     assert hand.winners == (0, 2) and hand.pot == 15
     assert hand.shares == (8, 0, 7)
-    assert "seat 0 and seat 2 split the pot of 15" in hand.events[-1]
+    assert "seat 1 and seat 3 split the pot of 15" in hand.events[-1]
 
 
 def test_a_player_who_cannot_see_must_yield() -> None:
@@ -349,13 +341,13 @@ def test_a_player_who_cannot_see_must_yield() -> None:
 
 def test_out_of_turn_and_bad_actions_are_refused() -> None:
     hand = _start()
-    with pytest.raises(DealerError, match="it is seat 0's move, not seat 1's"):
+    with pytest.raises(DealerError, match="it is seat 1's move, not seat 2's"):
         hand.bet(1, 5)
     with pytest.raises(DealerError, match="above zero"):
         hand.bet(0, 0)
     with pytest.raises(DealerError, match="unknown action 'fold'"):
         hand.act(0, "fold")
-    with pytest.raises(DealerError, match="there is no seat 5"):
+    with pytest.raises(DealerError, match="there is no seat 6"):
         hand.yield_(5)
     over = hand.yield_(0)
     assert over.winners == (1,)

@@ -13,20 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.games.genpoker import (
-    DECK,
-    Category,
-    GenCard,
-    compare,
-    deal,
-    hand_key,
-    parse_card,
-    parse_hand,
-    play_round,
-    rank_hand,
-    standard_discards,
-)
-from dealer.games.genpoker.cards import PER_COLOUR
+from dealer.games.genpoker.deck import DECK, PER_COLOUR, GenCard, parse_card, parse_hand
+from dealer.games.genpoker.draw import deal, play_round, standard_discards
+from dealer.games.genpoker.ranking import Category, compare, hand_key, rank_hand
 from dealer.kernel.errors import CardError, DealerError
 
 DATA = Path(__file__).parent / "data"
@@ -149,7 +138,7 @@ def test_rank_hand_refuses_bad_hands() -> None:
 
 
 def test_compare_refuses_a_card_in_two_hands_and_a_single_hand() -> None:
-    with pytest.raises(CardError, match="duplicate card 5R1: in hand 0 and hand 1"):
+    with pytest.raises(CardError, match="duplicate card 5R1: in hand 1 and hand 2"):
         compare([parse_hand("1R 2R 3R1 4R1 5R1"), parse_hand("5R1 5B1 6R1 6R2 6R3")])
     with pytest.raises(CardError, match="at least two hands"):
         compare([parse_hand("1R 2R 3R1 4R1 5R1")])
@@ -381,8 +370,8 @@ def test_eight_seats_can_each_draw_three() -> None:
 @pytest.mark.parametrize(
     ("discard", "message"),
     [
-        (4, "seat 0 may discard at most 3 cards, not 4"),
-        ("foreign", "seat 0 cannot discard .*: it is not in that hand"),
+        (4, "seat 1 may discard at most 3 cards, not 4"),
+        ("foreign", "seat 1 cannot discard .*: it is not in that hand"),
     ],
 )
 def test_illegal_discards_are_refused(discard: int | str, message: str) -> None:
@@ -397,11 +386,11 @@ def test_illegal_discards_are_refused(discard: int | str, message: str) -> None:
 
 def test_draw_out_of_turn_twice_and_early_showdown_are_refused() -> None:
     start = deal(3, random.Random(2))
-    with pytest.raises(DealerError, match="seat 0 draws now, not seat 1"):
+    with pytest.raises(DealerError, match="seat 1 draws now, not seat 2"):
         start.draw(1, "")
     with pytest.raises(DealerError, match="discards .* twice"):
         start.draw(0, [start.hand(0)[0]] * 2)
-    with pytest.raises(DealerError, match=r"seat\(s\) 1, 2 still to draw"):
+    with pytest.raises(DealerError, match=r"seat\(s\) 2, 3 still to draw"):
         start.draw(0, "").showdown()
     with pytest.raises(CardError, match="unknown card 'xx'"):
         start.draw(0, "xx")
@@ -429,10 +418,10 @@ def test_draw_result_to_dict_and_explanation() -> None:
     result = play_round(2, random.Random(4), pot=10)
     data = result.to_dict()
     assert set(data) >= {"winners", "hands", "seats", "pot", "shares"}
-    assert [s["seat"] for s in data["seats"]] == [0, 1]
+    assert [s["seat"] for s in data["seats"]] == [1, 2]
     assert all(len(s["hand"]) == 5 for s in data["seats"])
     text = " ".join(result.explanation())
-    assert "Seat 0" in text and "Pot 10" in text
+    assert "Seat 1" in text and "Seat 0" not in text and "Pot 10" in text
 
 
 @pytest.mark.parametrize(

@@ -13,20 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.games.hyrule import (
-    HYRULE_DECK,
-    HyruleGame,
-    Phase,
-    Rules,
-    Swap,
-    Trick,
-    apply_move,
-    face,
-    parse_cards,
-    parse_move,
-    parse_turn,
-    turn,
-)
+from dealer.games.hyrule.deck import HYRULE_DECK, parse_cards
+from dealer.games.hyrule.game import HyruleGame, Phase, Rules, Swap, Trick
+from dealer.games.hyrule.ranking import face, parse_turn, turn
+from dealer.games.hyrule.session import apply_move, parse_move
 from dealer.kernel.cards import JOKER, Card, parse_card
 from dealer.kernel.errors import CardError, DealerError
 
@@ -212,7 +202,7 @@ def test_scripted_strategy_game() -> None:
     assert game.phase is Phase.OVER
     assert game.score().to_dict() == {
         "captured": [15, 6, 0],
-        "winners": [0],
+        "winners": [1],
         "draw": False,
         "final": True,
     }
@@ -228,9 +218,9 @@ def test_scripted_strategy_game() -> None:
     assert tricks[0].seats == (2, 0, 1) and tricks[0].run_off
     assert tricks[0].result.rule == "two-jokers"
     assert "Final score" in game.score().explanation()[0]
-    assert game.score().explanation()[1] == "Result: seat 0 wins with 15 cards."
+    assert game.score().explanation()[1] == "Result: seat 1 wins with 15 cards."
     text = game.explanation()
-    assert "Trick 1: seat 1 swaps, discarding 2♥ face up" in text[0]
+    assert "Trick 1: seat 2 swaps, discarding 2♥ face up" in text[0]
     assert text[-1] == "Waiting for nothing: the game is over."
 
 
@@ -239,11 +229,11 @@ def test_scripted_chance_game_ends_in_a_draw() -> None:
     score = game.score()
     assert score.to_dict() == {
         "captured": [9, 9, 3],
-        "winners": [0, 1],
+        "winners": [1, 2],
         "draw": True,
         "final": True,
     }
-    assert score.explanation()[1] == "Result: draw between seat 0 and seat 1 with 9 cards each."
+    assert score.explanation()[1] == "Result: draw between seat 1 and seat 2 with 9 cards each."
     tricks = [e for e in game.history if isinstance(e, Trick)]
     assert all(t.seats == (0, 1, 2) for t in tricks)  # chance: recorded in seat order
     assert [t.taker for t in tricks] == [1, 1, 0, 1, 0, 0, 2]
@@ -265,19 +255,20 @@ def chance_states() -> list[HyruleGame]:
 
 # state index: after that many moves of the strategy script
 ILLEGAL_STRATEGY = [
-    (0, "play 1 2h", "first name the leader, the tallest of seats 0, 1, 2"),
-    (0, "run-off 1", "no run-off is pending"),
-    (1, "leader 2", "no leader to choose now"),
-    (1, "play 0 JK", "it is seat 1's turn, not seat 0's"),
-    (1, "swap 1 Kd", "seat 1 does not hold K♦"),
-    (1, "play 7 2h", "seat 7 is not at this table"),
-    (2, "swap 2 2s", "the previous player swapped, so seat 2 must play"),
-    (3, "swap 0 JK", "only the player starting a trick may swap"),
-    (5, "play 0 2d", "first settle the run-off between seats 0, 1"),
-    (5, "run-off 2", "seat 2 is not in the run-off"),
-    (9, "leader 2", "seat 2 may not lead: the leader is the tallest of seats 0, 1"),
-    (26, "play 0 4d", "the game is over"),
-    (26, "leader 0", "no leader to choose now: the game is over"),
+    (0, "play 2 2h", "first name the leader, the tallest of seats 1, 2, 3"),
+    (0, "run-off 2", "no run-off is pending"),
+    (1, "leader 3", "no leader to choose now"),
+    (1, "play 1 JK", "it is seat 2's turn, not seat 1's"),
+    (1, "swap 2 Kd", "seat 2 does not hold K♦"),
+    (1, "play 8 2h", "seat 8 is not at this table"),
+    (1, "play 0 2h", "seat 0 is not at this table"),
+    (2, "swap 3 2s", "the previous player swapped, so seat 3 must play"),
+    (3, "swap 1 JK", "only the player starting a trick may swap"),
+    (5, "play 1 2d", "first settle the run-off between seats 1, 2"),
+    (5, "run-off 3", "seat 3 is not in the run-off"),
+    (9, "leader 3", "seat 3 may not lead: the leader is the tallest of seats 1, 2"),
+    (26, "play 1 4d", "the game is over"),
+    (26, "leader 1", "no leader to choose now: the game is over"),
 ]
 
 
@@ -292,9 +283,9 @@ def test_illegal_strategy_moves(
 @pytest.mark.parametrize(
     ("state", "move", "message"),
     [
-        (0, "swap 0 JK", "no swapping under chance rules"),
-        (1, "play 2 2d", "seat 2 has already placed a card this turn"),
-        (0, "leader 0", "no leader to choose now"),
+        (0, "swap 1 JK", "no swapping under chance rules"),
+        (1, "play 3 2d", "seat 3 has already placed a card this turn"),
+        (0, "leader 1", "no leader to choose now"),
     ],
 )
 def test_illegal_chance_moves(
@@ -415,15 +406,15 @@ def test_chance_placement_order_does_not_matter(
 
 
 def test_strategy_leader_is_most_captured(strategy_states: list[HyruleGame]) -> None:
-    game = strategy_states[6]  # after the run-off: seat 0 holds 3 captured cards
+    game = strategy_states[6]  # after the run-off: the first seat (index 0) holds 3 captured cards
     assert game.leader == 0 and game.awaiting == (0,)
     dumped = game.to_dict()
     assert dumped["hands"][0] == ["2d", "3d", "4d", "6s", "7s", "8s"]
     assert dumped["history"][0] == {
         "event": "swap",
         "trick": 1,
-        "seat": 1,
+        "seat": 2,
         "discarded": "2h",
         "drawn": "5h",
     }
-    assert dumped["history"][1]["taker"] == 0 and dumped["history"][1]["run_off"] is True
+    assert dumped["history"][1]["taker"] == 1 and dumped["history"][1]["run_off"] is True

@@ -15,7 +15,7 @@ from typing import Annotated, TextIO
 import typer
 
 from dealer.cli import render
-from dealer.cli.common import JsonFlag, at_desk, show
+from dealer.cli.common import JsonFlag, at_desk, emit
 from dealer.desk import analysis as desk_analysis
 from dealer.desk.context import HouseRules
 from dealer.inputs import money, optional_money
@@ -108,10 +108,10 @@ def paytable(
     amount, at = money(wager), optional_money(meter, "meter")
     bar = ProgressBar("counting hands")
     try:
-        recorded = desk_analysis.paytable_return(house, table_id, amount, at, paytables or [], bar)
+        ruling = desk_analysis.paytable_return(house, table_id, amount, at, paytables or [], bar)
     finally:
         bar.close()
-    show(recorded, as_json, paytable_text)
+    emit(ruling, None, as_json, paytable_text)
 
 
 def house_edge_text(ruling: Ruling) -> str:
@@ -169,7 +169,7 @@ def house_edge(
     """Simulate the base game's house edge under every dealer-pai-gow option."""
     bar = ProgressBar("dealing rounds")
     try:
-        recorded = desk_analysis.house_edge(
+        ruling = desk_analysis.house_edge(
             house,
             rounds,
             seed,
@@ -180,7 +180,7 @@ def house_edge(
         )
     finally:
         bar.close()
-    show(recorded, as_json, house_edge_text)
+    emit(ruling, None, as_json, house_edge_text)
 
 
 @app.command("report")

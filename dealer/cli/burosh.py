@@ -17,7 +17,7 @@ from dealer.cli.common import (
     rule_inputs,
 )
 from dealer.desk.context import desk_for
-from dealer.games import burosh
+from dealer.desk.games import burosh_compare, burosh_rank, burosh_symbols
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
@@ -32,7 +32,7 @@ TrumpOption = Annotated[
 
 def pretty(cards: Sequence[str]) -> str:
     """Canonical Burosh cards as a person reads them: `Emperor A♥ 10♦ Hermit`."""
-    return burosh.symbols(burosh.parse_hand(cards))
+    return burosh_symbols(cards)
 
 
 def rank_text(ruling: Ruling) -> str:
@@ -69,7 +69,7 @@ def rank(
     rule_inputs(
         typed,
         batch,
-        lambda text: burosh.rank_ruling(text, trump),
+        burosh_rank(trump),
         desk_for(db, user, table),
         as_json,
         rank_text,
@@ -95,7 +95,7 @@ def compare(
     rule_inputs(
         " | ".join(hands) if hands else None,
         batch,
-        lambda line: burosh.compare_ruling(burosh.batch_hands(line), trump),
+        burosh_compare(trump),
         desk_for(db, user, table),
         as_json,
         compare_text,

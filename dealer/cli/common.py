@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -65,21 +64,6 @@ def emit(
             typer.echo(f"ruling #{ruling_id} recorded")
 
 
-def next_move(prompt: str) -> str | None:
-    """The next move of an interactive game from stdin (blank lines and `#` comments skipped),
-    None at the end; at a terminal it is asked for with `prompt` on stderr."""
-    tty = sys.stdin.isatty()
-    while True:
-        if tty:
-            typer.echo(prompt, nl=False, err=True)
-        line = sys.stdin.readline()
-        if not line:
-            return None
-        text = line.strip()
-        if text and not text.startswith("#"):
-            return text
-
-
 def emit_event(event: str, **fields: Any) -> None:
     """One JSON Lines event of an interactive game."""
     typer.echo(json.dumps({"event": event, **fields}, ensure_ascii=False))
@@ -133,7 +117,7 @@ def run_batch(
 
 
 def show(recorded: Recorded, as_json: bool, human: Callable[[Ruling], str]) -> None:
-    """Show one ruling the desk recorded (or, with no record id, made without recording)."""
+    """Show one ruling the desk recorded."""
     emit(recorded.ruling, recorded.ruling_id, as_json, human)
 
 

@@ -6,11 +6,9 @@ as on every command.)"""
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -23,16 +21,19 @@ from dealer.cli.common import (
     UserOption,
     emit,
     emit_event,
-    next_move,
-    record,
     rule_inputs,
 )
+from dealer.cli.console import Console
 from dealer.desk.context import desk_for
-from dealer.games.empire import rulings
-from dealer.games.empire.combinations import CombinationTable
-from dealer.games.empire.hand import MAX_PLAYERS, EmpireHand, deal_hand
+from dealer.desk.games import empire_compare, empire_rank
+from dealer.desk.live import Said, empire_hand
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
+
+if TYPE_CHECKING:
+    from dealer.games.empire.combinations import CombinationTable
+    from dealer.games.empire.hand import EmpireHand
+    from dealer.games.empire.session import HandReply
 
 app = typer.Typer(
     help="Empire: seven-plaque tableaux, special plaques and betting.", no_args_is_help=True
@@ -75,7 +76,7 @@ def compare_text(ruling: Ruling) -> str:
     verdict = "splits" if len(r["winners"]) > 1 else "wins"
     rows = [
         [
-            f"tableau {i}",
+            f"tableau {i + 1}",
             " ".join(h["plaques"]),
             h["category"],
             _active(h),
@@ -97,7 +98,7 @@ def hand_text(ruling: Ruling) -> str:
             " ".join(s["tableau"]),
             "yielded" if s["yielded"] else s["category"],
             str(s["put_in"]),
-            f"{verdict} {r['shares'][s['seat']]}" if s["seat"] in r["winners"] else "",
+            f"{verdict} {r['shares'][s['seat'] - 1]}" if s["seat"] in r["winners"] else "",
         ]
         for s in r["seats"]
     ]
@@ -126,11 +127,10 @@ def rank(
     table: TableOption = None,
 ) -> None:
     """Value a tableau (1-7 plaques): its best combination and active plaques."""
-    combos = rulings.table_of(combinations)
     rule_inputs(
         " ".join(plaques) if plaques else None,
         batch,
-        lambda text: rulings.rank_ruling(text, combos, other or ()),
+        empire_rank(combinations, other or ()),
         desk_for(db, user, table),
         as_json,
         rank_text,
@@ -152,11 +152,10 @@ def compare(
     table: TableOption = None,
 ) -> None:
     """Compare tableaux still in play (two passes: restrictions, then values)."""
-    combos = rulings.table_of(combinations)
     rule_inputs(
         " | ".join(tableaux) if tableaux else None,
         batch,
-        lambda text: rulings.compare_ruling(rulings.split_tableaux(text), combos),
+        empire_compare(combinations),
         desk_for(db, user, table),
         as_json,
         compare_text,
@@ -165,16 +164,17 @@ def compare(
 
 
 def _status(hand: EmpireHand) -> str:
-    """`Seat 1 to act: see or raise or yield (pot 12; the bet is 4, seat 1 owes 4).`"""
+    """`Seat 2 to act: see or raise or yield (pot 12; the bet is 4, seat 2 owes 4).`"""
     seat = hand.to_act
     b = hand.betting
     owed = ""
     if b is not None and b.opened and seat is not None:
-        owed = f"; the bet is {b.bet}, seat {seat} owes {b.bet - b.paid[seat]}"
-    return f"Seat {seat} to act: {' or '.join(hand.legal_actions())} (pot {hand.pot}{owed})."
+        owed = f"; the bet is {b.bet}, seat {seat + 1} owes {b.bet - b.paid[seat]}"
+    shown = None if seat is None else seat + 1
+    return f"Seat {shown} to act: {' or '.join(hand.legal_actions())} (pot {hand.pot}{owed})."
 
 
-def _intro(table: CombinationTable, players: int, seed: int, ante: int) -> str:
+def _intro(table: CombinationTable, players: int, seed: int, ante: int, moves: str) -> str:
     flag = (
         "PROVISIONAL (RULINGS §5): every value rests on it"
         if table.provisional
@@ -182,7 +182,7 @@ def _intro(table: CombinationTable, players: int, seed: int, ante: int) -> str:
     )
     return (
         f"Empire hand: {players} players, seed {seed}, ante {ante}. Combination table "
-        f"{table.name} v{table.version}, {flag}. Moves: {rulings.MOVES_HELP}."
+        f"{table.name} v{table.version}, {flag}. Moves: {moves}."
     )
 
 
@@ -190,7 +190,7 @@ def _intro(table: CombinationTable, players: int, seed: int, ante: int) -> str:
 def hand(
     players: Annotated[
         int,
-        typer.Option("--players", min=2, max=MAX_PLAYERS, help=f"Players (2-{MAX_PLAYERS})."),
+        typer.Option("--players", min=2, max=7, help="Players (2-7)."),
     ],
     seed: Annotated[
         int | None,
@@ -212,49 +212,44 @@ def hand(
     Seven plaques each, two face up; the seat to act types its move, one a line.
 
     Moves: 'bet N', 'see', 'raise N', 'yield', 'turn', each optionally after 'seat N'."""
-    desk = desk_for(db, user, table)
-    combos = rulings.table_of(combinations)
-    seed = secrets.randbelow(2**32) if seed is None else seed
-    stacks = None if stack is None else [stack] * players
-    state = deal_hand(players, random.Random(seed), combos, ante, stacks)
+    session = empire_hand(desk_for(db, user, table), players, seed, ante, stack, combinations)
+    start = session.state
     if as_json:
-        emit_event("deal", seed=seed, ante=ante, **state.to_dict())
+        emit_event("deal", seed=start.seed, ante=ante, **start.hand.to_dict())
     else:
-        typer.echo(_intro(combos, players, seed, ante))
-        for line in state.events:
+        typer.echo(_intro(start.hand.table, players, start.seed, ante, start.moves_help))
+        for line in start.hand.events:
             typer.echo(line)
-        typer.echo(_status(state))
-    moves: list[str] = []
-    while state.phase != "over":
-        text = next_move(f"seat {state.to_act}> ")
-        if text is None:
-            break
-        seen = len(state.events)
-        try:
-            state, seat, move = rulings.act(state, text)
-        except DealerError as exc:
-            typer.echo(f"Error: {exc}", err=True)
-            if as_json:
-                emit_event("error", seat=state.to_act, input=text, error=str(exc))
-            continue
-        moves.append(f"seat {seat}: {move}")
+        typer.echo(_status(start.hand))
+
+    def show(said: Said[HandReply]) -> None:
+        reply, hand = said.reply, session.state.hand
+        if reply is None:
+            return
         if as_json:
             emit_event(
-                "move", seat=seat, move=str(move), log=list(state.events[seen:]), **state.to_dict()
+                "move",
+                seat=reply.seat + 1,
+                move=str(reply.move),
+                log=list(reply.log),
+                **hand.to_dict(),
             )
-            continue
-        for line in state.events[seen:]:
-            typer.echo(line)
-        if state.phase != "over":
-            typer.echo(_status(state))
-    if state.phase != "over":
-        raise DealerError(
-            f"the moves ended before the hand was over: seat {state.to_act} to act; "
-            "nothing recorded"
-        )
-    ruling = rulings.hand_ruling(state, seed, ante, stack, moves)
-    (ruling_id,) = record(desk, [ruling])
-    if as_json:
-        emit_event("result", **ruling.to_json(ruling_id))
-    else:
-        emit(ruling, ruling_id, False, hand_text)
+        else:
+            for line in reply.log:
+                typer.echo(line)
+            if hand.phase != "over":
+                typer.echo(_status(hand))
+        if said.ruling is not None and said.ruling_id is not None:
+            if as_json:
+                emit_event("result", **said.ruling.to_json(said.ruling_id))
+            else:
+                emit(said.ruling, said.ruling_id, False, hand_text)
+
+    def refused(number: int, text: str, exc: DealerError) -> None:
+        if as_json:
+            to_act = session.state.hand.to_act
+            seat = None if to_act is None else to_act + 1
+            emit_event("error", seat=seat, input=text, error=str(exc))
+
+    console: Console[Said[HandReply]] = Console(as_json)
+    console.run(session, show, refused)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,15 +16,18 @@ from dealer.cli.common import (
     UserOption,
     emit,
     emit_event,
-    next_move,
-    record,
     rule_inputs,
 )
+from dealer.cli.console import Console
 from dealer.desk.context import desk_for
-from dealer.games.genpoker import rulings
-from dealer.games.genpoker.draw import DrawRound, deal
+from dealer.desk.games import genpoker_compare, genpoker_rank
+from dealer.desk.live import Said, genpoker_draw
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
+
+if TYPE_CHECKING:
+    from dealer.games.genpoker.draw import DrawRound
+    from dealer.games.genpoker.session import DrawReply
 
 app = typer.Typer(
     help="Genpoker: the 64-card Six Generations deck, where lower numbers win.",
@@ -45,6 +46,11 @@ def _describe(hand: Mapping[str, Any]) -> str:
     return f"{hand['category']} ({items})" if items else str(hand["category"])
 
 
+def _seat(index: int | None) -> int | None:
+    """A seat index as people count seats (from 1)."""
+    return None if index is None else index + 1
+
+
 def rank_text(ruling: Ruling) -> str:
     """`dealer genpoker rank`."""
     hand = ruling.result
@@ -57,7 +63,7 @@ def compare_text(ruling: Ruling) -> str:
     winners = ruling.result["winners"]
     verdict = "splits" if len(winners) > 1 else "wins"
     rows = [
-        [f"hand {i}", " ".join(h["cards"]), _describe(h), verdict if i in winners else ""]
+        [f"hand {i + 1}", " ".join(h["cards"]), _describe(h), verdict if i in winners else ""]
         for i, h in enumerate(ruling.result["hands"])
     ]
     return f"{render.table(rows, ['', 'cards', 'hand', ''])}\n{render.reasons(ruling)}"
@@ -71,7 +77,7 @@ def draw_text(ruling: Ruling) -> str:
     for seat, hand in enumerate(r["hands"]):
         share = f" {r['shares'][seat]}" if r["pot"] else ""
         outcome = f"{verdict}{share}" if seat in r["winners"] else ""
-        rows.append([f"seat {seat}", " ".join(hand["cards"]), _describe(hand), outcome])
+        rows.append([f"seat {seat + 1}", " ".join(hand["cards"]), _describe(hand), outcome])
     return f"{render.table(rows, ['', 'hand', 'rank', ''])}\n{render.reasons(ruling)}"
 
 
@@ -88,7 +94,7 @@ def rank(
 ) -> None:
     """Rank a five-card hand: its category (18 ranks, best first) and tie-break values."""
     typed = " ".join(cards) if cards else None
-    rule_inputs(typed, batch, rulings.rank_ruling, desk_for(db, user, table), as_json, rank_text)
+    rule_inputs(typed, batch, genpoker_rank(), desk_for(db, user, table), as_json, rank_text)
 
 
 @app.command()
@@ -104,7 +110,7 @@ def compare(
     rule_inputs(
         " | ".join(hands) if hands else None,
         batch,
-        lambda text: rulings.compare_ruling(rulings.split_hands(text)),
+        genpoker_compare(),
         desk_for(db, user, table),
         as_json,
         compare_text,
@@ -117,9 +123,9 @@ def _show_turn(state: DrawRound, as_json: bool) -> None:
         return
     hand = [str(c) for c in state.hand(seat)]
     if as_json:
-        emit_event("turn", seat=seat, hand=hand)
+        emit_event("turn", seat=seat + 1, hand=hand)
     else:
-        typer.echo(f"Seat {seat} holds {' '.join(hand)}.")
+        typer.echo(f"Seat {seat + 1} holds {' '.join(hand)}.")
 
 
 def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
@@ -128,7 +134,7 @@ def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
     if as_json:
         emit_event(
             "draw",
-            seat=seat,
+            seat=seat + 1,
             discarded=[str(c) for c in step.discarded],
             drawn=[str(c) for c in step.drawn],
             hand=hand,
@@ -136,9 +142,9 @@ def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
     elif step.discarded:
         thrown = " ".join(str(c) for c in step.discarded)
         drawn = " ".join(str(c) for c in step.drawn)
-        typer.echo(f"Seat {seat} discards {thrown}, draws {drawn}: {' '.join(hand)}.")
+        typer.echo(f"Seat {seat + 1} discards {thrown}, draws {drawn}: {' '.join(hand)}.")
     else:
-        typer.echo(f"Seat {seat} stands pat: {' '.join(hand)}.")
+        typer.echo(f"Seat {seat + 1} stands pat: {' '.join(hand)}.")
 
 
 @app.command()
@@ -159,40 +165,34 @@ def draw(
     Five cards each; each seat in turn types 'discard CARDS' (up to three) or 'stand'.
 
     A move may start with 'seat N'. Equal best hands split the pot."""
-    desk = desk_for(db, user, table)
-    seed = secrets.randbelow(2**32) if seed is None else seed
-    state = deal(players, random.Random(seed))
+    session = genpoker_draw(desk_for(db, user, table), players, seed, pot)
+    start = session.state
     if as_json:
-        emit_event("deal", players=players, seed=seed, pot=pot, to_act=state.to_act)
+        emit_event(
+            "deal", players=players, seed=start.seed, pot=pot, to_act=_seat(start.round.to_act)
+        )
     else:
         typer.echo(
-            f"Genpoker draw: {players} players, seed {seed}, pot {pot}. "
-            f"Each seat in turn: {rulings.MOVES_HELP}."
+            f"Genpoker draw: {players} players, seed {start.seed}, pot {pot}. "
+            f"Each seat in turn: {start.moves_help}."
         )
-    _show_turn(state, as_json)
-    moves: list[str] = []
-    while state.to_act is not None:
-        text = next_move(f"seat {state.to_act}> ")
-        if text is None:
-            break
-        try:
-            state, seat, move = rulings.discard(state, text)
-        except DealerError as exc:
-            typer.echo(f"Error: {exc}", err=True)
+    _show_turn(start.round, as_json)
+
+    def show(said: Said[DrawReply]) -> None:
+        if said.reply is None:
+            return
+        current = session.state.round
+        _show_draw(current, said.reply.seat, as_json)
+        _show_turn(current, as_json)
+        if said.ruling is not None and said.ruling_id is not None:
             if as_json:
-                emit_event("error", seat=state.to_act, input=text, error=str(exc))
-            continue
-        moves.append(f"seat {seat}: {move.text}")
-        _show_draw(state, seat, as_json)
-        _show_turn(state, as_json)
-    if state.to_act is not None:
-        raise DealerError(
-            f"the moves ended before the showdown: seat {state.to_act} has not drawn; "
-            "nothing recorded"
-        )
-    ruling = rulings.draw_ruling(state.showdown(pot), seed, moves)
-    (ruling_id,) = record(desk, [ruling])
-    if as_json:
-        emit_event("showdown", **ruling.to_json(ruling_id))
-    else:
-        emit(ruling, ruling_id, False, draw_text)
+                emit_event("showdown", **said.ruling.to_json(said.ruling_id))
+            else:
+                emit(said.ruling, said.ruling_id, False, draw_text)
+
+    def refused(number: int, text: str, exc: DealerError) -> None:
+        if as_json:
+            emit_event("error", seat=_seat(session.state.round.to_act), input=text, error=str(exc))
+
+    console: Console[Said[DrawReply]] = Console(as_json)
+    console.run(session, show, refused)

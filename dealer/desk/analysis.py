@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dealer.desk.context import HouseRules
-from dealer.desk.rulings import Recorded
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ def paytable_return(
     meter: Decimal | None,
     paytables: Sequence[Path] = (),
     progress: Progress | None = None,
-) -> Recorded:
+) -> Ruling:
     """The exact return of one pay table over every seven-card hand; a share-of-meter row is
     figured at `meter`, else at the profile's meter seed."""
     from dealer.analysis.paytable_return import analyze_paytable
@@ -73,7 +72,7 @@ def paytable_return(
         tuple(analysis.explanation()),
         settings,
     )
-    return Recorded(ruling, None)
+    return ruling
 
 
 def house_edge(
@@ -84,7 +83,7 @@ def house_edge(
     players: Sequence[str] = (),
     workers: int | None = None,
     progress: Progress | None = None,
-) -> Recorded:
+) -> Ruling:
     """Simulate the base game's house edge under every dealer-pai-gow option, for each House Way
     (default: the shipped ways and the profile's) and player mode (default: both)."""
     from dealer.analysis.house_edge import DEALER_PAI_GOW_OPTIONS, PLAYER_MODES, simulate
@@ -115,7 +114,7 @@ def house_edge(
         tuple(report.explanation()),
         settings,
     )
-    return Recorded(ruling, None)
+    return ruling
 
 
 def report(

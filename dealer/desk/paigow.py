@@ -97,7 +97,7 @@ def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorde
     from dealer.games.paigow import seat_rulings
 
     raw = seat_rulings.read_round_text(text, origin)
-    return _round(desk, house.load(), raw, text)
+    return settle_round(desk, house.load(), raw, text)
 
 
 def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
@@ -106,10 +106,13 @@ def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
     from dealer.games.paigow.demo import deal_demo_round
 
     raw = deal_demo_round(seed, desk.table)
-    return _round(desk, house.load(), raw, f"dealer demo --seed {seed}")
+    return settle_round(desk, house.load(), raw, f"dealer demo --seed {seed}")
 
 
-def _round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded:
+def settle_round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded:
+    """Rule and record one round as a round file states it (a file, the demo, a round of the
+    live table): the table's meters read, the round ruled, the ruling and the meter moves
+    written in one transaction."""
     from dealer.games.paigow import seat_rulings
 
     table = raw.get("table") if isinstance(raw, dict) else None

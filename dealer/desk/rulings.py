@@ -14,10 +14,10 @@ from dealer.kernel.ruling import Ruling
 
 
 class Recorded(NamedTuple):
-    """A ruling and its record id (None for what is not put on the record, e.g. an analysis)."""
+    """A ruling and the id of its record."""
 
     ruling: Ruling
-    ruling_id: int | None
+    ruling_id: int
 
 
 class LineOutcome(NamedTuple):

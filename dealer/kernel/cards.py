@@ -1,6 +1,12 @@
-"""Playing cards of the 53-card Pai Gow deck: the values, the typed notation, the canonical form.
+"""The one card parser, the standard playing card, and the 53-card deck (52 and a joker).
 
-Notation (RULINGS §0): rank `2`-`9`, `T` or `10`, `J`, `Q`, `K`, `A`; suit `s h d c` or
+A deck declares its vocabulary as a `Deck`: its cards, every typed form of each, how many
+copies of a card it holds, whether cards may be run together, and how its refusals are worded.
+`parse` does what every game shares: split on spaces and commas, expand run-together tokens
+where the deck allows it, map tokens through the vocabulary, refuse unknown tokens, duplicates,
+too many copies and counts not allowed; `distinct` refuses a card held by two hands.
+
+Standard notation (RULINGS §0): rank `2`-`9`, `T` or `10`, `J`, `Q`, `K`, `A`; suit `s h d c` or
 `♠ ♥ ♦ ♣`; any case. The joker is `JK` or `joker`. Cards are separated by spaces and/or commas,
 and may be run together (`AsKd`) where that is unambiguous.
 """
@@ -8,9 +14,10 @@ and may be run together (`AsKd`) where that is unambiguous.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import total_ordering
+from typing import Generic, TypeVar
 
 from dealer.kernel.errors import CardError
 
@@ -36,6 +43,155 @@ RANK_NAMES = {
     14: "ace",
 }
 RANK_PLURALS = {r: (n + "es" if n == "six" else n + "s") for r, n in RANK_NAMES.items()}
+
+C = TypeVar("C", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class Deck(Generic[C]):
+    """A deck's vocabulary for the one parser.
+
+    `typed`: every typed form (lower case) → its card. `copies`: the cards the deck holds more
+    than one of, each as its copies in the order they are typed (equal values for Hyrule's
+    jokers, numbered values for Empire's Dragons); every other card is unique. `run_together`:
+    the pieces of a run-together token, or None where cards must be separated. The wording of
+    the refusals (`str.format` fields: token, card, what, noun, first, second) is the deck's.
+    """
+
+    name: str
+    cards: tuple[C, ...]
+    typed: Mapping[str, C]
+    unknown: Callable[[str], str]
+    """Why a token is not a card of this deck: names the token and the deck's notation."""
+    copies: tuple[tuple[C, ...], ...] = ()
+    run_together: re.Pattern[str] | None = None
+    noun: str = "card"
+    duplicate: str = "duplicate {noun} {token!r}: {card} is already in the {what}"
+    duplicate_value: str | None = None
+    """The duplicate refusal for cards given as values (None: worded as for typing)."""
+    too_many_copies: str = "a second {card} {token!r}: the deck has one"
+    shared: str = "duplicate {noun} {card}: in {first} and {second}"
+    shared_copies: str = "a second {card} in {second}: it is in {first}"
+    _copies_of: dict[C, tuple[C, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        copies_of = {copy: group for group in self.copies for copy in group}
+        object.__setattr__(self, "_copies_of", copies_of)
+
+    def copies_of(self, card: C) -> tuple[C, ...]:
+        """The copies of `card` the deck holds (one for a unique card)."""
+        return self._copies_of.get(card, (card,))
+
+    def is_copied(self, card: C) -> bool:
+        """True for a card whose copies the deck counts (a joker, a Dragon)."""
+        return card in self._copies_of
+
+
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def split_tokens(text: str | Iterable[str]) -> list[str]:
+    """Split typed cards on spaces and commas (a list of words is split further)."""
+    words = [text] if isinstance(text, str) else list(text)
+    return [tok for word in words for tok in _SEPARATORS.split(word) if tok]
+
+
+def tokens(deck: Deck[C], text: str | Iterable[str]) -> list[str]:
+    """The card tokens of typed text: split, and run-together tokens (`AsKd`) expanded where
+    the deck allows it and every piece is one of its cards."""
+    found: list[str] = []
+    for token in split_tokens(text):
+        pieces = [] if deck.run_together is None else deck.run_together.findall(token)
+        whole = token.lower() in deck.typed or len(pieces) < 2 or "".join(pieces) != token
+        if whole or not all(p.lower() in deck.typed for p in pieces):
+            found.append(token)
+        else:
+            found.extend(pieces)
+    return found
+
+
+def card_of(deck: Deck[C], token: str) -> C:
+    """One token's card (the first copy of a card the deck holds several of)."""
+    card = deck.typed.get(token.strip().lower())
+    if card is None:
+        raise CardError(deck.unknown(token))
+    return card
+
+
+def _counted(deck: Deck[C], found: Sequence[C], card: C, token: str, what: str, template: str) -> C:
+    """`card` as the next of `found`: its next copy; refused beyond the copies the deck holds."""
+    group = deck.copies_of(card)
+    held = sum(1 for c in found if c in group)
+    if held < len(group):
+        return group[held]
+    if deck.is_copied(card):
+        template = deck.too_many_copies
+    raise CardError(template.format(token=token, card=card, what=what, noun=deck.noun))
+
+
+def check(deck: Deck[C], cards: Iterable[C], what: str = "hand") -> tuple[C, ...]:
+    """Cards given as values: refused for a duplicate or more copies than the deck holds."""
+    template = deck.duplicate_value or deck.duplicate
+    found: list[C] = []
+    for card in cards:
+        found.append(_counted(deck, found, card, str(card), what, template))
+    return tuple(found)
+
+
+def count_words(allowed: Sequence[int]) -> str:
+    """`7`, `2 or 5`, `1-7` (three or more consecutive counts)."""
+    if len(allowed) > 2 and list(allowed) == list(range(allowed[0], allowed[-1] + 1)):
+        return f"{allowed[0]}-{allowed[-1]}"
+    return " or ".join(str(n) for n in allowed)
+
+
+def parse(
+    deck: Deck[C],
+    text: str | Iterable[str],
+    counts: Iterable[int] | None = None,
+    what: str = "hand",
+) -> tuple[C, ...]:
+    """Parse typed cards of `deck` into a tuple in the order typed.
+
+    Raises `CardError` for an unknown token, a duplicate card, more copies of a card than the
+    deck holds, or a count not in `counts` (`what` names the cards in these messages)."""
+    found: list[C] = []
+    for token in tokens(deck, text):
+        found.append(_counted(deck, found, card_of(deck, token), token, what, deck.duplicate))
+    if counts is not None:
+        allowed = sorted(set(counts))
+        if len(found) not in allowed:
+            raise CardError(
+                f"wrong number of {deck.noun}s for the {what}: expected {count_words(allowed)}, "
+                f"got {len(found)}"
+            )
+    return tuple(found)
+
+
+def distinct(deck: Deck[C], hands: Iterable[tuple[str, Iterable[C]]]) -> tuple[tuple[C, ...], ...]:
+    """The named hands, refused if a card is in two of them (or the hands together hold more
+    copies of a card than the deck); copies are numbered across the hands in order."""
+    holders: dict[tuple[C, ...], list[str]] = {}
+    result: list[tuple[C, ...]] = []
+    for name, cards in hands:
+        renumbered: list[C] = []
+        for card in cards:
+            group = deck.copies_of(card)
+            held = holders.setdefault(group, [])
+            if len(held) == len(group):
+                copied = deck.is_copied(card)
+                template = deck.shared_copies if copied else deck.shared
+                first = held[-1] if copied else held[0]
+                raise CardError(
+                    template.format(card=card, noun=deck.noun, first=first, second=name)
+                )
+            renumbered.append(group[len(held)])
+            held.append(name)
+        result.append(tuple(renumbered))
+    return tuple(result)
+
+
+# --- the standard playing card and the 53-card deck ---------------------------------------------
 
 
 @total_ordering
@@ -76,93 +232,70 @@ class Card:
 
 
 JOKER = Card(ACE, JOKER_SUIT)
-DECK: tuple[Card, ...] = tuple(Card(r, s) for r in range(2, 15) for s in range(4)) + (JOKER,)
+STANDARD_52: tuple[Card, ...] = tuple(Card(r, s) for r in range(2, 15) for s in range(4))
+"""The 52 standard cards in index order."""
+DECK: tuple[Card, ...] = STANDARD_52 + (JOKER,)
 """The 53-card deck in index order (the joker last)."""
 
-_BY_TEXT: dict[str, Card] = {}
-for _card in DECK[:-1]:
-    _r = RANK_CHARS[_card.rank - 2]
-    for _s in (SUIT_CHARS[_card.suit], SUIT_SYMBOLS[_card.suit]):
-        _BY_TEXT[(_r + _s).lower()] = _card
-        if _card.rank == 10:
-            _BY_TEXT[("10" + _s).lower()] = _card
-_BY_TEXT["jk"] = JOKER
-_BY_TEXT["joker"] = JOKER
 
-_SEPARATORS = re.compile(r"[\s,]+")
-_RUN = re.compile(r"joker|jk|10.|[2-9tjqka].", re.IGNORECASE)
+def _standard_typed() -> dict[str, Card]:
+    typed: dict[str, Card] = {}
+    for card in STANDARD_52:
+        rank = RANK_CHARS[card.rank - 2]
+        for suit in (SUIT_CHARS[card.suit], SUIT_SYMBOLS[card.suit]):
+            typed[(rank + suit).lower()] = card
+            if card.rank == 10:
+                typed[("10" + suit).lower()] = card
+    return typed
 
 
-def split_tokens(text: str | Iterable[str]) -> list[str]:
-    """Split typed cards on spaces and commas (a list of words is split further)."""
-    words = [text] if isinstance(text, str) else list(text)
-    return [tok for word in words for tok in _SEPARATORS.split(word) if tok]
+STANDARD_TYPED: Mapping[str, Card] = _standard_typed()
+"""Every typed form of the 52 standard cards (lower case)."""
+JOKER_TYPED: Mapping[str, Card] = {"jk": JOKER, "joker": JOKER}
+"""The typed forms of the joker."""
+STANDARD_RUN = re.compile(r"joker|jk|10.|[2-9tjqka].", re.IGNORECASE)
+"""The pieces of run-together standard cards (`AsKdJK`)."""
 
 
-def _expand_run(token: str) -> list[str]:
-    """Split a run-together token such as `AsKd` into card tokens, or keep it whole."""
-    if token.lower() in _BY_TEXT:
-        return [token]
-    parts = _RUN.findall(token)
-    if parts and "".join(parts) == token and all(p.lower() in _BY_TEXT for p in parts):
-        return parts
-    return [token]
+def _unknown(token: str) -> str:
+    return (
+        f"unknown card {token!r}: a card is a rank (2-9, T or 10, J, Q, K, A) and a suit "
+        "(s h d c or ♠ ♥ ♦ ♣), or JK for the joker"
+    )
+
+
+ONE_JOKER: Deck[Card] = Deck(
+    name="53-card",
+    cards=DECK,
+    typed={**STANDARD_TYPED, **JOKER_TYPED},
+    unknown=_unknown,
+    copies=((JOKER,),),
+    run_together=STANDARD_RUN,
+    too_many_copies="a second joker {token!r}: the deck has one joker",
+    shared="duplicate card {card}: in {first} and {second}",
+    shared_copies="a second joker in {second}: the joker is in {first}",
+)
+"""The 52 standard cards and one joker (Pai Gow's deck)."""
 
 
 def parse_card(token: str) -> Card:
-    """Parse one card token; raise `CardError` naming the token if it is not a card."""
-    card = _BY_TEXT.get(token.strip().lower())
-    if card is None:
-        raise CardError(
-            f"unknown card {token!r}: a card is a rank (2-9, T or 10, J, Q, K, A) and a suit "
-            "(s h d c or ♠ ♥ ♦ ♣), or JK for the joker"
-        )
-    return card
+    """Parse one standard card or joker token; `CardError` names the token if it is not one."""
+    return card_of(ONE_JOKER, token)
 
 
 def parse_cards(
     text: str | Iterable[str], counts: Iterable[int] | None = None, what: str = "hand"
 ) -> tuple[Card, ...]:
-    """Parse typed cards into a tuple in the order typed.
-
-    Raises `CardError` for an unknown token, a duplicate card, a second joker, or a count not in
-    `counts` (`what` names the hand in that message).
-    """
-    cards: list[Card] = []
-    seen: set[Card] = set()
-    for token in (t for tok in split_tokens(text) for t in _expand_run(tok)):
-        card = parse_card(token)
-        if card in seen:
-            if card.is_joker:
-                raise CardError(f"a second joker {token!r}: the deck has one joker")
-            raise CardError(f"duplicate card {token!r}: {card} is already in the {what}")
-        seen.add(card)
-        cards.append(card)
-    if counts is not None:
-        allowed = sorted(set(counts))
-        if len(cards) not in allowed:
-            want = " or ".join(str(n) for n in allowed)
-            raise CardError(
-                f"wrong number of cards for the {what}: expected {want}, got {len(cards)}"
-            )
-    return tuple(cards)
+    """Parse typed cards of the 53-card deck in the order typed (see `parse`)."""
+    return parse(ONE_JOKER, text, counts, what)
 
 
 def check_distinct(hands: Iterable[tuple[str, Iterable[Card]]]) -> None:
     """Raise `CardError` if a card (or the joker) appears in more than one named hand."""
-    owner: dict[Card, str] = {}
-    for name, cards in hands:
-        for card in cards:
-            if card in owner:
-                if card.is_joker:
-                    raise CardError(
-                        f"a second joker in the {name}: the joker is in the {owner[card]}"
-                    )
-                raise CardError(f"duplicate card {card}: in the {owner[card]} and the {name}")
-            owner[card] = name
+    distinct(ONE_JOKER, ((f"the {name}", cards) for name, cards in hands))
 
 
-def format_cards(cards: Iterable[Card]) -> str:
+def format_cards(cards: Iterable[object]) -> str:
     """Canonical form, space-separated: `As Td JK`."""
     return " ".join(str(c) for c in cards)
 

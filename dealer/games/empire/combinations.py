@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from dealer.games.empire.plaques import CIVIC, MILITARY, TYPES
+from dealer.games.empire.deck import CIVIC, MILITARY, TYPES
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import ConfigError
 

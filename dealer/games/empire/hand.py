@@ -1,12 +1,13 @@
 """One hand of Empire, step by step: the deal, turning plaques, betting rounds, the winner.
 
-Pure: every action returns a new `EmpireHand`; nothing is printed or stored. Seats are numbered
-from 0, the first seat to the dealer's left. Chips are whole numbers. The seed's sequence
+Pure: every action returns a new `EmpireHand`; nothing is printed or stored. Seats are indexed
+from 0, the first seat to the dealer's left (a person reads them from 1, as every text and JSON
+field here does). Chips are whole numbers. The seed's sequence
 (RULINGS §5), with the points it leaves open decided as follows:
 * Each seat is dealt seven plaques; the first two it receives are face up and the rest are
   turned in the order dealt. A tableau is the face-up plaques; it is complete with five face
   up (two unturned), and the unturned two never count.
-* The opening betting round starts with seat 0: it must bet or yield; if it yields, the next
+* The opening betting round starts with the first seat: it must bet or yield; if it yields, the next
   seat in play must bet or yield, and so on.
 * In a betting round every other seat in play, in turn from the bettor's left, sees, raises or
   yields; a raise sends the round round again. A seat that cannot see the current bet from its
@@ -31,8 +32,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dealer.games.empire.combinations import CombinationTable, default_table
-from dealer.games.empire.plaques import SET, Plaque, distinct_tableaux, format_plaques
-from dealer.games.empire.valuation import (
+from dealer.games.empire.deck import SET, Plaque, distinct_tableaux, format_plaques
+from dealer.games.empire.ranking import (
     PROVISIONAL_LINE,
     EmpireComparison,
     RankedTableau,
@@ -135,7 +136,7 @@ class EmpireHand:
     def value(self, seat: int) -> RankedTableau:
         """The seat's face-up tableau, valued under the restrictions of the others in play."""
         tableaux = [() if s.yielded else s.tableau for s in self.seats]
-        restrictions = restrictions_for(seat, tableaux, lambda n: f"Seat {n}")
+        restrictions = restrictions_for(seat, tableaux, lambda n: f"Seat {n + 1}")
         return value_tableau(self.seats[seat].tableau, self.table, restrictions)
 
     # --- actions -------------------------------------------------------------------------
@@ -165,7 +166,7 @@ class EmpireHand:
         paid[seat] = amount
         round_ = BettingRound(seat, amount, tuple(paid), self._after(seat), True)
         state = replace(state, betting=round_, phase="betting")
-        return state._log(f"Seat {seat} bets {amount}.")._settle_round()
+        return state._log(f"Seat {seat + 1} bets {amount}.")._settle_round()
 
     def see(self, seat: int) -> EmpireHand:
         """Match the current bet."""
@@ -176,7 +177,7 @@ class EmpireHand:
         paid = list(b.paid)
         paid[seat] += owe
         state = replace(state, betting=replace(b, paid=tuple(paid), waiting=b.waiting[1:]))
-        return state._log(f"Seat {seat} sees ({owe}).")._settle_round()
+        return state._log(f"Seat {seat + 1} sees ({owe}).")._settle_round()
 
     def raise_(self, seat: int, amount: int) -> EmpireHand:
         """See the current bet and raise it by `amount`."""
@@ -189,14 +190,16 @@ class EmpireHand:
         paid[seat] += owe
         round_ = replace(b, bet=b.bet + amount, paid=tuple(paid), waiting=self._after(seat))
         state = replace(state, betting=round_)
-        return state._log(f"Seat {seat} raises by {amount} to {b.bet + amount}.")._settle_round()
+        return state._log(
+            f"Seat {seat + 1} raises by {amount} to {b.bet + amount}."
+        )._settle_round()
 
     def yield_(self, seat: int) -> EmpireHand:
         """Yield: out of the hand, chips already in the pot stay there."""
         self._check(seat, "yield")
         seats = list(self.seats)
         seats[seat] = replace(seats[seat], yielded=True)
-        state = replace(self, seats=tuple(seats))._log(f"Seat {seat} yields.")
+        state = replace(self, seats=tuple(seats))._log(f"Seat {seat + 1} yields.")
         if len(state.in_play) == 1:
             return state._finish_by_yield()
         b = self.betting
@@ -218,9 +221,9 @@ class EmpireHand:
         plaque = state.seats[seat].tableau[-1]
         went_up = after.key > before.key
         change = "value up" if went_up else "no increase"
-        state = state._log(f"Seat {seat} turns {plaque}: {after.describe()}, {change}.")
+        state = state._log(f"Seat {seat + 1} turns {plaque}: {after.describe()}, {change}.")
         if state.seats[seat].complete:
-            state = state._log(f"Seat {seat} has two plaques unturned: it must bet or yield.")
+            state = state._log(f"Seat {seat + 1} has two plaques unturned: it must bet or yield.")
             return replace(state, must_decide=True)
         if went_up:
             return state._pass_turn()
@@ -233,11 +236,11 @@ class EmpireHand:
 
     def _check(self, seat: int, action: str) -> None:
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            raise MoveError(f"there is no seat {seat!r}: seats are 0-{len(self.seats) - 1}")
+            raise MoveError(f"there is no seat {_shown(seat)!r}: seats are 1-{len(self.seats)}")
         if self.phase == "over":
             raise MoveError("the hand is over")
         if seat != self.to_act:
-            raise MoveError(f"it is seat {self.to_act}'s move, not seat {seat}'s")
+            raise MoveError(f"it is seat {_shown(self.to_act)}'s move, not seat {seat + 1}'s")
         legal = self.legal_actions()
         if action not in legal:
             why = ""
@@ -249,12 +252,16 @@ class EmpireHand:
                 )
             elif action == "turn" and self.must_decide:
                 why = ": two plaques remain unturned, so it must bet or yield"
-            raise MoveError(f"seat {seat} cannot {action} now{why} (it may {' or '.join(legal)})")
+            raise MoveError(
+                f"seat {seat + 1} cannot {action} now{why} (it may {' or '.join(legal)})"
+            )
 
     def _pay(self, seat: int, chips: int, action: str) -> EmpireHand:
         current = self.seats[seat]
         if current.stack is not None and chips > current.stack:
-            raise MoveError(f"seat {seat} cannot {action} {chips}: it has {current.stack} chips")
+            raise MoveError(
+                f"seat {seat + 1} cannot {action} {chips}: it has {current.stack} chips"
+            )
         stack = None if current.stack is None else current.stack - chips
         seats = list(self.seats)
         seats[seat] = replace(current, stack=stack, put_in=current.put_in + chips)
@@ -308,19 +315,22 @@ class EmpireHand:
             winners=(winner,),
             shares=shares,
             must_decide=False,
-        )._log(f"All but seat {winner} have yielded: seat {winner} takes the pot of {self.pot}.")
+        )._log(
+            f"All but seat {winner + 1} have yielded: seat {winner + 1} takes the pot of "
+            f"{self.pot}."
+        )
 
     def _finish_by_showdown(self) -> EmpireHand:
         seats = self.in_play
         result = compare(
-            [self.seats[i].tableau for i in seats], self.table, [f"Seat {i}" for i in seats]
+            [self.seats[i].tableau for i in seats], self.table, [f"Seat {i + 1}" for i in seats]
         )
         winners = tuple(seats[w] for w in result.winners)
         share, odd = divmod(self.pot, len(winners))
         shares = [0] * len(self.seats)
         for place, seat in enumerate(winners):
             shares[seat] = share + (1 if place < odd else 0)
-        names = " and ".join(f"seat {w}" for w in winners)
+        names = " and ".join(f"seat {w + 1}" for w in winners)
         verb = "split" if len(winners) > 1 else "takes"
         return replace(
             self,
@@ -342,7 +352,7 @@ class EmpireHand:
         for i, s in enumerate(self.seats):
             seats.append(
                 {
-                    "seat": i,
+                    "seat": i + 1,
                     "tableau": [str(p) for p in s.tableau],
                     "unturned": len(s.plaques) - s.face_up,
                     "yielded": s.yielded,
@@ -354,20 +364,20 @@ class EmpireHand:
         b = self.betting
         return {
             "phase": self.phase,
-            "to_act": self.to_act,
+            "to_act": _shown(self.to_act),
             "legal": list(self.legal_actions()),
             "pot": self.pot,
             "seats": seats,
             "betting": None
             if b is None
             else {
-                "initiator": b.initiator,
+                "initiator": b.initiator + 1,
                 "bet": b.bet,
                 "paid": list(b.paid),
-                "waiting": list(b.waiting),
+                "waiting": [s + 1 for s in b.waiting],
                 "opened": b.opened,
             },
-            "winners": list(self.winners),
+            "winners": [s + 1 for s in self.winners],
             "shares": list(self.shares),
             "showdown": None if self.showdown is None else self.showdown.to_dict(),
             "provisional": self.table.provisional,
@@ -380,12 +390,17 @@ class EmpireHand:
         if self.showdown is not None:
             lines.extend(self.showdown.explanation())
         elif self.phase != "over":
-            lines.append(f"Seat {self.to_act} to act: {' or '.join(self.legal_actions())}.")
+            lines.append(f"Seat {_shown(self.to_act)} to act: {' or '.join(self.legal_actions())}.")
             if self.table.provisional:
                 lines.append(
                     PROVISIONAL_LINE.format(name=self.table.name, version=self.table.version)
                 )
         return lines
+
+
+def _shown(seat: object) -> object:
+    """A seat index as people count seats (from 1); anything else as it is."""
+    return seat + 1 if isinstance(seat, int) and not isinstance(seat, bool) else seat
 
 
 def _open(round_: BettingRound | None) -> BettingRound:
@@ -414,7 +429,8 @@ def start_hand(
     for number, plaques in enumerate(hands):
         if len(plaques) != DEALT:
             raise CardError(
-                f"wrong number of plaques for seat {number}: expected {DEALT}, got {len(plaques)}"
+                f"wrong number of plaques for seat {number + 1}: expected {DEALT}, "
+                f"got {len(plaques)}"
             )
     if isinstance(ante, bool) or not isinstance(ante, int) or ante < 0:
         raise DealerError(f"ante {ante!r} must be a whole number of chips, zero or more")
@@ -424,7 +440,7 @@ def start_hand(
         for number, stack in enumerate(stacks):
             if isinstance(stack, bool) or not isinstance(stack, int) or stack < ante:
                 raise DealerError(
-                    f"seat {number}'s stack {stack!r} must be a whole number of at least the "
+                    f"seat {number + 1}'s stack {stack!r} must be a whole number of at least the "
                     f"ante ({ante})"
                 )
     seats = tuple(
@@ -433,9 +449,9 @@ def start_hand(
     )
     opening = BettingRound(0, 0, (0,) * len(seats), (), False)
     table = table if table is not None else default_table()
-    events = tuple(f"Seat {i} shows {format_plaques(s.tableau)}." for i, s in enumerate(seats)) + (
-        "The opening betting round: seat 0 must bet or yield.",
-    )
+    events = tuple(
+        f"Seat {i + 1} shows {format_plaques(s.tableau)}." for i, s in enumerate(seats)
+    ) + ("The opening betting round: seat 1 must bet or yield.",)
     return EmpireHand(table, seats, ante * len(seats), "betting", opening, events=events)
 
 

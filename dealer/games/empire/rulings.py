@@ -3,14 +3,13 @@ read is the combination table the operator names).
 
 Every ruling records the combination table it used (name, version, provisional, origin), and
 when that table is provisional its JSON says `"provisional": true` and its explanation says so.
-Tableaux and seats are numbered from 0, as the engine numbers them.
+Tableaux and seats are numbered from 1 wherever a person reads them; the compare contract's
+`winners` are 0-based indices into the tableaux given.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +19,11 @@ from dealer.games.empire.combinations import (
     default_table,
     load_table,
 )
-from dealer.games.empire.hand import ACTIONS, EmpireHand
-from dealer.games.empire.plaques import Plaque, parse_plaques
-from dealer.games.empire.valuation import PROVISIONAL_LINE, compare, rank_tableau
-from dealer.kernel.errors import CardError, DealerError, MoveError
+from dealer.games.empire.deck import Plaque, parse_plaques
+from dealer.games.empire.hand import EmpireHand
+from dealer.games.empire.ranking import PROVISIONAL_LINE, compare, rank_tableau
+from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.ruling import Ruling
-
-_SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
-MOVES_HELP = "'bet N', 'see', 'raise N', 'yield' or 'turn'"
 
 
 def table_of(path: str | Path | None) -> CombinationTable:
@@ -58,7 +54,7 @@ def rank_ruling(text: str, table: CombinationTable, others: Sequence[str] = ()) 
     plaques = parse_plaques(text)
     rivals = [
         parse_plaques(o, range(1, MAX_TABLEAU + 1), f"other tableau {i}")
-        for i, o in enumerate(others)
+        for i, o in enumerate(others, start=1)
     ]
     ranked = rank_tableau(plaques, table, rivals)
     typed = text if not others else f"{text} | others in play: {' | '.join(others)}"
@@ -89,7 +85,7 @@ def compare_ruling(tableaux: Sequence[str], table: CombinationTable) -> Ruling:
     `{"winners", "split", "hands", "provisional", "table"}`."""
     if len(tableaux) < 2:
         raise CardError(f"compare needs at least two tableaux, got {len(tableaux)}")
-    parsed = [parse_plaques(t, what=f"tableau {i}") for i, t in enumerate(tableaux)]
+    parsed = [parse_plaques(t, what=f"tableau {i}") for i, t in enumerate(tableaux, start=1)]
     comparison = compare(parsed, table)
     return Ruling(
         "empire",
@@ -102,62 +98,12 @@ def compare_ruling(tableaux: Sequence[str], table: CombinationTable) -> Ruling:
     )
 
 
-@dataclass(frozen=True)
-class Move:
-    """One typed move of a hand: the seat named (None: the seat to act), action, amount."""
-
-    seat: int | None
-    action: str
-    amount: int | None
-
-    def __str__(self) -> str:
-        return self.action if self.amount is None else f"{self.action} {self.amount}"
-
-
-def read_move(text: str) -> Move:
-    """Read a typed move: `bet 5`, `see`, `raise 10`, `yield`, `turn`, optionally after
-    `seat N`. Raises `DealerError` naming what cannot be read."""
-    seat: int | None = None
-    words = text.strip()
-    named = _SEAT.fullmatch(words)
-    if named is not None:
-        if not named.group(1).isdigit():
-            raise DealerError(f"seat {named.group(1)!r} is not a seat number")
-        seat = int(named.group(1))
-        words = named.group(2) or ""
-    parts = words.lower().split()
-    if not parts or parts[0] not in ACTIONS:
-        raise DealerError(f"unknown move {words!r}: type {MOVES_HELP}")
-    action, rest = parts[0], parts[1:]
-    if action in ("bet", "raise"):
-        if len(rest) != 1:
-            raise DealerError(f"'{action}' takes one amount of chips, e.g. '{action} 5'")
-        if not rest[0].isdigit():
-            raise DealerError(f"{action} amount {rest[0]!r} is not a whole number of chips")
-        return Move(seat, action, int(rest[0]))
-    if rest:
-        raise DealerError(f"'{action}' takes nothing after it, not {' '.join(rest)!r}")
-    return Move(seat, action, None)
-
-
-def act(hand: EmpireHand, text: str) -> tuple[EmpireHand, int, Move]:
-    """Apply one typed move to the hand: the hand after it, the seat that moved, the move.
-
-    Raises `MoveError` for a move the rules refuse now and `DealerError` for one that cannot
-    be read."""
-    move = read_move(text)
-    seat = hand.to_act if move.seat is None else move.seat
-    if seat is None:
-        raise MoveError("the hand is over")
-    return hand.act(seat, move.action, move.amount), seat, move
-
-
 def hand_ruling(
     hand: EmpireHand, seed: int, ante: int, stack: int | None, moves: Sequence[str]
 ) -> Ruling:
     """The result of a finished hand; `moves` are the accepted moves as typed."""
     if hand.phase != "over":
-        raise DealerError(f"the hand is not over: seat {hand.to_act} to act")
+        raise DealerError(f"the hand is not over: seat {(hand.to_act or 0) + 1} to act")
     players = len(hand.seats)
     header = f"players {players}, seed {seed}, ante {ante}" + (
         f", stack {stack}" if stack is not None else ""

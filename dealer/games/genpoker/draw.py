@@ -1,8 +1,9 @@
 """One round of Genpoker draw: deal five each, discard up to three and draw, showdown.
 
 Pure: the caller hands in the `random.Random` that shuffles, and every step returns a new value.
-Seats are numbered from 0, the first seat to the dealer's left; cards are dealt one at a time
-round the table, and seats draw in seat order from the top of the stock. Eight players use 40
+Seats are indexed from 0, the first seat to the dealer's left (a person reads them from 1);
+cards are dealt one at a time round the table, and seats draw in seat order from the top of the
+stock. Eight players use 40
 cards, and 24 are left: enough for every seat to draw three.
 """
 
@@ -13,8 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dealer.games.genpoker.cards import DECK, GenCard, format_cards, parse_cards
-from dealer.games.genpoker.hands import Category, GenComparison, compare, rank_hand
+from dealer.games.genpoker.deck import DECK, GenCard, format_cards, parse_cards
+from dealer.games.genpoker.ranking import Category, GenComparison, compare, rank_hand
 from dealer.kernel.errors import DealerError, MoveError
 
 MIN_PLAYERS = 2
@@ -53,7 +54,7 @@ class DrawRound:
     def hand(self, seat: int) -> tuple[GenCard, ...]:
         """The seat's five cards now (after its draw if it has drawn)."""
         if not 0 <= seat < self.players:
-            raise DealerError(f"there is no seat {seat}: seats are 0-{self.players - 1}")
+            raise DealerError(f"there is no seat {seat + 1}: seats are 1-{self.players}")
         cards = self.dealt[seat]
         if seat < len(self.draws):
             step = self.draws[seat]
@@ -69,8 +70,8 @@ class DrawRound:
             raise MoveError("every seat has drawn: the round is at the showdown")
         if seat != self.to_act:
             raise MoveError(
-                f"seat {self.to_act} draws now, not seat {seat}: seats draw in order from the "
-                "dealer's left"
+                f"seat {self.to_act + 1} draws now, not seat {seat + 1}: seats draw in order from "
+                "the dealer's left"
             )
         if isinstance(discards, str):
             thrown = parse_cards(discards, what="discard")
@@ -78,16 +79,16 @@ class DrawRound:
             thrown = tuple(discards)
             if len(set(thrown)) != len(thrown):
                 dup = next(c for c in thrown if thrown.count(c) > 1)
-                raise MoveError(f"seat {seat} discards {dup} twice")
+                raise MoveError(f"seat {seat + 1} discards {dup} twice")
         if len(thrown) > MAX_DISCARD:
             raise MoveError(
-                f"seat {seat} may discard at most {MAX_DISCARD} cards, not {len(thrown)}"
+                f"seat {seat + 1} may discard at most {MAX_DISCARD} cards, not {len(thrown)}"
             )
         hand = self.dealt[seat]
         for card in thrown:
             if card not in hand:
                 raise MoveError(
-                    f"seat {seat} cannot discard {card}: it is not in that hand "
+                    f"seat {seat + 1} cannot discard {card}: it is not in that hand "
                     f"({format_cards(hand)})"
                 )
         drawn = self.stock[: len(thrown)]
@@ -99,12 +100,12 @@ class DrawRound:
 
         An odd chip of a split pot goes to the winner nearest the dealer's left."""
         if self.to_act is not None:
-            waiting = ", ".join(str(s) for s in range(len(self.draws), self.players))
+            waiting = ", ".join(str(s + 1) for s in range(len(self.draws), self.players))
             raise MoveError(f"not every seat has drawn yet: seat(s) {waiting} still to draw")
         if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
             raise DealerError(f"pot {pot!r} must be a whole number of chips, zero or more")
         seats = range(self.players)
-        comparison = compare([self.hand(s) for s in seats], [f"Seat {s}" for s in seats])
+        comparison = compare([self.hand(s) for s in seats], [f"Seat {s + 1}" for s in seats])
         share, odd = divmod(pot, len(comparison.winners))
         shares = [0] * self.players
         for place, seat in enumerate(comparison.winners):
@@ -133,7 +134,7 @@ class DrawResult:
             step = self.round.draws[seat]
             seats.append(
                 {
-                    "seat": seat,
+                    "seat": seat + 1,
                     "dealt": [str(c) for c in self.round.dealt[seat]],
                     "discarded": [str(c) for c in step.discarded],
                     "drawn": [str(c) for c in step.drawn],
@@ -153,14 +154,14 @@ class DrawResult:
         for step in self.round.draws:
             if step.discarded:
                 lines.append(
-                    f"Seat {step.seat} discarded {format_cards(step.discarded)} and drew "
+                    f"Seat {step.seat + 1} discarded {format_cards(step.discarded)} and drew "
                     f"{format_cards(step.drawn)}."
                 )
             else:
-                lines.append(f"Seat {step.seat} stood pat.")
+                lines.append(f"Seat {step.seat + 1} stood pat.")
         lines.extend(self.comparison.explanation())
         if self.pot:
-            paid = ", ".join(f"seat {s} {self.shares[s]}" for s in self.comparison.winners)
+            paid = ", ".join(f"seat {s + 1} {self.shares[s]}" for s in self.comparison.winners)
             lines.append(f"Pot {self.pot}: {paid}.")
         return lines
 

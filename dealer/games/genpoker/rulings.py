@@ -1,26 +1,22 @@
 """Genpoker rulings: typed text in, a `Ruling` out. Pure: no printing, no database.
 
-Hands and seats are numbered from 0 everywhere (explanations, JSON, error messages), as the
-engine numbers them.
+Hands and seats are numbered from 1 wherever a person reads them (explanations, error messages,
+the draw's seats); the compare contract's `winners` are 0-based indices into the hands given.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from dealer.games.genpoker.cards import GenCard, parse_cards, parse_hand
-from dealer.games.genpoker.draw import MAX_DISCARD, DrawResult, DrawRound
-from dealer.games.genpoker.hands import compare, rank_hand
-from dealer.kernel.errors import CardError, DealerError, MoveError
+from dealer.games.genpoker.deck import GenCard, parse_cards, parse_hand
+from dealer.games.genpoker.draw import MAX_DISCARD, DrawResult
+from dealer.games.genpoker.ranking import compare, rank_hand
+from dealer.kernel.errors import CardError
 from dealer.kernel.ruling import Ruling
 
 HAND_RANKS = "genpoker seed 003 (RULINGS §4)"
 """What every Genpoker ruling rests on: the seed's 18 categories and tie rules."""
-
-_SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
 
 
 def _settings(**more: Any) -> dict[str, Any]:
@@ -60,7 +56,7 @@ def compare_ruling(hands: Sequence[str]) -> Ruling:
     """Compare two or more hands from one deck: `{"winners", "split", "hands"}`."""
     if len(hands) < 2:
         raise CardError(f"compare needs at least two hands, got {len(hands)}")
-    parsed = [parse_cards(text, (5,), f"hand {i}") for i, text in enumerate(hands)]
+    parsed = [parse_cards(text, (5,), f"hand {i}") for i, text in enumerate(hands, start=1)]
     comparison = compare(parsed)
     return Ruling(
         "genpoker",
@@ -71,56 +67,6 @@ def compare_ruling(hands: Sequence[str]) -> Ruling:
         tuple(comparison.explanation()),
         _settings(),
     )
-
-
-@dataclass(frozen=True)
-class Discard:
-    """One typed draw move: the seat named (None: the seat to act), the cards thrown, and the
-    move as typed after any `seat N`."""
-
-    seat: int | None
-    cards: tuple[GenCard, ...]
-    text: str
-
-
-MOVES_HELP = f"'discard CARDS' (1-{MAX_DISCARD} cards) or 'stand'"
-
-
-def read_discard(text: str) -> Discard:
-    """Read a typed draw move: `discard 1R1 6B7`, `stand` (or `pat`), optionally after
-    `seat N`. Raises `DealerError` for anything else, `CardError` for a bad card."""
-    seat: int | None = None
-    words = text.strip()
-    named = _SEAT.fullmatch(words)
-    if named is not None:
-        if not named.group(1).isdigit():
-            raise DealerError(f"seat {named.group(1)!r} is not a seat number")
-        seat = int(named.group(1))
-        words = named.group(2) or ""
-    verb, _, rest = words.partition(" ")
-    verb = verb.lower()
-    if verb in ("stand", "pat"):
-        if rest.strip() and rest.strip().lower() != "pat":
-            raise DealerError(f"'{verb}' takes no cards: to throw cards away type 'discard CARDS'")
-        return Discard(seat, (), words)
-    if verb == "discard":
-        cards = parse_cards(rest, what="discard")
-        if not cards:
-            raise DealerError(f"name the cards to discard, or stand: {MOVES_HELP}")
-        return Discard(seat, cards, words)
-    raise DealerError(f"unknown move {words!r}: type {MOVES_HELP}")
-
-
-def discard(state: DrawRound, text: str) -> tuple[DrawRound, int, Discard]:
-    """Apply one typed draw move to the round: the round after it, the seat that drew, the move.
-
-    Raises `MoveError` for a discard the rules refuse (out of turn, more than three, a card not
-    in the hand) and `DealerError`/`CardError` for a move that cannot be read."""
-    move = read_discard(text)
-    seat = state.to_act if move.seat is None else move.seat
-    if seat is None:
-        raise MoveError("every seat has drawn: the round is at the showdown")
-    return state.draw(seat, move.cards), seat, move
 
 
 def draw_ruling(result: DrawResult, seed: int, moves: Sequence[str]) -> Ruling:

@@ -35,7 +35,7 @@ from dealer.games.empire.combinations import (
     CombinationTable,
     default_table,
 )
-from dealer.games.empire.plaques import (
+from dealer.games.empire.deck import (
     COLOURS,
     DWARF,
     ELF,
@@ -72,10 +72,10 @@ class Restrictions:
 def restrictions_for(
     index: int,
     tableaux: Sequence[Sequence[Plaque]],
-    label: Callable[[int], str] = lambda number: f"Tableau {number}",
+    label: Callable[[int], str] = lambda index: f"Tableau {index + 1}",
 ) -> Restrictions:
     """Pass one: the restrictions every other tableau still in play lays on tableau `index`
-    (`label` names a tableau by its index in the reasons)."""
+    (`label` names a tableau by its index in the reasons, as people count from 1)."""
     types: set[str] = set()
     colours: set[str] = set()
     reasons: list[str] = []
@@ -466,7 +466,7 @@ def rank_tableau(
     tableaux = distinct_tableaux([tuple(plaques), *(tuple(o) for o in others)])
     _check_size(tableaux[0])
     table = table if table is not None else default_table()
-    restrictions = restrictions_for(0, tableaux, lambda number: f"Other tableau {number - 1}")
+    restrictions = restrictions_for(0, tableaux, lambda index: f"Other tableau {index}")
     return value_tableau(tableaux[0], table, restrictions)
 
 
@@ -550,11 +550,13 @@ def compare(
     checked = distinct_tableaux(tableaux)
     if len(checked) < 2:
         raise CardError(f"compare needs at least two tableaux, got {len(checked)}")
-    for number, plaques in enumerate(checked):
+    for number, plaques in enumerate(checked, start=1):
         _check_size(plaques, number)
     table = table if table is not None else default_table()
     labels = (
-        tuple(names) if names is not None else tuple(f"Tableau {i}" for i in range(len(checked)))
+        tuple(names)
+        if names is not None
+        else tuple(f"Tableau {i}" for i in range(1, len(checked) + 1))
     )
     if len(labels) != len(checked):
         raise DealerError(f"{len(labels)} names for {len(checked)} tableaux")

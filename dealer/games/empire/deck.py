@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from dealer.kernel.cards import split_tokens
-from dealer.kernel.errors import CardError
+from dealer.kernel.cards import Deck, card_of, distinct, parse
 
 COLOURS = ("red", "blue", "green", "black", "white")
 """Best first: the colour tie-break order."""
@@ -23,7 +22,6 @@ TYPES = MILITARY + CIVIC
 UNIQUES = ("elf", "dwarf", "thief", "dragon")
 ELF_EMULATORS = ("sword", "bow", "sigil")
 """The types an Elf lets emulate another plaque of their colour."""
-DRAGONS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,33 +69,41 @@ SET: tuple[Plaque, ...] = (
 )
 """The 50 plaques in index order."""
 
-_BY_TEXT = {str(p): p for p in SET if p.unique != "dragon"}
+
+def _why_unknown(token: str) -> str:
+    text = token.strip().lower()
+    colour, dash, kind = text.partition("-")
+    if dash and colour in COLOURS:
+        why = f"no type {kind!r}; types are {' '.join(TYPES)}"
+    elif dash and kind in TYPES:
+        why = f"no colour {colour!r}; colours are {' '.join(COLOURS)}"
+    else:
+        why = (
+            "a plaque is <colour>-<type> (colours "
+            + " ".join(COLOURS)
+            + "; types "
+            + " ".join(TYPES)
+            + ") or elf, dwarf, thief, dragon"
+        )
+    return f"unknown plaque {token!r}: {why}"
+
+
+EMPIRE: Deck[Plaque] = Deck(
+    name="Empire",
+    cards=SET,
+    typed={str(p): p for p in SET if p is not DRAGON_2},
+    unknown=_why_unknown,
+    copies=((DRAGON_1, DRAGON_2),),
+    noun="plaque",
+    too_many_copies="a third dragon {token!r}: the set has two Dragons",
+    shared_copies="a third dragon in {second}: the set has two Dragons",
+)
+"""Empire's vocabulary for the one parser: a `dragon` typed twice is Dragon 1, then Dragon 2."""
 
 
 def parse_plaque(token: str) -> Plaque:
     """Parse one plaque token (a `dragon` token gives Dragon 1); `CardError` names a bad one."""
-    text = token.strip().lower()
-    if text == "dragon":
-        return DRAGON_1
-    plaque = _BY_TEXT.get(text)
-    if plaque is None:
-        raise CardError(f"unknown plaque {token!r}: {_why_unknown(text)}")
-    return plaque
-
-
-def _why_unknown(text: str) -> str:
-    colour, dash, kind = text.partition("-")
-    if dash and colour in COLOURS:
-        return f"no type {kind!r}; types are {' '.join(TYPES)}"
-    if dash and kind in TYPES:
-        return f"no colour {colour!r}; colours are {' '.join(COLOURS)}"
-    return (
-        "a plaque is <colour>-<type> (colours "
-        + " ".join(COLOURS)
-        + "; types "
-        + " ".join(TYPES)
-        + ") or elf, dwarf, thief, dragon"
-    )
+    return card_of(EMPIRE, token)
 
 
 def parse_plaques(
@@ -107,29 +113,7 @@ def parse_plaques(
 
     Raises `CardError` for an unknown token, a duplicate plaque, a third dragon, or a count
     not in `counts` (`what` names the plaques in that message)."""
-    plaques: list[Plaque] = []
-    for token in split_tokens(text):
-        plaque = parse_plaque(token)
-        if plaque.unique == "dragon":
-            dragons = sum(1 for p in plaques if p.unique == "dragon")
-            if dragons >= DRAGONS:
-                raise CardError(f"a third dragon {token!r}: the set has two Dragons")
-            plaque = DRAGON_2 if dragons else DRAGON_1
-        elif plaque in plaques:
-            raise CardError(f"duplicate plaque {token!r}: {plaque} is already in the {what}")
-        plaques.append(plaque)
-    if counts is not None:
-        allowed = sorted(set(counts))
-        if len(plaques) not in allowed:
-            want = (
-                f"{allowed[0]}-{allowed[-1]}"
-                if allowed == list(range(allowed[0], allowed[-1] + 1)) and len(allowed) > 2
-                else " or ".join(str(n) for n in allowed)
-            )
-            raise CardError(
-                f"wrong number of plaques for the {what}: expected {want}, got {len(plaques)}"
-            )
-    return tuple(plaques)
+    return parse(EMPIRE, text, counts, what)
 
 
 def format_plaques(plaques: Iterable[Plaque]) -> str:
@@ -141,23 +125,6 @@ def distinct_tableaux(tableaux: Iterable[Iterable[Plaque]]) -> tuple[tuple[Plaqu
     """The tableaux with their Dragons numbered across the table (first seen is Dragon 1).
 
     Raises `CardError` if a plaque is in two tableaux or there are more than two Dragons
-    (tableaux numbered from 0, as in JSON)."""
-    owner: dict[Plaque, int] = {}
-    dragons = 0
-    result = []
-    for number, plaques in enumerate(tableaux):
-        renumbered = []
-        for plaque in plaques:
-            if plaque.unique == "dragon":
-                dragons += 1
-                if dragons > DRAGONS:
-                    raise CardError(f"a third dragon in tableau {number}: the set has two Dragons")
-                plaque = DRAGON_1 if dragons == 1 else DRAGON_2
-            elif plaque in owner:
-                raise CardError(
-                    f"duplicate plaque {plaque}: in tableau {owner[plaque]} and tableau {number}"
-                )
-            owner[plaque] = number
-            renumbered.append(plaque)
-        result.append(tuple(renumbered))
-    return tuple(result)
+    (tableaux numbered from 1, as people count them)."""
+    named = ((f"tableau {n}", plaques) for n, plaques in enumerate(tableaux, start=1))
+    return distinct(EMPIRE, named)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from dealer.games.genpoker.cards import COLOUR_NAMES, GenCard, check_distinct
+from dealer.games.genpoker.deck import COLOUR_NAMES, GENPOKER, GenCard, check_distinct
+from dealer.kernel.cards import check
 from dealer.kernel.errors import CardError, DealerError
 
 Key = tuple[int, ...]
@@ -272,9 +273,7 @@ def rank_hand(cards: Iterable[GenCard]) -> GenHand:
     hand = tuple(cards)
     if len(hand) != 5:
         raise CardError(f"wrong number of cards for the hand: expected 5, got {len(hand)}")
-    if len(set(hand)) != 5:
-        dup = next(c for c in hand if hand.count(c) > 1)
-        raise CardError(f"duplicate card {str(dup)!r}: {dup} is already in the hand")
+    check(GENPOKER, hand)
     key = hand_key(hand)
     category = Category(key[0])
     ordered = tuple(sorted(hand, key=lambda c: c.sort_key))
@@ -342,13 +341,15 @@ def compare(
 ) -> GenComparison:
     """Rank several hands dealt from one deck and name the winner(s).
 
-    `names` label the hands in the explanation (default `Hand 0`, `Hand 1`, …; winners are
+    `names` label the hands in the explanation (default `Hand 1`, `Hand 2`, …; winners are
     indices from 0 either way). Raises `CardError` for fewer than two hands, a bad hand, or a
     card in two hands."""
     cards = [tuple(h) for h in hands]
     if len(cards) < 2:
         raise CardError(f"compare needs at least two hands, got {len(cards)}")
-    labels = tuple(names) if names is not None else tuple(f"Hand {i}" for i in range(len(cards)))
+    labels = (
+        tuple(names) if names is not None else tuple(f"Hand {i}" for i in range(1, len(cards) + 1))
+    )
     if len(labels) != len(cards):
         raise DealerError(f"{len(labels)} names for {len(cards)} hands")
     ranked = tuple(rank_hand(h) for h in cards)

@@ -16,8 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from dealer.kernel.cards import split_tokens
-from dealer.kernel.errors import CardError
+from dealer.kernel.cards import Deck, card_of, distinct, parse
 
 GENERATIONS = (1, 2, 3, 4, 5, 6)
 COLOURS = ("R", "B")
@@ -72,32 +71,37 @@ DECK: tuple[GenCard, ...] = tuple(
 _TOKEN = re.compile(r"([1-6])([RB])(\d{1,2})?", re.IGNORECASE)
 
 
-def parse_card(token: str) -> GenCard:
-    """Parse one card token; raise `CardError` naming the token and why it is not a card."""
-    text = token.strip()
-    match = _TOKEN.fullmatch(text)
+def _typed() -> dict[str, GenCard]:
+    typed = {str(card).lower(): card for card in DECK}
+    for generation, per_colour in PER_COLOUR.items():
+        if per_colour == 1:  # `1R` is `1R1`
+            typed.update({f"{generation}{c}".lower(): GenCard(generation, c, 1) for c in COLOURS})
+    return typed
+
+
+def _unknown(token: str) -> str:
+    """Why a token is not a card: not the notation, or a number the generation has not."""
+    match = _TOKEN.fullmatch(token.strip())
     if match is None:
-        raise CardError(
+        return (
             f"unknown card {token!r}: a Genpoker card is a generation 1-6, a colour R or B and "
             "its number, e.g. 1R, 3B2, 6R16"
         )
     generation = int(match.group(1))
-    colour = match.group(2).upper()
     limit = PER_COLOUR[generation]
     if match.group(3) is None:
-        if limit != 1:
-            raise CardError(
-                f"unknown card {token!r}: generation {generation} needs a number 1-{limit}"
-            )
-        number = 1
-    else:
-        number = int(match.group(3))
-        if not 1 <= number <= limit:
-            allowed = "1" if limit == 1 else f"1-{limit}"
-            raise CardError(
-                f"unknown card {token!r}: generation {generation} has number {allowed} per colour"
-            )
-    return GenCard(generation, colour, number)
+        return f"unknown card {token!r}: generation {generation} needs a number 1-{limit}"
+    allowed = "1" if limit == 1 else f"1-{limit}"
+    return f"unknown card {token!r}: generation {generation} has number {allowed} per colour"
+
+
+GENPOKER: Deck[GenCard] = Deck(name="Genpoker", cards=DECK, typed=_typed(), unknown=_unknown)
+"""Genpoker's vocabulary for the one card parser (no run-together cards: ambiguous)."""
+
+
+def parse_card(token: str) -> GenCard:
+    """Parse one card token; raise `CardError` naming the token and why it is not a card."""
+    return card_of(GENPOKER, token)
 
 
 def parse_cards(
@@ -108,20 +112,7 @@ def parse_cards(
     Raises `CardError` for an unknown token, a duplicate card, or a count not in `counts`
     (`what` names the cards in that message).
     """
-    cards: list[GenCard] = []
-    for token in split_tokens(text):
-        card = parse_card(token)
-        if card in cards:
-            raise CardError(f"duplicate card {token!r}: {card} is already in the {what}")
-        cards.append(card)
-    if counts is not None:
-        allowed = sorted(set(counts))
-        if len(cards) not in allowed:
-            want = " or ".join(str(n) for n in allowed)
-            raise CardError(
-                f"wrong number of cards for the {what}: expected {want}, got {len(cards)}"
-            )
-    return tuple(cards)
+    return parse(GENPOKER, text, counts, what)
 
 
 def parse_hand(text: str | Iterable[str]) -> tuple[GenCard, ...]:
@@ -135,12 +126,6 @@ def format_cards(cards: Iterable[GenCard]) -> str:
 
 
 def check_distinct(hands: Iterable[Iterable[GenCard]], what: str = "hand") -> None:
-    """Raise `CardError` if a card is in more than one hand (hands numbered from 0, as in JSON)."""
-    owner: dict[GenCard, int] = {}
-    for number, cards in enumerate(hands):
-        for card in cards:
-            if card in owner:
-                raise CardError(
-                    f"duplicate card {card}: in {what} {owner[card]} and {what} {number}"
-                )
-            owner[card] = number
+    """Raise `CardError` if a card is in more than one hand (hands numbered from 1)."""
+    named = ((f"{what} {number}", cards) for number, cards in enumerate(hands, start=1))
+    distinct(GENPOKER, named)

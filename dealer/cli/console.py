@@ -1,0 +1,138 @@
+"""The one input loop of the live sessions: `dealer table`, `dealer hyrule game`,
+`dealer genpoker draw` and `dealer empire hand`.
+
+Lines come from a terminal (a prompt, line editing where readline is there, Ctrl-C drops the
+line being typed) or from a pipe (no prompts). Blank lines and `#` comments are skipped; every
+other line goes to the session's step and its reply to the command's `show`. A line the session
+refuses is one `Error: …` line on stderr (`Error: line N: …` from a pipe, N counting every
+line) and the session goes on. At the end of input (or once the session is over) the session
+finishes, and what it says is shown too.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Generic, Protocol, TypeVar
+
+import typer
+
+from dealer.kernel.errors import DealerError
+
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+
+class Session(Protocol[R_co]):
+    """What the console drives: a desk's live session."""
+
+    @property
+    def prompt(self) -> str:
+        """What the session waits for."""
+        ...
+
+    @property
+    def over(self) -> bool:
+        """True once nothing more is to be typed."""
+        ...
+
+    def step(self, line: str) -> R_co:
+        """One typed line (`DealerError` refuses it)."""
+        ...
+
+    def finish(self) -> R_co:
+        """The end of the session (`DealerError` when it may not end now)."""
+        ...
+
+
+def at_terminal() -> bool:
+    """True when a person types at a terminal (prompts are shown)."""
+    return sys.stdin.isatty()
+
+
+class Console(Generic[R]):
+    """The terminal or the pipe: reads lines, reports refused ones, hands replies to `show`."""
+
+    def __init__(self, as_json: bool = False) -> None:
+        self.as_json = as_json
+        self.interactive = at_terminal()
+        self.editing = self.interactive and sys.stdout.isatty()
+        self.line = 0
+        if self.editing:
+            try:
+                import readline  # noqa: F401 - line editing and history for input()
+            except ImportError:
+                self.editing = False
+
+    def read(self, prompt: str) -> str | None:
+        """The next line (None at the end of input); at a terminal, Ctrl-C drops the line."""
+        while True:
+            try:
+                if self.editing:
+                    text = input(prompt)
+                else:
+                    if self.interactive:
+                        sys.stderr.write(prompt)
+                        sys.stderr.flush()
+                    text = sys.stdin.readline()
+                    if not text:
+                        raise EOFError
+            except EOFError:
+                if self.interactive:
+                    typer.echo("", err=True)
+                return None
+            except KeyboardInterrupt:
+                if not self.interactive:
+                    raise
+                typer.echo("\n(line dropped; quit to leave)", err=True)
+                continue
+            self.line += 1
+            return text
+
+    def note(self, lines: tuple[str, ...] | list[str]) -> None:
+        """Chatter for a person at a terminal (stderr); nothing in a pipe."""
+        if self.interactive:
+            typer.echo("\n".join(lines), err=True)
+
+    def say(self, text: str) -> None:
+        """Text for the people at the table: stdout; with --json stderr at a terminal (stdout
+        stays JSON Lines) and nothing through a pipe."""
+        if not text:
+            return
+        if not self.as_json:
+            typer.echo(text)
+        elif self.interactive:
+            typer.echo(text, err=True)
+
+    def error(self, message: str) -> None:
+        """One `Error: …` line on stderr (with the line number when reading a pipe)."""
+        where = "" if self.interactive else f"line {self.line}: "
+        typer.echo(f"Error: {where}{message}", err=True)
+
+    def run(
+        self,
+        session: Session[R],
+        show: Callable[[R], None],
+        refused: Callable[[int, str, DealerError], None] | None = None,
+    ) -> int:
+        """Drive `session` to its end; `refused(line number, text, error)` hears of each refused
+        line (after its `Error:` line). The number of refused lines."""
+        count = 0
+        while not session.over:
+            line = self.read(session.prompt)
+            if line is None:
+                break
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            try:
+                reply = session.step(text)
+            except DealerError as exc:
+                count += 1
+                self.error(str(exc))
+                if refused is not None:
+                    refused(self.line, text, exc)
+                continue
+            show(reply)
+        show(session.finish())
+        return count

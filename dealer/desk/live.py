@@ -1,0 +1,229 @@
+"""Live sessions at a table: a game's pure session step, and the record it leaves.
+
+Each game's `session.py` takes one typed line to a new state and a reply; here the step also
+puts on the record what it completes (a settled Pai Gow round, a Hyrule trick and the game's
+score, a Genpoker showdown, an Empire hand) through `dealer.desk.recording`, before anything is
+shown as final. A step that cannot be recorded changes nothing (the line can be typed again).
+One function per command builds its session: `table_session`, `hyrule_game`, `genpoker_draw`,
+`empire_hand`. The games are imported when their session is built, so a command loads only
+its own game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from dealer.desk.context import Desk, HouseRules
+from dealer.desk.recording import check_log, record
+from dealer.kernel.errors import DealerError
+from dealer.kernel.ruling import Ruling
+
+if TYPE_CHECKING:
+    from dealer.games.empire.session import HandReply, HandSession
+    from dealer.games.genpoker.session import DrawReply, DrawSession
+    from dealer.games.hyrule.session import GameSession
+    from dealer.games.hyrule.session import Reply as HyruleReply
+    from dealer.games.paigow.profile import Profile
+    from dealer.games.paigow.session import Reply as TableReply
+    from dealer.games.paigow.session import Session
+
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+S = TypeVar("S", bound="Step[Any]")
+
+
+class Step(Protocol[R_co]):
+    """A game's pure live session: a prompt, whether it is over, one line's step, and what is
+    left to record at the end."""
+
+    @property
+    def prompt(self) -> str:
+        """What the session waits for."""
+        ...
+
+    @property
+    def over(self) -> bool:
+        """True once nothing more is to be typed."""
+        ...
+
+    def step(self: S, line: str) -> tuple[S, R_co]:
+        """One typed line: the next state and the reply (whose `ruling` is to be recorded)."""
+        ...
+
+    def recorded(self: S, ruling_id: int) -> S:
+        """The last reply's ruling is on the record as `ruling_id`."""
+        ...
+
+    def final(self) -> Ruling | None:
+        """What to record when the session ends (`DealerError` if it may not end now)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Said(Generic[R]):
+    """A step's reply (None at the end of a session) and the ruling it recorded, if any."""
+
+    reply: R | None
+    ruling: Ruling | None = None
+    ruling_id: int | None = None
+
+
+class Live(Generic[S, R]):
+    """A pure session driven at a desk: each step's ruling is recorded as it completes."""
+
+    def __init__(self, desk: Desk, state: S) -> None:
+        self.desk = desk
+        self.state = state
+
+    @property
+    def prompt(self) -> str:
+        """What the session waits for."""
+        return self.state.prompt
+
+    @property
+    def over(self) -> bool:
+        """True once nothing more is to be typed."""
+        return self.state.over
+
+    def step(self, line: str) -> Said[R]:
+        """Apply one typed line, recording what it completes; `DealerError` refuses the line."""
+        state, reply = self.state.step(line)
+        ruling: Ruling | None = getattr(reply, "ruling", None)
+        if ruling is None:
+            self.state = state
+            return Said(reply)
+        (ruling_id,) = record(self.desk, [ruling])
+        self.state = state.recorded(ruling_id)
+        return Said(reply, ruling, ruling_id)
+
+    def finish(self) -> Said[R]:
+        """End the session: record what is left (a Hyrule game's score), if anything."""
+        ruling = self.state.final()
+        if ruling is None:
+            return Said(None)
+        (ruling_id,) = record(self.desk, [ruling])
+        return Said(None, ruling, ruling_id)
+
+
+# --- Pai Gow: the live table ---------------------------------------------------------------------
+
+
+class TableSession:
+    """A live Pai Gow table: the dealer's cards, each seat, settle; round after round. A settled
+    round is ruled and recorded exactly as `dealer round` does it."""
+
+    def __init__(self, desk: Desk, profile: Profile) -> None:
+        from dealer.games.paigow.session import Session
+
+        self.desk = desk
+        self.profile = profile
+        self.session: Session = Session(profile, desk.table)
+        self.over = False
+
+    @property
+    def prompt(self) -> str:
+        """What the table waits for."""
+        return self.session.prompt
+
+    def step(self, line: str) -> Said[TableReply]:
+        """One typed line; a settled round is recorded (if that fails the round is kept)."""
+        from dealer.games.paigow.session import ERROR, QUIT, SETTLE
+
+        self.session, reply = self.session.step(line)
+        if reply.kind == ERROR:
+            raise DealerError(reply.lines[0])
+        if reply.kind == QUIT:
+            self.over = True
+        if reply.kind != SETTLE:
+            return Said(reply)
+        from dealer.desk.paigow import settle_round
+
+        try:
+            ruling, ruling_id = settle_round(self.desk, self.profile, reply.round, reply.typed)
+        except DealerError as exc:
+            raise DealerError(f"{exc} (the round is kept: settle again, or undo)") from None
+        self.session = self.session.settled(ruling_id, ruling.result)
+        return Said(reply, ruling, ruling_id)
+
+    def finish(self) -> Said[TableReply]:
+        """End the session: a round not settled is refused (nothing is recorded for it)."""
+        session = self.session
+        if session.in_progress:
+            raise DealerError(
+                f"round {session.round_number} was not settled ({session.pending()}): "
+                "nothing is recorded for it"
+            )
+        return Said(None)
+
+
+def table_session(desk: Desk, house: HouseRules) -> TableSession:
+    """`dealer table`: a live Pai Gow table at `desk` under the house rules; a log that cannot
+    be written fails now, not at the first settle."""
+    profile = house.load()
+    check_log(desk)
+    return TableSession(desk, profile)
+
+
+# --- the other games ------------------------------------------------------------------------------
+
+
+def _seed(seed: int | None) -> int:
+    if seed is not None:
+        return seed
+    import secrets  # only when a shuffle is not replayed
+
+    return secrets.randbelow(2**32)
+
+
+def hyrule_game(
+    desk: Desk, players: int, rules: str, seed: int | None, deck: str | None
+) -> Live[GameSession, HyruleReply]:
+    """`dealer hyrule game`: deal from the typed `deck` (top card first), or shuffle with
+    `seed` (a random one when None); each trick and the final score are recorded."""
+    from dealer.games.hyrule.deck import parse_cards
+    from dealer.games.hyrule.game import HyruleGame
+    from dealer.games.hyrule.rulings import game_settings
+    from dealer.games.hyrule.session import GameSession
+
+    if deck is not None:
+        dealt = HyruleGame.deal(players, rules, deck=parse_cards(deck, "deck"))
+    else:
+        seed = _seed(seed)
+        dealt = HyruleGame.deal(players, rules, rng=random.Random(seed))
+    return Live(desk, GameSession.start(dealt, game_settings(dealt, seed)))
+
+
+def genpoker_draw(
+    desk: Desk, players: int, seed: int | None, pot: int
+) -> Live[DrawSession, DrawReply]:
+    """`dealer genpoker draw`: deal five each (a random seed when None); the showdown is
+    recorded once every seat has drawn."""
+    from dealer.games.genpoker.draw import deal
+    from dealer.games.genpoker.session import DrawSession
+
+    seed = _seed(seed)
+    return Live(desk, DrawSession(deal(players, random.Random(seed)), seed, pot))
+
+
+def empire_hand(
+    desk: Desk,
+    players: int,
+    seed: int | None,
+    ante: int,
+    stack: int | None,
+    combinations: Path | None,
+) -> Live[HandSession, HandReply]:
+    """`dealer empire hand`: deal seven plaques each (a random seed when None) with the
+    operator's combination table (else the shipped one); the hand is recorded when it is over."""
+    from dealer.games.empire.hand import deal_hand
+    from dealer.games.empire.rulings import table_of
+    from dealer.games.empire.session import HandSession
+
+    table = table_of(combinations)
+    seed = _seed(seed)
+    stacks = None if stack is None else [stack] * players
+    hand = deal_hand(players, random.Random(seed), table, ante, stacks)
+    return Live(desk, HandSession(hand, seed, ante, stack))

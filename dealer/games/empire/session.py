@@ -1,0 +1,133 @@
+"""One Empire hand at the table, one typed line at a time: the pure live-session step.
+
+The seat to act types `bet N`, `see`, `raise N`, `yield` or `turn`, optionally after `seat N`;
+once the hand is over, its result comes back in the reply as a ruling to record.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from dealer.games.empire.hand import ACTIONS, EmpireHand
+from dealer.games.empire.rulings import hand_ruling
+from dealer.kernel.errors import DealerError, MoveError
+from dealer.kernel.ruling import Ruling
+
+_SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
+MOVES_HELP = "'bet N', 'see', 'raise N', 'yield' or 'turn'"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One typed move of a hand: the seat named as people count seats, from 1 (None: the seat
+    to act), action, amount."""
+
+    seat: int | None
+    action: str
+    amount: int | None
+
+    def __str__(self) -> str:
+        return self.action if self.amount is None else f"{self.action} {self.amount}"
+
+
+def read_move(text: str) -> Move:
+    """Read a typed move: `bet 5`, `see`, `raise 10`, `yield`, `turn`, optionally after
+    `seat N`. Raises `DealerError` naming what cannot be read."""
+    seat: int | None = None
+    words = text.strip()
+    named = _SEAT.fullmatch(words)
+    if named is not None:
+        if not named.group(1).isdigit():
+            raise DealerError(f"seat {named.group(1)!r} is not a seat number")
+        seat = int(named.group(1))
+        words = named.group(2) or ""
+    parts = words.lower().split()
+    if not parts or parts[0] not in ACTIONS:
+        raise DealerError(f"unknown move {words!r}: type {MOVES_HELP}")
+    action, rest = parts[0], parts[1:]
+    if action in ("bet", "raise"):
+        if len(rest) != 1:
+            raise DealerError(f"'{action}' takes one amount of chips, e.g. '{action} 5'")
+        if not rest[0].isdigit():
+            raise DealerError(f"{action} amount {rest[0]!r} is not a whole number of chips")
+        return Move(seat, action, int(rest[0]))
+    if rest:
+        raise DealerError(f"'{action}' takes nothing after it, not {' '.join(rest)!r}")
+    return Move(seat, action, None)
+
+
+def act(hand: EmpireHand, text: str) -> tuple[EmpireHand, int, Move]:
+    """Apply one typed move to the hand: the hand after it, the seat that moved, the move.
+
+    Raises `MoveError` for a move the rules refuse now and `DealerError` for one that cannot
+    be read."""
+    move = read_move(text)
+    seat = hand.to_act if move.seat is None else move.seat - 1
+    if seat is None:
+        raise MoveError("the hand is over")
+    return hand.act(seat, move.action, move.amount), seat, move
+
+
+@dataclass(frozen=True)
+class HandReply:
+    """What the session answers to an accepted move: the seat, the move, the log lines it added,
+    and the hand's result (to record) once the hand is over."""
+
+    seat: int
+    move: Move
+    log: tuple[str, ...]
+    ruling: Ruling | None = None
+
+
+@dataclass(frozen=True)
+class HandSession:
+    """A hand being played: the hand, its seed, ante and stack, the moves accepted (as typed)."""
+
+    hand: EmpireHand
+    seed: int
+    ante: int
+    stack: int | None
+    moves: tuple[str, ...] = ()
+
+    @property
+    def moves_help(self) -> str:
+        """How a move is typed."""
+        return MOVES_HELP
+
+    @property
+    def prompt(self) -> str:
+        """`seat 1> `."""
+        return f"seat {(self.hand.to_act or 0) + 1}> "
+
+    @property
+    def over(self) -> bool:
+        """True once the hand is over (its result is ruled)."""
+        return self.hand.phase == "over"
+
+    def step(self, line: str) -> tuple[HandSession, HandReply]:
+        """Apply one typed move; the next state and the reply (`DealerError` for a refused
+        move, which changes nothing)."""
+        seen = len(self.hand.events)
+        after, seat, move = act(self.hand, line)
+        state = replace(self, hand=after, moves=(*self.moves, f"seat {seat + 1}: {move}"))
+        log = after.events[seen:]
+        if not state.over:
+            return state, HandReply(seat, move, log)
+        ruling = hand_ruling(after, self.seed, self.ante, self.stack, state.moves)
+        return state, HandReply(seat, move, log, ruling)
+
+    def recorded(self, ruling_id: int) -> HandSession:
+        """The result is on the record (nothing more to keep)."""
+        return self
+
+    def final(self) -> Ruling | None:
+        """Nothing is left to record at the end; input ending before the hand is over is
+        refused."""
+        if not self.over:
+            raise DealerError(
+                f"the moves ended before the hand was over: seat {(self.hand.to_act or 0) + 1} to "
+                "act; "
+                "nothing recorded"
+            )
+        return None

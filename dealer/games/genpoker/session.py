@@ -1,0 +1,125 @@
+"""A Genpoker draw round at the table, one typed line at a time: the pure live-session step.
+
+Each seat in turn types `discard CARDS` (up to three) or `stand`, optionally after `seat N`;
+once every seat has drawn, the showdown comes back in the reply as a ruling to record.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from dealer.games.genpoker.deck import GenCard, parse_cards
+from dealer.games.genpoker.draw import MAX_DISCARD, DrawRound
+from dealer.games.genpoker.rulings import draw_ruling
+from dealer.kernel.errors import DealerError, MoveError
+from dealer.kernel.ruling import Ruling
+
+_SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Discard:
+    """One typed draw move: the seat named as people count seats, from 1 (None: the seat to
+    act), the cards thrown, and the move as typed after any `seat N`."""
+
+    seat: int | None
+    cards: tuple[GenCard, ...]
+    text: str
+
+
+MOVES_HELP = f"'discard CARDS' (1-{MAX_DISCARD} cards) or 'stand'"
+
+
+def read_discard(text: str) -> Discard:
+    """Read a typed draw move: `discard 1R1 6B7`, `stand` (or `pat`), optionally after
+    `seat N`. Raises `DealerError` for anything else, `CardError` for a bad card."""
+    seat: int | None = None
+    words = text.strip()
+    named = _SEAT.fullmatch(words)
+    if named is not None:
+        if not named.group(1).isdigit():
+            raise DealerError(f"seat {named.group(1)!r} is not a seat number")
+        seat = int(named.group(1))
+        words = named.group(2) or ""
+    verb, _, rest = words.partition(" ")
+    verb = verb.lower()
+    if verb in ("stand", "pat"):
+        if rest.strip() and rest.strip().lower() != "pat":
+            raise DealerError(f"'{verb}' takes no cards: to throw cards away type 'discard CARDS'")
+        return Discard(seat, (), words)
+    if verb == "discard":
+        cards = parse_cards(rest, what="discard")
+        if not cards:
+            raise DealerError(f"name the cards to discard, or stand: {MOVES_HELP}")
+        return Discard(seat, cards, words)
+    raise DealerError(f"unknown move {words!r}: type {MOVES_HELP}")
+
+
+def discard(state: DrawRound, text: str) -> tuple[DrawRound, int, Discard]:
+    """Apply one typed draw move to the round: the round after it, the seat that drew, the move.
+
+    Raises `MoveError` for a discard the rules refuse (out of turn, more than three, a card not
+    in the hand) and `DealerError`/`CardError` for a move that cannot be read."""
+    move = read_discard(text)
+    seat = state.to_act if move.seat is None else move.seat - 1
+    if seat is None:
+        raise MoveError("every seat has drawn: the round is at the showdown")
+    return state.draw(seat, move.cards), seat, move
+
+
+@dataclass(frozen=True)
+class DrawReply:
+    """What the session answers to an accepted move: the seat that drew, and the showdown's
+    ruling (to record) once every seat has drawn."""
+
+    seat: int
+    ruling: Ruling | None = None
+
+
+@dataclass(frozen=True)
+class DrawSession:
+    """A draw round being played: the round, its seed and pot, the moves accepted (as typed)."""
+
+    round: DrawRound
+    seed: int
+    pot: int
+    moves: tuple[str, ...] = ()
+
+    @property
+    def moves_help(self) -> str:
+        """How a move is typed."""
+        return MOVES_HELP
+
+    @property
+    def prompt(self) -> str:
+        """`seat 2> `."""
+        return f"seat {(self.round.to_act or 0) + 1}> "
+
+    @property
+    def over(self) -> bool:
+        """True once every seat has drawn (the showdown is ruled)."""
+        return self.round.to_act is None
+
+    def step(self, line: str) -> tuple[DrawSession, DrawReply]:
+        """Apply one typed move; the next state and the reply (`DealerError` for a refused
+        move, which changes nothing)."""
+        after, seat, move = discard(self.round, line)
+        state = replace(self, round=after, moves=(*self.moves, f"seat {seat + 1}: {move.text}"))
+        if not state.over:
+            return state, DrawReply(seat)
+        return state, DrawReply(seat, draw_ruling(after.showdown(self.pot), self.seed, state.moves))
+
+    def recorded(self, ruling_id: int) -> DrawSession:
+        """The showdown is on the record (nothing more to keep)."""
+        return self
+
+    def final(self) -> Ruling | None:
+        """Nothing is left to record at the end; input ending before the showdown is refused."""
+        if not self.over:
+            raise DealerError(
+                f"the moves ended before the showdown: seat {(self.round.to_act or 0) + 1} has not "
+                "drawn; "
+                "nothing recorded"
+            )
+        return None

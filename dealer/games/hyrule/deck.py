@@ -1,0 +1,56 @@
+"""The 54-card Hyrule deck (seed 002, RULINGS §3): the 52 standard cards and two jokers.
+
+A joker is `dealer.kernel.cards.JOKER` (the two are equal values). Cards are typed in the
+standard notation and may be run together (`JKJK 5♠`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from dealer.kernel.cards import (
+    DECK,
+    JOKER,
+    JOKER_TYPED,
+    STANDARD_RUN,
+    STANDARD_TYPED,
+    Card,
+    Deck,
+    card_of,
+    check,
+    parse,
+)
+
+JOKERS = 2
+HYRULE_DECK: tuple[Card, ...] = DECK + (JOKER,)
+"""The 54-card deck: the 52 standard cards and two jokers."""
+
+HYRULE: Deck[Card] = Deck(
+    name="Hyrule",
+    cards=HYRULE_DECK,
+    typed={**STANDARD_TYPED, **JOKER_TYPED},
+    unknown=lambda token: (
+        f"unknown card {token!r}: a card is a rank (2-9, T or 10, J, Q, K, A) and a suit "
+        "(s h d c or ♠ ♥ ♦ ♣), or JK for the joker"
+    ),
+    copies=((JOKER,) * JOKERS,),
+    run_together=STANDARD_RUN,
+    duplicate="duplicate card {card}: it is already in the {what}",
+    too_many_copies="a third joker in the {what}: the Hyrule deck has two jokers",
+)
+"""Hyrule's vocabulary for the one card parser."""
+
+
+def parse_card(token: str) -> Card:
+    """Parse one Hyrule card token (a standard card or `JK`)."""
+    return card_of(HYRULE, token)
+
+
+def parse_cards(text: str | Iterable[str], what: str = "turn") -> tuple[Card, ...]:
+    """Parse typed Hyrule cards (standard cards and up to two `JK`), in the order typed."""
+    return parse(HYRULE, text, what=what)
+
+
+def check_cards(cards: Iterable[Card], what: str) -> tuple[Card, ...]:
+    """Cards given as values: no card twice, no third joker."""
+    return check(HYRULE, cards, what)
