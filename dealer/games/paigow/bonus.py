@@ -137,12 +137,9 @@ class BonusSettings:
     @classmethod
     def from_profile(cls, profile: Profile) -> BonusSettings:
         """The bonus settings of a table profile."""
+        tables: dict[str, Any] = {w.table_setting: profile.table_id(w) for w in Wager}
         return cls(
-            insurance_table=profile.insurance_table,
-            treasure_table=profile.treasure_table,
-            envy_table=profile.envy_table,
-            progressive_insurance_table=profile.progressive_insurance_table,
-            progressive_treasure_table=profile.progressive_treasure_table,
+            **tables,
             envy_minimum=profile.envy_minimum,
             caps=profile.caps,
             meters=profile.meters,
