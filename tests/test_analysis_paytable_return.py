@@ -25,7 +25,8 @@ from dealer.analysis.paytable_return import (
 )
 from dealer.games.paigow.bonus import settle_wager
 from dealer.games.paigow.events import SevenCardEvents, classify
-from dealer.games.paigow.paytables import Pay, PayRow, PayTable, shipped_paytables
+from dealer.games.paigow.pay import Pay
+from dealer.games.paigow.paytables import PayRow, PayTable, shipped_paytables
 from dealer.kernel.cards import DECK, JOKER, Card
 from dealer.kernel.errors import DealerError, PayTableError
 

@@ -16,9 +16,9 @@ from dealer.games.paigow.bonus import (
     SeatBonusInput,
     settle_bonuses,
     settle_wager,
-    share,
 )
 from dealer.games.paigow.events import classify
+from dealer.games.paigow.pay import share
 from dealer.games.paigow.paytables import load_paytables, shipped_paytables
 from dealer.games.paigow.profile import Cap, MeterConfig, load_profile
 from dealer.kernel.cards import parse_cards

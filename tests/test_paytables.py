@@ -8,15 +8,8 @@ from pathlib import Path
 import pytest
 
 from dealer.games.paigow.events import EVENT_ORDER
+from dealer.games.paigow.pay import Basis, Pay, PayKind
 from dealer.games.paigow.paytables import (
-    FIXED,
-    FOR_ONE,
-    LOSS,
-    NOT_OFFERED,
-    PERCENT,
-    PUSH,
-    TO_ONE,
-    Pay,
     check_file,
     load_file,
     load_paytables,
@@ -37,11 +30,11 @@ SHIPPED_IDS = {
 }
 # How the seed prints a bare number: the appendix's own note.
 BASIS = {
-    "insurance": TO_ONE,
-    "treasure": TO_ONE,
-    "envy": FIXED,
-    "progressive_insurance": FOR_ONE,
-    "progressive_treasure": FOR_ONE,
+    "insurance": Basis.TO_ONE,
+    "treasure": Basis.TO_ONE,
+    "envy": Basis.FIXED,
+    "progressive_insurance": Basis.FOR_ONE,
+    "progressive_treasure": Basis.FOR_ONE,
 }
 
 
@@ -53,14 +46,14 @@ def _rows(name: str) -> list[list[str]]:
 
 def seed_pay(cell: str, basis: str) -> Pay:
     """A cell as the seed prints it: `400`, `5,000`, `$1,000`, `10%`, `Push`, `Loss`, `N/A`."""
-    words = {"Push": PUSH, "Loss": LOSS, "N/A": NOT_OFFERED}
+    words = {"Push": PayKind.PUSH, "Loss": PayKind.LOSS, "N/A": PayKind.NOT_OFFERED}
     if cell in words:
         return Pay(words[cell])
     if cell.endswith("%"):
-        return Pay(PERCENT, Decimal(cell[:-1]))
+        return Pay(PayKind.PERCENT, Decimal(cell[:-1]))
     if cell.startswith("$"):
-        return Pay(FIXED, Decimal(cell[1:].replace(",", "")))
-    return Pay(basis, Decimal(cell.replace(",", "")))
+        return Pay(PayKind.FIXED, Decimal(cell[1:].replace(",", "")))
+    return Pay(PayKind(basis), Decimal(cell.replace(",", "")))
 
 
 def test_every_table_of_the_seed_is_shipped() -> None:
@@ -103,9 +96,13 @@ def test_shipped_dir_in_the_source_tree() -> None:
 def test_row_for_takes_the_first_event_the_table_offers() -> None:
     et3 = shipped_paytables().get("PT-BJS-EC-ET-03")
     royal_ak = ["royal-flush-with-suited-ak", "royal-flush", "straight-flush", "flush"]
-    assert et3.row("royal-flush-with-suited-ak").pay == Pay(NOT_OFFERED)  # type: ignore[union-attr]
+    assert et3.row("royal-flush-with-suited-ak").pay == Pay(PayKind.NOT_OFFERED)  # type: ignore[union-attr]
     row = et3.row_for(royal_ak)
-    assert row is not None and row.event == "royal-flush" and row.pay == Pay(FIXED, Decimal(500))
+    assert (
+        row is not None
+        and row.event == "royal-flush"
+        and row.pay == Pay(PayKind.FIXED, Decimal(500))
+    )
     et1 = shipped_paytables().get("PT-BJS-EC-ET-01")
     assert et1.row_for(royal_ak).event == "royal-flush-with-suited-ak"  # type: ignore[union-attr]
     assert et1.row_for(["flush", "straight"]) is None
@@ -115,21 +112,21 @@ def test_row_for_takes_the_first_event_the_table_offers() -> None:
 def test_a_loss_row_is_a_row() -> None:
     et2 = shipped_paytables().get("PT-FLT-EC-ET-02")
     row = et2.row_for(["three-pair"])
-    assert row is not None and row.pay == Pay(LOSS) and row.label == "3 Pair"
+    assert row is not None and row.pay == Pay(PayKind.LOSS) and row.label == "3 Pair"
 
 
 @pytest.mark.parametrize(
     ("pay", "text"),
     [
-        (Pay(TO_ONE, Decimal(5000)), "5,000 to 1"),
-        (Pay(TO_ONE, Decimal("2.5")), "2.5 to 1"),
-        (Pay(FOR_ONE, Decimal(250)), "250 for 1"),
-        (Pay(FIXED, Decimal(1000)), "$1,000"),
-        (Pay(FIXED, Decimal("7.50")), "$7.50"),
-        (Pay(PERCENT, Decimal(10)), "10% of the meter"),
-        (Pay(PUSH), "Push"),
-        (Pay(LOSS), "Loss"),
-        (Pay(NOT_OFFERED), "N/A"),
+        (Pay(PayKind.TO_ONE, Decimal(5000)), "5,000 to 1"),
+        (Pay(PayKind.TO_ONE, Decimal("2.5")), "2.5 to 1"),
+        (Pay(PayKind.FOR_ONE, Decimal(250)), "250 for 1"),
+        (Pay(PayKind.FIXED, Decimal(1000)), "$1,000"),
+        (Pay(PayKind.FIXED, Decimal("7.50")), "$7.50"),
+        (Pay(PayKind.PERCENT, Decimal(10)), "10% of the meter"),
+        (Pay(PayKind.PUSH), "Push"),
+        (Pay(PayKind.LOSS), "Loss"),
+        (Pay(PayKind.NOT_OFFERED), "N/A"),
     ],
 )
 def test_pay_text(pay: Pay, text: str) -> None:

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer.games.paigow.profile import load_profile
+from dealer.games.paigow.pay import Wager
+from dealer.games.paigow.profile import TABLE_RULES, load_profile
 from dealer.kernel.errors import ConfigError
 
 
@@ -20,6 +21,18 @@ def test_defaults_are_the_rulings_defaults() -> None:
     assert p.envy_minimum == Decimal(5)
     assert p.treasure_table == "PT-FLT-EC-ET-01"
     assert p.caps["treasure"].per_hand is None
+
+
+def test_every_bonus_wager_has_its_pay_table_setting() -> None:
+    assert tuple(w.table_setting for w in Wager) == TABLE_RULES
+    p = load_profile(rules=["envy_table=E02"])
+    assert [p.table_id(w) for w in Wager] == [
+        "PT-FLT-EC-PGI-01",
+        "PT-FLT-EC-ET-01",
+        "E02",
+        "PT-BJS-EC-PGI-01",
+        "PT-BJS-EC-ET-01",
+    ]
 
 
 def test_a_property_file_and_rule_overrides(tmp_path: Path) -> None:

@@ -16,10 +16,11 @@ always, never or only sometimes hold:
 A table that offers an event only some hands of a class hold, while not offering the class
 itself, is refused (PayTableError) rather than counted wrongly.
 
-Money follows the settlement (`dealer.games.paigow.bonus`): "to 1" nets value × wager, "for 1"
+Money is the settlement's own: each row's net comes from `dealer.games.paigow.pay.row_net`,
+the one arithmetic `dealer.games.paigow.bonus` settles with ("to 1" nets value × wager, "for 1"
 nets (value − 1) × wager, each rounded down to the cent; a fixed or meter pay is paid for the
 wager in a "for 1" table and on top of it in a "to 1" table; a meter pay is that share of the
-meter as it stands, rounded down to the cent. All sums are exact fractions; floats appear only
+meter as it stands, rounded down to the cent). All sums are exact fractions; floats appear only
 in the JSON and text.
 
 Envy tables have no wager: their figures are the Envy paid for one other player's hand, in
@@ -31,27 +32,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
 from dealer.analysis.exact import PAYTABLE_ORDER, count_events
 from dealer.games.paigow import events as ev
-from dealer.games.paigow.paytables import (
-    FIXED,
-    FOR_ONE,
-    LOSS,
-    NOT_OFFERED,
-    PERCENT,
-    PUSH,
-    TO_ONE,
-    WAGERS,
-    PayRow,
-    PayTable,
-)
+from dealer.games.paigow import pay
+from dealer.games.paigow.pay import Basis, PayKind, Wager
+from dealer.games.paigow.paytables import PayRow, PayTable
 from dealer.kernel.errors import DealerError, PayTableError
-from dealer.kernel.money import CENT, fmt_money, money_json
+from dealer.kernel.money import fmt_money, money_json
 
 Progress = Callable[[int, int], None]
 NOTHING = "nothing"
@@ -144,7 +136,7 @@ def settling_row(table: PayTable, klass: str) -> PayRow | None:
     PayTableError when the class's hands would settle on different rows."""
     for event in ev.EVENT_ORDER:
         row = table.row(event)
-        if row is None or row.pay.kind == NOT_OFFERED:
+        if row is None or row.pay.kind == PayKind.NOT_OFFERED:
             continue
         held = holds(klass, event)
         if held:
@@ -157,31 +149,12 @@ def settling_row(table: PayTable, klass: str) -> PayRow | None:
     return None
 
 
-def _floor_cent(value: Decimal) -> Decimal:
-    return value.quantize(CENT, ROUND_DOWN)
-
-
 def row_net(row: PayRow | None, table: PayTable, wager: Decimal, meter: Decimal | None) -> Decimal:
-    """What one hand settled on `row` nets the player, as `dealer.games.paigow.bonus` settles it
-    (`wager` 0 for Envy); None for no row: the wager loses."""
-    if row is None:
-        return -wager
-    kind, value = row.pay.kind, row.pay.value
-    if kind == PUSH:
-        return Decimal(0)
-    if kind == LOSS:
-        return -wager
-    assert value is not None
-    if kind == TO_ONE:
-        return _floor_cent(value * wager)
-    if kind == FOR_ONE:
-        return _floor_cent(value * wager) - wager
-    received = value
-    if kind == PERCENT:
-        if meter is None:
-            raise DealerError(f"pay table {table.id} pays a share of the meter: give the meter")
-        received = _floor_cent(meter * value / 100)
-    return received - wager if table.basis == FOR_ONE else received
+    """What one hand settled on `row` nets the player, by the settlement's own arithmetic
+    (`dealer.games.paigow.pay.row_net`; `wager` 0 for Envy); None for no row: the wager loses."""
+    if row is not None and row.pay.from_meter and meter is None:
+        raise DealerError(f"pay table {table.id} pays a share of the meter: give the meter")
+    return pay.row_net(row.pay if row else None, table.basis, wager, meter).net
 
 
 @dataclass(frozen=True)
@@ -283,7 +256,7 @@ class PaytableReturn:
     def explanation(self) -> list[str]:
         """How the figures were made, for a person."""
         t = self.table
-        kind = WAGERS[t.wager].name
+        kind = Wager(t.wager).full_name
         named = kind if t.name == kind else f"{t.name}, {kind}"
         lines = [
             f"{t.id} ({named}), pays {_basis_words(t.basis)}",
@@ -317,7 +290,12 @@ class PaytableReturn:
 
 
 def _basis_words(basis: str) -> str:
-    return {TO_ONE: '"to 1"', FOR_ONE: '"for 1"', FIXED: "fixed amounts"}.get(basis, basis)
+    words: dict[str, str] = {
+        Basis.TO_ONE: '"to 1"',
+        Basis.FOR_ONE: '"for 1"',
+        Basis.FIXED: "fixed amounts",
+    }
+    return words.get(basis, basis)
 
 
 def analyze_paytable(
@@ -348,13 +326,13 @@ def analyze_paytable(
         else:
             by_row.setdefault(row.number, []).append((klass, n))
     uses_meter = any(
-        r.pay.kind == PERCENT and sum(n for _, n in by_row.get(r.number, [])) for r in table.rows
+        r.pay.from_meter and sum(n for _, n in by_row.get(r.number, [])) for r in table.rows
     )
     if uses_meter and meter is None:
         raise DealerError(f"pay table {table.id} pays a share of the meter: give the meter")
     lines = [
         RowReturn(row, (), Decimal(0))
-        if row.pay.kind == NOT_OFFERED
+        if row.pay.kind == PayKind.NOT_OFFERED
         else RowReturn(row, tuple(by_row.get(row.number, ())), row_net(row, table, stake, meter))
         for row in table.rows
     ]

@@ -17,7 +17,8 @@ from typing import Any
 from dealer.analysis.exact import count_events
 from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
 from dealer.games.paigow.events import EVENT_ORDER
-from dealer.games.paigow.paytables import PERCENT, WAGERS, PayTable
+from dealer.games.paigow.pay import Wager
+from dealer.games.paigow.paytables import PayTable
 from dealer.kernel.money import fmt_money, money_json
 
 Progress = Callable[[int, int], None]
@@ -33,7 +34,7 @@ class ReportSection:
     @property
     def title(self) -> str:
         """The wager's name."""
-        return WAGERS[self.wager].name
+        return Wager(self.wager).full_name
 
     def events(self) -> list[str]:
         """Every event some table of the section has a row for, highest first."""
@@ -99,7 +100,7 @@ class OperatorReport:
         for wager, amount in self.meters.items():
             if any(s.wager == wager and _uses_meter(s.analyses) for s in self.sections):
                 lines.append(
-                    f"{WAGERS[wager].name}: shares of the meter are paid from a meter of "
+                    f"{Wager(wager).full_name}: shares of the meter are paid from a meter of "
                     f"{fmt_money(amount)} (its seed); the house edge falls as the meter grows."
                 )
         return lines
@@ -129,7 +130,7 @@ class OperatorReport:
 
 
 def _uses_meter(analyses: Iterable[PaytableReturn]) -> bool:
-    return any(r.pay.kind == PERCENT for a in analyses for r in a.table.rows)
+    return any(r.pay.from_meter for a in analyses for r in a.table.rows)
 
 
 def _markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -149,7 +150,7 @@ def operator_report(
     progress: Progress | None = None,
 ) -> OperatorReport:
     """Analyse every table (`meters` by wager name, for share-of-meter rows) and group them by
-    wager in the order of `dealer.games.paigow.paytables.WAGERS`."""
+    wager in the order of `dealer.games.paigow.pay.Wager`."""
     if counts is None:
         counts = count_events("paytable", progress)
     grouped: dict[str, list[PaytableReturn]] = {}
@@ -158,7 +159,7 @@ def operator_report(
         grouped.setdefault(table.wager, []).append(analysis)
     sections = tuple(
         ReportSection(w, tuple(sorted(grouped[w], key=lambda a: a.table.id)))
-        for w in WAGERS
+        for w in Wager
         if w in grouped
     )
     return OperatorReport(

@@ -4,10 +4,9 @@ Pure functions over seven-card hands and pay tables: Pai Gow Insurance (on the p
 or the dealer's when the player declared it: the lammer), Emperor's Treasure, the Envy Bonus
 across the table, the two progressives with their meters, and the caps.
 
-Money: every amount is a Decimal of whole cents. A result's `net` is the player's gain (+) or
-loss (−): a losing wager nets −amount, a push 0, N to 1 nets N × amount, N for 1 nets
-(N − 1) × amount. A fixed or meter pay in a "for 1" table is paid for the wager (nets pay −
-amount), in a "to 1" table on top of it; an Envy pay has no wager and nets its amount.
+Money: every amount is a Decimal of whole cents; what a row pays is computed by
+`dealer.games.paigow.pay.row_net`, the arithmetic the exact analysis uses too. A result's `net`
+is the player's gain (+) or loss (−).
 
 Meters: the values come in and the new values go out. Each progressive wager adds its
 contribution (a share of the wager, rounded down to the cent) to its meter before the hands are
@@ -15,46 +14,42 @@ paid; hits are paid in seat order, each from the meter the one before left; a pe
 that share of the meter, rounded down to the cent, and comes off the meter; a 100% pay resets
 it to its seed. Fixed and odds pays of a progressive table are paid by the house.
 
-Caps (per wager type, on the winnings): per hand first (a seat's total for that wager in the
-round), then per round (shared among the winners in proportion to what they would be paid, to
-the cent, the odd cents to the largest remainders, then seat order). What a cap keeps from a
-meter pay stays in the meter.
+Caps (per wager type, on the winnings, `dealer.games.paigow.pay.capped`): per hand first (a
+seat's total for that wager in the round), then per round (shared among the winners in
+proportion to what they would be paid, to the cent, the odd cents to the largest remainders,
+then seat order). What a cap keeps from a meter pay stays in the meter.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from decimal import ROUND_DOWN, ROUND_FLOOR, Decimal
+from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
 from dealer.games.paigow.events import LABELS, SevenCardEvents, classify
-from dealer.games.paigow.paytables import (
-    FIXED,
-    FOR_ONE,
-    LOSS,
-    NOT_OFFERED,
-    PERCENT,
-    PUSH,
-    TO_ONE,
-    WAGERS,
-    PayRow,
-    PayTable,
-    PayTables,
-    shipped_paytables,
+from dealer.games.paigow.pay import (
+    PLACED,
+    PROGRESSIVES,
+    ZERO,
+    Basis,
+    PayKind,
+    Payout,
+    Wager,
+    capped,
+    floor_cent,
+    row_net,
 )
+from dealer.games.paigow.paytables import PayRow, PayTable, PayTables, shipped_paytables
 from dealer.games.paigow.profile import Cap, MeterConfig, Profile
 from dealer.inputs import money
 from dealer.kernel.cards import Card, check_distinct
 from dealer.kernel.errors import ConfigError, DealerError
-from dealer.kernel.money import CENT, fmt_money, money_json
+from dealer.kernel.money import fmt_money, money_json
 
-ZERO = Decimal(0)
-PROGRESSIVES = ("progressive_insurance", "progressive_treasure")
-TABLE_SETTINGS: Mapping[str, str] = MappingProxyType({w: f"{w}_table" for w in WAGERS})
-"""The BonusSettings field naming each wager's pay table."""
-SETTLE_ORDER = ("insurance", "treasure", "envy", "progressive_insurance", "progressive_treasure")
+SETTLE_ORDER = tuple(Wager)
+"""A seat's rulings are listed in the order of `Wager`."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +69,7 @@ class SeatBonusInput:
         if isinstance(self.seat, bool) or not isinstance(self.seat, int) or self.seat < 1:
             raise DealerError(f"seat {self.seat!r}: seats are numbered from 1")
         object.__setattr__(self, "cards", tuple(self.cards))
-        for name in ("insurance", "treasure", *PROGRESSIVES):
+        for name in PLACED:
             value = money(getattr(self, name), f"seat {self.seat} {name} wager")
             object.__setattr__(self, name, value)
 
@@ -107,8 +102,8 @@ class Meters:
 
 DEFAULT_METERS: Mapping[str, MeterConfig] = MappingProxyType(
     {
-        "progressive_insurance": MeterConfig(Decimal(5000), Decimal("0.25")),
-        "progressive_treasure": MeterConfig(Decimal(10000), Decimal("0.25")),
+        Wager.PROGRESSIVE_INSURANCE: MeterConfig(Decimal(5000), Decimal("0.25")),
+        Wager.PROGRESSIVE_TREASURE: MeterConfig(Decimal(10000), Decimal("0.25")),
     }
 )
 """The meters of the shipped default profile: seed and share of each wager."""
@@ -130,8 +125,8 @@ class BonusSettings:
     def __post_init__(self) -> None:
         object.__setattr__(self, "envy_minimum", money(self.envy_minimum, "Envy minimum"))
         for name in self.caps:
-            if name not in WAGERS:
-                raise ConfigError(f"cap for {name!r}: caps are set for {', '.join(WAGERS)}")
+            if name not in tuple(Wager):
+                raise ConfigError(f"cap for {name!r}: caps are set for {', '.join(Wager)}")
         for name in PROGRESSIVES:
             meter = self.meters.get(name)
             if meter is None:
@@ -142,12 +137,9 @@ class BonusSettings:
     @classmethod
     def from_profile(cls, profile: Profile) -> BonusSettings:
         """The bonus settings of a table profile."""
+        tables: dict[str, Any] = {w.table_setting: profile.table_id(w) for w in Wager}
         return cls(
-            insurance_table=profile.insurance_table,
-            treasure_table=profile.treasure_table,
-            envy_table=profile.envy_table,
-            progressive_insurance_table=profile.progressive_insurance_table,
-            progressive_treasure_table=profile.progressive_treasure_table,
+            **tables,
             envy_minimum=profile.envy_minimum,
             caps=profile.caps,
             meters=profile.meters,
@@ -159,7 +151,7 @@ class BonusSettings:
 
     def table_id(self, wager: str) -> str:
         """The pay table chosen for one wager type."""
-        table_id: str = getattr(self, TABLE_SETTINGS[wager])
+        table_id: str = getattr(self, Wager(wager).table_setting)
         return table_id
 
     def to_dict(self) -> dict[str, Any]:
@@ -169,11 +161,11 @@ class BonusSettings:
             return None if v is None else money_json(v)
 
         return {
-            **{TABLE_SETTINGS[w]: self.table_id(w) for w in WAGERS},
+            **{w.table_setting: self.table_id(w) for w in Wager},
             "envy_minimum": money_json(self.envy_minimum),
             "caps": {
                 w: {"per_hand": num(self.cap(w).per_hand), "per_round": num(self.cap(w).per_round)}
-                for w in WAGERS
+                for w in Wager
             },
             "meters": {
                 m: {"seed": num(c.seed), "contribution": float(c.contribution)}
@@ -216,12 +208,13 @@ class BonusResult:
     amount: Decimal
     paytable: str
     paytable_name: str
-    basis: str
+    basis: Basis
     hand: str  # "own", "dealer" or "seat N" (Envy)
     event: str | None
     event_cards: tuple[Card, ...]
     row: PayRow | None
     skipped: tuple[str, ...]
+    payout: Payout
     uncapped_net: Decimal
     net: Decimal
     meter: MeterPay | None = None
@@ -281,46 +274,8 @@ class BonusResult:
         return lines
 
     def _arithmetic(self) -> str:
-        w = fmt_money(self.amount)
-        net = fmt_money(self.uncapped_net, signed=True)
-        row = self.row
-        if row is None:
-            return f"{self.reason}: the {w} wager loses = {net}"
-        value = row.pay.value
-        text = row.pay.text()
-        start = f"row {row.label}: "
-        if row.pay.kind == TO_ONE:
-            return f"{start}{text} × {w} = {net}"
-        if row.pay.kind == FOR_ONE:
-            assert value is not None
-            got = fmt_money((value * self.amount).quantize(CENT, ROUND_DOWN))
-            return f"{start}{text} × {w} = {got} for the {w} wager: {net}"
-        if row.pay.kind == PUSH:
-            return f"{start}Push, the {w} wager is returned = {net}"
-        if row.pay.kind == LOSS:
-            return f"{start}Loss, the {w} wager loses = {net}"
-        if row.pay.kind == PERCENT and self.meter is not None:
-            m = self.meter
-            after = (
-                f"the meter resets to its seed {fmt_money(m.after)}"
-                if m.reset
-                else f"the meter goes to {fmt_money(m.after)}"
-            )
-            got = f"{text} {fmt_money(m.before)} = {fmt_money(m.paid)}"
-            return f"{start}{got}{self._for_wager()} = {net}; {after}"
-        assert value is not None
-        return f"{start}{fmt_money(value)} fixed{self._for_wager()} = {net}"
-
-    def _for_wager(self) -> str:
-        if self.amount == ZERO and self.basis == FIXED:
-            return ""
-        if self.basis == FOR_ONE:
-            return f" for the {fmt_money(self.amount)} wager"
-        return f" on top of the {fmt_money(self.amount)} wager"
-
-
-def _rounded(value: Decimal) -> Decimal:
-    return value.quantize(CENT, ROUND_DOWN)
+        lead = self.reason if self.row is None else f"row {self.row.label}"
+        return self.payout.arithmetic(lead, self.meter.after if self.meter else None)
 
 
 def settle_wager(
@@ -343,35 +298,22 @@ def settle_wager(
         top = table.row(event)
         if row is not None and event == row.event:
             break
-        if top is not None and top.pay.kind == NOT_OFFERED:
+        if top is not None and top.pay.kind == PayKind.NOT_OFFERED:
             skipped.append(event)
+    if row is not None and row.pay.from_meter and (meter is None or seed is None):
+        raise DealerError(f"{table.id} pays from a meter: give the meter and its seed")
+    payout = row_net(row.pay if row else None, table.basis, amount, meter)
     meter_pay: MeterPay | None = None
-    if row is None:
-        net = -amount
-    else:
-        kind, value = row.pay.kind, row.pay.value
-        if kind == TO_ONE:
-            assert value is not None
-            net = _rounded(value * amount)
-        elif kind == FOR_ONE:
-            assert value is not None
-            net = _rounded(value * amount) - amount
-        elif kind == PUSH:
-            net = ZERO
-        elif kind == LOSS:
-            net = -amount
-        else:
-            assert value is not None
-            received = value
-            if kind == PERCENT:
-                if meter is None or seed is None:
-                    raise DealerError(f"{table.id} pays from a meter: give the meter and its seed")
-                received = _rounded(meter * value / 100)
-                reset = value == 100
-                meter_pay = MeterPay(
-                    wager, meter, value, received, seed if reset else meter - received, reset
-                )
-            net = received - amount if table.basis == FOR_ONE else received
+    if payout.meter is not None:
+        assert row is not None and row.pay.value is not None and seed is not None
+        meter_pay = MeterPay(
+            wager,
+            payout.meter,
+            row.pay.value,
+            payout.paid,
+            payout.meter_after(seed),
+            payout.reset,
+        )
     return BonusResult(
         seat=seat,
         wager=wager,
@@ -384,8 +326,9 @@ def settle_wager(
         event_cards=events.event_cards[row.event] if row else (),
         row=row,
         skipped=tuple(skipped),
-        uncapped_net=net,
-        net=net,
+        payout=payout,
+        uncapped_net=payout.net,
+        net=payout.net,
         meter=meter_pay,
         reason=_no_row_reason(events) if row is None else "",
     )
@@ -472,66 +415,22 @@ class RoundBonuses:
             after = self.meters_after.get(name)
             if added or before != after:
                 lines.append(
-                    f"{WAGERS[name].name} meter: {fmt_money(before)} + contributions "
+                    f"{name.full_name} meter: {fmt_money(before)} + contributions "
                     f"{fmt_money(added)} → {fmt_money(after)}"
                 )
         return lines
 
 
-def share(amounts: Sequence[Decimal], cap: Decimal) -> list[Decimal]:
-    """Cut `amounts` (whole cents, ≥ 0) to total at most `cap`, in proportion: each gets its
-    share rounded down to the cent, the odd cents go to the largest remainders (then the
-    earliest)."""
-    total = sum(amounts, ZERO)
-    if total <= cap:
-        return list(amounts)
-    exact = [a * cap / total / CENT for a in amounts]
-    cents = [e.to_integral_value(ROUND_FLOOR) for e in exact]
-    left = int(cap / CENT) - int(sum(cents, ZERO))
-    order = sorted(range(len(amounts)), key=lambda i: (cents[i] - exact[i], i))
-    for i in order[:left]:
-        cents[i] += 1
-    return [c * CENT for c in cents]
-
-
 def _apply_caps(results: list[BonusResult], settings: BonusSettings) -> list[BonusResult]:
     """Per-hand then per-round caps on the winnings of each wager type."""
     out = list(results)
-    for wager in WAGERS:
+    for wager in Wager:
         cap = settings.cap(wager)
         idx = [i for i, r in enumerate(out) if r.wager == wager and r.net > 0]
-        if cap.per_hand is not None:
-            for seat in sorted({out[i].seat for i in idx}):
-                mine = [i for i in idx if out[i].seat == seat]
-                total = sum((out[i].net for i in mine), ZERO)
-                if total <= cap.per_hand:
-                    continue
-                note = (
-                    f"capped at the {WAGERS[wager].name} maximum of {fmt_money(cap.per_hand)} "
-                    f"per hand (seat {seat} won {fmt_money(total, signed=True)} in all)"
-                )
-                for i, paid in zip(
-                    mine, share([out[i].net for i in mine], cap.per_hand), strict=True
-                ):
-                    out[i] = replace(out[i], net=paid, caps=(*out[i].caps, note))
-        if cap.per_round is not None:
-            total = sum((out[i].net for i in idx), ZERO)
-            if total > cap.per_round:
-                note = (
-                    f"capped at the {WAGERS[wager].name} maximum of {fmt_money(cap.per_round)} "
-                    f"per round, shared in proportion among {len(idx)} winning "
-                    f"{'pays' if len(idx) > 1 else 'pay'} of {fmt_money(total, signed=True)}"
-                )
-                for i, paid in zip(
-                    idx, share([out[i].net for i in idx], cap.per_round), strict=True
-                ):
-                    out[i] = replace(out[i], net=paid, caps=(*out[i].caps, note))
-    for i, r in enumerate(out):
-        if r.caps:
-            final = (
-                f"paid {fmt_money(r.net, signed=True)} of {fmt_money(r.uncapped_net, signed=True)}"
-            )
-            out[i] = replace(r, caps=(*r.caps, final))
+        pays = capped([(out[i].seat, out[i].net) for i in idx], wager, cap.per_hand, cap.per_round)
+        for i, pay in zip(idx, pays, strict=True):
+            if pay.notes:
+                out[i] = replace(out[i], net=pay.net, caps=pay.notes)
     return out
 
 
@@ -564,28 +463,29 @@ def settle_bonuses(
     settings = settings or BonusSettings()
     meters = meters or Meters()
     library = paytables or shipped_paytables()
-    tables = {w: library.get(settings.table_id(w), w) for w in WAGERS}
+    tables = {w: library.get(settings.table_id(w), w) for w in Wager}
     ordered = sorted(seats, key=lambda s: s.seat)
     hands, dealer = _classify_all(ordered, dealer_cards)
 
     added = {
         name: sum(
-            (_rounded(s.wager(name) * settings.meters[name].contribution) for s in ordered), ZERO
+            (floor_cent(s.wager(name) * settings.meters[name].contribution) for s in ordered),
+            ZERO,
         )
         for name in PROGRESSIVES
     }
-    meter_now = {name: meters.get(name) + added[name] for name in PROGRESSIVES}
+    meter_now: dict[str, Decimal] = {name: meters.get(name) + added[name] for name in PROGRESSIVES}
     results: list[BonusResult] = []
     for s in ordered:
-        for wager in ("insurance", "treasure"):
+        for wager in (Wager.INSURANCE, Wager.TREASURE):
             amount = s.wager(wager)
             if amount <= 0:
                 continue
-            on_dealer = wager == "insurance" and s.insurance_on_dealer
+            on_dealer = wager == Wager.INSURANCE and s.insurance_on_dealer
             hand = dealer if on_dealer else hands[s.seat]
             where = "dealer" if on_dealer else "own"
             results.append(settle_wager(wager, amount, hand, tables[wager], s.seat, where))
-        results.extend(_envy(s, ordered, hands, tables["envy"], settings))
+        results.extend(_envy(s, ordered, hands, tables[Wager.ENVY], settings))
     for name in PROGRESSIVES:
         for s in ordered:
             amount = s.wager(name)
@@ -598,19 +498,19 @@ def settle_bonuses(
             if result.meter is not None:
                 meter_now[name] = result.meter.after
             results.append(result)
-    capped = _apply_caps(results, settings)
-    for i, r in enumerate(capped):
+    paid = _apply_caps(results, settings)
+    for i, r in enumerate(paid):
         if r.meter is not None and r.net != r.uncapped_net:
             back = r.uncapped_net - r.net
             meter_now[r.wager] += back
-            capped[i] = replace(r, meter=replace(r.meter, returned=back))
+            paid[i] = replace(r, meter=replace(r.meter, returned=back))
     by_seat = [
         SeatBonuses(
             s.seat,
             hands[s.seat],
             tuple(
                 sorted(
-                    (r for r in capped if r.seat == s.seat),
+                    (r for r in paid if r.seat == s.seat),
                     key=lambda r: SETTLE_ORDER.index(r.wager),
                 )
             ),
@@ -643,7 +543,7 @@ def _envy(
         if other.seat == seat.seat:
             continue
         result = settle_wager(
-            "envy", ZERO, hands[other.seat], table, seat.seat, f"seat {other.seat}"
+            Wager.ENVY, ZERO, hands[other.seat], table, seat.seat, f"seat {other.seat}"
         )
         if result.row is not None and result.net > 0:
             out.append(replace(result, from_seat=other.seat))

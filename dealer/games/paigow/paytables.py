@@ -39,83 +39,56 @@ from types import MappingProxyType
 from typing import Any
 
 from dealer.games.paigow.events import EVENT_ORDER, LABELS, PAI_GOW_EVENTS, POKER_EVENTS
+from dealer.games.paigow.pay import Basis, Pay, PayKind, Wager
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import PayTableError
-from dealer.kernel.money import fmt_money, money_json
+from dealer.kernel.money import money_json
 
 SCHEMA = 1
-TO_ONE = "to-1"
-FOR_ONE = "for-1"
-FIXED = "fixed"
-PERCENT = "percent-of-meter"
-PUSH = "push"
-LOSS = "loss"
-NOT_OFFERED = "not-offered"
-PAY_KINDS = (TO_ONE, FOR_ONE, FIXED, PERCENT, PUSH, LOSS, NOT_OFFERED)
-VALUED_KINDS = frozenset({TO_ONE, FOR_ONE, FIXED, PERCENT})
 
 
 @dataclass(frozen=True, slots=True)
 class WagerKind:
     """What a table for one bonus wager may hold."""
 
-    name: str
+    wager: Wager
     events: tuple[str, ...]
-    bases: tuple[str, ...]
-    kinds: frozenset[str]
+    bases: tuple[Basis, ...]
+    kinds: frozenset[PayKind]
+
+    @property
+    def name(self) -> str:
+        """The wager's name: `Pai Gow Insurance`."""
+        return self.wager.full_name
 
 
-_ODDS_KINDS = frozenset({TO_ONE, FOR_ONE, FIXED, PUSH, LOSS, NOT_OFFERED})
+_KINDS = tuple(PayKind)
+_ODDS = (Basis.TO_ONE, Basis.FOR_ONE)
+_ODDS_KINDS = frozenset(PayKind) - {PayKind.PERCENT}
 WAGERS: Mapping[str, WagerKind] = MappingProxyType(
     {
-        "insurance": WagerKind("Pai Gow Insurance", PAI_GOW_EVENTS, (TO_ONE, FOR_ONE), _ODDS_KINDS),
-        "treasure": WagerKind("Emperor's Treasure", POKER_EVENTS, (TO_ONE, FOR_ONE), _ODDS_KINDS),
-        "envy": WagerKind("Envy Bonus", POKER_EVENTS, (FIXED,), frozenset({FIXED, NOT_OFFERED})),
-        "progressive_insurance": WagerKind(
-            "Pai Gow Insurance Progressive",
-            PAI_GOW_EVENTS,
-            (TO_ONE, FOR_ONE),
-            _ODDS_KINDS | {PERCENT},
-        ),
-        "progressive_treasure": WagerKind(
-            "Emperor's Treasure Progressive",
+        Wager.INSURANCE: WagerKind(Wager.INSURANCE, PAI_GOW_EVENTS, _ODDS, _ODDS_KINDS),
+        Wager.TREASURE: WagerKind(Wager.TREASURE, POKER_EVENTS, _ODDS, _ODDS_KINDS),
+        Wager.ENVY: WagerKind(
+            Wager.ENVY,
             POKER_EVENTS,
-            (TO_ONE, FOR_ONE),
-            _ODDS_KINDS | {PERCENT},
+            (Basis.FIXED,),
+            frozenset({PayKind.FIXED, PayKind.NOT_OFFERED}),
+        ),
+        Wager.PROGRESSIVE_INSURANCE: WagerKind(
+            Wager.PROGRESSIVE_INSURANCE, PAI_GOW_EVENTS, _ODDS, frozenset(PayKind)
+        ),
+        Wager.PROGRESSIVE_TREASURE: WagerKind(
+            Wager.PROGRESSIVE_TREASURE, POKER_EVENTS, _ODDS, frozenset(PayKind)
         ),
     }
 )
-"""Bonus wagers by the name used in profiles, round files and results."""
+"""What each bonus wager's tables may hold, in the order of `Wager`."""
 
 _FILE_KEYS = frozenset({"schema", "source", "notes", "tables"})
 _TABLE_KEYS = frozenset({"id", "wager", "name", "basis", "notes", "rows"})
 _ROW_KEYS = frozenset({"event", "label", "kind", "value"})
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-
-
-def _number_text(value: Decimal) -> str:
-    return f"{int(value):,}" if value == value.to_integral_value() else f"{value.normalize():,}"
-
-
-@dataclass(frozen=True, slots=True)
-class Pay:
-    """One pay of a table: its kind and, for the kinds that have one, its value."""
-
-    kind: str
-    value: Decimal | None = None
-
-    def text(self) -> str:
-        """As a person reads it: `5 to 1`, `250 for 1`, `$1,000`, `10% of the meter`, `Push`."""
-        v = self.value
-        if self.kind == TO_ONE and v is not None:
-            return f"{_number_text(v)} to 1"
-        if self.kind == FOR_ONE and v is not None:
-            return f"{_number_text(v)} for 1"
-        if self.kind == FIXED and v is not None:
-            return fmt_money(v)
-        if self.kind == PERCENT and v is not None:
-            return f"{_number_text(v)}% of the meter"
-        return {PUSH: "Push", LOSS: "Loss"}.get(self.kind, "N/A")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +117,9 @@ class PayTable:
     """A validated pay table."""
 
     id: str
-    wager: str
+    wager: Wager
     name: str
-    basis: str
+    basis: Basis
     rows: tuple[PayRow, ...]
     notes: tuple[str, ...]
     source: str
@@ -161,14 +134,14 @@ class PayTable:
         one the table offers. None when the table offers none of them."""
         for event in events:
             row = self.row(event)
-            if row is not None and row.pay.kind != NOT_OFFERED:
+            if row is not None and row.pay.kind != PayKind.NOT_OFFERED:
                 return row
         return None
 
     @property
     def has_wager(self) -> bool:
         """False for Envy tables, which pay without a wager of their own."""
-        return self.basis != FIXED
+        return self.basis != Basis.FIXED
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (`dealer paytables show`)."""
@@ -204,7 +177,7 @@ class PayTables:
         return table
 
     def __iter__(self) -> Iterator[PayTable]:
-        return iter(sorted(self.tables.values(), key=lambda t: (list(WAGERS).index(t.wager), t.id)))
+        return iter(sorted(self.tables.values(), key=lambda t: (list(Wager).index(t.wager), t.id)))
 
     def __len__(self) -> int:
         return len(self.tables)
@@ -234,9 +207,9 @@ def _notes(raw: Any, where: str, problems: _Problems) -> tuple[str, ...]:
     return tuple(raw)
 
 
-def _value(raw: Any, kind: str) -> tuple[Decimal | None, str | None]:
+def _value(raw: Any, kind: PayKind) -> tuple[Decimal | None, str | None]:
     """The row's value as a Decimal, or the problem with it."""
-    if kind not in VALUED_KINDS:
+    if not kind.valued:
         return None, (None if raw is None else f"a {kind} row has no value (got {raw!r})")
     if raw is None:
         return None, f"a {kind} row needs a value"
@@ -248,9 +221,9 @@ def _value(raw: Any, kind: str) -> tuple[Decimal | None, str | None]:
         return None, f"value {raw!r} is not a number"
     if not value.is_finite() or value <= 0:
         return None, f"value {raw!r} must be a number above zero"
-    if kind == PERCENT and value > 100:
+    if kind == PayKind.PERCENT and value > 100:
         return None, f"value {raw!r} is more than 100% of the meter"
-    if kind == FIXED and value != value.quantize(Decimal("0.01")):
+    if kind == PayKind.FIXED and value != value.quantize(Decimal("0.01")):
         return None, f"value {raw!r} has fractions of a cent"
     return value, None
 
@@ -273,12 +246,14 @@ def _row(
     elif spec is not None and event not in spec.events:
         problems.add(where, f"event {event} is not paid by {spec.name} tables")
     kind = raw.get("kind")
-    if kind not in PAY_KINDS:
-        problems.add(where, f"kind {kind!r} is not one of {', '.join(PAY_KINDS)}")
+    if kind not in _KINDS:
+        problems.add(where, f"kind {kind!r} is not one of {', '.join(_KINDS)}")
     elif spec is not None and kind not in spec.kinds:
-        allowed = ", ".join(k for k in PAY_KINDS if k in spec.kinds)
+        allowed = ", ".join(k for k in _KINDS if k in spec.kinds)
         problems.add(where, f"kind {kind} is not allowed in {spec.name} tables ({allowed})")
-    value, value_problem = _value(raw.get("value"), kind) if kind in PAY_KINDS else (None, None)
+    value, value_problem = (
+        _value(raw.get("value"), PayKind(kind)) if kind in _KINDS else (None, None)
+    )
     if value_problem:
         problems.add(where, value_problem)
     label = raw.get("label")
@@ -287,7 +262,7 @@ def _row(
     if len(problems.lines) > bad:
         return None
     assert isinstance(event, str) and isinstance(kind, str)
-    return PayRow(number, event, str(label or LABELS[event]).strip(), Pay(kind, value))
+    return PayRow(number, event, str(label or LABELS[event]).strip(), Pay(PayKind(kind), value))
 
 
 def _table(
@@ -336,16 +311,20 @@ def _table(
             continue
         seen[row.event] = number
         rows.append(row)
-    if rows and len(problems.lines) == bad and all(r.pay.kind in (LOSS, NOT_OFFERED) for r in rows):
+    if (
+        rows
+        and len(problems.lines) == bad
+        and all(r.pay.kind in (PayKind.LOSS, PayKind.NOT_OFFERED) for r in rows)
+    ):
         problems.add(where, "no row pays anything")
     if len(problems.lines) > bad:
         return None
     assert isinstance(table_id, str) and isinstance(wager, str) and isinstance(basis, str)
     return PayTable(
         table_id,
-        wager,
+        Wager(wager),
         str(name or WAGERS[wager].name).strip(),
-        basis,
+        Basis(basis),
         tuple(rows),
         file_notes + notes,
         source,

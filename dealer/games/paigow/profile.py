@@ -12,25 +12,20 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import ConfigError
+
+if TYPE_CHECKING:
+    from dealer.games.paigow.pay import Wager
 
 CHOICES = {
     "wheel": ("second-highest", "lowest"),
     "dealer_pai_gow": ("half-pay", "push-king-or-less", "push-ace-high"),
     "foul": ("forfeit", "reset"),
 }
-TEXT_RULES = (
-    "house_way",
-    "insurance_table",
-    "treasure_table",
-    "envy_table",
-    "progressive_insurance_table",
-    "progressive_treasure_table",
-)
 SECTIONS = ("name", "rules", "limits", "caps", "meters")
 
 
@@ -78,6 +73,11 @@ class Profile(NamedTuple):
     """SHA-256 of the profile file's text (of the shipped defaults for `default`), so a
     ruling can be matched to the profile a supervisor approved."""
 
+    def table_id(self, wager: Wager) -> str:
+        """The pay table the profile posts for one bonus wager."""
+        table_id: str = getattr(self, wager.table_setting)
+        return table_id
+
     def settings(self) -> dict[str, Any]:
         """Every setting, JSON-ready, as recorded with each ruling."""
 
@@ -107,6 +107,13 @@ class Profile(NamedTuple):
                 for k, v in self.meters.items()
             },
         }
+
+
+TABLE_RULES = tuple(f for f in Profile._fields if f.endswith("_table"))
+"""The settings naming each bonus wager's pay table (`Wager.table_setting`), in the order of
+`dealer.games.paigow.pay.Wager`. (Named by the fields, so that ranking and setting a hand, which
+read the profile, never load the pay arithmetic.)"""
+TEXT_RULES = ("house_way", *TABLE_RULES)
 
 
 def _default_text() -> str:
@@ -186,12 +193,7 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
         wheel=rules["wheel"],
         dealer_pai_gow=rules["dealer_pai_gow"],
         foul=rules["foul"],
-        house_way=rules["house_way"].strip(),
-        insurance_table=rules["insurance_table"].strip(),
-        treasure_table=rules["treasure_table"].strip(),
-        envy_table=rules["envy_table"].strip(),
-        progressive_insurance_table=rules["progressive_insurance_table"].strip(),
-        progressive_treasure_table=rules["progressive_treasure_table"].strip(),
+        **{key: rules[key].strip() for key in TEXT_RULES},
         envy_minimum=_need(_decimal(rules["envy_minimum"], origin, "rules.envy_minimum")),
         limits=MappingProxyType(limits),
         caps=MappingProxyType(caps),

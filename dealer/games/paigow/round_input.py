@@ -23,13 +23,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from dealer.games.paigow.pay import BASE_WAGER, PLACED, Wager
 from dealer.games.paigow.profile import Profile
 from dealer.inputs import money
 from dealer.kernel.cards import Card, parse_cards
 from dealer.kernel.errors import DealerError
 
 SEATS = range(1, 7)
-WAGER_KEYS = ("base", "insurance", "treasure", "progressive_insurance", "progressive_treasure")
+WAGER_KEYS = (BASE_WAGER, *PLACED)
 SEAT_KEYS = {"seat", "cards", "high", "low", "wagers"}
 
 
@@ -112,7 +113,7 @@ class _Checker:
         unknown = set(raw) - set(WAGER_KEYS) - {"insurance_on_dealer"}
         if unknown:
             self.problems.append(f"{where}: unknown wager {sorted(unknown)[0]!r}")
-        if "base" not in raw:
+        if BASE_WAGER not in raw:
             self.problems.append(f"{where}: the base wager is required")
             return None
         amounts: dict[str, Decimal] = {}
@@ -134,9 +135,9 @@ class _Checker:
         on_dealer = raw.get("insurance_on_dealer", False)
         if not isinstance(on_dealer, bool):
             self.problems.append(f"{where}: insurance_on_dealer must be true or false")
-        if on_dealer and not amounts.get("insurance"):
+        if on_dealer and not amounts.get(Wager.INSURANCE):
             self.problems.append(f"{where}: insurance_on_dealer without an insurance wager")
-        if "base" not in amounts:
+        if BASE_WAGER not in amounts:
             return None
         return Wagers(insurance_on_dealer=bool(on_dealer), **amounts)
 

@@ -96,29 +96,24 @@ def bonus_ruling(text: str, profile: Profile) -> Ruling:
     """The seven-card bonus events of a hand, and the row each of the table's posted pay tables
     would settle it on."""
     from dealer.games.paigow.events import classify
+    from dealer.games.paigow.pay import Wager
     from dealer.games.paigow.paytables import shipped_paytables
 
     cards = parse_cards(text, (7,), "seven-card hand")
     events = classify(cards)
     library = shipped_paytables()
-    posted = {
-        "insurance": profile.insurance_table,
-        "treasure": profile.treasure_table,
-        "envy": profile.envy_table,
-        "progressive_insurance": profile.progressive_insurance_table,
-        "progressive_treasure": profile.progressive_treasure_table,
-    }
     rows: dict[str, Any] = {}
     lines = list(events.explanation())
-    for wager, table_id in posted.items():
+    for wager in Wager:
+        table_id = profile.table_id(wager)
         row = library.get(table_id, wager).row_for(events.events)
-        rows[wager] = {
+        rows[wager.value] = {
             "paytable": table_id,
             "row": row.label if row else None,
             "pays": row.pay.text() if row else None,
         }
         lines.append(
-            f"{wager.replace('_', ' ')} {table_id}: "
+            f"{wager.words} {table_id}: "
             + (f"row {row.label}, pays {row.pay.text()}" if row else "no row: the wager loses")
         )
     result = {**events.to_dict(), "paytable_rows": rows}

@@ -10,6 +10,7 @@ from typing import Any
 
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.house_way import HouseWay
+from dealer.games.paigow.pay import PLACED, Wager
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import RoundError, read_round
 from dealer.games.paigow.rulings import settings_of, way_of
@@ -31,16 +32,8 @@ class BonusWagers:
 
     def as_raw(self) -> dict[str, Any]:
         """The wagers as a round file states them."""
-        raw: dict[str, Any] = {
-            k: str(v)
-            for k, v in (
-                ("treasure", self.treasure),
-                ("insurance", self.insurance),
-                ("progressive_treasure", self.progressive_treasure),
-                ("progressive_insurance", self.progressive_insurance),
-            )
-            if v is not None
-        }
+        amounts = {w.value: getattr(self, w) for w in PLACED}
+        raw: dict[str, Any] = {k: str(v) for k, v in amounts.items() if v is not None}
         if self.insurance_on_dealer:
             raw["insurance_on_dealer"] = True
         return raw
@@ -48,13 +41,7 @@ class BonusWagers:
 
 def _round_settings(profile: Profile, way: HouseWay) -> dict[str, Any]:
     settings = settings_of(profile, way)
-    settings["paytables"] = {
-        "insurance": profile.insurance_table,
-        "treasure": profile.treasure_table,
-        "envy": profile.envy_table,
-        "progressive_insurance": profile.progressive_insurance_table,
-        "progressive_treasure": profile.progressive_treasure_table,
-    }
+    settings["paytables"] = {w.value: profile.table_id(w) for w in Wager}
     return settings
 
 

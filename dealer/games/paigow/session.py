@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from dealer.games.paigow.pay import PLACED, Wager
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import (
     RoundError,
@@ -40,13 +41,15 @@ from dealer.kernel.money import fmt_money, money_json
 
 WAGER_NAMES: Mapping[str, str] = {
     **dict.fromkeys(("base", "b", "bet", "wager"), "base"),
-    **dict.fromkeys(("insurance", "ins", "i", "pgi"), "insurance"),
-    **dict.fromkeys(("treasure", "tr", "t", "et"), "treasure"),
+    **dict.fromkeys(("insurance", "ins", "i", "pgi"), Wager.INSURANCE.value),
+    **dict.fromkeys(("treasure", "tr", "t", "et"), Wager.TREASURE.value),
     **dict.fromkeys(
-        ("progressive-insurance", "prog-insurance", "prog-ins", "pi"), "progressive_insurance"
+        ("progressive-insurance", "prog-insurance", "prog-ins", "pi"),
+        Wager.PROGRESSIVE_INSURANCE.value,
     ),
     **dict.fromkeys(
-        ("progressive-treasure", "prog-treasure", "prog-tr", "pt"), "progressive_treasure"
+        ("progressive-treasure", "prog-treasure", "prog-tr", "pt"),
+        Wager.PROGRESSIVE_TREASURE.value,
     ),
 }
 """Typed wager names (lower case, `_` read as `-`) → the round file's wager key."""
@@ -57,13 +60,7 @@ LOW = frozenset({"low", "lo", "/"})
 HOUSE_WAY = frozenset({"house", "way", "house-way", "houseway", "hw"})
 COMMANDS = frozenset({"help", "?", "quit", "exit", "history", "show", "undo", "settle", "dealer"})
 
-WAGER_LABELS: Mapping[str, str] = {
-    "base": "base",
-    "insurance": "insurance",
-    "treasure": "treasure",
-    "progressive_insurance": "progressive insurance",
-    "progressive_treasure": "progressive treasure",
-}
+WAGER_LABELS: Mapping[str, str] = {"base": "base", **{w.value: w.words for w in PLACED}}
 
 HELP = (
     "Type the dealer's seven cards, then one line per seat, then settle:",
@@ -158,13 +155,13 @@ class _LineReader:
             self.pending, self.soft = WAGER_NAMES[word], False
         elif word in ON_DEALER:
             self.on_dealer = True
-            if "insurance" not in self.amounts:
-                self.pending, self.soft = "insurance", True
+            if Wager.INSURANCE not in self.amounts:
+                self.pending, self.soft = Wager.INSURANCE.value, True
         elif (glued := _GLUED.fullmatch(word)) and glued.group(1) in WAGER_NAMES:
             self._amount(WAGER_NAMES[glued.group(1)], glued.group(2))
         elif (glued := _GLUED.fullmatch(word)) and glued.group(1) in ON_DEALER:
             self.on_dealer = True
-            self._amount("insurance", glued.group(2))
+            self._amount(Wager.INSURANCE.value, glued.group(2))
         elif word == "envy":
             raise DealerError(
                 "Envy has no wager of its own: it is paid on a Treasure wager of at least the "
@@ -241,7 +238,9 @@ def _wager_text(wagers: Wagers) -> str:
         amount: Decimal = getattr(wagers, key)
         if amount:
             on = (
-                " on the dealer's hand" if key == "insurance" and wagers.insurance_on_dealer else ""
+                " on the dealer's hand"
+                if key == Wager.INSURANCE and wagers.insurance_on_dealer
+                else ""
             )
             parts.append(f"{label} {fmt_money(amount)}{on}")
     return ", ".join(parts)

@@ -18,6 +18,7 @@ from dealer.games.paigow.bonus import (
     settle_bonuses,
 )
 from dealer.games.paigow.house_way import HouseWay
+from dealer.games.paigow.pay import PLACED, PROGRESSIVES
 from dealer.games.paigow.paytables import PayTables
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import RoundInput, SeatInput
@@ -31,7 +32,8 @@ from dealer.games.paigow.settle import (
 from dealer.kernel.cards import symbols
 from dealer.kernel.money import fmt_money, money_json
 
-PROGRESSIVE_METERS = ("progressive_insurance", "progressive_treasure")
+PROGRESSIVE_METERS = PROGRESSIVES
+"""The meters a round reads and moves, by name."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,10 @@ def _set_hand(seat: SeatInput, way: HouseWay) -> Any:
     return player_sets(seat.high, seat.low)
 
 
+def _bonus_wagers(seat: SeatInput) -> dict[str, Any]:
+    return {w.value: getattr(seat.wagers, w) for w in PLACED}
+
+
 def settle_round(
     rnd: RoundInput,
     profile: Profile,
@@ -133,11 +139,8 @@ def settle_round(
         SeatBonusInput(
             seat=s.seat,
             cards=s.cards,
-            insurance=s.wagers.insurance,
             insurance_on_dealer=s.wagers.insurance_on_dealer,
-            treasure=s.wagers.treasure,
-            progressive_insurance=s.wagers.progressive_insurance,
-            progressive_treasure=s.wagers.progressive_treasure,
+            **_bonus_wagers(s),
         )
         for s in rnd.seats
     ]

@@ -1,0 +1,312 @@
+"""The bonus wagers of Emperor's Challenge Exposed and the one arithmetic of their pays.
+
+`Wager` names the five bonus wagers once (its values are the names profiles, round files, pay
+tables and results use), `PayKind` the kinds of pay-table row and `Basis` a table's note on
+how its bare numbers pay. `row_net` is the one place a pay kind becomes money: the settlement
+(`dealer.games.paigow.bonus`) and the exact analysis (`dealer.analysis.paytable_return`) both
+call it, so the published house edge describes what the table pays. The words a person reads
+for a pay (`Pay.text`) and the arithmetic line of a ruling (`Payout.arithmetic`) are derived
+beside it, and so are the caps (`share`, `capped`).
+
+The base wager is not a `Wager`: it has no pay table, no events and no caps, and it is settled
+against the dealer's hand (`dealer.games.paigow.settle`), not paid by a row. `BASE_WAGER`
+names it beside the enum for the lists of every wager a seat places (round files, the live
+session).
+
+Money: every amount is a Decimal of whole cents. A pay's `net` is the player's gain (+) or
+loss (−): a losing wager nets −amount, a push 0, N to 1 nets N × amount, N for 1 nets
+(N − 1) × amount, each rounded down to the cent. A fixed or meter pay in a "for 1" table is
+paid for the wager (nets pay − amount), in a "to 1" table on top of it; an Envy pay has no
+wager and nets its amount. A meter pay is that share of the meter as it stands, rounded down
+to the cent; it comes off the meter, and a 100% pay resets the meter to its seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_DOWN, ROUND_FLOOR, Decimal
+from enum import StrEnum
+from typing import NamedTuple
+
+from dealer.kernel.errors import DealerError
+from dealer.kernel.money import CENT, fmt_money
+
+ZERO = Decimal(0)
+BASE_WAGER = "base"
+"""The base wager, beside the bonus wagers (see the module docstring)."""
+
+
+class Wager(StrEnum):
+    """A bonus wager, by the name profiles, round files, pay tables and results use. The order
+    is the order of a seat's rulings and of the operator's report."""
+
+    INSURANCE = "insurance"
+    TREASURE = "treasure"
+    ENVY = "envy"
+    PROGRESSIVE_INSURANCE = "progressive_insurance"
+    PROGRESSIVE_TREASURE = "progressive_treasure"
+
+    @property
+    def full_name(self) -> str:
+        """The wager's name as the rules print it: `Pai Gow Insurance`."""
+        return _FULL_NAMES[self]
+
+    @property
+    def words(self) -> str:
+        """The wager as a dealer says it: `progressive insurance`."""
+        return self.value.replace("_", " ")
+
+    @property
+    def progressive(self) -> bool:
+        """True for the two wagers paid from a progressive meter."""
+        return self in PROGRESSIVES
+
+    @property
+    def table_setting(self) -> str:
+        """The profile setting naming the wager's pay table: `treasure_table`."""
+        return f"{self.value}_table"
+
+
+_FULL_NAMES = {
+    Wager.INSURANCE: "Pai Gow Insurance",
+    Wager.TREASURE: "Emperor's Treasure",
+    Wager.ENVY: "Envy Bonus",
+    Wager.PROGRESSIVE_INSURANCE: "Pai Gow Insurance Progressive",
+    Wager.PROGRESSIVE_TREASURE: "Emperor's Treasure Progressive",
+}
+PROGRESSIVES = (Wager.PROGRESSIVE_INSURANCE, Wager.PROGRESSIVE_TREASURE)
+"""The wagers with a meter; the meters are named after them."""
+PLACED = tuple(w for w in Wager if w is not Wager.ENVY)
+"""The bonus wagers a seat places: Envy is not one, it is paid on a Treasure wager of at least
+the table's Envy minimum."""
+
+
+class PayKind(StrEnum):
+    """The kind of a pay-table row, as pay-table files spell it."""
+
+    TO_ONE = "to-1"
+    FOR_ONE = "for-1"
+    FIXED = "fixed"
+    PERCENT = "percent-of-meter"
+    PUSH = "push"
+    LOSS = "loss"
+    NOT_OFFERED = "not-offered"
+
+    @property
+    def valued(self) -> bool:
+        """True for the kinds whose rows carry a value (odds, an amount, a share)."""
+        return self in (PayKind.TO_ONE, PayKind.FOR_ONE, PayKind.FIXED, PayKind.PERCENT)
+
+
+class Basis(StrEnum):
+    """A table's note on its bare numbers: "to 1" (the wager returned), "for 1" (the wager
+    included), or fixed amounts (Envy, which has no wager)."""
+
+    TO_ONE = "to-1"
+    FOR_ONE = "for-1"
+    FIXED = "fixed"
+
+
+def floor_cent(value: Decimal) -> Decimal:
+    """`value` rounded down to the cent."""
+    return value.quantize(CENT, ROUND_DOWN)
+
+
+def _number_text(value: Decimal) -> str:
+    return f"{int(value):,}" if value == value.to_integral_value() else f"{value.normalize():,}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pay:
+    """One pay of a table: its kind and, for the kinds that have one, its value."""
+
+    kind: PayKind
+    value: Decimal | None = None
+
+    @property
+    def from_meter(self) -> bool:
+        """True for a share of the progressive meter."""
+        return self.kind == PayKind.PERCENT
+
+    def text(self) -> str:
+        """As a person reads it: `5 to 1`, `250 for 1`, `$1,000`, `10% of the meter`, `Push`."""
+        match self.kind, self.value:
+            case PayKind.TO_ONE, Decimal() as v:
+                return f"{_number_text(v)} to 1"
+            case PayKind.FOR_ONE, Decimal() as v:
+                return f"{_number_text(v)} for 1"
+            case PayKind.FIXED, Decimal() as v:
+                return fmt_money(v)
+            case PayKind.PERCENT, Decimal() as v:
+                return f"{_number_text(v)}% of the meter"
+            case PayKind.PUSH, _:
+                return "Push"
+            case PayKind.LOSS, _:
+                return "Loss"
+        return "N/A"
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    """What one row paid one wager of `amount` in a table of `basis` (`pay` None: no row).
+
+    `paid` is the pay counted out (value × wager for odds, the fixed amount, the share of the
+    meter; nothing for a push, a loss or no row) and `net` the player's gain or loss. For a
+    meter pay, `meter` is the meter as it stood (`paid` comes off it) and `reset` says the pay
+    took all of it, so the meter goes back to its seed."""
+
+    pay: Pay | None
+    basis: Basis
+    amount: Decimal
+    paid: Decimal
+    net: Decimal
+    meter: Decimal | None = None
+    reset: bool = False
+
+    def meter_after(self, seed: Decimal) -> Decimal:
+        """The meter after a meter pay: its seed after a reset, else what the pay left."""
+        assert self.meter is not None
+        return seed if self.reset else self.meter - self.paid
+
+    def arithmetic(self, lead: str, meter_after: Decimal | None) -> str:
+        """The explanation's line, after `lead` (the row, or why there is none):
+        `row Full House: 5 to 1 × $10 = +$50`. `meter_after` is where a meter pay left the
+        meter."""
+        w = fmt_money(self.amount)
+        net = fmt_money(self.net, signed=True)
+        start = f"{lead}: "
+        if self.pay is None:
+            return f"{start}the {w} wager loses = {net}"
+        text = self.pay.text()
+        match self.pay.kind:
+            case PayKind.TO_ONE:
+                return f"{start}{text} × {w} = {net}"
+            case PayKind.FOR_ONE:
+                return f"{start}{text} × {w} = {fmt_money(self.paid)} for the {w} wager: {net}"
+            case PayKind.PUSH:
+                return f"{start}Push, the {w} wager is returned = {net}"
+            case PayKind.LOSS:
+                return f"{start}Loss, the {w} wager loses = {net}"
+            case PayKind.PERCENT:
+                assert self.meter is not None and meter_after is not None
+                after = (
+                    f"the meter resets to its seed {fmt_money(meter_after)}"
+                    if self.reset
+                    else f"the meter goes to {fmt_money(meter_after)}"
+                )
+                got = f"{text} {fmt_money(self.meter)} = {fmt_money(self.paid)}"
+                return f"{start}{got}{self._for_wager()} = {net}; {after}"
+        return f"{start}{fmt_money(self.paid)} fixed{self._for_wager()} = {net}"
+
+    def _for_wager(self) -> str:
+        if self.amount == ZERO and self.basis == Basis.FIXED:
+            return ""
+        if self.basis == Basis.FOR_ONE:
+            return f" for the {fmt_money(self.amount)} wager"
+        return f" on top of the {fmt_money(self.amount)} wager"
+
+
+def row_net(pay: Pay | None, basis: Basis, amount: Decimal, meter: Decimal | None = None) -> Payout:
+    """What a row pays a wager of `amount` (0 for Envy) in a table of `basis`, with the meter
+    at `meter` for a share of the meter (see the module docstring); `pay` None is no row: the
+    wager loses. The one place a pay kind becomes money. A not-offered row pays nothing (the
+    hand's next event decides), so it is refused, as is a meter pay without the meter."""
+    if pay is None:
+        return Payout(None, basis, amount, ZERO, -amount)
+    match pay.kind, pay.value:
+        case PayKind.TO_ONE, Decimal() as value:
+            paid = floor_cent(value * amount)
+            return Payout(pay, basis, amount, paid, paid)
+        case PayKind.FOR_ONE, Decimal() as value:
+            paid = floor_cent(value * amount)
+            return Payout(pay, basis, amount, paid, paid - amount)
+        case PayKind.PUSH, _:
+            return Payout(pay, basis, amount, ZERO, ZERO)
+        case PayKind.LOSS, _:
+            return Payout(pay, basis, amount, ZERO, -amount)
+        case PayKind.FIXED, Decimal() as value:
+            return Payout(pay, basis, amount, value, _net_of(value, basis, amount))
+        case PayKind.PERCENT, Decimal() as value:
+            if meter is None:
+                raise DealerError(f"a pay of {pay.text()} needs the meter as it stands")
+            paid = floor_cent(meter * value / 100)
+            net = _net_of(paid, basis, amount)
+            return Payout(pay, basis, amount, paid, net, meter, value == 100)
+    raise ValueError(f"a {pay.kind} row pays nothing: the hand's next event decides")
+
+
+def _net_of(paid: Decimal, basis: Basis, amount: Decimal) -> Decimal:
+    """A fixed or meter pay: for the wager in a "for 1" table, on top of it otherwise."""
+    return paid - amount if basis == Basis.FOR_ONE else paid
+
+
+def share(amounts: Sequence[Decimal], cap: Decimal) -> list[Decimal]:
+    """Cut `amounts` (whole cents, ≥ 0) to total at most `cap`, in proportion: each gets its
+    share rounded down to the cent, the odd cents go to the largest remainders (then the
+    earliest)."""
+    total = sum(amounts, ZERO)
+    if total <= cap:
+        return list(amounts)
+    exact = [a * cap / total / CENT for a in amounts]
+    cents = [e.to_integral_value(ROUND_FLOOR) for e in exact]
+    left = int(cap / CENT) - int(sum(cents, ZERO))
+    order = sorted(range(len(amounts)), key=lambda i: (cents[i] - exact[i], i))
+    for i in order[:left]:
+        cents[i] += 1
+    return [c * CENT for c in cents]
+
+
+class CappedPay(NamedTuple):
+    """A winning pay after the caps of its wager type, and the notes that explain the cut
+    (none when the caps left it whole)."""
+
+    net: Decimal
+    notes: tuple[str, ...]
+
+
+def capped(
+    pays: Sequence[tuple[int, Decimal]],
+    wager: Wager,
+    per_hand: Decimal | None,
+    per_round: Decimal | None,
+) -> list[CappedPay]:
+    """The winning pays of one wager type in a round, `(seat, net)` each in settling order,
+    after its caps: per hand first (a seat's total for the wager in the round), then per round
+    (shared among all the winners in proportion, `share`). A cut pay's notes name each cap that
+    cut it, then what it was paid of what it won."""
+    nets = [net for _, net in pays]
+    notes: list[list[str]] = [[] for _ in pays]
+    if per_hand is not None:
+        for seat in sorted({s for s, _ in pays}):
+            mine = [i for i, (s, _) in enumerate(pays) if s == seat]
+            total = sum((nets[i] for i in mine), ZERO)
+            if total <= per_hand:
+                continue
+            note = (
+                f"capped at the {wager.full_name} maximum of {fmt_money(per_hand)} "
+                f"per hand (seat {seat} won {fmt_money(total, signed=True)} in all)"
+            )
+            for i, paid in zip(mine, share([nets[i] for i in mine], per_hand), strict=True):
+                nets[i] = paid
+                notes[i].append(note)
+    if per_round is not None:
+        total = sum(nets, ZERO)
+        if total > per_round:
+            note = (
+                f"capped at the {wager.full_name} maximum of {fmt_money(per_round)} "
+                f"per round, shared in proportion among {len(pays)} winning "
+                f"{'pays' if len(pays) > 1 else 'pay'} of {fmt_money(total, signed=True)}"
+            )
+            for i, paid in enumerate(share(nets, per_round)):
+                nets[i] = paid
+                notes[i].append(note)
+    return [
+        CappedPay(
+            net,
+            (*cut, f"paid {fmt_money(net, signed=True)} of {fmt_money(won, signed=True)}")
+            if cut
+            else (),
+        )
+        for net, cut, (_, won) in zip(nets, notes, pays, strict=True)
+    ]
