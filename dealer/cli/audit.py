@@ -8,15 +8,23 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
 from dealer import inputs
-from dealer.cli.common import DbOption, JsonFlag, TableOption, UserOption
+from dealer.cli.common import (
+    Composite,
+    DbOption,
+    JsonFlag,
+    TableOption,
+    at_desk,
+    composed,
+    option,
+)
 from dealer.cli.render import table
 from dealer.desk import records, supervision
-from dealer.desk.context import desk_for
+from dealer.desk.context import Desk
 from dealer.desk.records import Record, RecordFilter, Shown
 from dealer.desk.supervision import OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
@@ -76,6 +84,14 @@ def _echo_json(value: Any) -> None:
     typer.echo(json.dumps(value, ensure_ascii=False))
 
 
+def _answer(as_json: bool, data: Any, text: str) -> None:
+    """What a command did: its JSON object, or its sentence for a person."""
+    if as_json:
+        _echo_json(data)
+    else:
+        typer.echo(text)
+
+
 def _pin(pin: str | None, who: str) -> str:
     if pin is not None:
         return pin
@@ -92,6 +108,22 @@ def _new_pin(new_pin: str | None, user_id: str) -> str:
     if new_pin is not None:
         return new_pin
     return str(typer.prompt(f"New PIN for {user_id}", hide_input=True, confirmation_prompt=True))
+
+
+class Supervisor(NamedTuple):
+    """Who signs a supervisor action: their id and PIN (asked with hidden input if not given)."""
+
+    user_id: str
+    pin: str
+
+
+def _signed(supervisor: str | None, pin: str | None) -> Supervisor:
+    who = _supervisor(supervisor)
+    return Supervisor(who, _pin(pin, who))
+
+
+SUPERVISOR = Composite((option("supervisor", SupervisorOption), option("pin", PinOption)), _signed)
+"""`--supervisor ID` and `--pin` (or `DEALER_USER`, `DEALER_PIN`, or asked)."""
 
 
 def _filter(
@@ -118,6 +150,24 @@ def _filter(
         since=inputs.time(since) if since else None,
         until=inputs.time(until, end_of_day=True) if until else None,
     )
+
+
+FILTER = Composite(
+    (
+        option("table_id", TableFilter),
+        option("seat", SeatFilter),
+        option("since", SinceOption),
+        option("until", UntilOption),
+        option("game", GameFilter),
+        option("user", UserFilter),
+        option("kind", KindFilter),
+        option("action", ActionFilter),
+        option("ids", IdFilter),
+        option("links_to", LinkFilter),
+    ),
+    _filter,
+)
+"""Which records: by table, seat, time range, game, user, kind, action, id or link."""
 
 
 def _when(stamp: str) -> str:
@@ -161,39 +211,26 @@ def _report(found: list[Shown], as_json: bool) -> None:
 
 
 @app.command("list")
+@composed(flt=FILTER)
 def list_(
+    flt: RecordFilter,
     limit: Annotated[int, typer.Option("--limit", help="How many of the newest.")] = 20,
-    table_id: TableFilter = None,
-    seat: SeatFilter = None,
-    game: GameFilter = None,
-    user: UserFilter = None,
-    kind: KindFilter = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
     """The newest records (20 unless --limit), oldest first."""
-    flt = _filter(None, table_id, seat, game, user, kind, None, None, None, None)
     _report(records.latest(db, flt, limit=limit, linked=not as_json), as_json)
 
 
 @app.command()
+@composed(flt=FILTER)
 def search(
-    table_id: TableFilter = None,
-    seat: SeatFilter = None,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    game: GameFilter = None,
-    user: UserFilter = None,
-    kind: KindFilter = None,
-    action: ActionFilter = None,
-    ids: IdFilter = None,
-    links_to: LinkFilter = None,
+    flt: RecordFilter,
     limit: Annotated[int | None, typer.Option("--limit", help="At most this many.")] = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
     """Records by table, seat, time range, game, user, kind or ruling id, oldest first."""
-    flt = _filter(ids, table_id, seat, game, user, kind, action, links_to, since, until)
     _report(records.search(db, flt, limit=limit, linked=not as_json), as_json)
 
 
@@ -245,24 +282,16 @@ def show(
 
 
 @app.command()
+@composed(flt=FILTER)
 def export(
+    flt: RecordFilter,
     fmt: Annotated[str, typer.Option("--format", help="csv or jsonl.")],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to FILE (default: stdout).")
     ] = None,
-    table_id: TableFilter = None,
-    seat: SeatFilter = None,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    game: GameFilter = None,
-    user: UserFilter = None,
-    kind: KindFilter = None,
-    action: ActionFilter = None,
-    ids: IdFilter = None,
     db: DbOption = None,
 ) -> None:
     """Records with their hashes, for re-verifying outside the tool (recipe: dealer.audit.chain)."""
-    flt = _filter(ids, table_id, seat, game, user, kind, action, None, since, until)
     count = records.export(db, fmt, flt, sys.stdout if output is None else output)
     if output is not None:
         typer.echo(f"{count} records written to {output}", err=True)
@@ -298,21 +327,20 @@ def verify(
 
 
 @app.command("checkpoint")
+@at_desk(default_table="")
 def checkpoint_(
+    desk: Desk,
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="Also append the N:HASH line to FILE (kept outside)."),
     ] = None,
     as_json: JsonFlag = False,
-    db: DbOption = None,
-    user: UserOption = None,
-    table_id: TableOption = None,
 ) -> None:
     """Record a checkpoint: the record count and head hash to keep outside (shift close).
 
     `dealer audit verify --checkpoint` later checks the log against it: a log cut short or
     changed and re-chained since then fails."""
-    made = records.checkpoint(desk_for(db, user, table_id, default_table=""), output)
+    made = records.checkpoint(desk, output)
     if as_json:
         _echo_json(made.to_dict() | {"record_id": made.records})
         return
@@ -323,20 +351,19 @@ def checkpoint_(
 
 
 @app.command()
+@composed(who=SUPERVISOR)
 def override(
+    who: Supervisor,
     record_id: Annotated[int, typer.Argument(help="The ruling to override.")],
     decision: Annotated[str, typer.Option("--decision", help="What the supervisor ruled.")],
     reason: ReasonOption,
     result: Annotated[
         str | None, typer.Option("--result", help="The ruling as a JSON object (optional).")
     ] = None,
-    supervisor: SupervisorOption = None,
-    pin: PinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
     """Override a ruling: a new record linked to it (the ruling itself is never changed)."""
-    who = _supervisor(supervisor)
     replacement = None
     if result is not None:
         try:
@@ -351,31 +378,29 @@ def override(
         decision=decision,
         reason=reason,
         result=replacement,
-        supervisor=who,
-        pin=_pin(pin, who),
+        supervisor=who.user_id,
+        pin=who.pin,
     )
-    if as_json:
-        _echo_json({"record_id": made, "overrides": record_id})
-    else:
-        typer.echo(f"Override recorded as record {made} (overrides ruling {record_id}).")
+    said = f"Override recorded as record {made} (overrides ruling {record_id})."
+    _answer(as_json, {"record_id": made, "overrides": record_id}, said)
 
 
 @app.command()
+@composed(who=SUPERVISOR)
 def void(
+    who: Supervisor,
     record_id: Annotated[int, typer.Argument(help="The ruling (or override) to void.")],
     reason: ReasonOption,
-    supervisor: SupervisorOption = None,
-    pin: PinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
     """Void a ruling or an override: a new record linked to it."""
-    who = _supervisor(supervisor)
-    made = supervision.void(db, record_id, reason=reason, supervisor=who, pin=_pin(pin, who))
-    if as_json:
-        _echo_json({"record_id": made, "voids": record_id})
-    else:
-        typer.echo(f"Void recorded as record {made} (voids record {record_id}).")
+    made = supervision.void(db, record_id, reason=reason, supervisor=who.user_id, pin=who.pin)
+    _answer(
+        as_json,
+        {"record_id": made, "voids": record_id},
+        f"Void recorded as record {made} (voids record {record_id}).",
+    )
 
 
 # -- disputes ----------------------------------------------------------------------------
@@ -399,7 +424,9 @@ def _dispute_rows(disputes: list[Dispute]) -> list[list[str]]:
 
 
 @dispute_app.command("open")
+@at_desk(default_table="")
 def dispute_open(
+    desk: Desk,
     description: Annotated[str, typer.Argument(help="What is disputed, in a few words.")],
     seat: Annotated[int | None, typer.Option("--seat", help="The seat.")] = None,
     when: Annotated[
@@ -413,15 +440,12 @@ def dispute_open(
         list[int] | None, typer.Option("--ruling", help="A disputed ruling id (repeatable).")
     ] = None,
     as_json: JsonFlag = False,
-    db: DbOption = None,
-    user: UserOption = None,
-    table_id: TableOption = None,
 ) -> None:
     """Open a dispute (any dealer or supervisor)."""
-    if not table_id:
+    if not desk.table:
         raise DealerError("a dispute needs its table: --table ID (or DEALER_TABLE)")
     made = supervision.open_dispute(
-        desk_for(db, user, table_id),
+        desk,
         description,
         seat=seat,
         occurred_at=inputs.time(when) if when else None,
@@ -429,14 +453,13 @@ def dispute_open(
         video=video,
         rulings=ruling or (),
     )
-    if as_json:
-        _echo_json({"dispute_id": made})
-    else:
-        typer.echo(f"Dispute {made} opened at table {table_id}.")
+    _answer(as_json, {"dispute_id": made}, f"Dispute {made} opened at table {desk.table}.")
 
 
 @dispute_app.command("resolve")
+@composed(who=SUPERVISOR)
 def dispute_resolve(
+    who: Supervisor,
     dispute_id: Annotated[int, typer.Argument(help="The dispute id.")],
     outcome: Annotated[str, typer.Option("--outcome", help=" | ".join(OUTCOMES))],
     reviewer: Annotated[
@@ -446,13 +469,10 @@ def dispute_resolve(
     amount: Annotated[
         str, typer.Option("--amount", help="Amount adjusted: + paid to the patron, - taken back.")
     ] = "0",
-    supervisor: SupervisorOption = None,
-    pin: PinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
     """Resolve a dispute: no-error, patron-error or dealer-error, with a second reviewer."""
-    who = _supervisor(supervisor)
     made, resolved = supervision.resolve_dispute(
         db,
         dispute_id,
@@ -460,13 +480,14 @@ def dispute_resolve(
         amount=amount,
         reviewer=reviewer,
         reason=reason,
-        supervisor=who,
-        pin=_pin(pin, who),
+        supervisor=who.user_id,
+        pin=who.pin,
     )
-    if as_json:
-        _echo_json({"record_id": made} | resolved.to_dict())
-    else:
-        typer.echo(f"Dispute {dispute_id} resolved ({outcome}) as record {made}.")
+    _answer(
+        as_json,
+        {"record_id": made} | resolved.to_dict(),
+        f"Dispute {dispute_id} resolved ({outcome}) as record {made}.",
+    )
 
 
 @dispute_app.command("list")
@@ -510,22 +531,25 @@ def user_add(
     own = _new_pin(new_pin, new_id) if role == "supervisor" or new_pin else None
 
     def credentials() -> tuple[str, str]:
-        who = _supervisor(supervisor)
-        return who, _pin(pin, who)
+        signed = _signed(supervisor, pin)
+        return signed.user_id, signed.pin
 
     made, added, bootstrap = supervision.add_user(
         db, new_id, role, pin=own, supervisor=supervisor, credentials=credentials
     )
-    if as_json:
-        _echo_json({"record_id": made, "bootstrap": bootstrap} | (added.to_dict() if added else {}))
-    elif bootstrap:
-        typer.echo(f"First supervisor {user_id} registered (bootstrap) as record {made}.")
-    else:
-        typer.echo(f"User {user_id} registered as {role} (record {made}).")
+    said = (
+        f"First supervisor {user_id} registered (bootstrap) as record {made}."
+        if bootstrap
+        else f"User {user_id} registered as {role} (record {made})."
+    )
+    data = {"record_id": made, "bootstrap": bootstrap} | (added.to_dict() if added else {})
+    _answer(as_json, data, said)
 
 
 @user_app.command("set")
+@composed(who=SUPERVISOR)
 def user_set(
+    who: Supervisor,
     user_id: Annotated[str, typer.Argument(help="The user to change.")],
     role: Annotated[str | None, typer.Option("--role", help=" | ".join(ROLES))] = None,
     active: Annotated[
@@ -533,13 +557,10 @@ def user_set(
     ] = None,
     set_pin: Annotated[bool, typer.Option("--set-pin", help="Give the user a new PIN.")] = False,
     new_pin: NewPinOption = None,
-    supervisor: SupervisorOption = None,
-    pin: PinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
     """Change a user's role, PIN, or enable/disable them (a supervisor action)."""
-    who = _supervisor(supervisor)
     changing = inputs.user_id(user_id)
     own = _new_pin(new_pin, changing) if set_pin or new_pin else None
     made, changed, _ = supervision.change_user(
@@ -548,13 +569,14 @@ def user_set(
         role=role,
         pin=own,
         active=active,
-        supervisor=who,
-        supervisor_pin=_pin(pin, who),
+        supervisor=who.user_id,
+        supervisor_pin=who.pin,
     )
-    if as_json:
-        _echo_json({"record_id": made} | (changed.to_dict() if changed else {}))
-    else:
-        typer.echo(f"User {user_id} changed (record {made}).")
+    _answer(
+        as_json,
+        {"record_id": made} | (changed.to_dict() if changed else {}),
+        f"User {user_id} changed (record {made}).",
+    )
 
 
 @user_app.command("list")
@@ -588,36 +610,32 @@ def meter_show(
     if not table_id:
         raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
     value = supervision.meter(db, table_id, name)
-    if as_json:
-        _echo_json(
-            {"table": table_id, "meter": name, "value": None if value is None else str(value)}
-        )
-    else:
-        typer.echo(f"{name} at {table_id}: {'not set' if value is None else value}")
+    data = {"table": table_id, "meter": name, "value": None if value is None else str(value)}
+    _answer(as_json, data, f"{name} at {table_id}: {'not set' if value is None else value}")
 
 
 @meter_app.command("adjust")
+@composed(who=SUPERVISOR)
 def meter_adjust(
+    who: Supervisor,
     name: Annotated[str, typer.Argument(help="The meter, e.g. treasure.")],
     value: Annotated[str, typer.Argument(help="Its new value.")],
     reason: ReasonOption,
     table_id: TableOption = None,
-    supervisor: SupervisorOption = None,
-    pin: PinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
     """Set a progressive meter by hand (a supervisor action, on the record)."""
     if not table_id:
         raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
-    who = _supervisor(supervisor)
     made, now = supervision.adjust_meter(
-        db, table_id, name, value, reason, supervisor=who, pin=_pin(pin, who)
+        db, table_id, name, value, reason, supervisor=who.user_id, pin=who.pin
     )
-    if as_json:
-        _echo_json({"record_id": made, "table": table_id, "meter": name, "value": str(now)})
-    else:
-        typer.echo(f"{name} at {table_id} set to {now} (record {made}).")
+    _answer(
+        as_json,
+        {"record_id": made, "table": table_id, "meter": name, "value": str(now)},
+        f"{name} at {table_id} set to {now} (record {made}).",
+    )
 
 
 # -- approving house rules ---------------------------------------------------------------
@@ -627,43 +645,43 @@ FileArgument = Annotated[Path, typer.Argument(help="The file to approve.")]
 
 
 @app.command("approve-profile")
+@composed(who=SUPERVISOR)
 def approve_profile(
+    who: Supervisor,
     file: FileArgument,
     reason: ReasonOption,
-    supervisor: SupervisorOption = None,
-    pin: PinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
     table_id: TableOption = None,
 ) -> None:
     """Approve a table profile (house rules) for use: checked, then recorded with its SHA-256,
     which every ruling made with it carries as settings.profile_sha256."""
-    who = _supervisor(supervisor)
     made, digest, (name,) = supervision.approve_profile(
-        db, file, reason, supervisor=who, pin=_pin(pin, who), table_id=table_id or ""
+        db, file, reason, supervisor=who.user_id, pin=who.pin, table_id=table_id or ""
     )
-    if as_json:
-        _echo_json({"record_id": made, "sha256": digest, "profile": name})
-    else:
-        typer.echo(f"Profile {name} approved as record {made} (sha256 {digest}).")
+    _answer(
+        as_json,
+        {"record_id": made, "sha256": digest, "profile": name},
+        f"Profile {name} approved as record {made} (sha256 {digest}).",
+    )
 
 
 @app.command("approve-paytables")
+@composed(who=SUPERVISOR)
 def approve_paytables(
+    who: Supervisor,
     file: FileArgument,
     reason: ReasonOption,
-    supervisor: SupervisorOption = None,
-    pin: PinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
     table_id: TableOption = None,
 ) -> None:
     """Approve a pay-table file for use: checked, then recorded with its SHA-256."""
-    who = _supervisor(supervisor)
     made, digest, ids = supervision.approve_paytables(
-        db, file, reason, supervisor=who, pin=_pin(pin, who), table_id=table_id or ""
+        db, file, reason, supervisor=who.user_id, pin=who.pin, table_id=table_id or ""
     )
-    if as_json:
-        _echo_json({"record_id": made, "sha256": digest, "paytables": list(ids)})
-    else:
-        typer.echo(f"Pay tables {', '.join(ids)} approved as record {made} (sha256 {digest}).")
+    _answer(
+        as_json,
+        {"record_id": made, "sha256": digest, "paytables": list(ids)},
+        f"Pay tables {', '.join(ids)} approved as record {made} (sha256 {digest}).",
+    )

@@ -10,13 +10,11 @@ import typer
 from dealer.cli import render
 from dealer.cli.common import (
     BatchOption,
-    DbOption,
     JsonFlag,
-    TableOption,
-    UserOption,
-    rule_inputs,
+    at_desk,
+    show_each,
 )
-from dealer.desk.context import desk_for
+from dealer.desk.context import Desk
 from dealer.desk.games import burosh_compare, burosh_rank, burosh_symbols
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
@@ -53,31 +51,31 @@ def compare_text(ruling: Ruling) -> str:
 
 
 @app.command()
+@at_desk()
 def rank(
+    desk: Desk,
     trump: TrumpOption,
     cards: Annotated[
         list[str] | None, typer.Argument(help="One to five cards, e.g. EM Ah Kh Qh Jh.")
     ] = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Rank a hand of one to five cards: its best category under the trump suit."""
     typed = " ".join(cards) if cards else None
-    rule_inputs(
+    show_each(
         typed,
         batch,
-        burosh_rank(trump),
-        desk_for(db, user, table),
+        burosh_rank(desk, trump),
         as_json,
         rank_text,
     )
 
 
 @app.command()
+@at_desk()
 def compare(
+    desk: Desk,
     trump: TrumpOption,
     hands: Annotated[
         list[str] | None,
@@ -85,18 +83,14 @@ def compare(
     ] = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Challenge two or more hands; several winners are a tie (all challenging dice stay)."""
     if hands and len(hands) < 2:
         raise DealerError("compare needs two or more hands, each quoted: 'Ks Kh' 'Kd EM'")
-    rule_inputs(
+    show_each(
         " | ".join(hands) if hands else None,
         batch,
-        burosh_compare(trump),
-        desk_for(db, user, table),
+        burosh_compare(desk, trump),
         as_json,
         compare_text,
         "hands",

@@ -1,5 +1,5 @@
-"""What every command shares: the common options, recording a ruling
-in the audit log, and showing it (JSON for scripts, text for people)."""
+"""What every command shares: the common options (declared once, `at_desk`), and showing what
+the desk ruled (JSON for scripts, text for people; a batch line by line)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,12 @@ import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 import typer
 
-from dealer.desk.context import UNASSIGNED_TABLE, Desk, HouseRules, desk_for
-from dealer.desk.recording import record
+from dealer.desk.context import UNASSIGNED_TABLE, HouseRules, desk_for
 from dealer.desk.rulings import Recorded, rule_lines
-from dealer.games.paigow.profile import Profile, load_profile
-from dealer.inputs import lines
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
@@ -47,11 +44,6 @@ BatchOption = Annotated[
 ]
 
 
-def profile_of(path: Path | None, rules: list[str] | None) -> Profile:
-    """The table profile for this command."""
-    return load_profile(path, rules or ())
-
-
 def emit(
     ruling: Ruling, ruling_id: int | None, as_json: bool, human: Callable[[Ruling], str]
 ) -> None:
@@ -67,53 +59,6 @@ def emit(
 def emit_event(event: str, **fields: Any) -> None:
     """One JSON Lines event of an interactive game."""
     typer.echo(json.dumps({"event": event, **fields}, ensure_ascii=False))
-
-
-def rule_inputs(
-    typed: str | None,
-    batch: str | None,
-    rule_text: Callable[[str], Ruling],
-    desk: Desk,
-    as_json: bool,
-    human: Callable[[Ruling], str],
-    what: str = "cards",
-) -> None:
-    """Rule the typed input, or each line of --batch; record; show."""
-    if batch is not None:
-        if typed:
-            raise DealerError(f"give {what} or --batch, not both")
-        run_batch(batch, rule_text, desk, as_json, human)
-        return
-    if not typed:
-        raise DealerError(f"no {what} given")
-    ruling = rule_text(typed)
-    (ruling_id,) = record(desk, [ruling])
-    emit(ruling, ruling_id, as_json, human)
-
-
-def run_batch(
-    source: str,
-    rule_line: Callable[[str], Ruling],
-    desk: Desk,
-    as_json: bool,
-    human: Callable[[Ruling], str],
-) -> None:
-    """Rule and record each line on its own; a bad line is reported (and, with --json, answered
-    by an error object) and the others still ruled. Exit 1 if any line failed."""
-    failed = 0
-    for number, text in lines(source):
-        try:
-            ruling = rule_line(text)
-            (ruling_id,) = record(desk, [ruling])
-        except DealerError as exc:
-            failed += 1
-            typer.echo(f"Error: line {number}: {exc}", err=True)
-            if as_json:
-                typer.echo(json.dumps({"line": number, "input": text, "error": str(exc)}))
-            continue
-        emit(ruling, ruling_id, as_json, human)
-    if failed:
-        raise typer.Exit(1)
 
 
 def show(recorded: Recorded, as_json: bool, human: Callable[[Ruling], str]) -> None:
@@ -152,45 +97,70 @@ def show_each(
         raise typer.Exit(1)
 
 
-_DESK_OPTIONS = (
-    inspect.Parameter("db", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=DbOption),
-    inspect.Parameter("user", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=UserOption),
-    inspect.Parameter(
-        "table", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=TableOption
-    ),
-)
-_HOUSE_OPTIONS = (
-    inspect.Parameter(
-        "profile", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=ProfileOption
-    ),
-    inspect.Parameter("rule", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=RuleOption),
-)
+class Composite(NamedTuple):
+    """A value a command receives whole but a person types as several options: the options,
+    and how their values (as keywords) make the value."""
+
+    options: tuple[inspect.Parameter, ...]
+    build: Callable[..., Any]
 
 
-def at_desk(*, default_table: str | None = None) -> Callable[[Callable[..., R]], Callable[..., R]]:
-    """A command that acts at the desk: its `desk: Desk` parameter becomes the `--db`, `--user`
-    and `--table` options (with their environment variables), and a `house: HouseRules`
-    parameter becomes `--profile` and `--rule`, so every command spells them once, here."""
+def option(name: str, annotation: Any, default: Any = None) -> inspect.Parameter:
+    """One typer option of a composite, by its parameter name and `Annotated` type."""
+    return inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+    )
+
+
+def _desk(default_table: str) -> Composite:
+    return Composite(
+        (option("db", DbOption), option("user", UserOption), option("table", TableOption)),
+        lambda db, user, table: desk_for(db, user, table, default_table=default_table),
+    )
+
+
+HOUSE = Composite(
+    (option("profile", ProfileOption), option("rule", RuleOption)),
+    lambda profile, rule: HouseRules.of(profile, rule),
+)
+"""`--profile` and `--rule`: the house rules."""
+
+
+def composed(**composites: Composite) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """A command whose parameters named in `composites` are typed as those composites' options
+    (declared once, here or beside the command group) and handed to it built."""
 
     def wrap(command: Callable[..., R]) -> Callable[..., R]:
         signature = inspect.signature(command, eval_str=True)
-        own = [p for p in signature.parameters.values() if p.name not in ("desk", "house")]
-        extra = list(_DESK_OPTIONS) if "desk" in signature.parameters else []
-        if "house" in signature.parameters:
-            extra += _HOUSE_OPTIONS
+        own = [p for p in signature.parameters.values() if p.name not in composites]
+        parameters = own + [o for c in composites.values() for o in c.options]
 
         @functools.wraps(command)
         def run(*args: Any, **options: Any) -> R:
-            if "desk" in signature.parameters:
-                where = (options.pop("db"), options.pop("user"), options.pop("table"))
-                options["desk"] = desk_for(*where, default_table=default_table or UNASSIGNED_TABLE)
-            if "house" in signature.parameters:
-                options["house"] = HouseRules.of(options.pop("profile"), options.pop("rule"))
+            for name, composite in composites.items():
+                typed = {o.name: options.pop(o.name) for o in composite.options}
+                options[name] = composite.build(**typed)
             return command(*args, **options)
 
-        parameters = [*own, *extra]
         run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
         run.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
         return run
+
+    return wrap
+
+
+def at_desk(
+    *, default_table: str = UNASSIGNED_TABLE
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """A command that acts at a desk (`desk: Desk`: `--db`, `--user`, `--table` with their
+    environment variables) and, if it has a `house: HouseRules` parameter, under house rules
+    (`--profile`, `--rule`)."""
+
+    def wrap(command: Callable[..., R]) -> Callable[..., R]:
+        names = inspect.signature(command).parameters
+        chosen = {"desk": _desk(default_table)} if "desk" in names else {}
+        if "house" in names:
+            chosen["house"] = HOUSE
+        return composed(**chosen)(command)
 
     return wrap

@@ -15,16 +15,14 @@ import typer
 from dealer.cli import render
 from dealer.cli.common import (
     BatchOption,
-    DbOption,
     JsonFlag,
-    TableOption,
-    UserOption,
+    at_desk,
     emit,
     emit_event,
-    rule_inputs,
+    show_each,
 )
 from dealer.cli.console import Console
-from dealer.desk.context import desk_for
+from dealer.desk.context import Desk
 from dealer.desk.games import empire_compare, empire_rank
 from dealer.desk.live import Said, empire_hand
 from dealer.kernel.errors import DealerError
@@ -107,7 +105,9 @@ def hand_text(ruling: Ruling) -> str:
 
 
 @app.command()
+@at_desk()
 def rank(
+    desk: Desk,
     plaques: Annotated[
         list[str] | None, typer.Argument(help="A tableau, e.g. red-sword blue-sword dragon elf.")
     ] = None,
@@ -122,16 +122,12 @@ def rank(
     combinations: CombinationsOption = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Value a tableau (1-7 plaques): its best combination and active plaques."""
-    rule_inputs(
+    show_each(
         " ".join(plaques) if plaques else None,
         batch,
-        empire_rank(combinations, other or ()),
-        desk_for(db, user, table),
+        empire_rank(desk, combinations, other or ()),
         as_json,
         rank_text,
         "plaques",
@@ -139,7 +135,9 @@ def rank(
 
 
 @app.command()
+@at_desk()
 def compare(
+    desk: Desk,
     tableaux: Annotated[
         list[str] | None,
         typer.Argument(help="Tableaux, each quoted ('red-sword blue-sword'), or separated by '|'."),
@@ -147,16 +145,12 @@ def compare(
     combinations: CombinationsOption = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Compare tableaux still in play (two passes: restrictions, then values)."""
-    rule_inputs(
+    show_each(
         " | ".join(tableaux) if tableaux else None,
         batch,
-        empire_compare(combinations),
-        desk_for(db, user, table),
+        empire_compare(desk, combinations),
         as_json,
         compare_text,
         "plaques",
@@ -187,7 +181,9 @@ def _intro(table: CombinationTable, players: int, seed: int, ante: int, moves: s
 
 
 @app.command()
+@at_desk()
 def hand(
+    desk: Desk,
     players: Annotated[
         int,
         typer.Option("--players", min=2, max=7, help="Players (2-7)."),
@@ -203,16 +199,13 @@ def hand(
     ] = None,
     combinations: CombinationsOption = None,
     as_json: JsonFlag = False,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Track one hand of play and betting, move by move from stdin.
 
     Seven plaques each, two face up; the seat to act types its move, one a line.
 
     Moves: 'bet N', 'see', 'raise N', 'yield', 'turn', each optionally after 'seat N'."""
-    session = empire_hand(desk_for(db, user, table), players, seed, ante, stack, combinations)
+    session = empire_hand(desk, players, seed, ante, stack, combinations)
     start = session.state
     if as_json:
         emit_event("deal", seed=start.seed, ante=ante, **start.hand.to_dict())

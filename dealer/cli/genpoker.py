@@ -10,16 +10,14 @@ import typer
 from dealer.cli import render
 from dealer.cli.common import (
     BatchOption,
-    DbOption,
     JsonFlag,
-    TableOption,
-    UserOption,
+    at_desk,
     emit,
     emit_event,
-    rule_inputs,
+    show_each,
 )
 from dealer.cli.console import Console
-from dealer.desk.context import desk_for
+from dealer.desk.context import Desk
 from dealer.desk.games import genpoker_compare, genpoker_rank
 from dealer.desk.live import Said, genpoker_draw
 from dealer.kernel.errors import DealerError
@@ -82,36 +80,39 @@ def draw_text(ruling: Ruling) -> str:
 
 
 @app.command()
+@at_desk()
 def rank(
+    desk: Desk,
     cards: Annotated[
         list[str] | None, typer.Argument(help="Five cards, e.g. 1R 3B2 4R1 6R7 6B7.")
     ] = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Rank a five-card hand: its category (18 ranks, best first) and tie-break values."""
     typed = " ".join(cards) if cards else None
-    rule_inputs(typed, batch, genpoker_rank(), desk_for(db, user, table), as_json, rank_text)
+    show_each(
+        typed,
+        batch,
+        genpoker_rank(desk),
+        as_json,
+        rank_text,
+    )
 
 
 @app.command()
+@at_desk()
 def compare(
+    desk: Desk,
     hands: Hands = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Compare two or more hands: the winner, or several winners splitting the pot."""
-    rule_inputs(
+    show_each(
         " | ".join(hands) if hands else None,
         batch,
-        genpoker_compare(),
-        desk_for(db, user, table),
+        genpoker_compare(desk),
         as_json,
         compare_text,
     )
@@ -148,7 +149,9 @@ def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
 
 
 @app.command()
+@at_desk()
 def draw(
+    desk: Desk,
     players: Annotated[int, typer.Option("--players", min=2, max=8, help="Players (2-8).")],
     seed: Annotated[
         int | None,
@@ -156,16 +159,13 @@ def draw(
     ] = None,
     pot: Annotated[int, typer.Option("--pot", min=0, help="Chips in the pot.")] = 0,
     as_json: JsonFlag = False,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Play a draw round, move by move from stdin, to a recorded showdown.
 
     Five cards each; each seat in turn types 'discard CARDS' (up to three) or 'stand'.
 
     A move may start with 'seat N'. Equal best hands split the pot."""
-    session = genpoker_draw(desk_for(db, user, table), players, seed, pot)
+    session = genpoker_draw(desk, players, seed, pot)
     start = session.state
     if as_json:
         emit_event(

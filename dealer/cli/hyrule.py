@@ -11,15 +11,13 @@ import typer
 from dealer.cli import render
 from dealer.cli.common import (
     BatchOption,
-    DbOption,
     JsonFlag,
-    TableOption,
-    UserOption,
+    at_desk,
     emit,
-    rule_inputs,
+    show_each,
 )
 from dealer.cli.console import Console
-from dealer.desk.context import desk_for
+from dealer.desk.context import Desk
 from dealer.desk.games import hyrule_turn
 from dealer.desk.live import Said, hyrule_game
 from dealer.kernel.errors import DealerError
@@ -203,23 +201,30 @@ def _show(console: Console[Said[Reply]], game: HyruleGame, said: Said[Reply]) ->
 
 
 @app.command()
+@at_desk()
 def turn(
+    desk: Desk,
     cards: Annotated[
         list[str] | None, typer.Argument(help="The cards of one turn in play order: Jh 3d JK.")
     ] = None,
     as_json: JsonFlag = False,
     batch: BatchOption = None,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Rule one turn: which card (index in play order) wins, or the tied jokers."""
     typed = " ".join(cards) if cards else None
-    rule_inputs(typed, batch, hyrule_turn(), desk_for(db, user, table), as_json, turn_text)
+    show_each(
+        typed,
+        batch,
+        hyrule_turn(desk),
+        as_json,
+        turn_text,
+    )
 
 
 @app.command()
+@at_desk()
 def game(
+    desk: Desk,
     players: Annotated[
         int, typer.Option("--players", min=2, max=7, help="Number of players, 2 to 7.")
     ],
@@ -239,15 +244,12 @@ def game(
         ),
     ] = None,
     as_json: JsonFlag = False,
-    db: DbOption = None,
-    user: UserOption = None,
-    table: TableOption = None,
 ) -> None:
     """Run a whole game: moves are read line by line (typed at a terminal or piped in), each
     trick and the final score are recorded. Type `help` for the moves."""
     if seed is not None and deck is not None:
         raise typer.BadParameter("give --seed or --deck, not both")
-    session = hyrule_game(desk_for(db, user, table), players, str(rules), seed, deck)
+    session = hyrule_game(desk, players, str(rules), seed, deck)
     dealt = session.state.game
     shuffle = session.state.settings["seed"]
     how = "dealt from the deck as given" if shuffle is None else f"shuffle seed {shuffle}"

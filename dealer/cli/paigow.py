@@ -139,11 +139,9 @@ def settle(
     as_json: JsonFlag = False,
 ) -> None:
     """Settle one seat against the dealer: the base wager and any bonus wagers."""
-    from dealer.games.paigow.seat_rulings import BonusWagers
-
     if (player is None) == (high is None and low is None):
         raise typer.BadParameter("give --player CARDS, or --high CARDS and --low CARDS")
-    wagers = BonusWagers(
+    wagers = desk_paigow.SeatWagers(
         treasure=optional_money(treasure, "treasure wager"),
         insurance=optional_money(insurance, "insurance wager"),
         insurance_on_dealer=insurance_on_dealer,

@@ -17,7 +17,6 @@ from dealer.kernel.ruling import Ruling
 if TYPE_CHECKING:
     from dealer.games.paigow.bonus import Meters
     from dealer.games.paigow.profile import Profile
-    from dealer.games.paigow.seat_rulings import BonusWagers
 
 DEMO_TABLE = "DEMO"
 """The table a demo round is dealt at when no table is named."""
@@ -49,6 +48,16 @@ def bonus(desk: Desk, house: HouseRules, cards: str) -> Recorded:
     return record_one(desk, rulings.bonus_ruling(cards, house.load()))
 
 
+class SeatWagers(NamedTuple):
+    """The bonus wagers of one seat on `settle` (None where not placed)."""
+
+    treasure: Decimal | None = None
+    insurance: Decimal | None = None
+    insurance_on_dealer: bool = False
+    progressive_treasure: Decimal | None = None
+    progressive_insurance: Decimal | None = None
+
+
 class SeatHands(NamedTuple):
     """The player's hand on `settle`: seven cards set by the House Way, or the player's own
     high and low hands."""
@@ -64,7 +73,7 @@ def settle(
     dealer: str,
     hands: SeatHands,
     wager: Decimal,
-    wagers: BonusWagers,
+    wagers: SeatWagers,
     seat: int = 1,
     house_way: str | None = None,
 ) -> Recorded:
@@ -84,7 +93,7 @@ def settle(
             high=hands.high,
             low=hands.low,
             house_way=house_way,
-            bonus=wagers,
+            bonus=seat_rulings.BonusWagers(**wagers._asdict()),
             seat=seat,
         )
 

@@ -1,0 +1,149 @@
+"""What a ruling command loads: the guard of start-up time.
+
+Every ruling pays for every module it imports, so `dealer paigow set … --json` (run as the
+console script does it, in a fresh process) must load no YAML parser (documents come from the
+parsed-document cache once seen), no tables library, no sqlite-utils, no OpenSSL, no analysis,
+no other game, no other command group, and no Pai Gow module that setting a hand does not need.
+A refactor that puts something on this path fails here, not silently in every command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROBE = """
+import json, sys
+sys.argv = ["dealer", *json.loads(sys.argv[1])]
+from dealer.cli.app import main
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+sys.stdout.flush()
+print("\\nMODULES " + json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+SET = ["paigow", "set", "As Kd 9c 7h 5s 3d JK", "--json", "--user", "d-1", "--table", "PG-1"]
+
+FORBIDDEN = (
+    "yaml",
+    "_yaml",
+    "tabulate",
+    "sqlite_utils",
+    "_hashlib",
+    "hashlib",
+    "secrets",
+    "getpass",
+    "readline",
+    "click.testing",
+)
+"""Third-party and standard modules a ruling must not load."""
+
+ALLOWED_DEALER = frozenset(
+    {
+        "dealer",
+        "dealer.cli",
+        "dealer.cli.app",
+        "dealer.cli.common",
+        "dealer.cli.paigow",
+        "dealer.cli.render",
+        "dealer.desk",
+        "dealer.desk.context",
+        "dealer.desk.log",
+        "dealer.desk.paigow",
+        "dealer.desk.recording",
+        "dealer.desk.rulings",
+        "dealer.inputs",
+        "dealer.kernel",
+        "dealer.kernel.cards",
+        "dealer.kernel.digest",
+        "dealer.kernel.documents",
+        "dealer.kernel.errors",
+        "dealer.kernel.money",
+        "dealer.kernel.ruling",
+        "dealer.games",
+        "dealer.games.paigow",
+        "dealer.games.paigow.hands",
+        "dealer.games.paigow.house_way",
+        "dealer.games.paigow.profile",
+        "dealer.games.paigow.rulings",
+        "dealer.audit",
+        "dealer.audit.chain",
+        "dealer.audit.records",
+        "dealer.audit.storage",
+        "dealer.audit.sqlite",
+        "dealer.audit.sqlite_schema",
+        "dealer.audit.users",
+    }
+)
+"""The dealer modules a `paigow set` ruling may load: its command, the desk, the kernel, the
+hand ranks, the House Way and the profile, and the audit log's write path."""
+
+
+def _run(args: list[str], env: dict[str, str]) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    marker = done.stdout.rfind("\nMODULES ")
+    assert marker >= 0, done.stdout + done.stderr
+    report: dict[str, object] = json.loads(done.stdout[marker + len("\nMODULES ") :])
+    assert report["code"] == 0, done.stdout + done.stderr
+    return report
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    """The modules of the second `paigow set` run (the first fills the document cache)."""
+    tmp = tmp_path_factory.mktemp("startup")
+    env = {
+        **os.environ,
+        "DEALER_DB": str(tmp / "audit.sqlite"),
+        "DEALER_CACHE": str(tmp / "cache"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    env.pop("DEALER_PROFILE", None)
+    _run(SET, env)
+    modules = _run(SET, env)["modules"]
+    assert isinstance(modules, list)
+    return set(modules)
+
+
+def test_a_ruling_loads_no_heavy_module(loaded: set[str]) -> None:
+    heavy = sorted(
+        name for name in loaded for bad in FORBIDDEN if name == bad or name.startswith(bad + ".")
+    )
+    assert heavy == []
+
+
+def test_a_ruling_loads_only_its_own_dealer_modules(loaded: set[str]) -> None:
+    ours = {name for name in loaded if name == "dealer" or name.startswith("dealer.")}
+    assert sorted(ours - ALLOWED_DEALER) == []
+
+
+def test_the_probe_sees_the_path_it_guards(loaded: set[str]) -> None:
+    """The guard would pass vacuously if the probe ran nothing: the ruling's own path is there."""
+    for name in ("dealer.cli.paigow", "dealer.desk.paigow", "dealer.games.paigow.house_way"):
+        assert name in loaded
+
+
+def test_the_cache_is_what_keeps_yaml_off(tmp_path: Path) -> None:
+    """Without the parsed-document cache the same command does load PyYAML: the first test
+    passes because of the cache, and would catch a document read that bypasses it."""
+    env = {
+        **os.environ,
+        "DEALER_DB": str(tmp_path / "audit.sqlite"),
+        "DEALER_CACHE": str(tmp_path / "cache"),
+    }
+    first = _run(SET, env)["modules"]
+    assert isinstance(first, list) and "yaml" in first
