@@ -9,8 +9,7 @@ import typer
 
 from dealer.cli import render
 from dealer.cli.common import (
-    BatchOption,
-    JsonFlag,
+    Inputs,
     at_desk,
     show_each,
 )
@@ -54,44 +53,30 @@ def compare_text(ruling: Ruling) -> str:
 @at_desk()
 def rank(
     desk: Desk,
+    io: Inputs,
     trump: TrumpOption,
     cards: Annotated[
         list[str] | None, typer.Argument(help="One to five cards, e.g. EM Ah Kh Qh Jh.")
     ] = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """Rank a hand of one to five cards: its best category under the trump suit."""
-    typed = " ".join(cards) if cards else None
-    show_each(
-        typed,
-        batch,
-        burosh_rank(desk, trump),
-        as_json,
-        rank_text,
-    )
+    show_each(cards, io, burosh_rank(desk, trump), rank_text)
 
 
 @app.command()
 @at_desk()
 def compare(
     desk: Desk,
+    io: Inputs,
     trump: TrumpOption,
     hands: Annotated[
         list[str] | None,
         typer.Argument(help="Two or more hands, each quoted: 'Ks Kh' 'Kd EM'."),
     ] = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """Challenge two or more hands; several winners are a tie (all challenging dice stay)."""
     if hands and len(hands) < 2:
         raise DealerError("compare needs two or more hands, each quoted: 'Ks Kh' 'Kd EM'")
     show_each(
-        " | ".join(hands) if hands else None,
-        batch,
-        burosh_compare(desk, trump),
-        as_json,
-        compare_text,
-        "hands",
+        " | ".join(hands) if hands else None, io, burosh_compare(desk, trump), compare_text, "hands"
     )

@@ -66,16 +66,27 @@ def show(recorded: Recorded, as_json: bool, human: Callable[[Ruling], str]) -> N
     emit(recorded.ruling, recorded.ruling_id, as_json, human)
 
 
+class Inputs(NamedTuple):
+    """Where a ruling command's input comes from (`--batch FILE`, else its arguments) and how it
+    answers (`--json`)."""
+
+    as_json: bool
+    batch: str | None
+
+
 def show_each(
-    typed: str | None,
-    batch: str | None,
+    typed: str | list[str] | None,
+    io: Inputs,
     rule_one: Callable[[str], Recorded],
-    as_json: bool,
     human: Callable[[Ruling], str],
     what: str = "cards",
 ) -> None:
-    """The typed input ruled by the desk, or each line of --batch: a bad line is reported (and,
-    with --json, answered by an error object) and the others still ruled; exit 1 if any failed."""
+    """The typed input (words joined by spaces) ruled by the desk, or each line of --batch: a
+    bad line is reported (and, with --json, answered by an error object) and the others still
+    ruled; exit 1 if any failed."""
+    as_json, batch = io
+    if isinstance(typed, list):
+        typed = " ".join(typed)
     if batch is None:
         if not typed:
             raise DealerError(f"no {what} given")
@@ -149,18 +160,28 @@ def composed(**composites: Composite) -> Callable[[Callable[..., R]], Callable[.
     return wrap
 
 
+INPUTS = Composite(
+    (option("as_json", JsonFlag, False), option("batch", BatchOption)),
+    lambda as_json, batch: Inputs(as_json, batch),
+)
+"""`--json` and `--batch FILE`."""
+
+
 def at_desk(
     *, default_table: str = UNASSIGNED_TABLE
 ) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """A command that acts at a desk (`desk: Desk`: `--db`, `--user`, `--table` with their
-    environment variables) and, if it has a `house: HouseRules` parameter, under house rules
-    (`--profile`, `--rule`)."""
+    environment variables); with a `house: HouseRules` parameter, under house rules
+    (`--profile`, `--rule`); with an `io: Inputs` parameter, ruling typed or batch input
+    (`--json`, `--batch`)."""
 
     def wrap(command: Callable[..., R]) -> Callable[..., R]:
         names = inspect.signature(command).parameters
         chosen = {"desk": _desk(default_table)} if "desk" in names else {}
         if "house" in names:
             chosen["house"] = HOUSE
+        if "io" in names:
+            chosen["io"] = INPUTS
         return composed(**chosen)(command)
 
     return wrap

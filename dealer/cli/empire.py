@@ -14,7 +14,7 @@ import typer
 
 from dealer.cli import render
 from dealer.cli.common import (
-    BatchOption,
+    Inputs,
     JsonFlag,
     at_desk,
     emit,
@@ -108,6 +108,7 @@ def hand_text(ruling: Ruling) -> str:
 @at_desk()
 def rank(
     desk: Desk,
+    io: Inputs,
     plaques: Annotated[
         list[str] | None, typer.Argument(help="A tableau, e.g. red-sword blue-sword dragon elf.")
     ] = None,
@@ -120,38 +121,27 @@ def rank(
         ),
     ] = None,
     combinations: CombinationsOption = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """Value a tableau (1-7 plaques): its best combination and active plaques."""
-    show_each(
-        " ".join(plaques) if plaques else None,
-        batch,
-        empire_rank(desk, combinations, other or ()),
-        as_json,
-        rank_text,
-        "plaques",
-    )
+    show_each(plaques, io, empire_rank(desk, combinations, other or ()), rank_text, "plaques")
 
 
 @app.command()
 @at_desk()
 def compare(
     desk: Desk,
+    io: Inputs,
     tableaux: Annotated[
         list[str] | None,
         typer.Argument(help="Tableaux, each quoted ('red-sword blue-sword'), or separated by '|'."),
     ] = None,
     combinations: CombinationsOption = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """Compare tableaux still in play (two passes: restrictions, then values)."""
     show_each(
         " | ".join(tableaux) if tableaux else None,
-        batch,
+        io,
         empire_compare(desk, combinations),
-        as_json,
         compare_text,
         "plaques",
     )

@@ -9,7 +9,7 @@ import typer
 
 from dealer.cli import render
 from dealer.cli.common import (
-    BatchOption,
+    Inputs,
     JsonFlag,
     at_desk,
     emit,
@@ -83,39 +83,24 @@ def draw_text(ruling: Ruling) -> str:
 @at_desk()
 def rank(
     desk: Desk,
+    io: Inputs,
     cards: Annotated[
         list[str] | None, typer.Argument(help="Five cards, e.g. 1R 3B2 4R1 6R7 6B7.")
     ] = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """Rank a five-card hand: its category (18 ranks, best first) and tie-break values."""
-    typed = " ".join(cards) if cards else None
-    show_each(
-        typed,
-        batch,
-        genpoker_rank(desk),
-        as_json,
-        rank_text,
-    )
+    show_each(cards, io, genpoker_rank(desk), rank_text)
 
 
 @app.command()
 @at_desk()
 def compare(
     desk: Desk,
+    io: Inputs,
     hands: Hands = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """Compare two or more hands: the winner, or several winners splitting the pot."""
-    show_each(
-        " | ".join(hands) if hands else None,
-        batch,
-        genpoker_compare(desk),
-        as_json,
-        compare_text,
-    )
+    show_each(" | ".join(hands) if hands else None, io, genpoker_compare(desk), compare_text)
 
 
 def _show_turn(state: DrawRound, as_json: bool) -> None:

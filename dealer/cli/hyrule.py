@@ -10,7 +10,7 @@ import typer
 
 from dealer.cli import render
 from dealer.cli.common import (
-    BatchOption,
+    Inputs,
     JsonFlag,
     at_desk,
     emit,
@@ -204,21 +204,13 @@ def _show(console: Console[Said[Reply]], game: HyruleGame, said: Said[Reply]) ->
 @at_desk()
 def turn(
     desk: Desk,
+    io: Inputs,
     cards: Annotated[
         list[str] | None, typer.Argument(help="The cards of one turn in play order: Jh 3d JK.")
     ] = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """Rule one turn: which card (index in play order) wins, or the tied jokers."""
-    typed = " ".join(cards) if cards else None
-    show_each(
-        typed,
-        batch,
-        hyrule_turn(desk),
-        as_json,
-        turn_text,
-    )
+    show_each(cards, io, hyrule_turn(desk), turn_text)
 
 
 @app.command()

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from dealer.cli import render
-from dealer.cli.common import BatchOption, JsonFlag, at_desk, show, show_each
+from dealer.cli.common import Inputs, JsonFlag, at_desk, show, show_each
 from dealer.desk import paigow as desk_paigow
 from dealer.desk.context import Desk, HouseRules
 from dealer.inputs import money, optional_money
@@ -21,25 +21,19 @@ app = typer.Typer(
 Cards = Annotated[list[str] | None, typer.Argument(help="Cards, e.g. As Kd JK 10h 9c.")]
 
 
-def _typed(cards: list[str] | None) -> str | None:
-    return " ".join(cards) if cards else None
-
-
 @app.command()
 @at_desk()
 def rank(
     desk: Desk,
     house: HouseRules,
+    io: Inputs,
     cards: Cards = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """Rank a five-card (high) or two-card (low) hand."""
     show_each(
-        _typed(cards),
-        batch,
+        cards,
+        io,
         lambda text: desk_paigow.rank(desk, house, text),
-        as_json,
         render.rank_text,
     )
 
@@ -49,12 +43,11 @@ def rank(
 def compare(
     desk: Desk,
     house: HouseRules,
+    io: Inputs,
     first: Annotated[
         str | None, typer.Argument(help="First hand, quoted: 'As Ks Qs Js Ts'.")
     ] = None,
     second: Annotated[str | None, typer.Argument(help="Second hand, same size.")] = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """Compare two hands of the same size; a copy (tie) gives winner null."""
     if (first or second) and not (first and second):
@@ -62,9 +55,8 @@ def compare(
     typed = f"{first} | {second}" if first and second else None
     show_each(
         typed,
-        batch,
+        io,
         lambda text: desk_paigow.compare_line(desk, house, text),
-        as_json,
         render.compare_text,
     )
 
@@ -74,19 +66,17 @@ def compare(
 def set_(
     desk: Desk,
     house: HouseRules,
+    io: Inputs,
     cards: Cards = None,
     house_way: Annotated[
         str | None, typer.Option("--house-way", help="trump-plaza, foxwoods, or a file.")
     ] = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """Set seven cards by the House Way."""
     show_each(
-        _typed(cards),
-        batch,
+        cards,
+        io,
         lambda text: desk_paigow.set_hand(desk, house, text, house_way),
-        as_json,
         render.set_text,
     )
 
@@ -96,16 +86,14 @@ def set_(
 def bonus(
     desk: Desk,
     house: HouseRules,
+    io: Inputs,
     cards: Cards = None,
-    as_json: JsonFlag = False,
-    batch: BatchOption = None,
 ) -> None:
     """The seven-card bonus events of a hand and the pay table rows they settle on."""
     show_each(
-        _typed(cards),
-        batch,
+        cards,
+        io,
         lambda text: desk_paigow.bonus(desk, house, text),
-        as_json,
         render.bonus_text,
     )
 
