@@ -24,8 +24,8 @@ from dealer.analysis.house_edge import (
     round_outcomes,
     simulate,
 )
-from dealer.games.paigow.hands import Key, high_key, is_foul, low_key
 from dealer.games.paigow.house_way import SPLITS, HouseWay, load_house_way
+from dealer.games.paigow.ranking import Key, high_key, is_foul, low_key
 from dealer.games.paigow.settle import BaseRules, house_way_sets, player_sets, settle_base
 from dealer.kernel.cards import DECK, Card
 from dealer.kernel.errors import DealerError

@@ -17,11 +17,11 @@ from dealer.games.paigow.bonus import (
     settle_bonuses,
     settle_wager,
 )
+from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.events import classify
 from dealer.games.paigow.pay import share
 from dealer.games.paigow.paytables import load_paytables, shipped_paytables
 from dealer.games.paigow.profile import Cap, MeterConfig, load_profile
-from dealer.kernel.cards import parse_cards
 from dealer.kernel.errors import CardError, DealerError, PayTableError
 
 DATA = Path(__file__).parent / "data"

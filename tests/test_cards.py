@@ -4,15 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer.kernel.cards import (
-    DECK,
-    JOKER,
-    Card,
-    check_distinct,
-    format_cards,
-    parse_cards,
-    symbols,
-)
+from dealer.games.paigow.deck import check_distinct, parse_cards
+from dealer.kernel.cards import DECK, JOKER, Card, format_cards, symbols
 from dealer.kernel.errors import CardError
 
 

@@ -12,13 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.events import (
     EVENT_ORDER,
     LABELS,
     PAI_GOW_EVENTS,
     classify,
 )
-from dealer.kernel.cards import DECK, JOKER, Card, parse_cards
+from dealer.kernel.cards import DECK, JOKER, Card
 from dealer.kernel.errors import CardError
 
 DATA = Path(__file__).parent / "data"

@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer.games.paigow.hands import (
+from dealer.games.paigow.deck import parse_cards
+from dealer.games.paigow.profile import load_profile
+from dealer.games.paigow.ranking import (
     Category,
     has_straight_or_flush,
     high_key,
@@ -17,9 +19,8 @@ from dealer.games.paigow.hands import (
     rank_high,
     rank_low,
 )
-from dealer.games.paigow.profile import load_profile
 from dealer.games.paigow.rulings import compare_ruling
-from dealer.kernel.cards import DECK, Card, format_cards, parse_cards
+from dealer.kernel.cards import DECK, Card, format_cards
 
 DATA = Path(__file__).parent / "data"
 PROFILE = load_profile()

@@ -13,7 +13,7 @@ from itertools import combinations
 
 import pytest
 
-from dealer.games.paigow.hands import Category, high_key
+from dealer.games.paigow.ranking import Category, high_key
 from dealer.kernel.cards import DECK
 
 phevaluator = pytest.importorskip("phevaluator")

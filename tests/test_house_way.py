@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer.games.paigow.hands import high_key, is_foul, low_key
+from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.house_way import load_house_way, parse_house_way, set_hand
-from dealer.kernel.cards import DECK, Card, parse_cards
+from dealer.games.paigow.ranking import high_key, is_foul, low_key
+from dealer.kernel.cards import DECK, Card
 from dealer.kernel.errors import ConfigError
 
 DATA = Path(__file__).parent / "data"

@@ -17,7 +17,8 @@ from dealer.games.hyrule.deck import HYRULE_DECK, parse_cards
 from dealer.games.hyrule.game import HyruleGame, Phase, Rules, Swap, Trick
 from dealer.games.hyrule.ranking import face, parse_turn, turn
 from dealer.games.hyrule.session import apply_move, parse_move
-from dealer.kernel.cards import JOKER, Card, parse_card
+from dealer.games.paigow.deck import parse_card
+from dealer.kernel.cards import JOKER, Card
 from dealer.kernel.errors import CardError, DealerError
 
 DATA = Path(__file__).parent / "data"

@@ -17,10 +17,10 @@ import pytest
 from dealer.analysis.exact import PAYTABLE_ORDER
 from dealer.analysis.paytable_return import NOTHING, analyze_paytable
 from dealer.games.paigow.bonus import settle_wager
+from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.events import SevenCardEvents, classify
 from dealer.games.paigow.pay import PayKind
 from dealer.games.paigow.paytables import PayRow, PayTable, shipped_paytables
-from dealer.kernel.cards import parse_cards
 
 DATA = Path(__file__).parent / "data"
 STAKES = (Decimal(1), Decimal(5), Decimal("7.35"), Decimal(25))

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.house_way import load_house_way
 from dealer.games.paigow.settle import BaseRules, house_way_sets, player_sets, settle_base
-from dealer.kernel.cards import parse_cards
 
 DATA = Path(__file__).parent / "data"
 WAY = load_house_way("trump-plaza")

@@ -29,9 +29,16 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from dealer.games.paigow.hands import WHEEL_SETTINGS, Category, Key, high_key, low_key, pai_gow_high
 from dealer.games.paigow.house_way import SPLITS, HouseWay, set_hand
 from dealer.games.paigow.profile import CHOICES
+from dealer.games.paigow.ranking import (
+    WHEEL_SETTINGS,
+    Category,
+    Key,
+    high_key,
+    low_key,
+    pai_gow_high,
+)
 from dealer.kernel.cards import DECK, JOKER_SUIT, Card
 from dealer.kernel.errors import DealerError
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from dealer.kernel.cards import parse_card
+from dealer.kernel.cards import symbol
 from dealer.kernel.ruling import Ruling
 
 
 def pretty(cards: Iterable[str]) -> str:
     """Canonical card strings as a person reads them: `A♠ 10♦ JK`."""
-    return " ".join(parse_card(c).symbol() for c in cards)
+    return " ".join(symbol(c) for c in cards)
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:

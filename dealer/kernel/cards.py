@@ -1,4 +1,4 @@
-"""The one card parser, the standard playing card, and the 53-card deck (52 and a joker).
+"""The one card parser, and the standard playing card with its notation (52 cards and the joker).
 
 A deck declares its vocabulary as a `Deck`: its cards, every typed form of each, how many
 copies of a card it holds, whether cards may be run together, and how its refusals are worded.
@@ -257,42 +257,11 @@ STANDARD_RUN = re.compile(r"joker|jk|10.|[2-9tjqka].", re.IGNORECASE)
 """The pieces of run-together standard cards (`AsKdJK`)."""
 
 
-def _unknown(token: str) -> str:
-    return (
-        f"unknown card {token!r}: a card is a rank (2-9, T or 10, J, Q, K, A) and a suit "
-        "(s h d c or ♠ ♥ ♦ ♣), or JK for the joker"
-    )
-
-
-ONE_JOKER: Deck[Card] = Deck(
-    name="53-card",
-    cards=DECK,
-    typed={**STANDARD_TYPED, **JOKER_TYPED},
-    unknown=_unknown,
-    copies=((JOKER,),),
-    run_together=STANDARD_RUN,
-    too_many_copies="a second joker {token!r}: the deck has one joker",
-    shared="duplicate card {card}: in {first} and {second}",
-    shared_copies="a second joker in {second}: the joker is in {first}",
-)
-"""The 52 standard cards and one joker (Pai Gow's deck)."""
-
-
-def parse_card(token: str) -> Card:
-    """Parse one standard card or joker token; `CardError` names the token if it is not one."""
-    return card_of(ONE_JOKER, token)
-
-
-def parse_cards(
-    text: str | Iterable[str], counts: Iterable[int] | None = None, what: str = "hand"
-) -> tuple[Card, ...]:
-    """Parse typed cards of the 53-card deck in the order typed (see `parse`)."""
-    return parse(ONE_JOKER, text, counts, what)
-
-
-def check_distinct(hands: Iterable[tuple[str, Iterable[Card]]]) -> None:
-    """Raise `CardError` if a card (or the joker) appears in more than one named hand."""
-    distinct(ONE_JOKER, ((f"the {name}", cards) for name, cards in hands))
+def symbol(token: str) -> str:
+    """A canonical standard card or joker (`As`, `Td`, `JK`) as a person reads it (`A♠`, `10♦`,
+    `JK`); any other token as it is."""
+    card = STANDARD_TYPED.get(token.lower()) or JOKER_TYPED.get(token.lower())
+    return token if card is None else card.symbol()
 
 
 def format_cards(cards: Iterable[object]) -> str:

@@ -28,6 +28,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
+from dealer.games.paigow.deck import check_distinct
 from dealer.games.paigow.events import LABELS, SevenCardEvents, classify
 from dealer.games.paigow.pay import (
     PLACED,
@@ -44,7 +45,7 @@ from dealer.games.paigow.pay import (
 from dealer.games.paigow.paytables import PayRow, PayTable, PayTables, shipped_paytables
 from dealer.games.paigow.profile import Cap, MeterConfig, Profile
 from dealer.inputs import money
-from dealer.kernel.cards import Card, check_distinct
+from dealer.kernel.cards import Card
 from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.money import fmt_money, money_json
 

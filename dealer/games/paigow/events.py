@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from dealer.games.paigow.hands import pai_gow_high
+from dealer.games.paigow.ranking import pai_gow_high
 from dealer.kernel.cards import ACE, KING, RANK_CHARS, Card, by_rank
 from dealer.kernel.errors import CardError
 

@@ -32,7 +32,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from dealer.games.paigow.hands import (
+from dealer.games.paigow.ranking import (
     MADE_BY_STRAIGHT_OR_FLUSH,
     Key,
     has_straight_or_flush,

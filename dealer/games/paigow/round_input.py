@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.pay import BASE_WAGER, PLACED, Wager
 from dealer.games.paigow.profile import Profile
 from dealer.inputs import money
-from dealer.kernel.cards import Card, parse_cards
+from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
 
 SEATS = range(1, 7)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dealer.games.paigow.hands import rank_high, rank_low
+from dealer.games.paigow.deck import check_distinct, parse_cards
 from dealer.games.paigow.house_way import HouseWay, load_house_way, set_hand
 from dealer.games.paigow.profile import Profile
-from dealer.kernel.cards import check_distinct, parse_cards
+from dealer.games.paigow.ranking import rank_high, rank_low
 from dealer.kernel.errors import CardError
 from dealer.kernel.ruling import Ruling
 

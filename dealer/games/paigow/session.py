@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.pay import PLACED, Wager
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import (
@@ -35,7 +36,7 @@ from dealer.games.paigow.round_input import (
     read_dealer,
     read_seat,
 )
-from dealer.kernel.cards import Card, parse_cards, split_tokens, symbols
+from dealer.kernel.cards import Card, split_tokens, symbols
 from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.money import fmt_money, money_json
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from dealer.games.paigow.hands import HandValue, is_foul, pai_gow_high, rank_high, rank_low
 from dealer.games.paigow.house_way import HouseWay, Setting, set_hand
+from dealer.games.paigow.ranking import HandValue, is_foul, pai_gow_high, rank_high, rank_low
 from dealer.kernel.cards import RANK_NAMES, Card
 from dealer.kernel.money import fmt_money, money_json
 
