@@ -18,7 +18,7 @@ from dealer.audit.records import Entry, RecordFilter
 from dealer.audit.sqlite import SQLiteStorage
 from dealer.audit.verify import verify
 from dealer.desk.context import default_db
-from dealer.desk.log import open_log as desk_log
+from dealer.desk.context import open_log as desk_log
 from dealer.kernel.errors import AuditError
 
 

@@ -9,13 +9,15 @@ an `access-denied` record says who tried what and why it was refused, and Access
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from dealer.audit import users
 from dealer.audit.records import ACCESS_DENIED, SUPERVISOR, UNKNOWN_ROLE, Entry
-from dealer.audit.storage import Storage, WriteTransaction
 from dealer.audit.users import User
 from dealer.kernel.errors import AccessError
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Storage, WriteTransaction
 
 T = TypeVar("T")
 

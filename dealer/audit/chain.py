@@ -32,7 +32,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from dealer.audit.records import STORED_FIELDS, canonical_json
+import dealer
+from dealer.audit.records import STORED_FIELDS, Entry, canonical_json, utc_now
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AuditError
 
@@ -176,3 +177,22 @@ class ChainCheck:
 
 def _count(cp: Checkpoint) -> int:
     return cp.records or 0
+
+
+def seal(entry: Entry, head: Checkpoint) -> dict[str, Any]:
+    """The stored row of `entry` as the record after `head`: its fields checked
+    (`Entry.stored`), its link checked (only to a record that exists), and its number, time,
+    software version, `prev_hash` and hash assigned by the recipe of `dealer.audit.chain`.
+    Every backend stores exactly this row."""
+    row = entry.stored()
+    count = head.records or 0
+    if entry.links_to is not None and not 1 <= entry.links_to <= count:
+        raise AuditError(f"there is no audit record {entry.links_to} to refer to")
+    row.update(
+        id=count + 1,
+        recorded_at=utc_now(),
+        software_version=dealer.__version__,
+        prev_hash=head.head_hash,
+    )
+    row["hash"] = record_hash(row)
+    return row

@@ -5,13 +5,15 @@ an edit of it. An override states what the supervisor ruled instead; a void canc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer.audit.authority import supervised
 from dealer.audit.records import OVERRIDE, RULING, SUPERVISOR, VOID, Entry, Record, RecordFilter
-from dealer.audit.storage import Storage, WriteTransaction
 from dealer.audit.users import User
 from dealer.kernel.errors import AuditError
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Storage, WriteTransaction
 
 
 def _target(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer.audit import users
 from dealer.audit.authority import supervised
@@ -26,8 +26,10 @@ from dealer.audit.records import (
     amount,
     utc_now,
 )
-from dealer.audit.storage import Reads, Storage, WriteTransaction
 from dealer.kernel.errors import AuditError
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Reads, Storage, WriteTransaction
 
 OUTCOMES = ("no-error", "patron-error", "dealer-error")
 

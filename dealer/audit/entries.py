@@ -3,11 +3,15 @@ records that refer to it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dealer.audit import users
 from dealer.audit.chain import Checkpoint
 from dealer.audit.records import CHECKPOINT, Entry, Record, RecordFilter
-from dealer.audit.storage import Reads, Storage
 from dealer.kernel.errors import AuditError
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Reads, Storage
 
 
 def append(storage: Storage, entry: Entry) -> int:

@@ -13,11 +13,13 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterable, Mapping
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from dealer.audit.records import STORED_FIELDS, RecordFilter
-from dealer.audit.storage import Storage
 from dealer.kernel.errors import AuditError
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Storage
 
 FORMATS = ("csv", "jsonl")
 

@@ -9,12 +9,15 @@ the new value, the delta and the reason.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from dealer.audit import users
 from dealer.audit.authority import supervised
 from dealer.audit.records import DEALER, METER, SUPERVISOR, Entry, amount
-from dealer.audit.storage import Storage, WriteTransaction
 from dealer.kernel.errors import AuditError
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Storage, WriteTransaction
 
 
 def move(

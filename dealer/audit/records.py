@@ -229,3 +229,14 @@ class RecordFilter(NamedTuple):
     links_to: int | None = None
     since: str | None = None
     until: str | None = None
+
+
+class UserRow(NamedTuple):
+    """One row of the users table: a person's standing as set by record `record_id` (the PIN
+    hash included: it never leaves the audit package)."""
+
+    record_id: int
+    user_id: str
+    role: str
+    active: bool
+    pin_hash: str | None

@@ -16,10 +16,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from dealer.audit.chain import GENESIS_HASH, Checkpoint
-from dealer.audit.records import SUPERVISOR, Entry, Record, RecordFilter
+from dealer.audit.chain import GENESIS_HASH, Checkpoint, seal
+from dealer.audit.records import SUPERVISOR, Entry, Record, RecordFilter, UserRow
 from dealer.audit.sqlite_schema import LATEST, PROTECTION_TRIGGERS, migrate, schema_version
-from dealer.audit.storage import UserRow, seal
 from dealer.kernel.errors import AuditError
 
 BUSY_TIMEOUT_SECONDS = 15.0

@@ -3,11 +3,15 @@ a new audit database, who registers themself (a bootstrap, on the record as such
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dealer.audit import users
 from dealer.audit.authority import supervised
 from dealer.audit.records import SUPERVISOR
-from dealer.audit.storage import Storage
 from dealer.kernel.errors import AccessError, AuditError
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Storage
 
 
 def add_user(

@@ -1,10 +1,11 @@
 """The storage interface of the audit log: what a backend keeps, and nothing more.
 
-A backend stores records (the 19 fields of `records.STORED_FIELDS`, each row exactly as `seal`
-makes it) and the users table, and answers the reads below. Every rule about who may write what
-lives in the feature modules above it (users, authority, corrections, disputes, meters, verify,
-export), which talk to a `Storage` only. `dealer.audit.sqlite` is the first backend; another
-one is a module implementing these protocols, opened by `dealer.audit.open_log`.
+A backend stores records (the 19 fields of `records.STORED_FIELDS`, each row exactly as
+`chain.seal` makes it) and the users table, and answers the reads below. Every rule about who
+may write what lives in the feature modules above it (users, authority, corrections, disputes,
+meters, verify, export), which talk to a `Storage` only. `dealer.audit.sqlite` is the first
+backend; another one is a module implementing these protocols, opened by
+`dealer.audit.open_log`.
 """
 
 from __future__ import annotations
@@ -12,23 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from decimal import Decimal
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
-import dealer
-from dealer.audit.chain import Checkpoint, record_hash
-from dealer.audit.records import Entry, Record, RecordFilter, utc_now
-from dealer.kernel.errors import AuditError
-
-
-class UserRow(NamedTuple):
-    """One row of the users table: a person's standing as set by record `record_id` (the PIN
-    hash included: it never leaves the audit package)."""
-
-    record_id: int
-    user_id: str
-    role: str
-    active: bool
-    pin_hash: str | None
+from dealer.audit.chain import Checkpoint
+from dealer.audit.records import Entry, Record, RecordFilter, UserRow
 
 
 class Reads(Protocol):
@@ -129,22 +117,3 @@ class Storage(Reads, Protocol):
     def integrity_problems(self) -> list[str]:
         """What the backend's own integrity check finds (for `verify`)."""
         ...
-
-
-def seal(entry: Entry, head: Checkpoint) -> dict[str, Any]:
-    """The stored row of `entry` as the record after `head`: its fields checked
-    (`Entry.stored`), its link checked (only to a record that exists), and its number, time,
-    software version, `prev_hash` and hash assigned by the recipe of `dealer.audit.chain`.
-    Every backend stores exactly this row."""
-    row = entry.stored()
-    count = head.records or 0
-    if entry.links_to is not None and not 1 <= entry.links_to <= count:
-        raise AuditError(f"there is no audit record {entry.links_to} to refer to")
-    row.update(
-        id=count + 1,
-        recorded_at=utc_now(),
-        software_version=dealer.__version__,
-        prev_hash=head.head_hash,
-    )
-    row["hash"] = record_hash(row)
-    return row

@@ -9,12 +9,23 @@ row. Ids that were never registered may rule as dealers.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from dealer.audit.records import AUDITOR, CHECKPOINT, DEALER, ROLES, SUPERVISOR, USER, Entry
-from dealer.audit.storage import Reads, UserRow, WriteTransaction
+from dealer.audit.records import (
+    AUDITOR,
+    CHECKPOINT,
+    DEALER,
+    ROLES,
+    SUPERVISOR,
+    USER,
+    Entry,
+    UserRow,
+)
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AccessError, AuditError
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Reads, WriteTransaction
 
 SCRYPT_N = 2**14
 SCRYPT_R = 8

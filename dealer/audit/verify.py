@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.records import USER, RecordFilter
-from dealer.audit.storage import Storage
 from dealer.audit.users import user_record_result
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Storage
 
 
 def verify(storage: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyResult:

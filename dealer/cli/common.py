@@ -3,17 +3,16 @@ the desk ruled (JSON for scripts, text for people; a batch line by line)."""
 
 from __future__ import annotations
 
-import functools
 import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeVar, cast
 
 import typer
 
 from dealer.desk.context import UNASSIGNED_TABLE, HouseRules, desk_for
-from dealer.desk.rulings import Recorded, rule_lines
+from dealer.desk.recording import Recorded, rule_lines
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
@@ -137,25 +136,47 @@ HOUSE = Composite(
 """`--profile` and `--rule`: the house rules."""
 
 
+class _Composed:
+    """A command with composite parameters. Its signature (what typer reads to build the
+    command's options) is worked out when typer first asks for it: a process builds only the
+    command it runs, so the others of the group never pay for it."""
+
+    def __init__(self, command: Callable[..., Any], composites: dict[str, Composite]) -> None:
+        self.__wrapped__ = command
+        self.__name__ = command.__name__
+        self.__qualname__ = command.__qualname__
+        self.__module__ = command.__module__
+        self.__doc__ = command.__doc__
+        self._composites = composites
+        self._signature: inspect.Signature | None = None
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        if self._signature is None:
+            signature = inspect.signature(self.__wrapped__, eval_str=True)
+            own = [p for p in signature.parameters.values() if p.name not in self._composites]
+            added = [o for c in self._composites.values() for o in c.options]
+            self._signature = signature.replace(parameters=own + added)
+        return self._signature
+
+    @property
+    def __annotations__(self) -> dict[str, Any]:  # type: ignore[override]
+        parameters = self.__signature__.parameters.values()
+        return {p.name: p.annotation for p in parameters} | {"return": None}
+
+    def __call__(self, *args: Any, **options: Any) -> Any:
+        for name, composite in self._composites.items():
+            typed = {o.name: options.pop(o.name) for o in composite.options}
+            options[name] = composite.build(**typed)
+        return self.__wrapped__(*args, **options)
+
+
 def composed(**composites: Composite) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """A command whose parameters named in `composites` are typed as those composites' options
     (declared once, here or beside the command group) and handed to it built."""
 
     def wrap(command: Callable[..., R]) -> Callable[..., R]:
-        signature = inspect.signature(command, eval_str=True)
-        own = [p for p in signature.parameters.values() if p.name not in composites]
-        parameters = own + [o for c in composites.values() for o in c.options]
-
-        @functools.wraps(command)
-        def run(*args: Any, **options: Any) -> R:
-            for name, composite in composites.items():
-                typed = {o.name: options.pop(o.name) for o in composite.options}
-                options[name] = composite.build(**typed)
-            return command(*args, **options)
-
-        run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-        run.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
-        return run
+        return cast(Callable[..., R], _Composed(command, composites))
 
     return wrap
 

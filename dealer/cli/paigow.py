@@ -10,8 +10,6 @@ from dealer.cli import render
 from dealer.cli.common import Inputs, JsonFlag, at_desk, show, show_each
 from dealer.desk import paigow as desk_paigow
 from dealer.desk.context import Desk, HouseRules
-from dealer.inputs import money, optional_money
-from dealer.inputs import seat as seat_number
 from dealer.kernel.errors import DealerError
 
 app = typer.Typer(
@@ -127,23 +125,25 @@ def settle(
     as_json: JsonFlag = False,
 ) -> None:
     """Settle one seat against the dealer: the base wager and any bonus wagers."""
+    from dealer.inputs import money, optional_money
+    from dealer.inputs import seat as seat_number
+
     if (player is None) == (high is None and low is None):
         raise typer.BadParameter("give --player CARDS, or --high CARDS and --low CARDS")
-    wagers = desk_paigow.SeatWagers(
+    recorded = desk_paigow.settle(
+        desk,
+        house,
+        dealer,
+        money(wager),
+        player=player,
+        high=high,
+        low=low,
         treasure=optional_money(treasure, "treasure wager"),
         insurance=optional_money(insurance, "insurance wager"),
         insurance_on_dealer=insurance_on_dealer,
         progressive_treasure=optional_money(progressive_treasure, "progressive treasure wager"),
         progressive_insurance=optional_money(progressive_insurance, "progressive insurance wager"),
-    )
-    recorded = desk_paigow.settle(
-        desk,
-        house,
-        dealer,
-        desk_paigow.SeatHands(player, high, low),
-        money(wager),
-        wagers,
-        seat_number(seat),
-        house_way,
+        seat=seat_number(seat),
+        house_way=house_way,
     )
     show(recorded, as_json, render.settle_text)

@@ -1,4 +1,5 @@
-"""Who is acting, at which table, into which audit log: decided once, here."""
+"""Who is acting, at which table, into which audit log, under which house rules: decided
+once, here; and the audit log opened for one thing a person does, then closed."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from dealer.kernel.errors import AuditError
+
 if TYPE_CHECKING:
+    from dealer.audit.storage import Storage
     from dealer.games.paigow.profile import Profile
 
 DEFAULT_DB = Path("logs") / "dealer.sqlite"
@@ -69,3 +73,14 @@ class HouseRules(NamedTuple):
         from dealer.games.paigow.profile import load_profile
 
         return load_profile(self.profile, self.rules)
+
+
+def open_log(db: Path | None, *, existing: bool = False) -> Storage:
+    """The audit log at `db` (else `default_db()`), created on first use; with `existing`, an
+    AuditError instead of creating one (reading a log that is not there is a mistake)."""
+    from dealer.audit import open_log as open_storage  # the log's modules load on first use
+
+    path = db if db is not None else default_db()
+    if existing and not path.exists():
+        raise AuditError(f"there is no audit database at {path}")
+    return open_storage(path)

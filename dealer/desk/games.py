@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from dealer.desk.context import Desk
-from dealer.desk.rulings import Recorded, record_one
+from dealer.desk.recording import Recorded, record_one
 
 Ruler = Callable[[str], Recorded]
 """Typed text → its ruling, recorded (a `DealerError` names what is wrong with the text)."""

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from dealer.desk.context import Desk, HouseRules
-from dealer.desk.rulings import Recorded, record_one
+from dealer.desk.recording import Recorded, record_one
 from dealer.games.paigow import rulings
 from dealer.kernel.ruling import Ruling
 
@@ -48,37 +48,26 @@ def bonus(desk: Desk, house: HouseRules, cards: str) -> Recorded:
     return record_one(desk, rulings.bonus_ruling(cards, house.load()))
 
 
-class SeatWagers(NamedTuple):
-    """The bonus wagers of one seat on `settle` (None where not placed)."""
-
-    treasure: Decimal | None = None
-    insurance: Decimal | None = None
-    insurance_on_dealer: bool = False
-    progressive_treasure: Decimal | None = None
-    progressive_insurance: Decimal | None = None
-
-
-class SeatHands(NamedTuple):
-    """The player's hand on `settle`: seven cards set by the House Way, or the player's own
-    high and low hands."""
-
-    player: str | None = None
-    high: str | None = None
-    low: str | None = None
-
-
 def settle(
     desk: Desk,
     house: HouseRules,
     dealer: str,
-    hands: SeatHands,
     wager: Decimal,
-    wagers: SeatWagers,
+    *,
+    player: str | None = None,
+    high: str | None = None,
+    low: str | None = None,
+    treasure: Decimal | None = None,
+    insurance: Decimal | None = None,
+    insurance_on_dealer: bool = False,
+    progressive_treasure: Decimal | None = None,
+    progressive_insurance: Decimal | None = None,
     seat: int = 1,
     house_way: str | None = None,
 ) -> Recorded:
-    """Settle one seat against the dealer: the base wager and its bonus wagers, the table's
-    progressive meters moved in the same transaction."""
+    """Settle one seat against the dealer: the base wager and its bonus wagers (None where not
+    placed), the table's progressive meters moved in the same transaction. The player's seven
+    cards are set by the House Way (`player`), or the player set `high` and `low`."""
     from dealer.games.paigow import seat_rulings
 
     profile = house.load()
@@ -89,11 +78,17 @@ def settle(
             wager,
             profile,
             meters,
-            player=hands.player,
-            high=hands.high,
-            low=hands.low,
+            player=player,
+            high=high,
+            low=low,
             house_way=house_way,
-            bonus=seat_rulings.BonusWagers(**wagers._asdict()),
+            bonus=seat_rulings.BonusWagers(
+                treasure,
+                insurance,
+                insurance_on_dealer,
+                progressive_treasure,
+                progressive_insurance,
+            ),
             seat=seat,
         )
 

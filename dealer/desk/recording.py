@@ -1,18 +1,26 @@
 """Putting rulings on the record: a `Ruling` becomes an audit `Entry`, written in one
-transaction before anything is shown as final."""
+transaction before anything is shown as final; a batch of typed lines is ruled line by line, a
+bad line reported without stopping the others."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from dealer.desk.context import Desk
-from dealer.desk.log import open_log
+from dealer.desk.context import Desk, open_log
+from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
     from dealer.audit.records import Entry
+
+    class MeterValues(Protocol):
+        """Progressive meter values by name (the rules' `Meters`)."""
+
+        def get(self, name: str) -> Decimal:
+            """One meter's value."""
+            ...
 
 
 def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
@@ -52,14 +60,6 @@ def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
             ]
 
 
-class MeterValues(Protocol):
-    """Progressive meter values by name (the rules' `Meters`)."""
-
-    def get(self, name: str) -> Decimal:
-        """One meter's value."""
-        ...
-
-
 def record_with_meters(
     desk: Desk,
     names: Sequence[str],
@@ -80,3 +80,36 @@ def record_with_meters(
                 if after.get(name) != stored[name]:
                     meters.move(tx, table, name, after.get(name), f"ruling #{ruling_id}")
     return ruling_id, ruling
+
+
+class Recorded(NamedTuple):
+    """A ruling and the id of its record."""
+
+    ruling: Ruling
+    ruling_id: int
+
+
+class LineOutcome(NamedTuple):
+    """One line of a batch: its number and text, and its recorded ruling or the error."""
+
+    number: int
+    text: str
+    recorded: Recorded | None
+    error: str | None
+
+
+def record_one(desk: Desk, ruling: Ruling) -> Recorded:
+    """Put one ruling on the record."""
+    (ruling_id,) = record(desk, [ruling])
+    return Recorded(ruling, ruling_id)
+
+
+def rule_lines(source: str, rule_line: Callable[[str], Recorded]) -> Iterator[LineOutcome]:
+    """Rule and record each line of a batch file (`-`: standard input) on its own."""
+    from dealer.inputs import lines  # batch input only
+
+    for number, text in lines(source):
+        try:
+            yield LineOutcome(number, text, rule_line(text), None)
+        except DealerError as exc:
+            yield LineOutcome(number, text, None, str(exc))

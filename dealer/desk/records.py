@@ -6,18 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from dealer.audit import entries
 from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
 from dealer.audit.export import export as write_records
 from dealer.audit.records import Record, RecordFilter
-from dealer.audit.storage import Reads
 from dealer.audit.verify import verify as verify_log
-from dealer.desk.context import Desk
-from dealer.desk.log import open_log
+from dealer.desk.context import Desk, open_log
 from dealer.inputs import text_file
 from dealer.kernel.errors import DealerError
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Reads
 
 __all__ = [
     "Checkpoint",

@@ -24,7 +24,7 @@ from typing import Any
 
 from dealer.audit.disputes import Dispute, open_disputes
 from dealer.audit.records import METER, OVERRIDE, VOID, Record, RecordFilter
-from dealer.desk.log import open_log
+from dealer.desk.context import open_log
 from dealer.kernel.money import money_json
 
 WAGER_TYPES = (

@@ -15,8 +15,7 @@ from dealer.audit.authority import append_supervised
 from dealer.audit.disputes import OUTCOMES, Dispute
 from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE, ROLES, SUPERVISOR, Entry
 from dealer.audit.users import User
-from dealer.desk.context import Desk
-from dealer.desk.log import open_log
+from dealer.desk.context import Desk, open_log
 from dealer.inputs import text_file
 from dealer.kernel.digest import sha256_hex
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import total_ordering
 from typing import Generic, TypeVar
 
@@ -47,36 +47,66 @@ RANK_PLURALS = {r: (n + "es" if n == "six" else n + "s") for r, n in RANK_NAMES.
 C = TypeVar("C", bound=Hashable)
 
 
-@dataclass(frozen=True)
 class Deck(Generic[C]):
-    """A deck's vocabulary for the one parser.
+    """A deck's vocabulary for the one parser (a constant of the game that declares it).
 
     `typed`: every typed form (lower case) → its card. `copies`: the cards the deck holds more
     than one of, each as its copies in the order they are typed (equal values for Hyrule's
     jokers, numbered values for Empire's Dragons); every other card is unique. `run_together`:
     the pieces of a run-together token, or None where cards must be separated. The wording of
-    the refusals (`str.format` fields: token, card, what, noun, first, second) is the deck's.
+    the refusals (`str.format` fields: token, card, what, noun, first, second) is the deck's;
+    `unknown` says why a token is not a card of this deck, naming the token and the notation;
+    `duplicate_value` is the duplicate refusal for cards given as values (None: as for typing).
+    A plain class, not a dataclass: every ruling builds its game's deck at start-up.
     """
 
-    name: str
-    cards: tuple[C, ...]
-    typed: Mapping[str, C]
-    unknown: Callable[[str], str]
-    """Why a token is not a card of this deck: names the token and the deck's notation."""
-    copies: tuple[tuple[C, ...], ...] = ()
-    run_together: re.Pattern[str] | None = None
-    noun: str = "card"
-    duplicate: str = "duplicate {noun} {token!r}: {card} is already in the {what}"
-    duplicate_value: str | None = None
-    """The duplicate refusal for cards given as values (None: worded as for typing)."""
-    too_many_copies: str = "a second {card} {token!r}: the deck has one"
-    shared: str = "duplicate {noun} {card}: in {first} and {second}"
-    shared_copies: str = "a second {card} in {second}: it is in {first}"
-    _copies_of: dict[C, tuple[C, ...]] = field(init=False, repr=False, compare=False)
+    __slots__ = (
+        "_copies_of",
+        "cards",
+        "copies",
+        "duplicate",
+        "duplicate_value",
+        "name",
+        "noun",
+        "run_together",
+        "shared",
+        "shared_copies",
+        "too_many_copies",
+        "typed",
+        "unknown",
+    )
 
-    def __post_init__(self) -> None:
-        copies_of = {copy: group for group in self.copies for copy in group}
-        object.__setattr__(self, "_copies_of", copies_of)
+    def __init__(
+        self,
+        *,
+        name: str,
+        cards: tuple[C, ...],
+        typed: Mapping[str, C],
+        unknown: Callable[[str], str],
+        copies: tuple[tuple[C, ...], ...] = (),
+        run_together: re.Pattern[str] | None = None,
+        noun: str = "card",
+        duplicate: str = "duplicate {noun} {token!r}: {card} is already in the {what}",
+        duplicate_value: str | None = None,
+        too_many_copies: str = "a second {card} {token!r}: the deck has one",
+        shared: str = "duplicate {noun} {card}: in {first} and {second}",
+        shared_copies: str = "a second {card} in {second}: it is in {first}",
+    ) -> None:
+        self.name = name
+        self.cards = cards
+        self.typed = typed
+        self.unknown = unknown
+        self.copies = copies
+        self.run_together = run_together
+        self.noun = noun
+        self.duplicate = duplicate
+        self.duplicate_value = duplicate_value
+        self.too_many_copies = too_many_copies
+        self.shared = shared
+        self.shared_copies = shared_copies
+        self._copies_of: dict[C, tuple[C, ...]] = {
+            copy: group for group in copies for copy in group
+        }
 
     def copies_of(self, card: C) -> tuple[C, ...]:
         """The copies of `card` the deck holds (one for a unique card)."""
