@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
@@ -644,6 +645,17 @@ def meter_adjust(
 FileArgument = Annotated[Path, typer.Argument(help="The file to approve.")]
 
 
+def _approve(
+    approve: Callable[..., supervision.Approval],
+    who: Supervisor,
+    file: Path,
+    reason: str,
+    table_id: str | None,
+    db: Path | None,
+) -> supervision.Approval:
+    return approve(db, file, reason, supervisor=who.user_id, pin=who.pin, table_id=table_id or "")
+
+
 @app.command("approve-profile")
 @composed(who=SUPERVISOR)
 def approve_profile(
@@ -656,14 +668,9 @@ def approve_profile(
 ) -> None:
     """Approve a table profile (house rules) for use: checked, then recorded with its SHA-256,
     which every ruling made with it carries as settings.profile_sha256."""
-    made, digest, (name,) = supervision.approve_profile(
-        db, file, reason, supervisor=who.user_id, pin=who.pin, table_id=table_id or ""
-    )
-    _answer(
-        as_json,
-        {"record_id": made, "sha256": digest, "profile": name},
-        f"Profile {name} approved as record {made} (sha256 {digest}).",
-    )
+    made, digest, (name,) = _approve(supervision.approve_profile, who, file, reason, table_id, db)
+    said = f"Profile {name} approved as record {made} (sha256 {digest})."
+    _answer(as_json, {"record_id": made, "sha256": digest, "profile": name}, said)
 
 
 @app.command("approve-paytables")
@@ -677,11 +684,6 @@ def approve_paytables(
     table_id: TableOption = None,
 ) -> None:
     """Approve a pay-table file for use: checked, then recorded with its SHA-256."""
-    made, digest, ids = supervision.approve_paytables(
-        db, file, reason, supervisor=who.user_id, pin=who.pin, table_id=table_id or ""
-    )
-    _answer(
-        as_json,
-        {"record_id": made, "sha256": digest, "paytables": list(ids)},
-        f"Pay tables {', '.join(ids)} approved as record {made} (sha256 {digest}).",
-    )
+    made, digest, ids = _approve(supervision.approve_paytables, who, file, reason, table_id, db)
+    said = f"Pay tables {', '.join(ids)} approved as record {made} (sha256 {digest})."
+    _answer(as_json, {"record_id": made, "sha256": digest, "paytables": list(ids)}, said)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import total_ordering
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from dealer.kernel.errors import CardError
 
@@ -47,7 +47,7 @@ RANK_PLURALS = {r: (n + "es" if n == "six" else n + "s") for r, n in RANK_NAMES.
 C = TypeVar("C", bound=Hashable)
 
 
-class Deck(Generic[C]):
+class Deck(NamedTuple, Generic[C]):
     """A deck's vocabulary for the one parser (a constant of the game that declares it).
 
     `typed`: every typed form (lower case) → its card. `copies`: the cards the deck holds more
@@ -57,64 +57,28 @@ class Deck(Generic[C]):
     the refusals (`str.format` fields: token, card, what, noun, first, second) is the deck's;
     `unknown` says why a token is not a card of this deck, naming the token and the notation;
     `duplicate_value` is the duplicate refusal for cards given as values (None: as for typing).
-    A plain class, not a dataclass: every ruling builds its game's deck at start-up.
     """
 
-    __slots__ = (
-        "_copies_of",
-        "cards",
-        "copies",
-        "duplicate",
-        "duplicate_value",
-        "name",
-        "noun",
-        "run_together",
-        "shared",
-        "shared_copies",
-        "too_many_copies",
-        "typed",
-        "unknown",
-    )
-
-    def __init__(
-        self,
-        *,
-        name: str,
-        cards: tuple[C, ...],
-        typed: Mapping[str, C],
-        unknown: Callable[[str], str],
-        copies: tuple[tuple[C, ...], ...] = (),
-        run_together: re.Pattern[str] | None = None,
-        noun: str = "card",
-        duplicate: str = "duplicate {noun} {token!r}: {card} is already in the {what}",
-        duplicate_value: str | None = None,
-        too_many_copies: str = "a second {card} {token!r}: the deck has one",
-        shared: str = "duplicate {noun} {card}: in {first} and {second}",
-        shared_copies: str = "a second {card} in {second}: it is in {first}",
-    ) -> None:
-        self.name = name
-        self.cards = cards
-        self.typed = typed
-        self.unknown = unknown
-        self.copies = copies
-        self.run_together = run_together
-        self.noun = noun
-        self.duplicate = duplicate
-        self.duplicate_value = duplicate_value
-        self.too_many_copies = too_many_copies
-        self.shared = shared
-        self.shared_copies = shared_copies
-        self._copies_of: dict[C, tuple[C, ...]] = {
-            copy: group for group in copies for copy in group
-        }
+    name: str
+    cards: tuple[C, ...]
+    typed: Mapping[str, C]
+    unknown: Callable[[str], str]
+    copies: tuple[tuple[C, ...], ...] = ()
+    run_together: re.Pattern[str] | None = None
+    noun: str = "card"
+    duplicate: str = "duplicate {noun} {token!r}: {card} is already in the {what}"
+    duplicate_value: str | None = None
+    too_many_copies: str = "a second {card} {token!r}: the deck has one"
+    shared: str = "duplicate {noun} {card}: in {first} and {second}"
+    shared_copies: str = "a second {card} in {second}: it is in {first}"
 
     def copies_of(self, card: C) -> tuple[C, ...]:
         """The copies of `card` the deck holds (one for a unique card)."""
-        return self._copies_of.get(card, (card,))
+        return next((group for group in self.copies if card in group), (card,))
 
     def is_copied(self, card: C) -> bool:
         """True for a card whose copies the deck counts (a joker, a Dragon)."""
-        return card in self._copies_of
+        return any(card in group for group in self.copies)
 
 
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -285,6 +249,14 @@ JOKER_TYPED: Mapping[str, Card] = {"jk": JOKER, "joker": JOKER}
 """The typed forms of the joker."""
 STANDARD_RUN = re.compile(r"joker|jk|10.|[2-9tjqka].", re.IGNORECASE)
 """The pieces of run-together standard cards (`AsKdJK`)."""
+
+
+def standard_unknown(token: str) -> str:
+    """Why a token is not a card in the standard notation (with the joker)."""
+    return (
+        f"unknown card {token!r}: a card is a rank (2-9, T or 10, J, Q, K, A) and a suit "
+        "(s h d c or ♠ ♥ ♦ ♣), or JK for the joker"
+    )
 
 
 def symbol(token: str) -> str:

@@ -19,6 +19,7 @@ from dealer.kernel.cards import (
     card_of,
     check,
     parse,
+    standard_unknown,
 )
 
 JOKERS = 2
@@ -29,10 +30,7 @@ HYRULE: Deck[Card] = Deck(
     name="Hyrule",
     cards=HYRULE_DECK,
     typed={**STANDARD_TYPED, **JOKER_TYPED},
-    unknown=lambda token: (
-        f"unknown card {token!r}: a card is a rank (2-9, T or 10, J, Q, K, A) and a suit "
-        "(s h d c or ♠ ♥ ♦ ♣), or JK for the joker"
-    ),
+    unknown=standard_unknown,
     copies=((JOKER,) * JOKERS,),
     run_together=STANDARD_RUN,
     duplicate="duplicate card {card}: it is already in the {what}",

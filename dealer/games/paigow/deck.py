@@ -16,23 +16,17 @@ from dealer.kernel.cards import (
     card_of,
     distinct,
     parse,
+    standard_unknown,
 )
 
 __all__ = ["DECK", "PAIGOW", "check_distinct", "parse_card", "parse_cards"]
-
-
-def _unknown(token: str) -> str:
-    return (
-        f"unknown card {token!r}: a card is a rank (2-9, T or 10, J, Q, K, A) and a suit "
-        "(s h d c or ♠ ♥ ♦ ♣), or JK for the joker"
-    )
 
 
 PAIGOW: Deck[Card] = Deck(
     name="53-card",
     cards=DECK,
     typed={**STANDARD_TYPED, **JOKER_TYPED},
-    unknown=_unknown,
+    unknown=standard_unknown,
     copies=((JOKER,),),
     run_together=STANDARD_RUN,
     too_many_copies="a second joker {token!r}: the deck has one joker",
