@@ -7,8 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from dealer.audit import entries, open_log
 from dealer.audit.records import Entry
