@@ -298,7 +298,7 @@ see
 def test_a_scripted_hand_with_illegal_moves_refused_then_corrected(db: Path) -> None:
     result = run("empire", "hand", "--players", "2", "--seed", "5", "--ante", "1",
                  "--stack", "20", "--json", stdin=HAND_SCRIPT)  # fmt: skip
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a piped session with refused lines
     assert result.stderr.splitlines() == [
         "Error: line 1: seat 1 cannot turn now (it may bet or yield)",
         "Error: line 2: bet amount 'ten' is not a whole number of chips",

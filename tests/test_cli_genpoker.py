@@ -188,7 +188,7 @@ def test_a_scripted_draw_round_with_illegal_moves_refused_then_corrected(db: Pat
         "--json",
         stdin=DRAW_SCRIPT,
     )
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a piped session with refused lines
     assert result.stderr.splitlines() == [
         "Error: line 1: seat 1 cannot discard 1R1: it is not in that hand (4R3 5B8 5R4 6R14 1B1)",
         "Error: line 4: seat 2 draws now, not seat 3: seats draw in order from the dealer's left",

@@ -114,9 +114,11 @@ class Console(Generic[R]):
         session: Session[R],
         show: Callable[[R], None],
         refused: Callable[[int, str, DealerError], None] | None = None,
-    ) -> int:
+    ) -> None:
         """Drive `session` to its end; `refused(line number, text, error)` hears of each refused
-        line (after its `Error:` line). The number of refused lines."""
+        line (after its `Error:` line). From a pipe, a session with a refused line ends with exit
+        status 1, so that a script never takes it for a clean one; at a terminal the person saw
+        each refusal and typed the line again, and the session ends normally."""
         count = 0
         while not session.over:
             line = self.read(session.prompt)
@@ -135,4 +137,5 @@ class Console(Generic[R]):
                 continue
             show(reply)
         show(session.finish())
-        return count
+        if count and not self.interactive:
+            raise typer.Exit(1)

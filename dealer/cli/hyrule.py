@@ -254,5 +254,4 @@ def game(
         if as_json:
             typer.echo(json.dumps({"line": number, "input": text, "error": str(exc)}))
 
-    if console.run(session, lambda said: _show(console, session.state.game, said), refused):
-        raise typer.Exit(1)
+    console.run(session, lambda said: _show(console, session.state.game, said), refused)
