@@ -88,7 +88,8 @@ def outside_verify(rows: list[dict[str, Any]]) -> None:
 def csv_rows(text: str) -> list[dict[str, Any]]:
     rows = []
     for raw in csv.DictReader(io.StringIO(text, newline="")):
-        row: dict[str, Any] = dict(raw)
+        # the documented escape: a cell beginning with ' had one ' put in front
+        row: dict[str, Any] = {k: v[1:] if v.startswith("'") else v for k, v in raw.items()}
         row["id"] = int(row["id"])
         for name in ("seat", "links_to"):
             row[name] = int(row[name]) if row[name] != "" else None
@@ -106,6 +107,25 @@ def test_csv_reverifies_outside(log: Storage) -> None:
     outside_verify(rows)
     assert rows[3]["input_text"] == 'quote " and\nnew line' and rows[3]["reason"] == "checked"
     assert rows[6]["links_to"] == 3 and rows[6]["kind"] == "void"
+
+
+@pytest.mark.parametrize("text", ["=HYPERLINK(1)", "+1", "-2", "@SUM(A1)", "\tx", "'quoted", "ok"])
+def test_csv_cells_never_start_a_formula_and_still_reverify(tmp_path: Path, text: str) -> None:
+    with open_log(tmp_path / "f.sqlite") as opened:
+        entries.append(
+            opened,
+            Entry(kind="ruling", user_id="D1", role="dealer", input_text=text, reason=text),
+        )
+        out = io.StringIO()
+        export(opened, out, "csv")
+    cells = next(csv.DictReader(io.StringIO(out.getvalue(), newline="")))
+    dangerous = text[0] in "=+-@\t'"
+    assert cells["input_text"] == ("'" + text if dangerous else text)
+    assert cells["reason"] == cells["input_text"]
+    assert not any(v.startswith(("=", "+", "-", "@", "\t")) for v in cells.values())
+    rows = csv_rows(out.getvalue())
+    assert rows[0]["input_text"] == text
+    outside_verify(rows)
 
 
 def test_jsonl_reverifies_outside(log: Storage) -> None:

@@ -4,7 +4,10 @@ Both formats carry the 19 stored columns in the order of `records.STORED_FIELDS`
 `cards`, `result`, `explanation` and `settings` as the JSON text stored (the exact strings that
 were hashed). The hash recipe is in `dealer.audit.chain`.
 * `csv`: a header row, then one row per record; an empty `seat`, `links_to` or `reason` cell
-  means null.
+  means null. So that a spreadsheet never runs a cell as a formula, a cell whose text begins
+  with `=`, `+`, `-`, `@`, a tab, a carriage return or `'` is written with one `'` in front;
+  to re-verify from CSV, drop the first character of every cell that begins with `'` (the
+  escape is reversible), or re-verify from JSON Lines, which carry the text as it is.
 * `jsonl`: one JSON object per line.
 """
 
@@ -22,6 +25,16 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Storage
 
 FORMATS = ("csv", "jsonl")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+"""What a spreadsheet may read as the start of a formula (and the escape itself)."""
+
+
+def csv_cell(value: Any) -> str:
+    """One CSV cell: null as empty, text that could start a formula behind one `'`."""
+    if value is None:
+        return ""
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
 def write_export(rows: Iterable[Mapping[str, Any]], out: IO[str], fmt: str) -> int:
@@ -33,7 +46,7 @@ def write_export(rows: Iterable[Mapping[str, Any]], out: IO[str], fmt: str) -> i
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(STORED_FIELDS)
         for row in rows:
-            writer.writerow(["" if row[name] is None else row[name] for name in STORED_FIELDS])
+            writer.writerow([csv_cell(row[name]) for name in STORED_FIELDS])
             count += 1
     else:
         for row in rows:
