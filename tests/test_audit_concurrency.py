@@ -57,6 +57,7 @@ def start(
 def test_processes_at_once_lose_nothing(tmp_path: Path) -> None:
     script, db, go = tmp_path / "worker.py", tmp_path / "logs" / "shared.sqlite", tmp_path / "go"
     script.write_text(WORKER)
+    db.parent.mkdir()
     workers, rounds = 4, 50
     procs = [start(script, db, w, rounds, go) for w in range(workers)]
     go.touch()  # all open the new database and write at once

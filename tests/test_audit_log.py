@@ -43,6 +43,7 @@ def ruling(n: int = 0, **changes: object) -> Entry:
 
 @pytest.fixture
 def log(tmp_path: Path) -> Iterator[SQLiteStorage]:
+    (tmp_path / "logs").mkdir()
     with SQLiteStorage.open(tmp_path / "logs" / "dealer.sqlite") as opened:
         yield opened
 
@@ -55,7 +56,7 @@ def test_default_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def test_open_default_creates_folder_under_cwd(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delenv("DEALER_DB", raising=False)
     monkeypatch.chdir(tmp_path)
@@ -63,6 +64,9 @@ def test_open_default_creates_folder_under_cwd(
         assert isinstance(opened, SQLiteStorage)
         assert opened.path == Path("logs/dealer.sqlite")
     assert (tmp_path / "logs" / "dealer.sqlite").is_file()
+    assert capsys.readouterr().err == "note: created the folder logs for the audit log\n"
+    desk_log(None).close()
+    assert capsys.readouterr().err == ""  # said once, when it was created
 
 
 def test_pragmas(log: SQLiteStorage) -> None:
@@ -75,14 +79,20 @@ def test_pragmas(log: SQLiteStorage) -> None:
 def test_not_a_database(tmp_path: Path) -> None:
     path = tmp_path / "notes.sqlite"
     path.write_text("this is not SQLite, just some notes " * 40)
-    with pytest.raises(AuditError, match="cannot open the audit log .*notes.sqlite"):
+    with pytest.raises(AuditError, match=r"notes.sqlite is not an SQLite database: refusing"):
         open_log(path)
 
 
 def test_folder_cannot_be_created(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
-    with pytest.raises(AuditError, match="cannot create the folder"):
+    with pytest.raises(AuditError, match="file is not a folder: it cannot hold the audit log"):
         open_log(tmp_path / "file" / "dealer.sqlite")
+
+
+def test_missing_folder_is_not_created(tmp_path: Path) -> None:
+    with pytest.raises(AuditError, match="the folder .*missing of the audit log .* does not exist"):
+        open_log(tmp_path / "missing" / "dealer.sqlite")
+    assert not (tmp_path / "missing").exists()
 
 
 def test_append_numbers_and_chains(log: SQLiteStorage) -> None:

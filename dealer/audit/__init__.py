@@ -16,8 +16,10 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Storage
 
 
-def open_log(path: str | Path) -> Storage:
-    """Open (creating it on first use) the audit log at `path`: a SQLite database file."""
+def open_log(path: str | Path, *, read_only: bool = False) -> Storage:
+    """Open the audit log at `path`, a SQLite database file: for writing (a missing or empty
+    file becomes a new log, in a folder that must exist), or with `read_only` for reading an
+    existing log without changing it. A file that is not a log of ours is refused untouched."""
     from dealer.audit.sqlite import SQLiteStorage
 
-    return SQLiteStorage.open(path)
+    return SQLiteStorage.open(path, read_only=read_only)

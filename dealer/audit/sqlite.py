@@ -5,11 +5,18 @@ Every write is one `BEGIN IMMEDIATE` transaction: the writer takes the database'
 before it reads the chain head, so processes ruling at once queue up instead of failing with
 SQLITE_BUSY_SNAPSHOT, and a killed process leaves no partial record. WAL journal,
 `synchronous=FULL` (a committed record survives a power cut) and a busy timeout.
+
+Before anything writes to a file, its header and tables are read (read-only): a file that is
+not SQLite, or an SQLite database without our tables, is refused untouched. A new file is made
+0600 (its -wal and -shm take its mode). Reading commands open the log with `mode=ro` (or
+`immutable=1` for a file nobody can write) and never migrate it.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from decimal import Decimal
@@ -66,6 +73,189 @@ def _user_row(row: Sequence[Any]) -> UserRow:
 
 
 _USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
+OUR_TABLES = ("records", "schema_migrations")
+"""The tables that make an SQLite database an audit log of ours."""
+
+
+def _uri(path: Path, params: str) -> str:
+    """An SQLite `file:` URI for `path` with query `params` (mode=ro, immutable=1)."""
+    text = str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    return f"file:{text}?{params}"
+
+
+def _stat(where: Path) -> os.stat_result | None:
+    """The file's status (None: there is none); AuditError for a folder or a device."""
+    try:
+        found = os.stat(where)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise AuditError(f"cannot open the audit log {where}: {exc.strerror}") from None
+    if stat.S_ISDIR(found.st_mode):
+        raise AuditError(f"{where} is a folder: --db names the audit log file inside one")
+    if not stat.S_ISREG(found.st_mode):
+        raise AuditError(f"{where} is not a regular file: --db names an audit log file")
+    return found
+
+
+def _check_header(where: Path) -> None:
+    """AuditError unless the file starts with the SQLite header (it is read, never written)."""
+    try:
+        with open(where, "rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise AuditError(f"cannot read the audit log {where}: {exc.strerror}") from None
+    if header != SQLITE_HEADER:
+        raise AuditError(
+            f"{where} is not an SQLite database: refusing to use it as the audit log "
+            "(--db names a dealer audit log, or a new file)"
+        )
+
+
+def _schema(conn: sqlite3.Connection, where: Path) -> int | None:
+    """The schema version of our log on `conn`; None for an SQLite file with no schema at all
+    (a new log); AuditError for an SQLite database of something else."""
+    entries = conn.execute("SELECT type, name FROM sqlite_master").fetchall()
+    if not entries:
+        return None
+    tables = sorted(name for kind, name in entries if kind == "table")
+    if not all(name in tables for name in OUR_TABLES):
+        raise AuditError(
+            f"{where} is an SQLite database of something else (tables: "
+            f"{', '.join(tables) or 'none'}), not a dealer audit log (expected the tables "
+            f"{' and '.join(OUR_TABLES)}): refusing to use it"
+        )
+    return schema_version(conn)
+
+
+def _probe(where: Path, params: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(_uri(where, params), uri=True, isolation_level=None)
+    try:
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _reader(where: Path, found: os.stat_result, *, probing: bool = False) -> sqlite3.Connection:
+    """A read-only connection to the existing SQLite file `where`.
+
+    `mode=ro`; `immutable=1` instead when no -wal holds uncheckpointed records and nobody can
+    write the file (no write permission, or its -wal cannot be created), so that reading an
+    archived log creates nothing beside it. `probing` (a look at the tables before a writer
+    opens the file) prefers `immutable=1` whenever there is no -wal, so that a file refused
+    is left without companions; a failed look is retried with `mode=ro`."""
+    wal = os.path.exists(f"{where}-wal")
+    if not wal and (probing or not found.st_mode & 0o222):
+        try:
+            return _probe(where, "mode=ro&immutable=1")
+        except sqlite3.Error:
+            if not probing:
+                raise
+    try:
+        return _probe(where, "mode=ro")
+    except sqlite3.Error:
+        if wal:
+            raise
+        return _probe(where, "mode=ro&immutable=1")
+
+
+def _schema_of(
+    where: Path, found: os.stat_result, *, probing: bool = False
+) -> tuple[sqlite3.Connection, int | None]:
+    """A read-only connection to `where` and its schema version (see `_schema`)."""
+    try:
+        conn = _reader(where, found, probing=probing)
+    except sqlite3.Error as exc:
+        raise AuditError(f"cannot read the audit log {where}: {_describe(exc)}") from None
+    try:
+        return conn, _schema(conn, where)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise AuditError(
+            f"{where} is not a readable SQLite database ({_describe(exc)}): "
+            "refusing to use it as the audit log"
+        ) from None
+    except BaseException:
+        conn.close()
+        raise
+
+
+def _check_for_writing(where: Path) -> int | None:
+    """Check the file at `where` before anything writes to it: its schema version, None for a
+    new log (a missing file is created here, 0600; an empty file is new); AuditError for a file
+    that is not ours, a read-only file, a missing folder or a newer schema."""
+    if where.parent.exists() and not where.parent.is_dir():
+        raise AuditError(f"{where.parent} is not a folder: it cannot hold the audit log {where}")
+    if not where.parent.is_dir():
+        raise AuditError(
+            f"the folder {where.parent} of the audit log {where} does not exist "
+            "(create it first, or check the path)"
+        )
+    found = _stat(where)
+    if found is None:
+        try:
+            fd = os.open(where, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process made it just now
+            found = _stat(where)
+        except OSError as exc:
+            raise AuditError(f"cannot create the audit log {where}: {exc.strerror}") from None
+        else:
+            os.fchmod(fd, 0o600)
+            os.close(fd)
+            return None
+    if found is None or found.st_size == 0:
+        return None
+    _check_header(where)
+    if not found.st_mode & 0o222:
+        raise AuditError(
+            f"the audit log {where} is read-only (mode {stat.S_IMODE(found.st_mode):04o}): "
+            "it can be read, listed, verified and exported, not written"
+        )
+    conn, version = _schema_of(where, found, probing=True)
+    conn.close()
+    if version is not None and version > LATEST:
+        raise AuditError(_newer(where, version))
+    return version
+
+
+def _newer(where: Path, version: int) -> str:
+    return (
+        f"the audit database {where} has schema version {version}, newer than this software "
+        f"knows ({LATEST}): upgrade dealer"
+    )
+
+
+def _open_reading(where: Path) -> sqlite3.Connection:
+    """A read-only connection to the existing, current audit log `where` (nothing migrated,
+    nothing written); AuditError for anything else."""
+    found = _stat(where)
+    if found is None:
+        raise AuditError(f"there is no audit database at {where}")
+    if found.st_size == 0:
+        raise AuditError(f"the audit log {where} is an empty file: nothing is recorded in it yet")
+    _check_header(where)
+    probe, version = _schema_of(where, found, probing=True)  # a file refused gets no -wal
+    probe.close()
+    if version == LATEST:
+        conn, version = _schema_of(where, found)
+        if version == LATEST:
+            return conn
+        conn.close()
+    if version is None:
+        raise AuditError(f"{where} is an empty SQLite database: nothing is recorded in it yet")
+    if version > LATEST:
+        raise AuditError(_newer(where, version))
+    raise AuditError(
+        f"the audit log {where} has schema version {version}, older than this software's "
+        f"({LATEST}): it cannot be upgraded while only reading; a command that writes to it "
+        "(e.g. dealer audit checkpoint) upgrades it first"
+    )
 
 
 class _Reads:
@@ -213,13 +403,23 @@ class SQLiteStorage(_Reads):
         self._in_transaction = False
 
     @classmethod
-    def open(cls, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT_SECONDS) -> SQLiteStorage:
-        """Open (creating it and its folder on first use) and migrate the database at `path`."""
+    def open(
+        cls,
+        path: str | Path,
+        *,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        read_only: bool = False,
+    ) -> SQLiteStorage:
+        """Open the audit log at `path` and migrate it (a missing or empty file becomes a new
+        log, created 0600, in a folder that must exist); with `read_only`, open an existing log
+        for reading only (SQLite's `mode=ro`), never migrating or changing it.
+
+        A file that is not ours (not SQLite, or SQLite without our tables) is refused before
+        anything is written to it."""
         where = Path(path)
-        try:
-            where.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise AuditError(f"cannot create the folder of the audit log {where}: {exc}") from None
+        if read_only:
+            return cls(_open_reading(where), where)
+        version = _check_for_writing(where)
         conn: sqlite3.Connection | None = None
         try:
             conn = sqlite3.connect(str(where), timeout=busy_timeout, isolation_level=None)
@@ -229,7 +429,7 @@ class SQLiteStorage(_Reads):
                 raise AuditError(f"the audit log {where} cannot use WAL journaling (got {mode})")
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
-            if schema_version(conn) != LATEST:
+            if version != LATEST or schema_version(conn) != LATEST:
                 migrate(conn)
         except sqlite3.Error as exc:
             if conn is not None:

@@ -4,6 +4,7 @@ once, here; and the audit log opened for one thing a person does, then closed.""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -75,12 +76,32 @@ class HouseRules(NamedTuple):
         return load_profile(self.profile, self.rules)
 
 
-def open_log(db: Path | None, *, existing: bool = False) -> Storage:
-    """The audit log at `db` (else `default_db()`), created on first use; with `existing`, an
-    AuditError instead of creating one (reading a log that is not there is a mistake)."""
+def open_log(db: Path | None, *, existing: bool = False, read_only: bool = False) -> Storage:
+    """The audit log at `db` (else `default_db()`).
+
+    For writing, a new log is created on first use; the default folder `logs/` is created then
+    (0700, with a note on stderr), any other folder must exist. With `existing`, an AuditError
+    instead of creating one (reading a log that is not there is a mistake). With `read_only`
+    (the reading commands), the existing log is opened read-only: never migrated or changed."""
     from dealer.audit import open_log as open_storage  # the log's modules load on first use
 
     path = db if db is not None else default_db()
-    if existing and not path.exists():
+    if (existing or read_only) and not path.exists():
         raise AuditError(f"there is no audit database at {path}")
-    return open_storage(path)
+    if not read_only and path == DEFAULT_DB:
+        _make_default_folder(path.parent)
+    return open_storage(path, read_only=read_only)
+
+
+def _make_default_folder(folder: Path) -> None:
+    """Create the default log folder (0700) if it is missing, saying so on stderr."""
+    if folder.exists():
+        return
+    try:
+        folder.mkdir(mode=0o700)
+        os.chmod(folder, 0o700)  # exactly, whatever the umask
+    except FileExistsError:
+        return  # another process made it just now
+    except OSError as exc:
+        raise AuditError(f"cannot create the folder {folder} for the audit log: {exc}") from None
+    sys.stderr.write(f"note: created the folder {folder} for the audit log\n")

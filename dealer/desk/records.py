@@ -4,6 +4,7 @@ checkpoint at shift close. Each function opens the desk's log, does one thing, c
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
@@ -49,6 +50,19 @@ class Verification(NamedTuple):
     checkpoints: int
 
 
+def _private(path: Path, how: int) -> IO[str]:
+    """`path` opened for writing text (`how`: os.O_TRUNC to replace, os.O_APPEND to append);
+    a file created here is 0600 (owner only) whatever the umask, an existing one keeps its
+    mode."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        fd = os.open(path, os.O_WRONLY | how)
+    else:
+        os.fchmod(fd, 0o600)
+    return os.fdopen(fd, "w", encoding="utf-8", newline="")
+
+
 def _shown(reads: Reads, records: list[Record], linked: bool) -> list[Shown]:
     return [Shown(r, entries.links(reads, r.id) if linked else []) for r in records]
 
@@ -56,7 +70,7 @@ def _shown(reads: Reads, records: list[Record], linked: bool) -> list[Shown]:
 def latest(db: Path | None, flt: RecordFilter, *, limit: int, linked: bool = True) -> list[Shown]:
     """The newest `limit` records matching `flt`, oldest first; with `linked`, each with the
     records that refer to it."""
-    with open_log(db, existing=True) as log:
+    with open_log(db, read_only=True) as log:
         return _shown(log, log.records(flt, limit=limit, newest_first=True)[::-1], linked)
 
 
@@ -65,13 +79,13 @@ def search(
 ) -> list[Shown]:
     """The records matching `flt` (at most `limit`), oldest first; with `linked`, each with the
     records that refer to it."""
-    with open_log(db, existing=True) as log:
+    with open_log(db, read_only=True) as log:
         return _shown(log, log.records(flt, limit=limit), linked)
 
 
 def show(db: Path | None, record_id: int) -> Shown:
     """Record `record_id` and the records that refer to it; AuditError if there is none."""
-    with open_log(db, existing=True) as log:
+    with open_log(db, read_only=True) as log:
         record = entries.get(log, record_id)
         return Shown(record, entries.links(log, record_id))
 
@@ -79,11 +93,11 @@ def show(db: Path | None, record_id: int) -> Shown:
 def export(db: Path | None, fmt: str, flt: RecordFilter, to: IO[str] | Path) -> int:
     """Write the matching records with their hashes as `csv` or `jsonl` to a stream or into a
     file (created or replaced); return how many."""
-    with open_log(db, existing=True) as log:
+    with open_log(db, read_only=True) as log:
         if not isinstance(to, Path):
             return write_records(log, to, fmt, flt)
         try:
-            with to.open("w", encoding="utf-8", newline="") as out:
+            with _private(to, os.O_TRUNC) as out:
                 return write_records(log, out, fmt, flt)
         except OSError as exc:
             raise DealerError(f"cannot write {to}: {exc.strerror}") from None
@@ -96,7 +110,7 @@ def verify(db: Path | None, checkpoints: Sequence[str] = ()) -> Verification:
     for given in checkpoints:
         text = text_file(given, "checkpoint file") if Path(given).is_file() else given
         wanted += parse_checkpoints(text)
-    with open_log(db, existing=True) as log:
+    with open_log(db, read_only=True) as log:
         return Verification(verify_log(log, wanted), len(wanted))
 
 
@@ -107,7 +121,7 @@ def checkpoint(desk: Desk, output: Path | None = None) -> Checkpoint:
         made = entries.checkpoint(log, desk.user, table_id=desk.table)
     if output is not None:
         try:
-            with output.open("a", encoding="utf-8") as out:
+            with _private(output, os.O_APPEND) as out:
                 out.write(f"{made}\n")
         except OSError as exc:
             raise DealerError(f"cannot write {output}: {exc.strerror}") from None

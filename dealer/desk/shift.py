@@ -311,7 +311,7 @@ def shift_summary(
 ) -> ShiftSummary:
     """The shift summary of `table` from the audit log at `db` (which must exist), over
     [`since`, `until`) in the stored UTC form (None: from the first record / until now)."""
-    with open_log(db, existing=True) as log:
+    with open_log(db, read_only=True) as log:
         records = log.records(RecordFilter(table_id=table, since=since, until=until))
         before = (
             log.records(RecordFilter(table_id=table, kind=METER, until=since))

@@ -154,13 +154,13 @@ def list_disputes(
     db: Path | None, *, open_only: bool = True, table_id: str | None = None
 ) -> list[Dispute]:
     """The open disputes (every dispute without `open_only`), oldest first."""
-    with open_log(db) as log:
+    with open_log(db, read_only=True) as log:
         return disputes.disputes(log, open_only=open_only, table_id=table_id)
 
 
 def list_users(db: Path | None) -> list[User]:
     """Every registered user and their standing (never their PINs), by id."""
-    with open_log(db) as log:
+    with open_log(db, read_only=True) as log:
         return users.all_users(log)
 
 
@@ -217,7 +217,7 @@ def change_user(
 
 def meter(db: Path | None, table_id: str, name: str) -> Decimal | None:
     """A progressive meter's value at a table (None: never set)."""
-    with open_log(db) as log:
+    with open_log(db, read_only=True) as log:
         return log.meter(table_id, name)
 
 
