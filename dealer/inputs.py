@@ -10,12 +10,16 @@ House Way, a pay-table file — walk their documents and hand every leaf value t
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
+import stat
+import sys
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import CENT
@@ -104,23 +108,113 @@ def time(text: str, *, end_of_day: bool = False) -> str:
     return format_time(moment)
 
 
-def text_file(path: str | Path, what: str) -> str:
-    """The UTF-8 text of the file at `path` (`what` names it in an error, e.g. `round file`)."""
+KiB = 1024
+MiB = 1024 * KiB
+
+DOCUMENT_LIMIT = 1 * MiB
+"""The largest YAML document or rules file read from a file: a table profile, a House Way, a
+pay-table file, an Empire combination table, a file a supervisor approves, a checkpoint file.
+(The largest shipped document is under 10 KiB.)"""
+
+ROUND_FILE_LIMIT = 256 * KiB
+"""The largest round file (from a file or standard input): six seats take under 2 KiB."""
+
+BATCH_FILE_LIMIT = 16 * MiB
+"""The largest batch file (`--batch FILE`, or standard input): about 200,000 rulings."""
+
+BATCH_LINE_LIMIT = 4 * KiB
+"""The longest line of a batch file."""
+
+
+class InputFileError(DealerError):
+    """A file (or standard input) that cannot be read: `what` it is, `where`, and the `reason`,
+    one line that says what is allowed."""
+
+    def __init__(self, what: str, where: str | Path, reason: str) -> None:
+        super().__init__(f"cannot read {what} {where}: {reason}")
+        self.what = what
+        self.where = str(where)
+        self.reason = reason
+
+
+def _size(count: int) -> str:
+    """A limit as people read it: `1 MiB`, `256 KiB`, `900 bytes`."""
+    for unit, name in ((MiB, "MiB"), (KiB, "KiB")):
+        if count >= unit and count % unit == 0:
+            return f"{count // unit} {name}"
+    return f"{count:,} bytes"
+
+
+def _too_large(what: str, where: str | Path, limit: int) -> InputFileError:
+    return InputFileError(
+        what, where, f"it is larger than {_size(limit)}, the most a {what} may be"
+    )
+
+
+def _decoded(data: bytes, what: str, where: str | Path) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputFileError(
+            what,
+            where,
+            f"it is not UTF-8 text (line {line}: byte 0x{data[exc.start]:02x}); save it as UTF-8",
+        ) from None
+
+
+def _open_file(path: str | Path, what: str, limit: int) -> BinaryIO:
+    """The file at `path` opened to read bytes, once it is known to be a file within `limit`."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        raise InputFileError(what, path, "there is no such file") from None
     except OSError as exc:
-        raise DealerError(f"cannot read {what} {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise DealerError(f"{what} {path} is not UTF-8 text") from None
+        raise InputFileError(what, path, exc.strerror or str(exc)) from None
+    if stat.S_ISDIR(found.st_mode):
+        raise InputFileError(what, path, "it is a directory, not a file")
+    if stat.S_ISREG(found.st_mode) and found.st_size > limit:
+        raise _too_large(what, path, limit)
+    try:
+        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise InputFileError(what, path, exc.strerror or str(exc)) from None
 
 
-def text_or_stdin(source: str, what: str) -> tuple[str, str]:
-    """The text of a file, or of standard input for `-`; and where it came from."""
+def _read_at_most(stream: Any, limit: int, what: str, where: str | Path) -> bytes:
+    """At most `limit` bytes of `stream` (bytes, or text as UTF-8), refused when there are more."""
+    data = stream.read(limit + 1)
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    if len(data) > limit:
+        raise _too_large(what, where, limit)
+    return bytes(data)
+
+
+def _stdin() -> Any:
+    """Standard input as bytes where it has them (its text stream otherwise)."""
+    return getattr(sys.stdin, "buffer", None) or sys.stdin
+
+
+def text_file(path: str | Path, what: str, limit: int = DOCUMENT_LIMIT) -> str:
+    """The UTF-8 text of the file at `path` (`what` names it in an error, e.g. `round file`),
+    of at most `limit` bytes: its size is checked before it is read, and no more than
+    `limit` + 1 bytes are ever read. Refused as an `InputFileError`: no such file, a directory,
+    too large, not UTF-8."""
+    with _open_file(path, what, limit) as stream:
+        try:
+            data = _read_at_most(stream, limit, what, path)
+        except OSError as exc:
+            raise InputFileError(what, path, exc.strerror or str(exc)) from None
+    return _decoded(data, what, path)
+
+
+def text_or_stdin(source: str, what: str, limit: int = DOCUMENT_LIMIT) -> tuple[str, str]:
+    """The text of a file, or of standard input for `-` (both at most `limit` bytes); and where
+    it came from."""
     if source == "-":
-        import sys
-
-        return sys.stdin.read(), "stdin"
-    return text_file(source, what), source
+        return _decoded(_read_at_most(_stdin(), limit, what, "stdin"), what, "stdin"), "stdin"
+    return text_file(source, what, limit), source
 
 
 def document(text: str, origin: str) -> Any:
@@ -134,22 +228,55 @@ def document(text: str, origin: str) -> Any:
         raise DealerError(f"{origin}{where} is not valid YAML: {exc.problem}") from None
 
 
-def lines(source: str, what: str = "batch file") -> Iterable[tuple[int, str]]:
-    """Numbered non-blank, non-comment lines of a file, or of standard input for `-`."""
-    import sys
+def lines(
+    source: str,
+    what: str = "batch file",
+    limit: int = BATCH_FILE_LIMIT,
+    line_limit: int = BATCH_LINE_LIMIT,
+) -> Iterable[tuple[int, str]]:
+    """Numbered non-blank, non-comment lines of a file, or of standard input for `-`.
 
-    if source == "-":
-        stream: Any = sys.stdin
-    else:
+    A file is read and checked whole (at most `limit` bytes, UTF-8, no line over `line_limit`
+    bytes) before its first line is given, so a bad file is refused before anything is ruled.
+    Standard input is read a line at a time as it comes (at most `line_limit` bytes of a line
+    and `limit` in all), each line checked as it is read."""
+    if source != "-":
+        text = text_file(source, what, limit)
+        numbered = list(enumerate(text.splitlines(), 1))
+        for number, line in numbered:
+            if len(line.encode("utf-8")) > line_limit:
+                raise _long_line(what, source, number, line_limit)
+        for number, line in numbered:
+            if (kept := _kept(line)) is not None:
+                yield number, kept
+        return
+    stream, total = _stdin(), 0
+    for number in itertools.count(1):
+        raw = stream.readline(line_limit + 1)
+        if not raw:
+            return
+        data = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else bytes(raw)
+        total += len(data)
+        if total > limit:
+            raise _too_large(what, "stdin", limit)
+        if len(data.rstrip(b"\r\n")) > line_limit:
+            raise _long_line(what, "stdin", number, line_limit)
         try:
-            stream = open(source, encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise DealerError(f"cannot read {what} {source}: {exc.strerror}") from None
-    try:
-        for number, line in enumerate(stream, 1):
-            text = line.strip()
-            if text and not text.startswith("#"):
-                yield number, text
-    finally:
-        if stream is not sys.stdin:
-            stream.close()
+            line = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputFileError(
+                what, "stdin", f"line {number} is not UTF-8 text; send UTF-8"
+            ) from None
+        if (kept := _kept(line)) is not None:
+            yield number, kept
+
+
+def _kept(line: str) -> str | None:
+    text = line.strip()
+    return text if text and not text.startswith("#") else None
+
+
+def _long_line(what: str, where: str | Path, number: int, line_limit: int) -> InputFileError:
+    return InputFileError(
+        what, where, f"line {number} is longer than {_size(line_limit)}, the most a line may be"
+    )

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dealer.kernel.documents import DocumentSyntaxError, load_yaml
+from dealer.kernel.documents import CACHE_FORMAT, DocumentSyntaxError, load_yaml
 
 
 @pytest.fixture()
@@ -17,7 +17,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _entry(cache: Path, text: str) -> Path:
-    return cache / (hashlib.sha256(text.encode("utf-8")).hexdigest() + ".json")
+    return cache / CACHE_FORMAT / (hashlib.sha256(text.encode("utf-8")).hexdigest() + ".json")
 
 
 def test_a_parsed_document_is_cached_under_its_content(cache: Path) -> None:

@@ -11,7 +11,7 @@ from dealer.cli import render
 from dealer.cli.common import JsonFlag, at_desk, show
 from dealer.desk import paigow as desk_paigow
 from dealer.desk.context import Desk, HouseRules
-from dealer.inputs import text_or_stdin
+from dealer.inputs import ROUND_FILE_LIMIT, text_or_stdin
 
 app = typer.Typer()
 
@@ -25,7 +25,7 @@ def round_(
     as_json: JsonFlag = False,
 ) -> None:
     """Settle a whole table round: every seat's base and bonus wagers, Envy, progressives."""
-    text, origin = text_or_stdin(file, "round file")
+    text, origin = text_or_stdin(file, "round file", ROUND_FILE_LIMIT)
     show(desk_paigow.play_round(desk, house, text, origin), as_json, render.round_text)
 
 

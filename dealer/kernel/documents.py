@@ -4,7 +4,13 @@ A parsed document is kept as JSON in a cache keyed by the SHA-256 of its text, s
 process reads a document it has seen before without loading PyYAML (about 15 ms of start-up).
 The key is the content, so the cache can never serve a stale document; a cache that cannot be
 written is simply not used. Where: `DEALER_CACHE`, else `$XDG_CACHE_HOME/dealer`, else
-`~/.cache/dealer`.
+`~/.cache/dealer`, in a folder named for the checks (`CACHE_FORMAT`): an entry is written only
+after a checked parse, so a document served from the cache passed the same checks.
+
+The checks, before any document is built: a document may use at most `MAX_ALIASES` aliases
+(`*name`), and its aliases may expand it to at most `MAX_NODES` values (a "billion laughs"
+document is refused while it is being read, in milliseconds); a mapping may not give the same
+key twice.
 """
 
 from __future__ import annotations
@@ -17,16 +23,34 @@ from typing import Any
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import ConfigError
 
+MAX_ALIASES = 100
+"""The most aliases (`*name`) one document may use. Nothing shipped uses any; a property's file
+may repeat a few rows or settings by alias."""
+
+MAX_NODES = 1_000_000
+"""The most values (scalars, lists and mappings, counting each alias as what it expands to) one
+document may hold. A 1 MiB document without aliases holds fewer; only aliases can reach it."""
+
+CACHE_FORMAT = "checked-1"
+"""The cache's folder: entries written by a parser with these checks (a cache written before
+them is not read)."""
+
 
 class DocumentSyntaxError(ConfigError):
-    """A document that is not valid YAML: the parser's message, and where (1-based) and what
-    the problem is when the parser says."""
+    """A document that is not valid YAML (or breaks a limit above): one line, where (1-based)
+    and what the problem is when the parser says."""
 
     def __init__(self, message: str, line: int | None, column: int | None, problem: str) -> None:
         super().__init__(message)
         self.line = line
         self.column = column
         self.problem = problem
+
+
+def _error(problem: str, mark: Any) -> DocumentSyntaxError:
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+    where = f"line {line}, column {column}: " if line is not None else ""
+    return DocumentSyntaxError(where + problem, line, column, problem)
 
 
 def _cache_dir() -> Path:
@@ -37,24 +61,98 @@ def _cache_dir() -> Path:
     return Path(base) / "dealer"
 
 
+def _check_events(yaml: Any, text: str, loader: Any) -> None:
+    """Count the aliases and the values they expand to, from the parser's events alone (nothing
+    is built), and refuse a document over `MAX_ALIASES` or `MAX_NODES`."""
+    sizes: dict[str, int] = {}  # an anchor's expanded size
+    open_nodes: list[list[Any]] = []  # [anchor, size so far] of each list or mapping being read
+    aliases = total = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise _error(
+                    f"more than {MAX_ALIASES} aliases (*name): a document may use at most "
+                    f"{MAX_ALIASES}",
+                    event.start_mark,
+                )
+            size = sizes.get(event.anchor or "", 1)
+        elif isinstance(event, yaml.ScalarEvent):
+            size = 1
+            if event.anchor:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.CollectionStartEvent):
+            open_nodes.append([event.anchor, 1])
+            continue
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, size = open_nodes.pop()
+            if anchor:
+                sizes[anchor] = size
+        else:
+            continue
+        if open_nodes:
+            open_nodes[-1][1] += size
+            size = open_nodes[-1][1]
+        else:
+            total += size
+            size = total
+        if size > MAX_NODES:
+            raise _error(
+                f"its aliases expand it to more than {MAX_NODES:,} values "
+                f"(a document may hold at most {MAX_NODES:,})",
+                event.start_mark,
+            )
+
+
+def _loader(yaml: Any) -> Any:
+    """The safe loader (libyaml when present) refusing a key given twice in one mapping."""
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class CheckedLoader(base):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            if isinstance(node, yaml.MappingNode):
+                seen: dict[Any, int] = {}
+                for key_node, _ in node.value:
+                    if key_node.tag == "tag:yaml.org,2002:merge":
+                        continue  # `<<: *defaults`: later keys override merged ones
+                    key = self.construct_object(key_node, deep=True)
+                    try:
+                        first = seen.get(key)
+                    except TypeError:
+                        continue  # an unhashable key: the constructor refuses it
+                    if first is None:
+                        seen[key] = key_node.start_mark.line + 1
+                    else:
+                        raise _error(
+                            f"duplicate key {key!r} (first given on line {first}): "
+                            "each key may appear once in a mapping",
+                            key_node.start_mark,
+                        )
+            return super().construct_mapping(node, deep=deep)
+
+    return CheckedLoader
+
+
 def _parse(text: str) -> Any:
     import yaml
 
-    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
+    loader = _loader(yaml)
     try:
+        _check_events(yaml, text, loader)
         return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
         problem = getattr(exc, "problem", None) or "cannot be parsed"
-        raise DocumentSyntaxError(str(exc), line, column, problem) from None
+        context = getattr(exc, "context", None)
+        raise _error(f"{context}: {problem}" if context else problem, mark) from None
 
 
 def load_yaml(text: str, cache: bool = True) -> Any:
-    """Parse one YAML document safely (no Python objects). Raises DocumentSyntaxError."""
+    """Parse one YAML document safely (no Python objects, no key twice, aliases within the
+    limits). Raises DocumentSyntaxError, in one line."""
     if not cache:
         return _parse(text)
-    entry = _cache_dir() / (sha256_hex(text) + ".json")
+    entry = _cache_dir() / CACHE_FORMAT / (sha256_hex(text) + ".json")
     try:
         return json.loads(entry.read_text(encoding="utf-8"))
     except (OSError, ValueError):

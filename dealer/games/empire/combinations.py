@@ -209,10 +209,12 @@ def parse_table(raw: Mapping[str, Any] | Any, origin: str) -> CombinationTable:
 def load_table(path: str | Path) -> CombinationTable:
     """Load and validate an operator's table file; `ConfigError` names file, place, problem."""
     origin = str(path)
+    from dealer.inputs import InputFileError, text_file  # an operator's file only
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"combination table {origin}: cannot read it: {exc.strerror}") from None
+        text = text_file(path, "combination table")
+    except InputFileError as exc:
+        raise ConfigError(f"combination table {origin}: cannot read it: {exc.reason}") from None
     return _parse_text(text, origin)
 
 

@@ -441,9 +441,11 @@ def load_house_way(name_or_path: str) -> HouseWay:
         shipped = Path(__file__).parent / "house_ways" / f"{name_or_path}.yaml"
         return parse_house_way(shipped.read_text(encoding="utf-8"), f"{name_or_path}.yaml")
     path = Path(name_or_path)
-    if not path.is_file():
+    if not path.exists():
         raise ConfigError(
             f"unknown House Way {name_or_path!r}: shipped ways are {', '.join(SHIPPED)}, "
             "or give the path of a House Way file"
         )
-    return parse_house_way(path.read_text(encoding="utf-8"), str(path))
+    from dealer.inputs import text_file  # a property's own file only
+
+    return parse_house_way(text_file(path, "House Way file"), str(path))

@@ -40,6 +40,7 @@ from typing import Any
 
 from dealer.games.paigow.events import EVENT_ORDER, LABELS, PAI_GOW_EVENTS, POKER_EVENTS
 from dealer.games.paigow.pay import Basis, Pay, PayKind, Wager
+from dealer.inputs import InputFileError, text_file
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import PayTableError
 from dealer.kernel.money import money_json
@@ -336,9 +337,9 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
     """The tables of one file and every problem found in it."""
     problems = _Problems(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.add("", f"cannot read it: {getattr(exc, 'strerror', None) or exc}")
+        text = text_file(path, "pay-table file")
+    except InputFileError as exc:
+        problems.add("", f"cannot read it: {exc.reason}")
         return (), problems.lines
     try:
         raw = load_yaml(text)

@@ -227,10 +227,12 @@ def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> P
     origin = "default"
     if path is not None:
         origin = str(path)
+        from dealer.inputs import InputFileError, text_file  # a profile file only
+
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"profile {origin}: cannot read it: {exc.strerror}") from None
+            text = text_file(path, "profile")
+        except InputFileError as exc:
+            raise ConfigError(f"profile {origin}: cannot read it: {exc.reason}") from None
         try:
             extra = load_yaml(text) or {}
         except DocumentSyntaxError as exc:
