@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import sqlite3
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -206,9 +205,7 @@ def test_a_bad_file_is_one_error_line_and_nothing_recorded(
 ) -> None:
     path = make(tmp_path)
     before = records(db)
-    started = time.monotonic()
     result = run(*command(path))
-    elapsed = time.monotonic() - started
     assert result.exit_code == 1, result.output
     assert isinstance(result.exception, SystemExit)  # not an exception escaping the CLI
     assert "Traceback" not in result.output
@@ -216,8 +213,6 @@ def test_a_bad_file_is_one_error_line_and_nothing_recorded(
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
     assert path.name in lines[0] and message in lines[0], lines[0]
     assert records(db) == before
-    # A hang or a blow-up would take minutes; the bound is wide so load never fails it.
-    assert elapsed < 10
 
 
 @pytest.mark.parametrize(
@@ -356,10 +351,11 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_an_alias_bomb_is_refused_before_it_is_built(cache: Path) -> None:
-    started = time.monotonic()
+    # The refusal names the count of values the aliases would expand to: it was decided from the
+    # parser's events, before anything was built (performance is measured in benchmarks/, never
+    # timed here).
     with pytest.raises(DocumentSyntaxError, match=f"more than {MAX_NODES:,} values") as caught:
         load_yaml(BOMB)
-    assert time.monotonic() - started < 10  # in milliseconds; wide so that load never fails it
     assert caught.value.line is not None and "\n" not in str(caught.value)
     assert not list(cache.rglob("*.json"))  # nothing cached
 
