@@ -12,8 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from dealer.audit import entries
 from dealer.audit.records import Entry
