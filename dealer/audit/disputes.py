@@ -104,20 +104,42 @@ def open_dispute(
 ) -> int:
     """Open a dispute (any dealer or supervisor may); return its id. `occurred_at` is the
     stored UTC form, default now."""
-    role = users.role_of(storage, user_id)
+    if not table_id:
+        raise AuditError("a dispute needs the table it happened at")
+    if not description.strip():
+        raise AuditError("a dispute needs a description of what is disputed")
+    occurred_at = occurred_at or utc_now()
+    where = f"table {table_id}" + (f" seat {seat}" if seat is not None else "")
+    lines = [f"Dispute at {where}, {occurred_at}: {description}"]
+    if parties:
+        lines.append(f"Parties: {', '.join(parties)}")
+    if video:
+        lines.append(f"Video: {video}")
+    if rulings:
+        lines.append(f"Rulings in question: {', '.join(str(r) for r in rulings)}")
+    entry = Entry(
+        kind=DISPUTE,
+        user_id=user_id,
+        role=users.role_of(storage, user_id),
+        table_id=table_id,
+        seat=seat,
+        action="open",
+        input_text=description,
+        result={
+            "occurred_at": occurred_at,
+            "parties": list(parties),
+            "video": video,
+            "rulings": list(rulings),
+            "description": description,
+        },
+        explanation=lines,
+        links_to=rulings[0] if rulings else None,
+    )
     with storage.transaction() as tx:
-        return _open(
-            tx,
-            user_id=user_id,
-            role=role,
-            table_id=table_id,
-            description=description,
-            seat=seat,
-            occurred_at=occurred_at or utc_now(),
-            parties=parties,
-            video=video,
-            rulings=rulings,
-        )
+        for ruling_id in rulings:
+            if tx.record(ruling_id) is None:
+                raise AuditError(f"there is no audit record {ruling_id} to dispute")
+        return users.append_checked(tx, entry)
 
 
 def resolve_dispute(
@@ -141,57 +163,6 @@ def resolve_dispute(
         pin,
         "dispute-resolve",
         lambda tx, sup: _resolve(tx, sup, dispute_id, outcome, adjusted, second_reviewer, reason),
-    )
-
-
-def _open(
-    tx: WriteTransaction,
-    *,
-    user_id: str,
-    role: str,
-    table_id: str,
-    description: str,
-    seat: int | None,
-    occurred_at: str,
-    parties: Sequence[str],
-    video: str,
-    rulings: Sequence[int],
-) -> int:
-    if not table_id:
-        raise AuditError("a dispute needs the table it happened at")
-    if not description.strip():
-        raise AuditError("a dispute needs a description of what is disputed")
-    for ruling_id in rulings:
-        if tx.record(ruling_id) is None:
-            raise AuditError(f"there is no audit record {ruling_id} to dispute")
-    where = f"table {table_id}" + (f" seat {seat}" if seat is not None else "")
-    lines = [f"Dispute at {where}, {occurred_at}: {description}"]
-    if parties:
-        lines.append(f"Parties: {', '.join(parties)}")
-    if video:
-        lines.append(f"Video: {video}")
-    if rulings:
-        lines.append(f"Rulings in question: {', '.join(str(r) for r in rulings)}")
-    return users.append_checked(
-        tx,
-        Entry(
-            kind=DISPUTE,
-            user_id=user_id,
-            role=role,
-            table_id=table_id,
-            seat=seat,
-            action="open",
-            input_text=description,
-            result={
-                "occurred_at": occurred_at,
-                "parties": list(parties),
-                "video": video,
-                "rulings": list(rulings),
-                "description": description,
-            },
-            explanation=lines,
-            links_to=rulings[0] if rulings else None,
-        ),
     )
 
 
