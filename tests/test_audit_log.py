@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -17,7 +18,7 @@ from dealer.audit.chain import GENESIS_HASH, record_hash
 from dealer.audit.records import Entry, RecordFilter
 from dealer.audit.sqlite import SQLiteStorage
 from dealer.audit.verify import verify
-from dealer.desk.context import default_db
+from dealer.desk.context import DeskNotice, default_db
 from dealer.desk.context import open_log as desk_log
 from dealer.kernel.errors import AuditError
 
@@ -60,13 +61,16 @@ def test_open_default_creates_folder_under_cwd(
 ) -> None:
     monkeypatch.delenv("DEALER_DB", raising=False)
     monkeypatch.chdir(tmp_path)
-    with desk_log(None) as opened:
+    with pytest.warns(DeskNotice) as said, desk_log(None) as opened:
         assert isinstance(opened, SQLiteStorage)
         assert opened.path == Path("logs/dealer.sqlite")
     assert (tmp_path / "logs" / "dealer.sqlite").is_file()
-    assert capsys.readouterr().err == "note: created the folder logs for the audit log\n"
-    desk_log(None).close()
-    assert capsys.readouterr().err == ""  # said once, when it was created
+    assert [str(w.message) for w in said] == ["created the folder logs for the audit log"]
+    assert capsys.readouterr().err == ""  # the desk never prints: the CLI shows the notice
+    with warnings.catch_warnings(record=True) as again:
+        warnings.simplefilter("always")
+        desk_log(None).close()
+    assert again == []  # said once, when it was created
 
 
 def test_pragmas(log: SQLiteStorage) -> None:

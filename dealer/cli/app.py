@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
 from dealer import __version__
+from dealer.desk.context import DeskNotice
 from dealer.kernel.errors import DealerError
 
 GROUPS: dict[str, str] = {
@@ -39,11 +41,28 @@ class _ErrorBoundary(TyperGroup):
     exit status 1, whichever command raised it."""
 
     def invoke(self, ctx: Any) -> Any:
+        warnings.showwarning = _show_notice
         try:
             return super().invoke(ctx)
         except DealerError as exc:
             typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from None
+        finally:
+            warnings.showwarning = _PYTHON_SHOWWARNING
+
+
+_PYTHON_SHOWWARNING = warnings.showwarning
+
+
+def _show_notice(
+    message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any
+) -> None:
+    """A desk's notice as one `note:` line on stderr, when it happens; other warnings as Python
+    shows them."""
+    if issubclass(category, DeskNotice):
+        typer.echo(f"note: {message}", err=True)
+    else:
+        _PYTHON_SHOWWARNING(message, category, *args, **kwargs)
 
 
 def _version(value: bool) -> None:

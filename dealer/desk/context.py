@@ -4,7 +4,7 @@ once, here; and the audit log opened for one thing a person does, then closed.""
 from __future__ import annotations
 
 import os
-import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -14,6 +14,12 @@ from dealer.kernel.errors import AuditError
 if TYPE_CHECKING:
     from dealer.audit.storage import Storage
     from dealer.games.paigow.profile import Profile
+
+
+class DeskNotice(UserWarning):
+    """Something a person should hear that is not an error (a folder created for them): the desk
+    says it as a warning, the CLI shows it as a `note:` line on stderr; it never prints."""
+
 
 DEFAULT_DB = Path("logs") / "dealer.sqlite"
 """The audit log when neither `--db` nor `DEALER_DB` names one (under the current directory)."""
@@ -80,9 +86,10 @@ def open_log(db: Path | None, *, existing: bool = False, read_only: bool = False
     """The audit log at `db` (else `default_db()`).
 
     For writing, a new log is created on first use; the default folder `logs/` is created then
-    (0700, with a note on stderr), any other folder must exist. With `existing`, an AuditError
-    instead of creating one (reading a log that is not there is a mistake). With `read_only`
-    (the reading commands), the existing log is opened read-only: never migrated or changed."""
+    (0700, with a `DeskNotice` the CLI shows), any other folder must exist. With `existing`, an
+    AuditError instead of creating one (reading a log that is not there is a mistake). With
+    `read_only` (the reading commands), the existing log is opened read-only: never migrated or
+    changed."""
     from dealer.audit import open_log as open_storage  # the log's modules load on first use
 
     path = db if db is not None else default_db()
@@ -94,7 +101,7 @@ def open_log(db: Path | None, *, existing: bool = False, read_only: bool = False
 
 
 def _make_default_folder(folder: Path) -> None:
-    """Create the default log folder (0700) if it is missing, saying so on stderr."""
+    """Create the default log folder (0700) if it is missing, and say so (a `DeskNotice`)."""
     if folder.exists():
         return
     try:
@@ -104,4 +111,4 @@ def _make_default_folder(folder: Path) -> None:
         return  # another process made it just now
     except OSError as exc:
         raise AuditError(f"cannot create the folder {folder} for the audit log: {exc}") from None
-    sys.stderr.write(f"note: created the folder {folder} for the audit log\n")
+    warnings.warn(DeskNotice(f"created the folder {folder} for the audit log"), stacklevel=3)
