@@ -17,48 +17,94 @@ import stat
 import sys
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from dealer.kernel.errors import DealerError
-from dealer.kernel.money import CENT
+from dealer.kernel.money import CENT, fmt_money
+from dealer.kernel.text import has_control, quoted
 
 SEATS = range(1, 7)
 """The seats of a Pai Gow table (1-6)."""
 
 _USER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
+_TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@#-]{0,63}")
+_WHOLE = re.compile(r"[0-9]+")
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
-def money(value: object, what: str = "wager") -> Decimal:
-    """An amount (a number, or text such as `25`, `12.50`, `$5`) as a Decimal of whole cents,
-    zero or more."""
-    if isinstance(value, bool):
-        raise DealerError(f"{what} {value!r} is not an amount")
-    try:
-        amount = Decimal(str(value).strip().lstrip("$"))
-    except InvalidOperation:
-        raise DealerError(f"{what} {value!r} is not an amount") from None
-    if not amount.is_finite() or amount < 0:
-        raise DealerError(f"{what} {value!r} must be zero or more")
+WAGER_LIMIT = Decimal(1_000_000)
+"""The largest amount of any one wager, dispute or pay typed or filed: $1,000,000. (A table's
+own limits, in its profile, are far below it; this bound keeps every sum exact and finite.)"""
+METER_LIMIT = Decimal(100_000_000)
+"""The largest value a progressive meter may hold or be set to: $100,000,000."""
+AMOUNT_FORM = "digits with at most one decimal point and two decimals, e.g. 25, 12.50 or $25"
+"""What an amount may look like, as an error says it."""
+
+_AMOUNT = re.compile(r"\$?([0-9]{1,12})(?:\.([0-9]{1,2}))?")
+
+
+def money(value: object, what: str = "wager", *, limit: Decimal = WAGER_LIMIT) -> Decimal:
+    """An amount of money as a Decimal of whole cents, from 0 to `limit`.
+
+    Typed or in a file as text: ASCII digits with at most one decimal point and at most two
+    decimals, optionally after one `$` (`25`, `12.50`, `$25`). Refused: thousands separators
+    (`1,000` — write `1000`), signs, exponents (`1e3`), `nan`/`inf`, other digits (`５`) and
+    fractions of a cent. A number in a YAML/JSON file (`25`, `12.5`) is read the same way."""
+    if isinstance(value, Decimal | int) and not isinstance(value, bool):
+        amount = Decimal(value)
+        text = str(value)
+    elif isinstance(value, str | float) and not isinstance(value, bool):
+        text = value.strip() if isinstance(value, str) else repr(value)
+        found = _AMOUNT.fullmatch(text)
+        if found is None:
+            raise DealerError(f"{what} {quoted(text)} is not an amount: {_hint(text, limit)}")
+        amount = Decimal(f"{found[1]}.{found[2] or '0'}")
+    else:
+        raise DealerError(f"{what} {quoted(value)} is not an amount: use {AMOUNT_FORM}")
+    if not amount.is_finite():
+        raise DealerError(f"{what} {quoted(text)} is not an amount: use {AMOUNT_FORM}")
+    if amount < 0:
+        raise DealerError(f"{what} {quoted(text)} is not an amount: an amount is zero or more")
+    if amount > limit:
+        raise DealerError(
+            f"{what} {quoted(text)} is more than {fmt_money(limit)}, the most allowed"
+        )
     if amount != amount.quantize(CENT):
-        raise DealerError(f"{what} {value!r} has fractions of a cent")
-    return amount
+        raise DealerError(f"{what} {quoted(text)} has fractions of a cent")
+    return amount.quantize(CENT) if amount != amount.to_integral_value() else Decimal(int(amount))
 
 
-def optional_money(value: object | None, what: str) -> Decimal | None:
+def _hint(text: str, limit: Decimal) -> str:
+    """What is wrong with a typed amount, in words."""
+    if "," in text:
+        return "write it without thousands separators (1000, not 1,000)"
+    if text.startswith("-"):
+        return "an amount is zero or more"
+    if re.fullmatch(r"\$?[0-9]+\.[0-9]{3,}", text):
+        return "amounts are whole cents (at most two decimals)"
+    if re.fullmatch(r"\$?[0-9]{13,}(\.[0-9]*)?", text):
+        return f"the most allowed is {fmt_money(limit)}"
+    return f"use {AMOUNT_FORM}"
+
+
+def optional_money(
+    value: object | None, what: str, *, limit: Decimal = WAGER_LIMIT
+) -> Decimal | None:
     """`money(value, what)`, or None where nothing was given."""
-    return None if value is None else money(value, what)
+    return None if value is None else money(value, what, limit=limit)
 
 
 def seat(value: object, seats: range = SEATS, what: str = "seat") -> int:
     """A seat number as people count them (from 1), within `seats`."""
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise DealerError(f"{what} {value!r}: seats are numbered {seats.start}-{seats.stop - 1}")
-    text = str(value).strip()
-    if not text.isdigit() or int(text) not in seats:
-        raise DealerError(f"{what} {value!r}: seats are numbered {seats.start}-{seats.stop - 1}")
+    text = (
+        str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""
+    )
+    if not _WHOLE.fullmatch(text) or len(text) > 4 or int(text) not in seats:
+        raise DealerError(
+            f"{what} {quoted(value)}: seats are numbered {seats.start}-{seats.stop - 1}"
+        )
     return int(text)
 
 
@@ -66,19 +112,56 @@ def user_id(text: object) -> str:
     """A user id: letters, digits and `._@-`, up to 64 characters."""
     if not isinstance(text, str) or not _USER_ID.fullmatch(text):
         raise DealerError(
-            f"user id {text!r} is not valid: use letters, digits and . _ @ - (up to 64)"
+            f"user id {quoted(text)} is not valid: use letters, digits and . _ @ - (up to 64)"
         )
     return text
 
 
+def table_id(text: object) -> str:
+    """A table id (`PG-3`, `main.7`): letters, digits and `._@#-`, up to 64 characters."""
+    if not isinstance(text, str) or not _TABLE_ID.fullmatch(text):
+        raise DealerError(
+            f"table id {quoted(text)} is not valid: use letters, digits and . _ @ # - (up to 64)"
+        )
+    return text
+
+
+RECORD_ID_DIGITS = 18
+"""The most digits of a record number (the log numbers records up to 999,999,999,999,999,999)."""
+
+
 def record_id(value: object, what: str = "record") -> int:
-    """An audit record id: a whole number from 1."""
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise DealerError(f"{what} id {value!r} is not a record number")
-    text = str(value).strip()
-    if not text.isdigit() or int(text) < 1:
-        raise DealerError(f"{what} id {value!r} is not a record number (1, 2, 3 …)")
+    """An audit record id: a whole number from 1, of at most `RECORD_ID_DIGITS` digits."""
+    text = (
+        str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""
+    )
+    if not _WHOLE.fullmatch(text) or not text.strip("0"):
+        raise DealerError(f"{what} id {quoted(value)} is not a record number (1, 2, 3 …)")
+    if len(text.lstrip("0")) > RECORD_ID_DIGITS:
+        raise DealerError(f"{what} id {quoted(value)} is larger than any record number")
     return int(text)
+
+
+TEXT_LIMIT = 2000
+"""The most characters of free text said on the record (a reason, a note, a claim)."""
+
+
+def text(value: object, what: str, *, limit: int = TEXT_LIMIT) -> str:
+    """Free text for the record (a reason, a note): one line, no control characters (ESC, BEL,
+    newlines, bidirectional overrides), not blank, at most `limit` characters; trimmed."""
+    if not isinstance(value, str):
+        raise DealerError(f"{what} must be text")
+    trimmed = value.strip()
+    if not trimmed:
+        raise DealerError(f"{what} is empty: say it in words")
+    if has_control(trimmed):
+        raise DealerError(
+            f"{what} {quoted(trimmed)} has a control character (a newline, tab, ESC…): "
+            "write it on one line in plain characters"
+        )
+    if len(trimmed) > limit:
+        raise DealerError(f"{what} is {len(trimmed):,} characters long: at most {limit:,}")
+    return trimmed
 
 
 def format_time(moment: datetime) -> str:

@@ -20,6 +20,7 @@ from functools import total_ordering
 from typing import Generic, NamedTuple, TypeVar
 
 from dealer.kernel.errors import CardError
+from dealer.kernel.text import quoted
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"  # index order: clubs 0, diamonds 1, hearts 2, spades 3 (joker 4)
@@ -108,8 +109,14 @@ def card_of(deck: Deck[C], token: str) -> C:
     """One token's card (the first copy of a card the deck holds several of)."""
     card = deck.typed.get(token.strip().lower())
     if card is None:
+        if len(token) > TOKEN_LIMIT:  # not echoed back whole: no card is this long
+            raise CardError(f"{deck.noun} {quoted(token)} is too long to be a {deck.noun}")
         raise CardError(deck.unknown(token))
     return card
+
+
+TOKEN_LIMIT = 40
+"""The longest typed token an error repeats whole (the longest card name is far shorter)."""
 
 
 def _counted(deck: Deck[C], found: Sequence[C], card: C, token: str, what: str, template: str) -> C:

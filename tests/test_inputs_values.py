@@ -1,0 +1,184 @@
+"""The one input boundary for typed values: money, seats, record ids, ids and free text."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dealer import inputs
+from dealer.kernel.errors import DealerError
+from dealer.kernel.money import fmt_money
+from dealer.kernel.text import printable, quoted
+
+
+@pytest.mark.parametrize(
+    ("typed", "amount"),
+    [
+        ("25", Decimal(25)),
+        ("$25", Decimal(25)),
+        (" 12.5 ", Decimal("12.50")),
+        ("12.50", Decimal("12.50")),
+        ("25.00", Decimal(25)),
+        ("0", Decimal(0)),
+        ("1000000", Decimal(1_000_000)),
+        (25, Decimal(25)),
+        (12.5, Decimal("12.50")),
+        (Decimal("7.35"), Decimal("7.35")),
+    ],
+)
+def test_amounts_read(typed: object, amount: Decimal) -> None:
+    read = inputs.money(typed)
+    assert read == amount
+    assert str(read) == str(amount)
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("1e400", "wager '1e400' is not an amount: use digits with at most one decimal point"),
+        ("1e3", "wager '1e3' is not an amount: use digits"),
+        ("nan", "wager 'nan' is not an amount: use digits"),
+        ("inf", "wager 'inf' is not an amount: use digits"),
+        ("-5", "wager '-5' is not an amount: an amount is zero or more"),
+        (-5, "wager '-5' is not an amount: an amount is zero or more"),
+        ("+5", "wager '+5' is not an amount: use digits"),
+        ("1,000", "without thousands separators (1000, not 1,000)"),
+        ("0.001", "wager '0.001' is not an amount: amounts are whole cents"),
+        ("12.", "wager '12.' is not an amount"),
+        (".5", "wager '.5' is not an amount"),
+        ("1.2.3", "wager '1.2.3' is not an amount"),
+        ("$$5", "wager '$$5' is not an amount"),
+        ("５", "wager '５' is not an amount"),
+        ("٣", "wager '٣' is not an amount"),
+        ("0x10", "wager '0x10' is not an amount"),
+        ("", "wager '' is not an amount"),
+        ("1000000.01", "wager '1000000.01' is more than $1,000,000, the most allowed"),
+        (10**30, "is more than $1,000,000, the most allowed"),
+        ("9" * 40, "the most allowed is $1,000,000"),
+        (float("inf"), "wager 'inf' is not an amount"),
+        (float("nan"), "wager 'nan' is not an amount"),
+        (True, "wager 'True' is not an amount"),
+        (None, "wager 'None' is not an amount"),
+        ([5], "wager '[5]' is not an amount"),
+        (Decimal("0.001"), "wager '0.001' has fractions of a cent"),
+    ],
+)
+def test_amounts_refused(typed: object, message: str) -> None:
+    with pytest.raises(DealerError) as refused:
+        inputs.money(typed)
+    assert message in str(refused.value)
+
+
+def test_a_meter_has_its_own_bound() -> None:
+    assert inputs.money("99999999", "meter", limit=inputs.METER_LIMIT) == Decimal(99_999_999)
+    with pytest.raises(DealerError, match=r"meter '100000000.01' is more than \$100,000,000"):
+        inputs.money("100000000.01", "meter", limit=inputs.METER_LIMIT)
+
+
+def test_the_bounds_are_as_documented() -> None:
+    assert (fmt_money(inputs.WAGER_LIMIT), fmt_money(inputs.METER_LIMIT)) == (
+        "$1,000,000",
+        "$100,000,000",
+    )
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.text(max_size=30))
+def test_any_text_is_an_amount_of_whole_cents_in_bounds_or_refused(typed: str) -> None:
+    try:
+        amount = inputs.money(typed)
+    except DealerError as refused:
+        assert "\n" not in str(refused)
+        return
+    assert amount.is_finite()
+    assert 0 <= amount <= inputs.WAGER_LIMIT
+    assert amount == amount.quantize(Decimal("0.01"))
+    assert typed.strip().isascii()
+
+
+@pytest.mark.parametrize(
+    ("typed", "number"), [("1", 1), (" 42 ", 42), (7, 7), ("007", 7), ("9" * 18, 10**18 - 1)]
+)
+def test_record_ids_read(typed: object, number: int) -> None:
+    assert inputs.record_id(typed) == number
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("0", "record id '0' is not a record number"),
+        (0, "record id '0' is not a record number"),
+        ("-1", "record id '-1' is not a record number"),
+        ("abc", "record id 'abc' is not a record number"),
+        ("５", "record id '５' is not a record number"),
+        ("²", "record id '²' is not a record number"),
+        (10**30, "record id '1000000000000000000000000000000' is larger than any record number"),
+        ("9" * 5000, "is larger than any record number"),
+        (True, "record id 'True' is not a record number"),
+    ],
+)
+def test_record_ids_refused(typed: object, message: str) -> None:
+    with pytest.raises(DealerError) as refused:
+        inputs.record_id(typed)
+    assert message in str(refused.value)
+    assert len(str(refused.value)) < 200
+
+
+@pytest.mark.parametrize("typed", ["0", "7", "-1", "1.5", "x", "５", "9" * 5000, True, None])
+def test_seats_refused(typed: object) -> None:
+    with pytest.raises(DealerError, match="seats are numbered 1-6"):
+        inputs.seat(typed)
+
+
+@pytest.mark.parametrize("typed", ["PG-3", "main.7", "T#12", "a" * 64])
+def test_table_ids_read(typed: str) -> None:
+    assert inputs.table_id(typed) == typed
+
+
+@pytest.mark.parametrize(
+    "typed", ["\x1b]0;pwned\x07", "PG\n3", "PG 3", "", "-x", "a" * 65, "PG‮3", 7]
+)
+def test_table_ids_refused(typed: object) -> None:
+    with pytest.raises(DealerError) as refused:
+        inputs.table_id(typed)
+    assert "use letters, digits and . _ @ # - (up to 64)" in str(refused.value)
+    assert printable(str(refused.value)) == str(refused.value)
+
+
+def test_free_text_is_one_plain_line() -> None:
+    assert inputs.text("  wrong card read  ", "reason") == "wrong card read"
+    for bad, message in [
+        ("line one\nline two", "has a control character"),
+        ("\x1b[2Jcleared", "has a control character"),
+        ("bell\x07", "has a control character"),
+        ("abc\u202edef", "has a control character"),
+        ("   ", "reason is empty"),
+        ("x" * 2001, "reason is 2,001 characters long: at most 2,000"),
+        (5, "reason must be text"),
+    ]:
+        with pytest.raises(DealerError) as refused:
+            inputs.text(bad, "reason")
+        assert message in str(refused.value)
+        assert printable(str(refused.value)) == str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("plain ♠ text", "plain ♠ text"),
+        ("\x1b]0;pwned\x07", "\\x1b]0;pwned\\x07"),
+        ("a\nb\r\tc", "a\\nb\\r\\tc"),
+        ("\x7f\x85", "\\x7f\\x85"),
+        ("rtl\u202eltr\u200b", "rtl\\u202eltr\\u200b"),
+    ],
+)
+def test_printable_escapes_what_would_act_on_a_terminal(text: str, shown: str) -> None:
+    assert printable(text) == shown
+
+
+def test_quoted_shortens_a_long_value() -> None:
+    assert quoted("A" * 102_400) == "'" + "A" * 40 + "…' (102,400 characters)"
+    assert quoted("x\ny") == "'x\\ny'"
