@@ -94,7 +94,7 @@ def test_operator_tables_load_from_a_file(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["paytable", "PT-NOPE"], "unknown pay table 'PT-NOPE'"),
-        (["paytable", "PT-FLT-EC-ET-01", "--wager", "-5"], "must be zero or more"),
+        (["paytable", "PT-FLT-EC-ET-01", "--wager", "-5"], "an amount is zero or more"),
         (["paytable", "PT-FLT-EC-ET-01", "--wager", "0"], "above zero"),
         (["paytable", "PT-BJS-EC-ET-01", "--meter", "lots"], "not an amount"),
         (["house-edge", "--rounds", "0"], "rounds must be at least 1"),

@@ -254,10 +254,10 @@ def test_verify_json_names_first_bad(staffed: Path) -> None:
     assert result.exit_code == 1
     out = json.loads(result.stdout)
     assert (out["ok"], out["records"], out["first_bad"]) == (False, 7, 6)
-    assert (
-        result.stderr
-        == "Error: the audit log does not verify: record 6 was changed after it was written\n"
-    )
+    assert json.loads(result.stderr) == {
+        "error": "the audit log does not verify: record 6 was changed after it was written",
+        "exit": 1,
+    }
     human = run("verify")
     assert human.stdout.startswith(
         "FAILED: 7 records, first bad record: 6\n  · record 6 was changed after it was written\n"

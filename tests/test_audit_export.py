@@ -114,14 +114,15 @@ def test_csv_cells_never_start_a_formula_and_still_reverify(tmp_path: Path, text
     with open_log(tmp_path / "f.sqlite") as opened:
         entries.append(
             opened,
-            Entry(kind="ruling", user_id="D1", role="dealer", input_text=text, reason=text),
+            Entry(
+                kind="ruling", user_id="D1", role="dealer", input_text=text, settings={"x": text}
+            ),
         )
         out = io.StringIO()
         export(opened, out, "csv")
     cells = next(csv.DictReader(io.StringIO(out.getvalue(), newline="")))
     dangerous = text[0] in "=+-@\t'"
     assert cells["input_text"] == ("'" + text if dangerous else text)
-    assert cells["reason"] == cells["input_text"]
     assert not any(v.startswith(("=", "+", "-", "@", "\t")) for v in cells.values())
     rows = csv_rows(out.getvalue())
     assert rows[0]["input_text"] == text

@@ -471,7 +471,7 @@ def test_bad_rounds() -> None:
         settle_bonuses([_seat(1, "2c Ks Qs Js 9s 8s 7s")], DEALER)
     with pytest.raises(DealerError, match="seat 1 is listed twice"):
         settle_bonuses([_seat(1, hand), _seat(1, "As Ks Qs Js 9s 8s 7s")], DEALER)
-    with pytest.raises(DealerError, match="must be zero or more"):
+    with pytest.raises(DealerError, match="an amount is zero or more"):
         _seat(1, hand, treasure=-5)
     with pytest.raises(DealerError, match="seats are numbered from 1"):
         _seat(0, hand)

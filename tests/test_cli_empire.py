@@ -346,8 +346,8 @@ def test_a_hand_for_people_ending_in_a_yield(db: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "Empire hand: 2 players, seed 5, ante 1. Combination table empire-attested v1, "
-        "PROVISIONAL (RULINGS §5): every value rests on it. Moves: 'bet N', 'see', 'raise N', "
-        "'yield' or 'turn'.",
+        "PROVISIONAL (docs/rules.md, Empire): every value rests on it. Moves: 'bet N', 'see', "
+        "'raise N', 'yield' or 'turn'.",
         "Seat 1 shows blue-spear blue-sword.",
         "Seat 2 shows green-sword white-bow.",
         "The opening betting round: seat 1 must bet or yield.",

@@ -60,7 +60,7 @@ def test_compare_split_pot_json(db: Path) -> None:
     assert out["explanation"][-1] == (
         "Hand 1 and Hand 2 tie on Straight (lowest card 1): they split the pot."
     )
-    assert out["settings"] == {"hand_ranks": "genpoker seed 003 (RULINGS §4)"}
+    assert out["settings"] == {"hand_ranks": "genpoker seed 003 (docs/rules.md, Genpoker)"}
     assert rulings_in(db) == [("genpoker", "compare", " | ".join(SPLIT))]
 
 
@@ -217,7 +217,7 @@ def test_a_scripted_draw_round_with_illegal_moves_refused_then_corrected(db: Pat
     assert final["pot"] == 31 and final["shares"] == [0, 0, 31]
     assert final["seats"][1]["discarded"] == [] and final["ruling_id"] == 1
     assert final["settings"] == {
-        "hand_ranks": "genpoker seed 003 (RULINGS §4)",
+        "hand_ranks": "genpoker seed 003 (docs/rules.md, Genpoker)",
         "players": 3,
         "seed": 7,
         "max_discard": 3,

@@ -113,7 +113,7 @@ def test_validate_json_and_an_id_clash() -> None:
         f"{path}: table PT-FLT-EC-ET-01: the id is already defined in "
         f"{ROOT / 'paytables' / 'emperors-treasure.yaml'}"
     ]
-    assert result.stderr.startswith("Error: ")
+    assert json.loads(result.stderr) == {"error": f"{path}: not valid (1 problem)", "exit": 1}
 
 
 def test_validate_each_bad_file_exits_1() -> None:

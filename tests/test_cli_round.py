@@ -53,7 +53,7 @@ def test_invalid_round_is_one_error_and_nothing_logged(db: Path) -> None:
     assert result.stderr == (
         "Error: the round has 4 problems: seat 1: duplicate card As (also in the dealer's hand);"
         " seat 7: seats are numbered 1 to 6; seat 7: a second joker (also in the dealer's hand);"
-        " seat 7: base wager 10000 is outside the table limits 5-5000\n"
+        " seat 7: base wager $10,000 is outside the table limits $5-$5,000\n"
     )
     assert count(db) == 0
 
@@ -148,7 +148,7 @@ def test_settle_refuses_a_wager_over_the_limit(db: Path) -> None:
         "50",
     )
     assert result.exit_code == 1
-    assert "progressive_treasure wager 50 is outside the table limits 1-5" in result.stderr
+    assert "progressive_treasure wager $50 is outside the table limits $1-$5" in result.stderr
     assert count(db) == 0
 
 

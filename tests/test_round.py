@@ -29,7 +29,7 @@ def test_every_problem_is_reported_at_once() -> None:
         "seat 1: duplicate card As (also in the dealer's hand)",
         "seat 7: seats are numbered 1 to 6",
         "seat 7: a second joker (also in the dealer's hand)",
-        "seat 7: base wager 10000 is outside the table limits 5-5000",
+        "seat 7: base wager $10,000 is outside the table limits $5-$5,000",
     ]
     assert str(err.value).startswith("the round has 4 problems: seat 1: duplicate card As")
 
@@ -86,7 +86,7 @@ def test_every_problem_is_reported_at_once() -> None:
                     }
                 ],
             },
-            "seat 2: treasure wager 1000 is outside the table limits 1-500",
+            "seat 2: treasure wager $1,000 is outside the table limits $1-$500",
         ),
     ],
 )

@@ -65,6 +65,8 @@ ALLOWED_DEALER = frozenset(
         "dealer.kernel.errors",
         "dealer.kernel.money",
         "dealer.kernel.ruling",
+        "dealer.kernel.text",
+        "dealer.inputs",
         "dealer.games",
         "dealer.games.paigow",
         "dealer.games.paigow.deck",

@@ -151,7 +151,7 @@ def test_read_seat_applies_the_round_file_rules() -> None:
     assert caught.value.problems == [
         "seat 1: listed twice",
         "seat 1: duplicate card Jd (also in seat 1)",
-        "seat 1: base wager 6000 is outside the table limits 5-5000",
+        "seat 1: base wager $6,000 is outside the table limits $5-$5,000",
     ]
     with pytest.raises(RoundError) as caught:
         read_dealer("Ac 2d 3d 4d 6d 7d 8d", [first])
@@ -203,7 +203,7 @@ SCRIPT: list[tuple[str, str, str, str]] = [
     (
         "2 Ah Kh 9d 6s 2h 4c 7c 1",
         ERROR,
-        "seat 2: base wager 1 is outside the table limits 5-5000",
+        "seat 2: base wager $1 is outside the table limits $5-$5,000",
         "seat (or settle)> ",
     ),
     ("4", ENTERED, "seat 4: now its cards", "seat 4 cards> "),

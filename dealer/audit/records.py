@@ -15,7 +15,9 @@ from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
 
+from dealer import inputs
 from dealer.kernel.errors import AuditError
+from dealer.kernel.text import has_control
 
 RULING = "ruling"
 OVERRIDE = "override"
@@ -137,8 +139,12 @@ class Entry:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                 raise AuditError(f"record field {name} must be a whole number or empty")
+        for name in ("user_id", "table_id"):
+            if has_control(getattr(self, name)):
+                raise AuditError(f"record field {name} has a control character")
         if self.reason is not None and not isinstance(self.reason, str):
             raise AuditError("a record's reason must be text")
+        reason = inputs.text(self.reason, "reason") if self.reason else None
         stored: dict[str, Any] = {
             "kind": self.kind,
             "game": self.game,
@@ -149,7 +155,7 @@ class Entry:
             "role": self.role,
             "input_text": self.input_text,
             "links_to": self.links_to,
-            "reason": self.reason or None,
+            "reason": reason,
         }
         for name, value in (
             ("cards", list(self.cards)),

@@ -6,11 +6,16 @@ desk's modules); `dealer --help` and the test runner see every group."""
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import re
 import sys
 import warnings
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import typer
+from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperGroup
 
 from dealer import __version__
@@ -37,18 +42,70 @@ TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session"}
 
 
 class _ErrorBoundary(TyperGroup):
-    """The root command group: the one place a domain error becomes `Error: …` on stderr and
-    exit status 1, whichever command raised it."""
+    """The root command group: the one place an error becomes what a person (or a script) sees,
+    whichever command raised it — one `Error: …` line on stderr, or with `--json` one JSON
+    object `{"error": MESSAGE, "exit": STATUS}`; exit status 1 for a domain error (a value,
+    file or database that is refused), 2 for a command line that cannot be parsed (unknown
+    command or option, a missing or mistyped argument), 130 for an interrupt."""
 
     def invoke(self, ctx: Any) -> Any:
         warnings.showwarning = _show_notice
         try:
             return super().invoke(ctx)
-        except DealerError as exc:
-            typer.echo(f"Error: {exc}", err=True)
-            raise typer.Exit(1) from None
         finally:
             warnings.showwarning = _PYTHON_SHOWWARNING
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
+        words = list(sys.argv[1:] if args is None else args)
+        extra["standalone_mode"] = False
+        try:
+            status = super().main(words, *rest, **extra)
+        except DealerError as exc:
+            _refuse(str(exc), 1, words)
+        except NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except ClickException as exc:
+            _refuse(_usage(exc), exc.exit_code, words)
+        except typer.Abort:
+            _refuse("stopped", 1, words)
+        except BrokenPipeError:
+            sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the reader left; say nothing
+            sys.exit(1)
+        except Exception as exc:  # a defect or the machine (a full disk): still one line
+            _refuse(f"unexpected failure ({type(exc).__name__}: {exc}); please report it", 1, words)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+def _usage(exc: ClickException) -> str:
+    """A command-line mistake in one line, with where to look for the right form."""
+    message = exc.format_message().rstrip(".")
+    context = getattr(exc, "ctx", None)
+    if context is not None:
+        message += f" (see '{context.command_path} --help')"
+    return message
+
+
+def _refuse(message: str, status: int, words: Sequence[str]) -> NoReturn:
+    """Say why a command was refused, in one line on stderr, and leave with `status`."""
+    from dealer.kernel.text import printable
+
+    typed = words[: words.index("--")] if "--" in words else words
+    if "--json" in typed:
+        line = json.dumps({"error": message, "exit": status})
+    else:
+        line = "Error: " + printable(_LONG_WORD.sub(_shortened, message))
+    sys.stdout.flush()
+    print(line, file=sys.stderr)
+    sys.exit(status)
+
+
+_LONG_WORD = re.compile(r"\S{200,}")
+
+
+def _shortened(found: re.Match[str]) -> str:
+    word = found[0]
+    return f"{word[:60]}… ({len(word):,} characters)"
 
 
 _PYTHON_SHOWWARNING = warnings.showwarning

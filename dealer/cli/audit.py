@@ -29,6 +29,7 @@ from dealer.desk.context import Desk
 from dealer.desk.records import Record, RecordFilter, Shown
 from dealer.desk.supervision import OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
+from dealer.kernel.text import printable
 
 app = typer.Typer(
     help="The audit log: every ruling on a tamper-evident record.", no_args_is_help=True
@@ -140,14 +141,14 @@ def _filter(
     until: str | None,
 ) -> RecordFilter:
     return RecordFilter(
-        ids=tuple(ids or ()),
-        table_id=table_id,
-        seat=seat,
+        ids=tuple(inputs.record_id(i) for i in ids or ()),
+        table_id=inputs.table_id(table_id) if table_id else None,
+        seat=inputs.seat(seat, range(1, 1000)) if seat is not None else None,
         game=game,
-        user_id=user,
+        user_id=inputs.user_id(user) if user else None,
         kind=kind,
         action=action,
-        links_to=links_to,
+        links_to=inputs.record_id(links_to, "--links-to record") if links_to is not None else None,
         since=inputs.time(since) if since else None,
         until=inputs.time(until, end_of_day=True) if until else None,
     )
@@ -242,7 +243,7 @@ def show(
     db: DbOption = None,
 ) -> None:
     """One record in full, with the records that refer to it (overrides, voids, disputes)."""
-    record, linked = records.show(db, record_id)
+    record, linked = records.show(db, inputs.record_id(record_id))
     if as_json:
         _echo_json(record.to_dict() | {"linked": [r.to_dict() for r in linked]})
         return
@@ -279,7 +280,7 @@ def show(
             + (f": {r.reason}" if r.reason else "")
             for r in linked
         ]
-    typer.echo("\n".join(lines))
+    typer.echo("\n".join(printable(line) for line in lines))
 
 
 @app.command()

@@ -160,7 +160,7 @@ def _status(hand: EmpireHand) -> str:
 
 def _intro(table: CombinationTable, players: int, seed: int, ante: int, moves: str) -> str:
     flag = (
-        "PROVISIONAL (RULINGS §5): every value rests on it"
+        "PROVISIONAL (docs/rules.md, Empire): every value rests on it"
         if table.provisional
         else f"from {table.origin}"
     )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 from dealer.kernel.cards import symbol
+from dealer.kernel.money import fmt_money
 from dealer.kernel.ruling import Ruling
 
 
@@ -15,10 +17,15 @@ def pretty(cards: Iterable[str]) -> str:
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
-    """One shared table style (tabulate loads only when a person is shown a table)."""
+    """One shared table style (tabulate loads only when a person is shown a table); a cell's
+    control characters are shown escaped, so no stored text can act on the terminal or break
+    a row."""
     from tabulate import tabulate
 
-    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+    from dealer.kernel.text import printable
+
+    shown = [[printable(str(cell)) for cell in row] for row in rows]
+    return tabulate(shown, headers=headers, tablefmt="simple", disable_numparse=True)
 
 
 def reasons(ruling: Ruling) -> str:
@@ -84,12 +91,12 @@ def settle_text(ruling: Ruling) -> str:
         ["", base["player"]["high"]["description"], base["player"]["low"]["description"]],
     ]
     out = [table(rows, ["", "high", "low"]), reasons(ruling)]
-    wagers = [["base", base["wager"], base["outcome"], base["odds"], _signed(base["net"])]]
+    wagers = [["base", _amount(base["wager"]), base["outcome"], base["odds"], _signed(base["net"])]]
     for bonus in ruling.result["bonuses"]:
         wagers.append(
             [
                 bonus["wager"],
-                bonus.get("amount", ""),
+                _amount(bonus.get("amount", "")),
                 bonus.get("event") or "no event",
                 bonus.get("pays", ""),
                 _signed(bonus["net"]),
@@ -101,9 +108,13 @@ def settle_text(ruling: Ruling) -> str:
 
 
 def _signed(value: float | int) -> str:
-    if not value:
-        return "0"
-    return f"{value:+,.2f}" if value != int(value) else f"{int(value):+,}"
+    """A JSON net as money: `+$10`, `-$12.50`, `$0` (the display every command uses)."""
+    return fmt_money(Decimal(str(value)), signed=True)
+
+
+def _amount(value: float | int | str) -> str:
+    """A JSON amount as money: `$25`, `$7.35`; empty where there is none."""
+    return "" if value == "" else fmt_money(Decimal(str(value)))
 
 
 ROUND_WAGERS = (

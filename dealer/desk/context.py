@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from dealer.kernel.errors import AuditError
+from dealer.kernel.errors import AuditError, DealerError
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Storage
@@ -50,16 +50,26 @@ def desk_for(
     default_table: str = UNASSIGNED_TABLE,
 ) -> Desk:
     """The desk for one command: the database given (else `default_db()`), the user given (else
-    the login name), the table given (else `default_table`)."""
-    return Desk(db if db is not None else default_db(), user or _login(), table or default_table)
+    the login name), the table given (else `default_table`). The user and table ids are checked
+    here, once (letters, digits and a few marks): they go on the record and on screens."""
+    from dealer import inputs
+
+    return Desk(
+        db if db is not None else default_db(),
+        inputs.user_id(user) if user else _login(),
+        inputs.table_id(table) if table else default_table,
+    )
 
 
 def _login() -> str:
+    """The login name, where it is a valid user id; else `unknown`."""
     import getpass  # only when no --user is given (it loads termios)
 
+    from dealer import inputs
+
     try:
-        return getpass.getuser()
-    except (KeyError, OSError):
+        return inputs.user_id(getpass.getuser())
+    except (KeyError, OSError, DealerError):
         return "unknown"
 
 

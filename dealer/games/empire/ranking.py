@@ -227,7 +227,8 @@ class RankedTableau:
 
 PROVISIONAL_LINE = (
     "Provisional: this ruling rests on the combination table and type order, which the rule "
-    "documents lost (RULINGS §5); table {name} v{version} holds only the attested combinations. "
+    "documents lost (see docs/rules.md, Empire); table {name} v{version} holds only the attested "
+    "combinations. "
     "Load the real table to rule for certain."
 )
 

@@ -15,7 +15,7 @@ from dealer.games.genpoker.ranking import compare, rank_hand
 from dealer.kernel.errors import CardError
 from dealer.kernel.ruling import Ruling
 
-HAND_RANKS = "genpoker seed 003 (RULINGS §4)"
+HAND_RANKS = "genpoker seed 003 (docs/rules.md, Genpoker)"
 """What every Genpoker ruling rests on: the seed's 18 categories and tie rules."""
 
 

@@ -29,6 +29,7 @@ from dealer.games.paigow.profile import Profile
 from dealer.inputs import money
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
+from dealer.kernel.money import fmt_money
 
 SEATS = range(1, 7)
 WAGER_KEYS = (BASE_WAGER, *PLACED)
@@ -127,10 +128,11 @@ class _Checker:
                 self.problems.append(f"{where}: {exc}")
                 continue
             limit = profile.limits.get(key)
-            if limit is not None and amount and not limit.min <= amount <= limit.max:
+            placed = amount > 0 or key == BASE_WAGER  # a bonus wager of 0 is not placed
+            if limit is not None and placed and not limit.min <= amount <= limit.max:
                 self.problems.append(
-                    f"{where}: {key} wager {amount} is outside the table limits "
-                    f"{limit.min}-{limit.max}"
+                    f"{where}: {key} wager {fmt_money(amount)} is outside the table limits "
+                    f"{fmt_money(limit.min)}-{fmt_money(limit.max)}"
                 )
             amounts[key] = amount
         on_dealer = raw.get("insurance_on_dealer", False)

@@ -1,0 +1,172 @@
+"""The one error boundary: one `Error: …` line (or one JSON object with `--json`) on stderr,
+exit 1 for a refused value, 2 for a command line that cannot be parsed; nothing recorded."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from dealer.cli.app import build_app
+
+SETTLE = (
+    "paigow",
+    "settle",
+    "--dealer",
+    "As Ks Qs Js Ts 9s 8s",
+    "--player",
+    "2c 3d 4h 5s 7c 9d JK",
+)
+
+
+@pytest.fixture()
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "audit.sqlite"
+    monkeypatch.setenv("DEALER_DB", str(path))
+    monkeypatch.setenv("DEALER_USER", "d-104")
+    monkeypatch.delenv("DEALER_TABLE", raising=False)
+    assert run(*SETTLE, "--wager", "25").exit_code == 0
+    return path
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(build_app(args[0]), list(args), prog_name="dealer")
+
+
+def state(db: Path) -> tuple[int, str]:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        count, head = conn.execute("SELECT count(*), max(hash) FROM records").fetchone()
+    return count, head
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("--wager", "1e400"),
+            "wager '1e400' is not an amount: use digits with at most one decimal point and two "
+            "decimals, e.g. 25, 12.50 or $25",
+        ),
+        (
+            ("--wager", "1,000"),
+            "wager '1,000' is not an amount: write it without thousands separators "
+            "(1000, not 1,000)",
+        ),
+        (("--wager", "0"), "seat 1: base wager $0 is outside the table limits $5-$5,000"),
+        (
+            ("--wager", "5", "--treasure", "0.001"),
+            "treasure wager '0.001' is not an amount: amounts are whole cents (at most two "
+            "decimals)",
+        ),
+        (
+            ("--wager", "5", "--table", "\x1b]0;pwned\x07"),
+            "table id '\\x1b]0;pwned\\x07' is not valid: use letters, digits and . _ @ # - "
+            "(up to 64)",
+        ),
+        (
+            ("--wager", "5", "--user", "sup 7\n"),
+            "user id 'sup 7\\n' is not valid: use letters, digits and . _ @ - (up to 64)",
+        ),
+    ],
+)
+def test_a_refused_value_is_one_line_and_nothing_is_recorded(
+    db: Path, args: tuple[str, ...], message: str
+) -> None:
+    before = state(db)
+    result = run(*SETTLE, *args)
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"Error: {message}\n")
+    as_json = run(*SETTLE, *args, "--json")
+    assert (as_json.exit_code, as_json.stdout) == (1, "")
+    assert json.loads(as_json.stderr) == {"error": message, "exit": 1}
+    assert as_json.stderr.count("\n") == 1
+    assert state(db) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("paigow", "rank", "--bogus"),
+            "No such option: --bogus (Possible options: --user) (see 'dealer paigow rank --help')",
+        ),
+        (("paigow", "nothing"), "No such command 'nothing' (see 'dealer paigow --help')"),
+        (
+            ("paigow", "settle", "--wager", "5"),
+            "Missing option '--dealer' (see 'dealer paigow settle --help')",
+        ),
+        (
+            ("demo", "--seed", "abc"),
+            "Invalid value for '--seed': 'abc' is not a valid int (see 'dealer demo --help')",
+        ),
+    ],
+)
+def test_a_command_line_that_cannot_be_parsed_is_one_line_exit_2(
+    db: Path, args: tuple[str, ...], message: str
+) -> None:
+    before = state(db)
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"Error: {message}\n")
+    as_json = run(*args, "--json")
+    assert json.loads(as_json.stderr) == {"error": message, "exit": 2}
+    assert state(db) == before
+
+
+def test_a_long_token_is_not_echoed_back_whole(db: Path) -> None:
+    result = run("paigow", "rank", "A" * 100_000)
+    assert result.exit_code == 1
+    assert len(result.stderr) < 400
+    assert (
+        result.stderr
+        == f"Error: card '{'A' * 40}…' (100,000 characters) is too long to be a card\n"
+    )
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_control_character_in_an_error_is_shown_escaped(db: Path) -> None:
+    result = run("paigow", "rank", "As", "\x1b]0;pwned\x07")
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert "'\\x1b]0;pwned\\x07'" in result.stderr
+
+
+@pytest.mark.parametrize("record", ["0", "1000000000000000000000000000000"])
+def test_a_record_number_out_of_range_is_refused(db: Path, record: str) -> None:
+    result = run("audit", "show", record)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: record id '{record}' is ")
+    assert result.stderr.count("\n") == 1
+
+
+def test_an_unexpected_failure_is_still_one_line(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dealer.desk.records
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(dealer.desk.records, "show", broken)
+    result = run("audit", "show", "1")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: unexpected failure (OSError: [Errno 28] No space left on device); "
+        "please report it\n",
+    )
+
+
+def test_a_stored_control_character_is_shown_escaped(db: Path) -> None:
+    forged = run(*SETTLE, "--wager", "25", "--table", "PG-3")
+    assert forged.exit_code == 0
+    with sqlite3.connect(db, isolation_level=None) as conn:
+        conn.execute("DROP TRIGGER records_no_update")
+        conn.execute(
+            "UPDATE records SET table_id = 'T\x07', "
+            "reason = 'ok\n  user       sup-7 (supervisor)\x1b[2J' WHERE id = 2"
+        )
+    shown = run("audit", "show", "2")
+    assert shown.exit_code == 0
+    assert "  reason     ok\\n  user       sup-7 (supervisor)\\x1b[2J\n" in shown.stdout
+    assert "\x1b" not in shown.stdout
+    listed = run("audit", "list")
+    assert "T\\x07" in listed.stdout and "\x07" not in listed.stdout
