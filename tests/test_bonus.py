@@ -309,7 +309,8 @@ def test_progressive_insurance_one_colour_and_contribution_rounding() -> None:
         meters={
             "progressive_insurance": MeterConfig(D(1000), D("0.15")),
             "progressive_treasure": MeterConfig(D(1000), D("0.15")),
-        }
+        },
+        units={"progressive_insurance": D("0.10"), "progressive_treasure": D(1)},
     )
     seats = [_seat(1, "9h 8h 7d 6d 4h 3d 2h", progressive_insurance=D("0.10"))]
     result = settle_bonuses(seats, DEALER, settings, Meters(D(3000), D(0)))

@@ -148,7 +148,10 @@ def test_settle_refuses_a_wager_over_the_limit(db: Path) -> None:
         "50",
     )
     assert result.exit_code == 1
-    assert "progressive_treasure wager $50 is outside the table limits $1-$5" in result.stderr
+    assert result.stderr == (
+        "Error: seat 1: progressive_treasure wager $50 is outside the table limits $1-$1 "
+        "(units of $1)\n"
+    )
     assert count(db) == 0
 
 

@@ -115,8 +115,8 @@ def test_envy_across_seats_and_two_progressive_hits() -> None:
 
 
 def test_demo_is_reproducible_and_deals_all_seats() -> None:
-    one, two = deal_demo_round(42, "T"), deal_demo_round(42, "T")
-    assert one == two and one != deal_demo_round(43, "T")
+    one, two = deal_demo_round(42, "T", PROFILE), deal_demo_round(42, "T", PROFILE)
+    assert one == two and one != deal_demo_round(43, "T", PROFILE)
     cards = [one["dealer"], *(s["cards"] for s in one["seats"])]
     assert len(one["seats"]) == 6
     dealt = " ".join(cards).split()

@@ -63,7 +63,8 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     db = tmp_path_factory.mktemp("shift") / "audit.sqlite"
     ids = {"a": rule(db, "round", "-", stdin=ROUND_A)["ruling_id"]}
     rule(db, "round", "-", stdin=ROUND_A.replace("PG-5", "PG-6"))
-    ids["b"] = rule(db, "round", "-", stdin=ROUND_B)["ruling_id"]
+    four_units = "limits.progressive_insurance.max=4"  # the table takes up to four $1 units
+    ids["b"] = rule(db, "round", "-", "--rule", four_units, stdin=ROUND_B)["ruling_id"]
     ids["settle"] = rule(
         db,
         "paigow",
@@ -346,7 +347,7 @@ def test_figures_add_up_to_the_rulings(seeds: list[int], void: int) -> None:
     meters = Meters(Decimal(5000), Decimal(10000))
     for seed in seeds:
         before = meters
-        ruling, meters = round_ruling(deal_demo_round(seed, "PG-1"), "", PROFILE, meters)
+        ruling, meters = round_ruling(deal_demo_round(seed, "PG-1", PROFILE), "", PROFILE, meters)
         records.append(_record(len(records) + 1, "ruling", "round", dict(ruling.result)))
         link = len(records)
         for name in ("progressive_insurance", "progressive_treasure"):

@@ -382,7 +382,7 @@ def _typed_seat(rng: random.Random, seat: dict[str, Any]) -> tuple[list[str], di
 @given(seed=st.integers(0, 10**6), seats=st.integers(1, 6))
 def test_any_typing_style_settles_the_meant_round(seed: int, seats: int) -> None:
     rng = random.Random(seed)
-    demo = deal_demo_round(seed, "PG-H")
+    demo = deal_demo_round(seed, "PG-H", PROFILE)
     chosen = rng.sample(demo["seats"], seats)
     session = Session(PROFILE, "PG-H")
     session, reply = session.step(demo["dealer"].lower())
@@ -403,7 +403,7 @@ def test_any_typing_style_settles_the_meant_round(seed: int, seats: int) -> None
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), slot=st.integers(0, 6), bad=st.sampled_from(["Xs", "1h", "Zz"]))
 def test_a_typo_changes_nothing(seed: int, slot: int, bad: str) -> None:
-    demo = deal_demo_round(seed, "PG-H")
+    demo = deal_demo_round(seed, "PG-H", PROFILE)
     session, _ = Session(PROFILE, "PG-H").step(demo["dealer"])
     session, _ = session.step(f"1 {demo['seats'][0]['cards']} base 25")
     cards = demo["seats"][1]["cards"].split()

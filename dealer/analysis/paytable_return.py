@@ -20,8 +20,10 @@ Money is the settlement's own: each row's net comes from `dealer.games.paigow.pa
 the one arithmetic `dealer.games.paigow.bonus` settles with ("to 1" nets value × wager, "for 1"
 nets (value − 1) × wager, each rounded down to the cent; a fixed or meter pay is paid for the
 wager in a "for 1" table and on top of it in a "to 1" table; a meter pay is that share of the
-meter as it stands, rounded down to the cent). All sums are exact fractions; floats appear only
-in the JSON and text.
+meter as it stands, rounded down to the cent). A progressive wager of several units is paid as
+the settlement pays it: a fixed pay once per unit, a share of the meter once per hit, so the
+figures per unit wagered depend on the units only through the meter's rows. All sums are exact
+fractions; floats appear only in the JSON and text.
 
 Envy tables have no wager: their figures are the Envy paid for one other player's hand, in
 currency (return = expected pay per other player's hand; house edge = minus that, the house's
@@ -149,12 +151,15 @@ def settling_row(table: PayTable, klass: str) -> PayRow | None:
     return None
 
 
-def row_net(row: PayRow | None, table: PayTable, wager: Decimal, meter: Decimal | None) -> Decimal:
+def row_net(
+    row: PayRow | None, table: PayTable, wager: Decimal, meter: Decimal | None, units: int = 1
+) -> Decimal:
     """What one hand settled on `row` nets the player, by the settlement's own arithmetic
-    (`dealer.games.paigow.pay.row_net`; `wager` 0 for Envy); None for no row: the wager loses."""
+    (`dealer.games.paigow.pay.row_net`; `wager` 0 for Envy, of `units` units); None for no row:
+    the wager loses."""
     if row is not None and row.pay.from_meter and meter is None:
         raise DealerError(f"pay table {table.id} pays a share of the meter: give the meter")
-    return pay.row_net(row.pay if row else None, table.basis, wager, meter).net
+    return pay.row_net(row.pay if row else None, table.basis, wager, meter, units).net
 
 
 @dataclass(frozen=True)
@@ -181,6 +186,7 @@ class PaytableReturn:
     wager: Decimal
     meter: Decimal | None
     lines: tuple[RowReturn, ...]
+    units: int = 1
 
     @property
     def has_wager(self) -> bool:
@@ -241,6 +247,7 @@ class PaytableReturn:
             "basis": self.table.basis,
             "hands": self.hands,
             "wager": money_json(self.wager) if self.has_wager else None,
+            "units": self.units if Wager(self.table.wager).progressive else None,
             "meter": None if self.meter is None else money_json(self.meter),
             "measure": "per unit wagered"
             if self.has_wager
@@ -265,6 +272,12 @@ class PaytableReturn:
         ]
         if self.has_wager:
             lines.append(f"wager {fmt_money(self.wager)}; return = mean net ÷ wager")
+            if Wager(t.wager).progressive:
+                unit = fmt_money(self.wager / self.units)
+                lines.append(
+                    f"{self.units} {'unit' if self.units == 1 else 'units'} of {unit}: a fixed "
+                    "pay is paid once per unit, a share of the meter once per hit"
+                )
         else:
             lines.append(
                 "Envy has no wager of its own: return = mean Envy paid for one other player's "
@@ -304,10 +317,12 @@ def analyze_paytable(
     meter: Decimal | None = None,
     counts: Mapping[str, int] | None = None,
     progress: Progress | None = None,
+    units: int = 1,
 ) -> PaytableReturn:
-    """The exact return of `table` for a wager of `wager` (ignored for Envy), with the meter
-    at `meter` for share-of-meter rows. `counts` are hands per class (default: every hand of
-    the 53-card deck, `count_events("paytable")`); `progress(done, total)` while counting."""
+    """The exact return of `table` for a wager of `wager` (ignored for Envy) of `units` units
+    (a progressive wager's: fixed pays per unit), with the meter at `meter` for share-of-meter
+    rows. `counts` are hands per class (default: every hand of the 53-card deck,
+    `count_events("paytable")`); `progress(done, total)` while counting."""
     if counts is None:
         counts = count_events("paytable", progress)
     unknown = set(counts) - set(PAYTABLE_ORDER)
@@ -333,10 +348,12 @@ def analyze_paytable(
     lines = [
         RowReturn(row, (), Decimal(0))
         if row.pay.kind == PayKind.NOT_OFFERED
-        else RowReturn(row, tuple(by_row.get(row.number, ())), row_net(row, table, stake, meter))
+        else RowReturn(
+            row, tuple(by_row.get(row.number, ())), row_net(row, table, stake, meter, units)
+        )
         for row in table.rows
     ]
-    lines.append(RowReturn(None, tuple(unpaid), row_net(None, table, stake, meter)))
+    lines.append(RowReturn(None, tuple(unpaid), row_net(None, table, stake, meter, units)))
     return PaytableReturn(
-        table, sum(counts.values()), wager, meter if uses_meter else None, tuple(lines)
+        table, sum(counts.values()), wager, meter if uses_meter else None, tuple(lines), units
     )

@@ -12,12 +12,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from dealer.analysis.exact import count_events
 from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
 from dealer.games.paigow.events import EVENT_ORDER
-from dealer.games.paigow.pay import Wager
+from dealer.games.paigow.pay import PROGRESSIVES, Wager
 from dealer.games.paigow.paytables import PayTable
 from dealer.kernel.money import fmt_money, money_json
 
@@ -86,6 +87,7 @@ class OperatorReport:
     meters: Mapping[str, Decimal]
     envy_minimum: Decimal
     sections: tuple[ReportSection, ...]
+    units: Mapping[str, int]
 
     def notes(self) -> list[str]:
         """The assumptions behind the figures, one sentence each."""
@@ -93,10 +95,17 @@ class OperatorReport:
             f"All {self.hands:,} seven-card hands of the 53-card deck are counted exactly, each "
             "at its highest event; a table pays the first event it offers that the hand holds.",
             f"Return and house edge are per unit wagered, for a {fmt_money(self.wager)} wager "
-            "(fixed pays are per wager, so their share depends on it).",
+            "(a fixed pay of a progressive table is paid once per unit of the wager, of any "
+            "other table once per wager, so its share depends on the wager).",
             "The Envy Bonus has no wager: its figure is the Envy paid for one other player's "
             "hand, collected once per other player by each qualifying Treasure wager.",
         ]
+        for wager, units in self.units.items():
+            lines.append(
+                f"{Wager(wager).full_name}: the {fmt_money(self.wager)} wager is {units} "
+                f"{'unit' if units == 1 else 'units'} of {fmt_money(self.wager / units)}; a "
+                "share of the meter is paid once per hit."
+            )
         for wager, amount in self.meters.items():
             if any(s.wager == wager and _uses_meter(s.analyses) for s in self.sections):
                 lines.append(
@@ -112,6 +121,7 @@ class OperatorReport:
             "wager": money_json(self.wager),
             "meters": {k: money_json(v) for k, v in self.meters.items()},
             "envy_minimum": money_json(self.envy_minimum),
+            "units": dict(self.units),
             "notes": self.notes(),
             "sections": [
                 {"wager": s.wager, "name": s.title, "tables": [a.to_dict() for a in s.analyses]}
@@ -148,14 +158,18 @@ def operator_report(
     envy_minimum: Decimal,
     counts: Mapping[str, int] | None = None,
     progress: Progress | None = None,
+    units: Mapping[str, int] = MappingProxyType({}),
 ) -> OperatorReport:
-    """Analyse every table (`meters` by wager name, for share-of-meter rows) and group them by
-    wager in the order of `dealer.games.paigow.pay.Wager`."""
+    """Analyse every table (`meters` by wager name, for share-of-meter rows; `units`, how many
+    units the wager is, by progressive wager name, one where not named) and group them by wager
+    in the order of `dealer.games.paigow.pay.Wager`."""
     if counts is None:
         counts = count_events("paytable", progress)
     grouped: dict[str, list[PaytableReturn]] = {}
     for table in tables:
-        analysis = analyze_paytable(table, wager, meters.get(table.wager), counts)
+        analysis = analyze_paytable(
+            table, wager, meters.get(table.wager), counts, units=units.get(table.wager, 1)
+        )
         grouped.setdefault(table.wager, []).append(analysis)
     sections = tuple(
         ReportSection(w, tuple(sorted(grouped[w], key=lambda a: a.table.id)))
@@ -168,4 +182,5 @@ def operator_report(
         {w: meters[w] for w in meters if w in grouped},
         envy_minimum,
         sections,
+        {w: units.get(w, 1) for w in PROGRESSIVES if w in grouped},
     )

@@ -31,7 +31,11 @@ PaytablesOption = Annotated[
     typer.Option("--paytables", help="Also load the pay tables of this file or directory."),
 ]
 WagerOption = Annotated[
-    str, typer.Option("--wager", help="The wager the figures are for (fixed pays are per wager).")
+    str,
+    typer.Option(
+        "--wager",
+        help="The wager the figures are for (a progressive table's fixed pays are per unit).",
+    ),
 ]
 
 

@@ -27,6 +27,26 @@ class Report(NamedTuple):
     ruling: Ruling
 
 
+def _units(profile: Profile, wager_type: str, amount: Decimal) -> int:
+    """How many of the profile's units a progressive wager of `amount` is (any other wager is
+    one unit); refused unless a whole number."""
+    from dealer.games.paigow.pay import Wager, units_of
+    from dealer.kernel.errors import DealerError
+    from dealer.kernel.money import fmt_money
+
+    wager = Wager(wager_type)
+    if not wager.progressive:
+        return 1
+    unit = profile.unit(wager)
+    units = units_of(amount, unit)
+    if units is None:
+        raise DealerError(
+            f"wager {fmt_money(amount)}: a {wager.words} wager is a whole number of "
+            f"{fmt_money(unit)} units"
+        )
+    return units
+
+
 def _profile_settings(profile: Profile) -> dict[str, Any]:
     return {
         "profile": profile.name,
@@ -45,7 +65,8 @@ def paytable_return(
     progress: Progress | None = None,
 ) -> Ruling:
     """The exact return of one pay table over every seven-card hand; a share-of-meter row is
-    figured at `meter`, else at the profile's meter seed."""
+    figured at `meter`, else at the profile's meter seed; a progressive wager is counted in the
+    profile's units."""
     from dealer.analysis.paytable_return import analyze_paytable
     from dealer.games.paigow.paytables import load_paytables
 
@@ -54,11 +75,13 @@ def paytable_return(
     meter_from = "--meter"
     if meter is None and table.wager in profile.meters:
         meter, meter_from = profile.meters[table.wager].seed, "the profile's meter seed"
-    analysis = analyze_paytable(table, wager, meter, progress=progress)
+    units = _units(profile, table.wager, wager) if table.has_wager else 1
+    analysis = analyze_paytable(table, wager, meter, progress=progress, units=units)
     result = analysis.to_dict()
     settings = {
         **_profile_settings(profile),
         "wager": result["wager"],
+        "units": result["units"],
         "meter": result["meter"],
         "meter_from": meter_from if analysis.meter is not None else None,
         "paytables": [str(p) for p in paytables],
@@ -126,15 +149,17 @@ def report(
     progress: Progress | None = None,
 ) -> Report:
     """Every pay table side by side with its exact return; share-of-meter rows at the meters
-    given, else at the profile's seeds."""
+    given, else at the profile's seeds; a progressive wager in the profile's units."""
     from dealer.analysis.report import operator_report
+    from dealer.games.paigow.pay import PROGRESSIVES
     from dealer.games.paigow.paytables import load_paytables
 
     profile = house.load()
     at = {name: m.seed for name, m in profile.meters.items()}
     at.update({name: amount for name, amount in meters.items() if amount is not None})
+    units: dict[str, int] = {name: _units(profile, name, wager) for name in PROGRESSIVES}
     result = operator_report(
-        load_paytables(paytables), wager, at, profile.envy_minimum, progress=progress
+        load_paytables(paytables), wager, at, profile.envy_minimum, progress=progress, units=units
     )
     settings = {**_profile_settings(profile), "paytables": [str(p) for p in paytables]}
     ruling = Ruling(

@@ -106,11 +106,12 @@ def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorde
 
 def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
     """Deal, set and settle a random round of six seats with sample wagers (the same seed deals
-    the same round) at the desk's table."""
+    the same round; only the wagers the table offers) at the desk's table."""
     from dealer.games.paigow.demo import deal_demo_round
 
-    raw = deal_demo_round(seed, desk.table)
-    return settle_round(desk, house.load(), raw, f"dealer demo --seed {seed}")
+    profile = house.load()
+    raw = deal_demo_round(seed, desk.table, profile)
+    return settle_round(desk, profile, raw, f"dealer demo --seed {seed}")
 
 
 def settle_round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded:

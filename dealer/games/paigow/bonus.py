@@ -14,6 +14,13 @@ paid; hits are paid in seat order, each from the meter the one before left; a pe
 that share of the meter, rounded down to the cent, and comes off the meter; a 100% pay resets
 it to its seed. Fixed and odds pays of a progressive table are paid by the house.
 
+Units: a progressive wager is a whole number of its unit (`BonusSettings.units`, the profile's
+`limits.<progressive>.unit`); a fixed pay is paid once per unit, a share of the meter once per
+hit. The contribution is a share of the wager's amount, so of each unit alike.
+
+Not offered: a wager the table does not offer (`BonusSettings.offered`) is refused if placed;
+Envy, which is never placed, is then simply not paid.
+
 Caps (per wager type, on the winnings, `dealer.games.paigow.pay.capped`): per hand first (a
 seat's total for that wager in the round), then per round (shared among the winners in
 proportion to what they would be paid, to the cent, the odd cents to the largest remainders,
@@ -41,6 +48,7 @@ from dealer.games.paigow.pay import (
     capped,
     floor_cent,
     row_net,
+    units_of,
 )
 from dealer.games.paigow.paytables import PayRow, PayTable, PayTables, shipped_paytables
 from dealer.games.paigow.profile import Cap, MeterConfig, Profile
@@ -109,6 +117,9 @@ DEFAULT_METERS: Mapping[str, MeterConfig] = MappingProxyType(
 )
 """The meters of the shipped default profile: seed and share of each wager."""
 
+DEFAULT_UNITS: Mapping[str, Decimal] = MappingProxyType(dict.fromkeys(PROGRESSIVES, Decimal(1)))
+"""The progressive wagers' unit in the shipped default profile: $1."""
+
 
 @dataclass(frozen=True)
 class BonusSettings:
@@ -122,6 +133,8 @@ class BonusSettings:
     envy_minimum: Decimal = Decimal(5)
     caps: Mapping[str, Cap] = field(default_factory=lambda: MappingProxyType({}))
     meters: Mapping[str, MeterConfig] = field(default_factory=lambda: DEFAULT_METERS)
+    units: Mapping[str, Decimal] = field(default_factory=lambda: DEFAULT_UNITS)
+    offered: frozenset[str] = frozenset(Wager)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "envy_minimum", money(self.envy_minimum, "Envy minimum"))
@@ -134,6 +147,9 @@ class BonusSettings:
                 raise ConfigError(f"the {name} meter needs a seed and a contribution")
             if not ZERO <= meter.contribution <= 1:
                 raise ConfigError(f"the {name} contribution {meter.contribution} is not 0 to 1")
+            unit = self.units.get(name)
+            if unit is None or unit <= 0:
+                raise ConfigError(f"the {name} wager needs a unit above zero")
 
     @classmethod
     def from_profile(cls, profile: Profile) -> BonusSettings:
@@ -144,6 +160,8 @@ class BonusSettings:
             envy_minimum=profile.envy_minimum,
             caps=profile.caps,
             meters=profile.meters,
+            units=MappingProxyType({w: profile.unit(w) for w in PROGRESSIVES}),
+            offered=frozenset(w for w in Wager if profile.offers(w)),
         )
 
     def cap(self, wager: str) -> Cap:
@@ -154,6 +172,17 @@ class BonusSettings:
         """The pay table chosen for one wager type."""
         table_id: str = getattr(self, Wager(wager).table_setting)
         return table_id
+
+    def units_in(self, wager: Wager, amount: Decimal, seat: int) -> int:
+        """How many units a progressive wager of `amount` is; refused unless a whole number."""
+        unit = self.units[wager]
+        units = units_of(amount, unit)
+        if units is None:
+            raise DealerError(
+                f"seat {seat}: the {wager.words} wager {fmt_money(amount)} is not a whole "
+                f"number of {fmt_money(unit)} units"
+            )
+        return units
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -172,6 +201,8 @@ class BonusSettings:
                 m: {"seed": num(c.seed), "contribution": float(c.contribution)}
                 for m, c in self.meters.items()
             },
+            "units": {w: num(u) for w, u in self.units.items()},
+            "offered": {w.value: w in self.offered for w in Wager},
         }
 
 
@@ -253,6 +284,7 @@ class BonusResult:
             "caps": list(self.caps),
             "not_offered": list(self.skipped),
             "meter": self.meter.to_dict() if self.meter else None,
+            "units": self.payout.units if Wager(self.wager).progressive else None,
         }
         if self.from_seat is not None:
             out["from_seat"] = self.from_seat
@@ -288,11 +320,13 @@ def settle_wager(
     hand: str = "own",
     meter: Decimal | None = None,
     seed: Decimal | None = None,
+    units: int = 1,
 ) -> BonusResult:
     """One bonus wager (or Envy pay, `amount` 0) on one hand against one pay table, uncapped.
 
     `meter` is the progressive meter as it stands (needed for a percentage pay) and `seed` the
-    value a 100% pay resets it to; the result's `meter` says what the pay did to it."""
+    value a 100% pay resets it to; the result's `meter` says what the pay did to it. `units` is
+    how many units the wager is (a fixed pay is paid once per unit)."""
     row = table.row_for(events.events)
     skipped: list[str] = []
     for event in events.events:
@@ -303,7 +337,7 @@ def settle_wager(
             skipped.append(event)
     if row is not None and row.pay.from_meter and (meter is None or seed is None):
         raise DealerError(f"{table.id} pays from a meter: give the meter and its seed")
-    payout = row_net(row.pay if row else None, table.basis, amount, meter)
+    payout = row_net(row.pay if row else None, table.basis, amount, meter, units)
     meter_pay: MeterPay | None = None
     if payout.meter is not None:
         assert row is not None and row.pay.value is not None and seed is not None
@@ -460,12 +494,24 @@ def settle_bonuses(
     """Settle every bonus wager of a round: Insurance, Treasure, Envy, the progressives, caps.
 
     `meters` are the progressive meters before the round (default zero); the result holds
-    the contributions and the meters after. `paytables` defaults to the shipped tables."""
+    the contributions and the meters after. `paytables` defaults to the shipped tables. A
+    placed wager the table does not offer, or a progressive wager that is not a whole number of
+    units, is refused (DealerError)."""
     settings = settings or BonusSettings()
     meters = meters or Meters()
     library = paytables or shipped_paytables()
-    tables = {w: library.get(settings.table_id(w), w) for w in Wager}
+    tables = {w: library.get(settings.table_id(w), w) for w in Wager if w in settings.offered}
     ordered = sorted(seats, key=lambda s: s.seat)
+    for s in ordered:
+        placed = next((w for w in PLACED if s.wager(w) > 0 and w not in settings.offered), None)
+        if placed is not None:
+            raise DealerError(f"seat {s.seat}: {placed.not_offered}")
+    units = {
+        (s.seat, w): settings.units_in(w, s.wager(w), s.seat)
+        for s in ordered
+        for w in PROGRESSIVES
+        if s.wager(w) > 0
+    }
     hands, dealer = _classify_all(ordered, dealer_cards)
 
     added = {
@@ -486,7 +532,8 @@ def settle_bonuses(
             hand = dealer if on_dealer else hands[s.seat]
             where = "dealer" if on_dealer else "own"
             results.append(settle_wager(wager, amount, hand, tables[wager], s.seat, where))
-        results.extend(_envy(s, ordered, hands, tables[Wager.ENVY], settings))
+        if Wager.ENVY in tables:
+            results.extend(_envy(s, ordered, hands, tables[Wager.ENVY], settings))
     for name in PROGRESSIVES:
         for s in ordered:
             amount = s.wager(name)
@@ -494,7 +541,15 @@ def settle_bonuses(
                 continue
             seed = settings.meters[name].seed
             result = settle_wager(
-                name, amount, hands[s.seat], tables[name], s.seat, "own", meter_now[name], seed
+                name,
+                amount,
+                hands[s.seat],
+                tables[name],
+                s.seat,
+                "own",
+                meter_now[name],
+                seed,
+                units[s.seat, name],
             )
             if result.meter is not None:
                 meter_now[name] = result.meter.after

@@ -6,18 +6,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from dealer.games.paigow.pay import PLACED, Wager
+from dealer.games.paigow.profile import Profile
 from dealer.kernel.cards import DECK, format_cards
 
 SAMPLE_BASE = (10, 25, 50, 100)
 
 
-def deal_demo_round(seed: int, table: str) -> dict[str, Any]:
+def deal_demo_round(seed: int, table: str, profile: Profile) -> dict[str, Any]:
     """A round file's content: seven cards each to seats 1-6 and the dealer, every player
-    asking for the House Way, and a spread of sample wagers (reproducible from `seed`)."""
+    asking for the House Way, and a spread of sample wagers (reproducible from `seed`). A
+    progressive wager is the table's smallest; a wager the table does not offer is left out
+    (the same seed draws the same cards and amounts whatever the table offers)."""
     rnd = random.Random(seed)
     deck = list(DECK)
     rnd.shuffle(deck)
     hands = [deck[i * 7 : i * 7 + 7] for i in range(7)]
+    smallest = {w: profile.limits[w].min or profile.unit(w) for w in PLACED if w.progressive}
     seats = []
     for number, cards in enumerate(hands[:6], start=1):
         wagers: dict[str, Any] = {"base": rnd.choice(SAMPLE_BASE)}
@@ -27,8 +32,13 @@ def deal_demo_round(seed: int, table: str) -> dict[str, Any]:
             wagers["insurance"] = rnd.choice((5, 10))
             wagers["insurance_on_dealer"] = rnd.random() < 0.3
         if rnd.random() < 0.6:
-            wagers["progressive_treasure"] = 1
+            wagers["progressive_treasure"] = smallest[Wager.PROGRESSIVE_TREASURE]
         if rnd.random() < 0.4:
-            wagers["progressive_insurance"] = 1
+            wagers["progressive_insurance"] = smallest[Wager.PROGRESSIVE_INSURANCE]
+        for wager in PLACED:
+            if wager in wagers and not profile.offers(wager):
+                del wagers[wager]
+        if Wager.INSURANCE not in wagers:
+            wagers.pop("insurance_on_dealer", None)
         seats.append({"seat": number, "cards": format_cards(cards), "wagers": wagers})
     return {"table": table, "dealer": format_cards(hands[6]), "seats": seats}

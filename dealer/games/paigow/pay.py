@@ -19,6 +19,11 @@ loss (−): a losing wager nets −amount, a push 0, N to 1 nets N × amount, N 
 paid for the wager (nets pay − amount), in a "to 1" table on top of it; an Envy pay has no
 wager and nets its amount. A meter pay is that share of the meter as it stands, rounded down
 to the cent; it comes off the meter, and a 100% pay resets the meter to its seed.
+
+Units: a progressive wager is a whole number of the table's units (`units_of`; default one $1
+unit). A fixed pay is what one unit wins, so it is paid once per unit; a meter pay is paid once
+per hit, whatever the units (a casino never pays the jackpot twice); odds pays are in
+proportion to the amount anyway. Every other wager is one unit.
 """
 
 from __future__ import annotations
@@ -67,6 +72,11 @@ class Wager(StrEnum):
         """The profile setting naming the wager's pay table: `treasure_table`."""
         return f"{self.value}_table"
 
+    @property
+    def not_offered(self) -> str:
+        """The refusal of the wager at a table that does not offer it."""
+        return f"the {self.words} wager is not offered at this table"
+
 
 _FULL_NAMES = {
     Wager.INSURANCE: "Pai Gow Insurance",
@@ -113,6 +123,12 @@ def floor_cent(value: Decimal) -> Decimal:
     return value.quantize(CENT, ROUND_DOWN)
 
 
+def units_of(amount: Decimal, unit: Decimal) -> int | None:
+    """How many units of `unit` make `amount`, or None when it is not a whole number of them."""
+    count, left = divmod(amount, unit)
+    return int(count) if left == 0 else None
+
+
 def _number_text(value: Decimal) -> str:
     return f"{int(value):,}" if value == value.to_integral_value() else f"{value.normalize():,}"
 
@@ -149,12 +165,13 @@ class Pay:
 
 @dataclass(frozen=True, slots=True)
 class Payout:
-    """What one row paid one wager of `amount` in a table of `basis` (`pay` None: no row).
+    """What one row paid one wager of `amount` (`units` units) in a table of `basis` (`pay`
+    None: no row).
 
-    `paid` is the pay counted out (value × wager for odds, the fixed amount, the share of the
-    meter; nothing for a push, a loss or no row) and `net` the player's gain or loss. For a
-    meter pay, `meter` is the meter as it stood (`paid` comes off it) and `reset` says the pay
-    took all of it, so the meter goes back to its seed."""
+    `paid` is the pay counted out (value × wager for odds, the fixed amount once per unit, the
+    share of the meter; nothing for a push, a loss or no row) and `net` the player's gain or
+    loss. For a meter pay, `meter` is the meter as it stood (`paid` comes off it) and `reset`
+    says the pay took all of it, so the meter goes back to its seed."""
 
     pay: Pay | None
     basis: Basis
@@ -163,6 +180,7 @@ class Payout:
     net: Decimal
     meter: Decimal | None = None
     reset: bool = False
+    units: int = 1
 
     def meter_after(self, seed: Decimal) -> Decimal:
         """The meter after a meter pay: its seed after a reset, else what the pay left."""
@@ -196,7 +214,13 @@ class Payout:
                     else f"the meter goes to {fmt_money(meter_after)}"
                 )
                 got = f"{text} {fmt_money(self.meter)} = {fmt_money(self.paid)}"
+                if self.units > 1:
+                    got += f", paid once for the {self.units} units,"
                 return f"{start}{got}{self._for_wager()} = {net}; {after}"
+        if self.units > 1:
+            assert self.pay.value is not None
+            per_unit = f"{fmt_money(self.pay.value)} fixed × {self.units} units"
+            return f"{start}{per_unit} = {fmt_money(self.paid)}{self._for_wager()} = {net}"
         return f"{start}{fmt_money(self.paid)} fixed{self._for_wager()} = {net}"
 
     def _for_wager(self) -> str:
@@ -207,32 +231,42 @@ class Payout:
         return f" on top of the {fmt_money(self.amount)} wager"
 
 
-def row_net(pay: Pay | None, basis: Basis, amount: Decimal, meter: Decimal | None = None) -> Payout:
+def row_net(
+    pay: Pay | None,
+    basis: Basis,
+    amount: Decimal,
+    meter: Decimal | None = None,
+    units: int = 1,
+) -> Payout:
     """What a row pays a wager of `amount` (0 for Envy) in a table of `basis`, with the meter
-    at `meter` for a share of the meter (see the module docstring); `pay` None is no row: the
-    wager loses. The one place a pay kind becomes money. A not-offered row pays nothing (the
-    hand's next event decides), so it is refused, as is a meter pay without the meter."""
+    at `meter` for a share of the meter, the wager being `units` units (see the module
+    docstring); `pay` None is no row: the wager loses. The one place a pay kind becomes money.
+    A not-offered row pays nothing (the hand's next event decides), so it is refused, as is a
+    meter pay without the meter."""
+    if units < 1:
+        raise ValueError(f"a wager of {units} units")
     if pay is None:
-        return Payout(None, basis, amount, ZERO, -amount)
+        return Payout(None, basis, amount, ZERO, -amount, units=units)
     match pay.kind, pay.value:
         case PayKind.TO_ONE, Decimal() as value:
             paid = floor_cent(value * amount)
-            return Payout(pay, basis, amount, paid, paid)
+            return Payout(pay, basis, amount, paid, paid, units=units)
         case PayKind.FOR_ONE, Decimal() as value:
             paid = floor_cent(value * amount)
-            return Payout(pay, basis, amount, paid, paid - amount)
+            return Payout(pay, basis, amount, paid, paid - amount, units=units)
         case PayKind.PUSH, _:
-            return Payout(pay, basis, amount, ZERO, ZERO)
+            return Payout(pay, basis, amount, ZERO, ZERO, units=units)
         case PayKind.LOSS, _:
-            return Payout(pay, basis, amount, ZERO, -amount)
+            return Payout(pay, basis, amount, ZERO, -amount, units=units)
         case PayKind.FIXED, Decimal() as value:
-            return Payout(pay, basis, amount, value, _net_of(value, basis, amount))
+            paid = value * units
+            return Payout(pay, basis, amount, paid, _net_of(paid, basis, amount), units=units)
         case PayKind.PERCENT, Decimal() as value:
             if meter is None:
                 raise DealerError(f"a pay of {pay.text()} needs the meter as it stands")
             paid = floor_cent(meter * value / 100)
             net = _net_of(paid, basis, amount)
-            return Payout(pay, basis, amount, paid, net, meter, value == 100)
+            return Payout(pay, basis, amount, paid, net, meter, value == 100, units)
     raise ValueError(f"a {pay.kind} row pays nothing: the hand's next event decides")
 
 

@@ -4,6 +4,12 @@ The shipped `default_profile.yaml` holds every setting and its default (RULINGS.
 property's profile names only what it changes; `--rule KEY=VALUE` changes one setting, with
 dotted keys for nested ones (`caps.treasure.per_hand=5000`). Every ruling records
 `Profile.settings()`.
+
+A progressive wager is a whole number of units: its limits carry a `unit` (default $1, with
+min = max = $1: one unit), and its min and max must be whole numbers of units, so an operator
+allows more units by raising `max` (`limits.progressive_treasure.max=5`: up to five $1 units)
+or sets a larger `unit`. The `offered` section marks each bonus wager offered or not at the
+table (`offered.envy=false`).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import ConfigError
+from dealer.kernel.money import fmt_money
 
 if TYPE_CHECKING:
     from dealer.games.paigow.pay import Wager
@@ -26,14 +33,28 @@ CHOICES = {
     "dealer_pai_gow": ("half-pay", "push-king-or-less", "push-ace-high"),
     "foul": ("forfeit", "reset"),
 }
-SECTIONS = ("name", "rules", "limits", "caps", "meters")
+SECTIONS = ("name", "rules", "limits", "offered", "caps", "meters")
 
 
 class Limit(NamedTuple):
-    """Smallest and largest wager a seat may place."""
+    """Smallest and largest wager a seat may place, and for a progressive wager its unit (the
+    wager is a whole number of units; None: any amount)."""
 
     min: Decimal
     max: Decimal
+    unit: Decimal | None = None
+
+    def problem(self, amount: Decimal) -> str | None:
+        """Why a wager of `amount` (above zero) is refused, or None when it is allowed."""
+        limits = f"{fmt_money(self.min)}-{fmt_money(self.max)}"
+        if not self.min <= amount <= self.max:
+            units = "" if self.unit is None else f" (units of {fmt_money(self.unit)})"
+            return f"is outside the table limits {limits}{units}"
+        if self.unit is not None and amount % self.unit:
+            return (
+                f"is not a whole number of units of {fmt_money(self.unit)} (table limits {limits})"
+            )
+        return None
 
 
 class Cap(NamedTuple):
@@ -66,6 +87,7 @@ class Profile(NamedTuple):
     progressive_treasure_table: str
     envy_minimum: Decimal
     limits: Mapping[str, Limit]
+    offered: Mapping[str, bool]
     caps: Mapping[str, Cap]
     meters: Mapping[str, MeterConfig]
     overrides: tuple[str, ...]
@@ -77,6 +99,16 @@ class Profile(NamedTuple):
         """The pay table the profile posts for one bonus wager."""
         table_id: str = getattr(self, wager.table_setting)
         return table_id
+
+    def offers(self, wager: str) -> bool:
+        """True when the table offers this bonus wager."""
+        return self.offered[wager]
+
+    def unit(self, wager: str) -> Decimal:
+        """The unit of a progressive wager."""
+        unit = self.limits[wager].unit
+        assert unit is not None, f"{wager} has no unit"
+        return unit
 
     def settings(self) -> dict[str, Any]:
         """Every setting, JSON-ready, as recorded with each ruling."""
@@ -97,7 +129,12 @@ class Profile(NamedTuple):
             "house_way": self.house_way,
             **{k: getattr(self, k) for k in TEXT_RULES[1:]},
             "envy_minimum": num(self.envy_minimum),
-            "limits": {k: {"min": num(v.min), "max": num(v.max)} for k, v in self.limits.items()},
+            "limits": {
+                k: {"min": num(v.min), "max": num(v.max)}
+                | ({} if v.unit is None else {"unit": num(v.unit)})
+                for k, v in self.limits.items()
+            },
+            "offered": dict(self.offered),
             "caps": {
                 k: {"per_hand": num(v.per_hand), "per_round": num(v.per_round)}
                 for k, v in self.caps.items()
@@ -164,13 +201,10 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
     for key in TEXT_RULES:
         if not isinstance(rules[key], str) or not rules[key].strip():
             raise ConfigError(f"profile {origin}: rules.{key}: must be a name")
-    limits = {}
-    for wager, lim in raw["limits"].items():
-        lo = _need(_decimal(lim["min"], origin, f"limits.{wager}.min"))
-        hi = _need(_decimal(lim["max"], origin, f"limits.{wager}.max"))
-        if lo > hi:
-            raise ConfigError(f"profile {origin}: limits.{wager}: min {lo} is above max {hi}")
-        limits[wager] = Limit(lo, hi)
+    limits = {wager: _limit(lim, origin, f"limits.{wager}") for wager, lim in raw["limits"].items()}
+    for wager, offered in raw["offered"].items():
+        if not isinstance(offered, bool):
+            raise ConfigError(f"profile {origin}: offered.{wager}: must be true or false")
     caps = {
         w: Cap(
             _decimal(c["per_hand"], origin, f"caps.{w}.per_hand", optional=True),
@@ -196,10 +230,31 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
         **{key: rules[key].strip() for key in TEXT_RULES},
         envy_minimum=_need(_decimal(rules["envy_minimum"], origin, "rules.envy_minimum")),
         limits=MappingProxyType(limits),
+        offered=MappingProxyType(dict(raw["offered"])),
         caps=MappingProxyType(caps),
         meters=MappingProxyType(meters),
         overrides=overrides,
     )
+
+
+def _limit(raw: Mapping[str, Any], origin: str, where: str) -> Limit:
+    """One wager's limits: min ≤ max, and where the wager has a unit, a unit above zero that
+    min and max are whole numbers of."""
+    lo = _need(_decimal(raw["min"], origin, f"{where}.min"))
+    hi = _need(_decimal(raw["max"], origin, f"{where}.max"))
+    if lo > hi:
+        raise ConfigError(f"profile {origin}: {where}: min {lo} is above max {hi}")
+    if "unit" not in raw:
+        return Limit(lo, hi)
+    unit = _need(_decimal(raw["unit"], origin, f"{where}.unit"))
+    if unit == 0:
+        raise ConfigError(f"profile {origin}: {where}.unit: must be above zero")
+    for key, value in (("min", lo), ("max", hi)):
+        if value % unit:
+            raise ConfigError(
+                f"profile {origin}: {where}.{key}: {value} is not a whole number of units of {unit}"
+            )
+    return Limit(lo, hi, unit)
 
 
 def _apply_rule(raw: dict[str, Any], rule: str) -> None:

@@ -14,6 +14,9 @@ own `high` and `low` hands:
         high: Kc Kh 9d 6s 2h
         low: Qs Td
         wagers: {base: 10, insurance: 5, insurance_on_dealer: true}
+
+Every wager is checked against the table profile: within its limits, a progressive wager a
+whole number of its units, and no wager the table does not offer.
 """
 
 from __future__ import annotations
@@ -127,14 +130,16 @@ class _Checker:
             except DealerError as exc:
                 self.problems.append(f"{where}: {exc}")
                 continue
-            limit = profile.limits.get(key)
-            placed = amount > 0 or key == BASE_WAGER  # a bonus wager of 0 is not placed
-            if limit is not None and placed and not limit.min <= amount <= limit.max:
-                self.problems.append(
-                    f"{where}: {key} wager {fmt_money(amount)} is outside the table limits "
-                    f"{fmt_money(limit.min)}-{fmt_money(limit.max)}"
-                )
             amounts[key] = amount
+            if not amount and key != BASE_WAGER:  # a bonus wager of 0 is not placed
+                continue
+            if key != BASE_WAGER and not profile.offers(key):
+                self.problems.append(f"{where}: {Wager(key).not_offered}")
+                continue
+            limit = profile.limits.get(key)
+            problem = limit.problem(amount) if limit is not None else None
+            if problem is not None:
+                self.problems.append(f"{where}: {key} wager {fmt_money(amount)} {problem}")
         on_dealer = raw.get("insurance_on_dealer", False)
         if not isinstance(on_dealer, bool):
             self.problems.append(f"{where}: insurance_on_dealer must be true or false")

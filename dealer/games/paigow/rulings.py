@@ -94,7 +94,8 @@ def set_ruling(text: str, profile: Profile, house_way: str | None = None) -> Rul
 
 def bonus_ruling(text: str, profile: Profile) -> Ruling:
     """The seven-card bonus events of a hand, and the row each of the table's posted pay tables
-    would settle it on."""
+    would settle it on. A wager the table does not offer has no posted table: it is named as
+    not offered and has no entry in `paytable_rows`."""
     from dealer.games.paigow.events import classify
     from dealer.games.paigow.pay import Wager
     from dealer.games.paigow.paytables import shipped_paytables
@@ -105,6 +106,9 @@ def bonus_ruling(text: str, profile: Profile) -> Ruling:
     rows: dict[str, Any] = {}
     lines = list(events.explanation())
     for wager in Wager:
+        if not profile.offers(wager):
+            lines.append(f"{wager.words}: not offered at this table")
+            continue
         table_id = profile.table_id(wager)
         row = library.get(table_id, wager).row_for(events.events)
         rows[wager.value] = {
