@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from dealer.kernel.errors import DealerError
-from dealer.kernel.money import CENT
+from dealer.kernel.money import whole_cents
 
 SEATS = range(1, 7)
 """The seats of a Pai Gow table (1-6)."""
@@ -42,7 +42,7 @@ def money(value: object, what: str = "wager") -> Decimal:
         raise DealerError(f"{what} {value!r} is not an amount") from None
     if not amount.is_finite() or amount < 0:
         raise DealerError(f"{what} {value!r} must be zero or more")
-    if amount != amount.quantize(CENT):
+    if not whole_cents(amount):
         raise DealerError(f"{what} {value!r} has fractions of a cent")
     return amount
 
@@ -79,6 +79,15 @@ def record_id(value: object, what: str = "record") -> int:
     if not text.isdigit() or int(text) < 1:
         raise DealerError(f"{what} id {value!r} is not a record number (1, 2, 3 …)")
     return int(text)
+
+
+def signed_money(value: object, what: str) -> Decimal:
+    """An amount with its direction: `money` after an optional `+` or `-` (`-25`, `+$12.50`),
+    negative for `-`."""
+    text = str(value).strip()
+    negative = text.startswith("-")
+    amount = money(text[1:] if text[:1] in ("+", "-") else text, what)
+    return -amount if negative and amount else amount
 
 
 def format_time(moment: datetime) -> str:
