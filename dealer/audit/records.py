@@ -33,8 +33,6 @@ DEALER = "dealer"
 SUPERVISOR = "supervisor"
 AUDITOR = "auditor"
 ROLES = (DEALER, SUPERVISOR, AUDITOR)
-UNKNOWN_ROLE = "unknown"
-"""The role written on a refusal when the id given is not a registered user."""
 
 STORED_FIELDS = (
     "id",
@@ -120,9 +118,7 @@ class Entry:
             raise AuditError(f"record kind {self.kind!r} is not a lower-case kebab-case name")
         if not isinstance(self.user_id, str) or not self.user_id.strip():
             raise AuditError("every record needs the id of the user who made it")
-        if self.role not in ROLES and not (
-            self.kind == ACCESS_DENIED and self.role == UNKNOWN_ROLE
-        ):
+        if self.role not in ROLES:
             raise AuditError(f"role {self.role!r} is not one of {', '.join(ROLES)}")
         for name in ("table_id", "game", "action", "input_text"):
             if not isinstance(getattr(self, name), str):
