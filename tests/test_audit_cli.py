@@ -379,12 +379,13 @@ def test_dispute_needs_a_table(staffed: Path) -> None:
 
 def test_meter_adjust_and_show(staffed: Path) -> None:
     assert (
-        run("meter", "show", "treasure", "--table", "PG-1").stdout == "treasure at PG-1: not set\n"
+        run("meter", "show", "progressive_treasure", "--table", "PG-1").stdout
+        == "progressive_treasure at PG-1: not set\n"
     )
     made = run(
         "meter",
         "adjust",
-        "treasure",
+        "progressive_treasure",
         "10000.00",
         "--reason",
         "reseed",
@@ -395,14 +396,19 @@ def test_meter_adjust_and_show(staffed: Path) -> None:
         "--pin",
         PIN,
     )
-    assert (made.exit_code, made.stdout) == (0, "treasure at PG-1 set to 10000.00 (record 8).\n")
-    shown = json.loads(run("meter", "show", "treasure", "--table", "PG-1", "--json").stdout)
-    assert shown == {"table": "PG-1", "meter": "treasure", "value": "10000.00"}
+    assert (made.exit_code, made.stdout) == (
+        0,
+        "progressive_treasure at PG-1 set to $10,000 (record 8).\n",
+    )
+    shown = json.loads(
+        run("meter", "show", "progressive_treasure", "--table", "PG-1", "--json").stdout
+    )
+    assert shown == {"table": "PG-1", "meter": "progressive_treasure", "value": "10000.00"}
     refused = run(
         "meter",
         "adjust",
-        "treasure",
-        "1",
+        "progressive_treasure",
+        "10000",
         "--reason",
         "r",
         "--table",

@@ -4,6 +4,7 @@ the record, an unregistered id's writing nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from dealer.audit.verify import verify
 from dealer.kernel.errors import AccessError, AuditError
 
 PIN = "2468"
+RANGES = {"progressive_treasure": meters.MeterRange(Decimal(10000), Decimal(250000))}
 
 
 @pytest.fixture
@@ -127,7 +129,14 @@ def supervisor_actions(log: Storage, who: str, pin: str) -> dict[str, Callable[[
             pin=pin,
         ),
         "meter-adjust": lambda: meters.adjust(
-            log, "PG-1", "treasure", 100, "reset", supervisor_id=who, pin=pin
+            log,
+            "PG-1",
+            "progressive_treasure",
+            10000,
+            "reset",
+            ranges=RANGES,
+            supervisor_id=who,
+            pin=pin,
         ),
         "profile-change": lambda: append_supervised(
             log,

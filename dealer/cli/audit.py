@@ -15,6 +15,7 @@ import typer
 
 from dealer import inputs
 from dealer.cli.common import (
+    HOUSE,
     Composite,
     DbOption,
     JsonFlag,
@@ -25,10 +26,11 @@ from dealer.cli.common import (
 )
 from dealer.cli.render import table
 from dealer.desk import records, supervision
-from dealer.desk.context import Desk
+from dealer.desk.context import Desk, HouseRules
 from dealer.desk.records import Record, RecordFilter, Shown
 from dealer.desk.supervision import OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
+from dealer.kernel.money import fmt_money
 
 app = typer.Typer(
     help="The audit log: every ruling on a tamper-evident record.", no_args_is_help=True
@@ -602,7 +604,9 @@ def user_list(as_json: JsonFlag = False, db: DbOption = None) -> None:
 
 @meter_app.command("show")
 def meter_show(
-    name: Annotated[str, typer.Argument(help="The meter, e.g. treasure.")],
+    name: Annotated[
+        str, typer.Argument(help="The meter: progressive_insurance, progressive_treasure.")
+    ],
     table_id: TableOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
@@ -616,26 +620,30 @@ def meter_show(
 
 
 @meter_app.command("adjust")
-@composed(who=SUPERVISOR)
+@composed(who=SUPERVISOR, house=HOUSE)
 def meter_adjust(
     who: Supervisor,
-    name: Annotated[str, typer.Argument(help="The meter, e.g. treasure.")],
-    value: Annotated[str, typer.Argument(help="Its new value.")],
+    house: HouseRules,
+    name: Annotated[
+        str, typer.Argument(help="The meter: progressive_insurance, progressive_treasure.")
+    ],
+    value: Annotated[str, typer.Argument(help="Its new value: from the meter's seed to its cap.")],
     reason: ReasonOption,
     table_id: TableOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """Set a progressive meter by hand (a supervisor action, on the record)."""
+    """Set a progressive meter by hand, between its seed and its cap in the table profile (a
+    supervisor action, on the record); a reset or a reseed is an adjustment too."""
     if not table_id:
         raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
     made, now = supervision.adjust_meter(
-        db, table_id, name, value, reason, supervisor=who.user_id, pin=who.pin
+        db, house, table_id, name, value, reason, supervisor=who.user_id, pin=who.pin
     )
     _answer(
         as_json,
         {"record_id": made, "table": table_id, "meter": name, "value": str(now)},
-        f"{name} at {table_id} set to {now} (record {made}).",
+        f"{name} at {table_id} set to {fmt_money(now)} (record {made}).",
     )
 
 

@@ -1,7 +1,8 @@
 """What a supervisor does at the floor: override or void a ruling, open and resolve disputes,
 register and change users, show and adjust the progressive meters, approve a table profile or a
 pay-table file. Each function opens the log, does one thing, closes it; every supervisor action
-is checked against the supervisor's id and PIN, and a refusal is on the record."""
+is checked against the supervisor's id and PIN (a registered user's refusal is on the record),
+and typed values are checked first, so a refused value writes nothing."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from dealer.audit.authority import append_supervised
 from dealer.audit.disputes import OUTCOMES, Dispute
 from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE, ROLES, SUPERVISOR, Entry
 from dealer.audit.users import User
-from dealer.desk.context import Desk, open_log
-from dealer.inputs import text_file
+from dealer.desk.context import Desk, HouseRules, open_log
+from dealer.inputs import money, text_file
 from dealer.kernel.digest import sha256_hex
 
 __all__ = [
@@ -55,7 +56,7 @@ class MeterSet(NamedTuple):
     """A meter set by hand: the record and the meter's value now."""
 
     record_id: int
-    value: Decimal | None
+    value: Decimal
 
 
 class Approval(NamedTuple):
@@ -223,18 +224,26 @@ def meter(db: Path | None, table_id: str, name: str) -> Decimal | None:
 
 def adjust_meter(
     db: Path | None,
+    house: HouseRules,
     table_id: str,
     name: str,
-    value: Decimal | str,
+    value: str,
     reason: str,
     *,
     supervisor: str,
     pin: str,
 ) -> MeterSet:
-    """Set a progressive meter by hand (a supervisor action, on the record)."""
+    """Set a progressive meter by hand (a supervisor action, on the record): a meter of the
+    table profile, to whole cents from its seed to its cap. A refused value writes nothing."""
+    profile = house.load()
+    ranges = {n: meters.MeterRange(m.seed, m.cap) for n, m in profile.meters.items()}
+    meters.range_of(ranges, name)
+    amount = money(value, f"meter {name}")
     with open_log(db) as log:
-        made = meters.adjust(log, table_id, name, value, reason, supervisor_id=supervisor, pin=pin)
-        return MeterSet(made, log.meter(table_id, name))
+        made = meters.adjust(
+            log, table_id, name, amount, reason, ranges=ranges, supervisor_id=supervisor, pin=pin
+        )
+    return MeterSet(made, amount)
 
 
 def approve_profile(
