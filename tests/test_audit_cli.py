@@ -369,6 +369,120 @@ def test_dispute_flow(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert json.loads(run("dispute", "list", "--all", "--json").stdout)["count"] == 1
 
 
+def head(db: Path) -> tuple[int, str]:
+    with sqlite3.connect(db) as conn:
+        count, last = conn.execute(
+            "SELECT count(*), (SELECT hash FROM records ORDER BY id DESC LIMIT 1) FROM records"
+        ).fetchone()
+    return count, last
+
+
+def resolve(amount: str, *signed: str) -> Result:
+    return run(
+        "dispute",
+        "resolve",
+        "8",
+        "--outcome",
+        "dealer-error",
+        "--amount",
+        amount,
+        "--reviewer",
+        "A1",
+        "--reason",
+        "video confirms",
+        *(signed or ("--supervisor", "S2", "--pin", "1357")),
+    )
+
+
+def correct(amount: str, *signed: str) -> Result:
+    return run(
+        "dispute",
+        "correct",
+        "8",
+        "--amount",
+        amount,
+        "--reviewer",
+        "A1",
+        "--reason",
+        "typed 2500 for 25",
+        *(signed or ("--supervisor", "S2", "--pin", "1357")),
+    )
+
+
+@pytest.mark.parametrize(
+    ("amount", "signed", "message"),
+    [
+        (
+            "1e400",
+            (),
+            "the amount adjusted +$1E+400 is more than $10,000,000, the most a dispute adjusts "
+            "either way",
+        ),
+        (
+            "-10000000.01",
+            (),
+            "the amount adjusted -$10,000,000.01 is more than $10,000,000, the most a dispute "
+            "adjusts either way",
+        ),
+        ("25.001", (), "the amount adjusted '25.001' has fractions of a cent"),
+        ("ten", (), "the amount adjusted 'ten' is not an amount"),
+        (
+            "25",
+            ("--supervisor", "sup-7", "--pin", PIN),
+            "user sup-7 is not a registered supervisor: {action} needs the id and PIN of an "
+            "active supervisor",
+        ),
+    ],
+)
+def test_dispute_amounts_are_bounded(
+    staffed: Path, amount: str, signed: tuple[str, ...], message: str
+) -> None:
+    assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
+    before = head(staffed)
+    refused = resolve(amount, *signed)
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (
+        1,
+        "",
+        f"Error: {message.format(action='dispute-resolve')}\n",
+    )
+    assert head(staffed) == before
+    assert resolve("2500").exit_code == 0
+    before = head(staffed)
+    refused = correct(amount, *signed)
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (
+        1,
+        "",
+        f"Error: {message.format(action='dispute-correct')}\n",
+    )
+    assert head(staffed) == before
+
+
+def test_dispute_amount_corrected_by_a_linked_record(staffed: Path) -> None:
+    assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
+    assert resolve("2500").stdout == "Dispute 8 resolved (dealer-error) as record 9.\n"
+    corrected = correct("-25")
+    assert (corrected.exit_code, corrected.stdout) == (
+        0,
+        "Dispute 8: amount adjusted corrected as record 10.\n",
+    )
+    shown = run("show", "8").stdout.splitlines()
+    assert shown[-3] == "Referred to by:"
+    assert shown[-1].startswith("  #10 dispute-correction amount by S2, ")
+    assert shown[-1].endswith("Z: typed 2500 for 25")
+    listed = json.loads(run("dispute", "list", "--all", "--json").stdout)["disputes"][0]
+    resolution = listed["resolution"]
+    assert resolution["amount_adjusted"] == "-25"
+    assert [
+        (c["record_id"], c["previous"], c["amount_adjusted"]) for c in resolution["corrections"]
+    ] == [(10, "2500", "-25")]
+    again = correct("-25", "--supervisor", "S2", "--pin", "1357", "--json")
+    assert (again.exit_code, again.stderr) == (
+        1,
+        "Error: the amount adjusted of dispute 8 is already -25\n",
+    )
+    assert kinds(staffed)[7:] == ["dispute", "dispute-resolution", "dispute-correction"]
+
+
 def test_dispute_needs_a_table(staffed: Path) -> None:
     result = run("dispute", "open", "x", "--user", "D1")
     assert (result.exit_code, result.stderr) == (

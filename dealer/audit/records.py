@@ -22,6 +22,7 @@ OVERRIDE = "override"
 VOID = "void"
 DISPUTE = "dispute"
 DISPUTE_RESOLUTION = "dispute-resolution"
+DISPUTE_CORRECTION = "dispute-correction"
 CHECKPOINT = "checkpoint"
 ACCESS_DENIED = "access-denied"
 USER = "user"
@@ -92,7 +93,8 @@ class Entry:
     """One thing to put on the record, as the caller knows it.
 
     `kind` is `ruling` for game rulings (other kinds: override, void, dispute,
-    dispute-resolution, checkpoint, access-denied, user, meter, profile-change, paytable-change).
+    dispute-resolution, dispute-correction, checkpoint, access-denied, user, meter,
+    profile-change, paytable-change).
     `input_text` is the input exactly as typed; `cards` the canonical cards; `result` and
     `settings` JSON-ready dicts (settings: profile, House Way name and version, pay table ids).
     """

@@ -28,14 +28,16 @@ from dealer.cli.render import table
 from dealer.desk import records, supervision
 from dealer.desk.context import Desk, HouseRules
 from dealer.desk.records import Record, RecordFilter, Shown
-from dealer.desk.supervision import OUTCOMES, ROLES, Dispute
+from dealer.desk.supervision import AMOUNT_LIMIT, OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.money import fmt_money
 
 app = typer.Typer(
     help="The audit log: every ruling on a tamper-evident record.", no_args_is_help=True
 )
-dispute_app = typer.Typer(help="Disputes: open, resolve, list the open ones.", no_args_is_help=True)
+dispute_app = typer.Typer(
+    help="Disputes: open, resolve, correct an amount, list the open ones.", no_args_is_help=True
+)
 user_app = typer.Typer(help="Users, roles and supervisor PINs.", no_args_is_help=True)
 meter_app = typer.Typer(help="Progressive meters: show, adjust by hand.", no_args_is_help=True)
 app.add_typer(dispute_app, name="dispute")
@@ -81,6 +83,7 @@ NewPinOption = Annotated[
     ),
 ]
 ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the record).")]
+_DISPUTE_LIMIT = fmt_money(AMOUNT_LIMIT)
 
 
 def _echo_json(value: Any) -> None:
@@ -470,7 +473,11 @@ def dispute_resolve(
     ],
     reason: ReasonOption,
     amount: Annotated[
-        str, typer.Option("--amount", help="Amount adjusted: + paid to the patron, - taken back.")
+        str,
+        typer.Option(
+            "--amount",
+            help=f"Amount adjusted: + paid to the patron, - taken back (at most {_DISPUTE_LIMIT})",
+        ),
     ] = "0",
     as_json: JsonFlag = False,
     db: DbOption = None,
@@ -490,6 +497,43 @@ def dispute_resolve(
         as_json,
         {"record_id": made} | resolved.to_dict(),
         f"Dispute {dispute_id} resolved ({outcome}) as record {made}.",
+    )
+
+
+@dispute_app.command("correct")
+@composed(who=SUPERVISOR)
+def dispute_correct(
+    who: Supervisor,
+    dispute_id: Annotated[int, typer.Argument(help="The dispute id (a resolved dispute).")],
+    amount: Annotated[
+        str,
+        typer.Option(
+            "--amount",
+            help=f"The right amount: + paid to the patron, - taken back (at most {_DISPUTE_LIMIT})",
+        ),
+    ],
+    reviewer: Annotated[
+        str, typer.Option("--reviewer", help="Second reviewer: another supervisor or an auditor.")
+    ],
+    reason: ReasonOption,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Correct a resolved dispute's amount: a new record linked to the dispute (the resolution
+    is never changed), with a second reviewer."""
+    made, corrected = supervision.correct_dispute(
+        db,
+        dispute_id,
+        amount=amount,
+        reviewer=reviewer,
+        reason=reason,
+        supervisor=who.user_id,
+        pin=who.pin,
+    )
+    _answer(
+        as_json,
+        {"record_id": made} | corrected.to_dict(),
+        f"Dispute {dispute_id}: amount adjusted corrected as record {made}.",
     )
 
 

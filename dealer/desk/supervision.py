@@ -1,8 +1,9 @@
-"""What a supervisor does at the floor: override or void a ruling, open and resolve disputes,
-register and change users, show and adjust the progressive meters, approve a table profile or a
-pay-table file. Each function opens the log, does one thing, closes it; every supervisor action
-is checked against the supervisor's id and PIN (a registered user's refusal is on the record),
-and typed values are checked first, so a refused value writes nothing."""
+"""What a supervisor does at the floor: override or void a ruling, open and resolve disputes
+(and correct a resolved dispute's amount), register and change users, show and adjust the
+progressive meters, approve a table profile or a pay-table file. Each function opens the log,
+does one thing, closes it; every supervisor action is checked against the supervisor's id and
+PIN (a registered user's refusal is on the record), and typed values are checked first, so a
+refused value writes nothing."""
 
 from __future__ import annotations
 
@@ -13,14 +14,15 @@ from typing import Any, NamedTuple
 
 from dealer.audit import corrections, disputes, meters, staff, users
 from dealer.audit.authority import append_supervised
-from dealer.audit.disputes import OUTCOMES, Dispute
+from dealer.audit.disputes import AMOUNT_LIMIT, OUTCOMES, Dispute
 from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE, ROLES, SUPERVISOR, Entry
 from dealer.audit.users import User
 from dealer.desk.context import Desk, HouseRules, open_log
-from dealer.inputs import money, text_file
+from dealer.inputs import money, signed_money, text_file
 from dealer.kernel.digest import sha256_hex
 
 __all__ = [
+    "AMOUNT_LIMIT",
     "OUTCOMES",
     "ROLES",
     "Approval",
@@ -33,6 +35,7 @@ __all__ = [
     "approve_paytables",
     "approve_profile",
     "change_user",
+    "correct_dispute",
     "list_disputes",
     "list_users",
     "meter",
@@ -129,20 +132,47 @@ def resolve_dispute(
     dispute_id: int,
     *,
     outcome: str,
-    amount: Decimal | str,
+    amount: str,
     reviewer: str,
     reason: str,
     supervisor: str,
     pin: str,
 ) -> tuple[int, Dispute]:
-    """Resolve a dispute (outcome, amount adjusted, a second reviewer); the resolution's record
-    id and the dispute as it now stands."""
+    """Resolve a dispute (outcome, amount adjusted as typed: + paid to the patron, − taken
+    back; a second reviewer); the resolution's record id and the dispute as it now stands."""
+    adjusted = signed_money(amount, "the amount adjusted")
     with open_log(db) as log:
         made = disputes.resolve_dispute(
             log,
             dispute_id,
             outcome=outcome,
-            amount_adjusted=amount,
+            amount_adjusted=adjusted,
+            second_reviewer=reviewer,
+            reason=reason,
+            supervisor_id=supervisor,
+            pin=pin,
+        )
+        return made, disputes.dispute(log, dispute_id)
+
+
+def correct_dispute(
+    db: Path | None,
+    dispute_id: int,
+    *,
+    amount: str,
+    reviewer: str,
+    reason: str,
+    supervisor: str,
+    pin: str,
+) -> tuple[int, Dispute]:
+    """Correct a resolved dispute's amount adjusted (as typed, with a second reviewer): a record
+    linked to the dispute. The correction's record id and the dispute as it now stands."""
+    adjusted = signed_money(amount, "the amount adjusted")
+    with open_log(db) as log:
+        made = disputes.correct_amount(
+            log,
+            dispute_id,
+            amount_adjusted=adjusted,
             second_reviewer=reviewer,
             reason=reason,
             supervisor_id=supervisor,
