@@ -382,3 +382,15 @@ def test_the_live_table_keeps_its_round_when_a_stored_meter_is_refused(db: Path)
     assert "seat 1" in result.stdout  # `show` after the refusal still shows the round
     assert head(db) == before
 
+
+def test_the_bounds_are_as_documented() -> None:
+    from dealer.audit.disputes import AMOUNT_LIMIT
+    from dealer.games.paigow.profile import load_profile
+    from dealer.kernel.money import fmt_money
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    default = load_profile()
+    assert {n: MeterRange(m.seed, m.cap) for n, m in default.meters.items()} == RANGES
+    for shown in ("$5,000–$100,000", "$10,000–$250,000", "at most $10,000,000 either way"):
+        assert shown in readme
+    assert fmt_money(AMOUNT_LIMIT) == "$10,000,000"
