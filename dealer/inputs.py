@@ -164,6 +164,15 @@ def text(value: object, what: str, *, limit: int = TEXT_LIMIT) -> str:
     return trimmed
 
 
+def signed_money(value: object, what: str, *, limit: Decimal = WAGER_LIMIT) -> Decimal:
+    """An amount with its direction: `money` after an optional `+` or `-` (`-25`, `+$12.50`),
+    negative for `-`; at most `limit` either way."""
+    text = str(value).strip()
+    negative = text.startswith("-")
+    amount = money(text[1:] if text[:1] in ("+", "-") else text, what, limit=limit)
+    return -amount if negative and amount else amount
+
+
 def format_time(moment: datetime) -> str:
     """`moment` (aware) in the stored form, e.g. `2026-05-09T14:05:00.000000Z`."""
     return moment.astimezone(UTC).strftime(_TIME_FORMAT)

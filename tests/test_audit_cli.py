@@ -369,6 +369,122 @@ def test_dispute_flow(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert json.loads(run("dispute", "list", "--all", "--json").stdout)["count"] == 1
 
 
+def head(db: Path) -> tuple[int, str]:
+    with sqlite3.connect(db) as conn:
+        count, last = conn.execute(
+            "SELECT count(*), (SELECT hash FROM records ORDER BY id DESC LIMIT 1) FROM records"
+        ).fetchone()
+    return count, last
+
+
+def resolve(amount: str, *signed: str) -> Result:
+    return run(
+        "dispute",
+        "resolve",
+        "8",
+        "--outcome",
+        "dealer-error",
+        "--amount",
+        amount,
+        "--reviewer",
+        "A1",
+        "--reason",
+        "video confirms",
+        *(signed or ("--supervisor", "S2", "--pin", "1357")),
+    )
+
+
+def correct(amount: str, *signed: str) -> Result:
+    return run(
+        "dispute",
+        "correct",
+        "8",
+        "--amount",
+        amount,
+        "--reviewer",
+        "A1",
+        "--reason",
+        "typed 2500 for 25",
+        *(signed or ("--supervisor", "S2", "--pin", "1357")),
+    )
+
+
+FORM = "use digits with at most one decimal point and two decimals, e.g. 25, 12.50 or $25"
+
+
+@pytest.mark.parametrize(
+    ("amount", "signed", "message"),
+    [
+        ("1e400", (), "the amount adjusted '1e400' is not an amount: " + FORM),
+        (
+            "-10000000.01",
+            (),
+            "the amount adjusted '10000000.01' is more than $10,000,000, the most allowed",
+        ),
+        (
+            "25.001",
+            (),
+            "the amount adjusted '25.001' is not an amount: amounts are whole cents (at most two "
+            "decimals)",
+        ),
+        ("ten", (), "the amount adjusted 'ten' is not an amount: " + FORM),
+        (
+            "25",
+            ("--supervisor", "sup-7", "--pin", PIN),
+            "user sup-7 is not a registered supervisor: {action} needs the id and PIN of an "
+            "active supervisor",
+        ),
+    ],
+)
+def test_dispute_amounts_are_bounded(
+    staffed: Path, amount: str, signed: tuple[str, ...], message: str
+) -> None:
+    assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
+    before = head(staffed)
+    refused = resolve(amount, *signed)
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (
+        1,
+        "",
+        f"Error: {message.format(action='dispute-resolve')}\n",
+    )
+    assert head(staffed) == before
+    assert resolve("2500").exit_code == 0
+    before = head(staffed)
+    refused = correct(amount, *signed)
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (
+        1,
+        "",
+        f"Error: {message.format(action='dispute-correct')}\n",
+    )
+    assert head(staffed) == before
+
+
+def test_dispute_amount_corrected_by_a_linked_record(staffed: Path) -> None:
+    assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
+    assert resolve("2500").stdout == "Dispute 8 resolved (dealer-error) as record 9.\n"
+    corrected = correct("-25")
+    assert (corrected.exit_code, corrected.stdout) == (
+        0,
+        "Dispute 8: amount adjusted corrected as record 10.\n",
+    )
+    shown = run("show", "8").stdout.splitlines()
+    assert shown[-3] == "Referred to by:"
+    assert shown[-1].startswith("  #10 dispute-correction amount by S2, ")
+    assert shown[-1].endswith("Z: typed 2500 for 25")
+    listed = json.loads(run("dispute", "list", "--all", "--json").stdout)["disputes"][0]
+    resolution = listed["resolution"]
+    assert resolution["amount_adjusted"] == "-25"
+    assert [
+        (c["record_id"], c["previous"], c["amount_adjusted"]) for c in resolution["corrections"]
+    ] == [(10, "2500", "-25")]
+    again = correct("-25", "--supervisor", "S2", "--pin", "1357", "--json")
+    assert (again.exit_code, json.loads(again.stderr)) == (
+        1,
+        {"error": "the amount adjusted of dispute 8 is already -25", "exit": 1},
+    )
+    assert kinds(staffed)[7:] == ["dispute", "dispute-resolution", "dispute-correction"]
+
+
 def test_dispute_needs_a_table(staffed: Path) -> None:
     result = run("dispute", "open", "x", "--user", "D1")
     assert (result.exit_code, result.stderr) == (
@@ -379,12 +495,13 @@ def test_dispute_needs_a_table(staffed: Path) -> None:
 
 def test_meter_adjust_and_show(staffed: Path) -> None:
     assert (
-        run("meter", "show", "treasure", "--table", "PG-1").stdout == "treasure at PG-1: not set\n"
+        run("meter", "show", "progressive_treasure", "--table", "PG-1").stdout
+        == "progressive_treasure at PG-1: not set\n"
     )
     made = run(
         "meter",
         "adjust",
-        "treasure",
+        "progressive_treasure",
         "10000.00",
         "--reason",
         "reseed",
@@ -395,14 +512,28 @@ def test_meter_adjust_and_show(staffed: Path) -> None:
         "--pin",
         PIN,
     )
-    assert (made.exit_code, made.stdout) == (0, "treasure at PG-1 set to 10000.00 (record 8).\n")
-    shown = json.loads(run("meter", "show", "treasure", "--table", "PG-1", "--json").stdout)
-    assert shown == {"table": "PG-1", "meter": "treasure", "value": "10000.00"}
+    assert (made.exit_code, made.stdout) == (
+        0,
+        "progressive_treasure at PG-1 set to $10,000 (record 8).\n",
+    )
+    shown = json.loads(
+        run("meter", "show", "progressive_treasure", "--table", "PG-1", "--json").stdout
+    )
+    assert shown == {"table": "PG-1", "meter": "progressive_treasure", "value": 10000}
+    assert run("meter", "show", "progressive_treasure", "--table", "PG-1").stdout == (
+        "progressive_treasure at PG-1: $10,000\n"
+    )
+    bogus = run("meter", "show", "treasure", "--table", "PG-1")
+    assert (bogus.exit_code, bogus.stderr) == (
+        1,
+        "Error: there is no meter 'treasure': the meters are progressive_insurance, "
+        "progressive_treasure\n",
+    )
     refused = run(
         "meter",
         "adjust",
-        "treasure",
-        "1",
+        "progressive_treasure",
+        "10000",
         "--reason",
         "r",
         "--table",

@@ -1,8 +1,10 @@
-"""Disputes: opening, resolving with a second reviewer, listing the open ones."""
+"""Disputes: opening, resolving with a second reviewer, bounded amounts and their corrections
+(linked records), listing the open ones."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -166,6 +168,17 @@ def test_resolve(log: Storage) -> None:
         ({"second_reviewer": "Z1"}, "second reviewer Z1 must be"),
         ({"reason": ""}, "needs a reason"),
         ({"amount_adjusted": "ten"}, "amount adjusted must be a number"),
+        ({"amount_adjusted": "Infinity"}, "amount adjusted must be a finite number"),
+        ({"amount_adjusted": "25.001"}, "the amount adjusted '25.001' has fractions of a cent"),
+        (
+            {"amount_adjusted": Decimal("10000000.01")},
+            r"the amount adjusted \+\$10,000,000.01 is more than \$10,000,000, the most a dispute "
+            "adjusts either way",
+        ),
+        (
+            {"amount_adjusted": Decimal("-1E+400")},
+            r"the amount adjusted -\$1E\+400 is more than \$10,000,000",
+        ),
     ],
 )
 def test_resolve_refusals(log: Storage, changes: dict[str, object], message: str) -> None:
@@ -222,3 +235,122 @@ def test_open_disputes_listed(log: Storage) -> None:
     assert [d.id for d in disputes.open_disputes(log, "PG-2")] == []
     assert [d.id for d in disputes.disputes(log)] == [first, second, third]
     assert [d.id for d in disputes.disputes(log, table_id="PG-2")] == [second]
+
+
+@pytest.mark.parametrize("adjusted", ["10000000", "-10000000", "0", "-0.01"])
+def test_amounts_within_the_limit_either_way(log: Storage, adjusted: str) -> None:
+    dispute_id = open_one(log)
+    disputes.resolve_dispute(
+        log,
+        dispute_id,
+        outcome="dealer-error",
+        amount_adjusted=Decimal(adjusted),
+        second_reviewer="A1",
+        reason="r",
+        supervisor_id="S1",
+        pin=PIN,
+    )
+    resolution = disputes.dispute(log, dispute_id).resolution
+    assert resolution is not None and resolution.amount_adjusted == adjusted
+
+
+def resolved_one(log: Storage) -> int:
+    dispute_id = open_one(log)
+    disputes.resolve_dispute(
+        log,
+        dispute_id,
+        outcome="dealer-error",
+        amount_adjusted=Decimal("2500"),
+        second_reviewer="A1",
+        reason="video shows the low hand",
+        supervisor_id="S1",
+        pin=PIN,
+    )
+    return dispute_id
+
+
+def correct(log: Storage, dispute_id: int, **changes: object) -> int:
+    fields: dict[str, object] = dict(
+        amount_adjusted=Decimal("25"),
+        second_reviewer="A1",
+        reason="typed 2500 for 25",
+        supervisor_id="S2",
+        pin="1357",
+    )
+    fields.update(changes)
+    return disputes.correct_amount(log, dispute_id, **fields)  # type: ignore[arg-type]
+
+
+def test_a_dispute_amount_is_corrected_by_a_linked_record(log: Storage) -> None:
+    dispute_id = resolved_one(log)
+    resolution_id = dispute_id + 1
+    resolved_before = entries.get(log, resolution_id)
+    first = correct(log, dispute_id)
+    second = correct(log, dispute_id, amount_adjusted=Decimal("-12.50"), reason="paid twice")
+    record = entries.get(log, first)
+    assert (record.kind, record.action, record.user_id, record.role, record.links_to) == (
+        "dispute-correction",
+        "amount",
+        "S2",
+        "supervisor",
+        dispute_id,
+    )
+    assert record.result == {
+        "dispute": dispute_id,
+        "resolution": resolution_id,
+        "previous": "2500",
+        "amount_adjusted": "25",
+        "second_reviewer": "A1",
+    }
+    assert record.explanation == (
+        f"Dispute {dispute_id}: amount adjusted corrected by S2 from 2500 to 25, "
+        "second reviewer A1",
+        "typed 2500 for 25",
+    )
+    assert entries.get(log, resolution_id) == resolved_before  # never edited
+    assert [r.id for r in entries.links(log, dispute_id)] == [resolution_id, first, second]
+    resolution = disputes.dispute(log, dispute_id).resolution
+    assert resolution is not None
+    assert resolution.amount_adjusted == "-12.50"
+    assert [
+        (c.record_id, c.previous, c.amount_adjusted, c.reason) for c in resolution.corrections
+    ] == [
+        (first, "2500", "25", "typed 2500 for 25"),
+        (second, "25", "-12.50", "paid twice"),
+    ]
+    listed = disputes.disputes(log)[0].to_dict()["resolution"]
+    assert listed["amount_adjusted"] == "-12.50"
+    assert [c["record_id"] for c in listed["corrections"]] == [first, second]
+    assert verify(log).ok
+
+
+@pytest.mark.parametrize(
+    ("changes", "error", "message"),
+    [
+        ({"amount_adjusted": Decimal("2500")}, AuditError, "is already 2500"),
+        ({"amount_adjusted": "2.505"}, AuditError, "'2.505' has fractions of a cent"),
+        ({"amount_adjusted": Decimal("2E+7")}, AuditError, "is more than \\$10,000,000"),
+        ({"reason": " "}, AuditError, "a correction of a dispute's amount needs a reason"),
+        ({"second_reviewer": "S2"}, AuditError, "someone other than the correcting supervisor"),
+        ({"second_reviewer": "D2"}, AuditError, "second reviewer D2 must be an active"),
+        ({"supervisor_id": "sup-7"}, AccessError, "user sup-7 is not a registered supervisor"),
+    ],
+)
+def test_correction_refusals_write_nothing(
+    log: Storage, changes: dict[str, object], error: type[Exception], message: str
+) -> None:
+    dispute_id = resolved_one(log)
+    before = log.head()
+    with pytest.raises(error, match=message):
+        correct(log, dispute_id, **changes)
+    assert log.head() == before
+
+
+def test_only_a_resolved_dispute_is_corrected(log: Storage) -> None:
+    dispute_id = open_one(log)
+    before = log.head()
+    with pytest.raises(AuditError, match=f"dispute {dispute_id} is open: its amount is given"):
+        correct(log, dispute_id)
+    with pytest.raises(AuditError, match="there is no dispute 5"):
+        correct(log, 5)
+    assert log.head() == before

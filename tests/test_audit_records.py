@@ -98,9 +98,10 @@ def test_entry_refuses(changes: dict[str, object], message: str) -> None:
         ruling(**changes).stored()
 
 
-def test_unknown_role_only_on_refusals() -> None:
-    entry = ruling(kind="access-denied", role="unknown")
-    assert entry.stored()["role"] == "unknown"
+@pytest.mark.parametrize("kind", ["ruling", "access-denied"])
+def test_every_record_is_made_in_a_role(kind: str) -> None:
+    with pytest.raises(AuditError, match="role 'unknown' is not one of dealer, supervisor"):
+        ruling(kind=kind, role="unknown").stored()
 
 
 @given(

@@ -1,8 +1,10 @@
-"""Users, roles, PINs, bootstrapping the first supervisor, and refusals on the record."""
+"""Users, roles, PINs, bootstrapping the first supervisor, and refusals: a registered user's on
+the record, an unregistered id's writing nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from dealer.audit.verify import verify
 from dealer.kernel.errors import AccessError, AuditError
 
 PIN = "2468"
+RANGES = {"progressive_treasure": meters.MeterRange(Decimal(10000), Decimal(250000))}
 
 
 @pytest.fixture
@@ -126,7 +129,14 @@ def supervisor_actions(log: Storage, who: str, pin: str) -> dict[str, Callable[[
             pin=pin,
         ),
         "meter-adjust": lambda: meters.adjust(
-            log, "PG-1", "treasure", 100, "reset", supervisor_id=who, pin=pin
+            log,
+            "PG-1",
+            "progressive_treasure",
+            10000,
+            "reset",
+            ranges=RANGES,
+            supervisor_id=who,
+            pin=pin,
         ),
         "profile-change": lambda: append_supervised(
             log,
@@ -179,7 +189,6 @@ ACTIONS = [
         ),
         ("S1", "0000", "wrong-pin", "supervisor", "wrong PIN for S1: {action} refused"),
         ("S1", "", "wrong-pin", "supervisor", "wrong PIN for S1: {action} refused"),
-        ("X9", PIN, "unknown-user", "unknown", "X9 is not a registered user: {action} refused"),
     ],
 )
 def test_refused_and_recorded(
@@ -202,6 +211,34 @@ def test_refused_and_recorded(
     assert record.result == {"refused": action, "why": why}
     assert record.reason == expected
     assert verify(log).ok
+
+
+@pytest.mark.parametrize("action", ACTIONS)
+@pytest.mark.parametrize("pin", [PIN, "0000", ""])
+def test_an_unregistered_id_is_refused_and_writes_nothing(
+    log: Storage, action: str, pin: str
+) -> None:
+    attempt = supervisor_actions(log, "sup-7", pin)[action]
+    before = log.head()
+    with pytest.raises(AccessError) as refused:
+        attempt()
+    assert str(refused.value) == (
+        f"user sup-7 is not a registered supervisor: {action} needs the id and PIN of an "
+        "active supervisor"
+    )
+    assert log.head() == before
+
+
+def test_an_unregistered_id_is_refused_before_any_supervisor_is_registered(
+    tmp_path: Path,
+) -> None:
+    with open_log(tmp_path / "a.sqlite") as fresh:
+        with pytest.raises(AccessError, match="user sup-7 is not a registered supervisor"):
+            corrections.void(fresh, 1, reason="r", supervisor_id="sup-7", pin=PIN)
+        with pytest.raises(AccessError, match="user sup-7 is not a registered supervisor"):
+            staff.add_user(fresh, "S1", "supervisor", pin=PIN, supervisor_id="sup-7")
+        assert fresh.head().records == 0
+        assert staff.add_user(fresh, "S1", "supervisor", pin=PIN) == 1  # the bootstrap still works
 
 
 @pytest.mark.parametrize("action", ACTIONS)

@@ -22,7 +22,7 @@ from dealer.games.paigow.events import classify
 from dealer.games.paigow.pay import share
 from dealer.games.paigow.paytables import load_paytables, shipped_paytables
 from dealer.games.paigow.profile import Cap, MeterConfig, load_profile
-from dealer.kernel.errors import CardError, DealerError, PayTableError
+from dealer.kernel.errors import CardError, ConfigError, DealerError, PayTableError
 
 DATA = Path(__file__).parent / "data"
 D = Decimal
@@ -307,8 +307,8 @@ def test_two_progressive_hits_in_one_round() -> None:
 def test_progressive_insurance_one_colour_and_contribution_rounding() -> None:
     settings = BonusSettings(
         meters={
-            "progressive_insurance": MeterConfig(D(1000), D("0.15")),
-            "progressive_treasure": MeterConfig(D(1000), D("0.15")),
+            "progressive_insurance": MeterConfig(D(1000), D("0.15"), D(100000)),
+            "progressive_treasure": MeterConfig(D(1000), D("0.15"), D(100000)),
         },
         units={"progressive_insurance": D("0.10"), "progressive_treasure": D(1)},
     )
@@ -319,6 +319,40 @@ def test_progressive_insurance_one_colour_and_contribution_rounding() -> None:
     hit = result.seat(1).results[0]
     assert hit.event == "9-high-pai-gow-one-color" and hit.net == D("3000.01") - D("0.10")
     assert result.meters_after.progressive_insurance == D(1000)
+
+
+def test_contributions_stop_at_the_meter_cap() -> None:
+    settings = BonusSettings(
+        meters={
+            "progressive_insurance": MeterConfig(D(1000), D("0.25"), D(5000)),
+            "progressive_treasure": MeterConfig(D(1000), D("0.25"), D(5000)),
+        }
+    )
+    seats = [
+        _seat(1, "Ks Kh 9d 8c 7s 4d 2s", progressive_treasure=5),  # a pair: no event
+        _seat(2, "Qs Qd 9c 7d 5c 4c 3s", progressive_treasure=5),  # a pair: no event
+    ]
+    # 25% of 5 + 5 is 2.50, but the meter holds at most 5,000: 1 cent fits
+    result = settle_bonuses(seats, DEALER, settings, Meters(D(1000), D("4999.99")))
+    assert result.contributions.progressive_treasure == D("0.01")
+    assert result.meters_after.progressive_treasure == D(5000)
+    assert result.explanation()[-1] == (
+        "Emperor's Treasure Progressive meter: $4,999.99 + contributions $0.01 → $5,000 "
+        "(at its cap $5,000: contributions stop there)"
+    )
+    full = settle_bonuses(seats, DEALER, settings, Meters(D(1000), D(5000)))
+    assert full.contributions.progressive_treasure == 0
+    assert full.meters_after.progressive_treasure == D(5000)
+
+
+def test_a_meter_cap_below_its_seed_is_refused() -> None:
+    with pytest.raises(ConfigError, match="progressive_treasure cap 500 is below its seed 1000"):
+        BonusSettings(
+            meters={
+                "progressive_insurance": MeterConfig(D(1000), D("0.25"), D(5000)),
+                "progressive_treasure": MeterConfig(D(1000), D("0.25"), D(500)),
+            }
+        )
 
 
 def test_capped_round_per_hand_then_per_round() -> None:

@@ -21,6 +21,15 @@ def test_defaults_are_the_rulings_defaults() -> None:
     assert p.envy_minimum == Decimal(5)
     assert p.treasure_table == "PT-FLT-EC-ET-01"
     assert p.caps["treasure"].per_hand is None
+    assert [(m.seed, m.cap) for m in p.meters.values()] == [
+        (Decimal(5000), Decimal(100000)),
+        (Decimal(10000), Decimal(250000)),
+    ]
+    assert p.settings()["meters"]["progressive_treasure"] == {
+        "seed": 10000,
+        "contribution": 0.25,
+        "cap": 250000,
+    }
 
 
 def test_every_bonus_wager_has_its_pay_table_setting() -> None:
@@ -73,6 +82,22 @@ def test_a_property_file_and_rule_overrides(tmp_path: Path) -> None:
             "caps.treasure.per_hand: 'lots' is not a number",
         ),
         ("meters:\n  progressive_treasure: {contribution: 3}\n", [], "at most 1"),
+        (
+            "meters:\n  progressive_treasure: {cap: 5000}\n",
+            [],
+            "meters.progressive_treasure: cap 5000 is below the seed 10000",
+        ),
+        (
+            "",
+            ["meters.progressive_treasure.cap=1e400"],
+            "meters.progressive_treasure.cap: '1e400' is more than $1,000,000, the most a meter "
+            "may hold",
+        ),
+        (
+            "",
+            ["meters.progressive_insurance.seed=5000.001"],
+            "meters.progressive_insurance.seed: 5000.001 has fractions of a cent",
+        ),
         ("- just a list\n", [], "top level: must be a mapping"),
         ("rules: [unclosed\n", [], "not valid YAML"),
         ("", ["dealer_pai_gow=sometimes"], "'sometimes' is not one of half-pay"),

@@ -98,7 +98,7 @@ def test_round_problems(raw: dict, problem: str) -> None:
 
 def test_envy_across_seats_and_two_progressive_hits() -> None:
     rnd = _round("envy_and_progressives.yaml")
-    meters = starting_meters({}, PROFILE)
+    meters = starting_meters({}, PROFILE, "PG-1")
     result = settle_round(rnd, PROFILE, WAY, meters).to_dict()
     by_seat = {s["seat"]: s for s in result["seats"]}
     envy = {seat: [b for b in by_seat[seat]["bonuses"] if b["wager"] == "envy"] for seat in by_seat}

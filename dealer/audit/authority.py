@@ -1,9 +1,13 @@
 """A supervisor's authority: their id and PIN checked before the work, a refusal put on the record.
 
-Every supervisor action (override, void, resolving a dispute, adjusting a meter, approving a
-profile or pay tables, adding or changing a user) runs through `supervised`: the work is done
-in one write transaction if the id is an active supervisor's and the PIN is theirs; otherwise
-an `access-denied` record says who tried what and why it was refused, and AccessError is raised.
+Every supervisor action (override, void, resolving a dispute or correcting its amount, adjusting
+a meter, approving a profile or pay tables, adding or changing a user) runs through
+`supervised`: the work is done in one write transaction if the id is a registered, active
+supervisor's and the PIN is theirs — checked together, under the write lock. Otherwise
+AccessError is raised; when the id is a registered user's (a dealer, an auditor, a disabled
+supervisor, a wrong PIN), an `access-denied` record first says who tried what and why it was
+refused. An id nobody registered writes nothing: it is no one to put on the record, and a
+mistyped id must not fill the log.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from dealer.audit import users
-from dealer.audit.records import ACCESS_DENIED, SUPERVISOR, UNKNOWN_ROLE, Entry
+from dealer.audit.records import ACCESS_DENIED, SUPERVISOR, Entry
 from dealer.audit.users import User
 from dealer.kernel.errors import AccessError
 
@@ -31,8 +35,8 @@ def supervised(
     *,
     table_id: str = "",
 ) -> T:
-    """Run `work` in one transaction if `supervisor_id` is an active supervisor and `pin`
-    is theirs; else record the refusal and raise AccessError.
+    """Run `work` in one transaction if `supervisor_id` is a registered, active supervisor and
+    `pin` is theirs; else raise AccessError (recording the refusal of a registered user).
 
     The PIN is checked (scrypt, slow on purpose) before the write lock is taken, against the
     row read then; under the lock the row is read again and the PIN checked again only if the
@@ -44,19 +48,21 @@ def supervised(
     seen_ok = seen is not None and users.pin_matches(typed, seen.pin_hash)
     with storage.transaction() as tx:
         row = tx.user(supervisor_id)
-        if row is not None and seen is not None and row.pin_hash == seen.pin_hash:
+        if row is None:
+            raise AccessError(users.unregistered(supervisor_id, action))
+        if seen is not None and row.pin_hash == seen.pin_hash:
             pin_ok = seen_ok
         else:
-            pin_ok = row is not None and users.pin_matches(typed, row.pin_hash)
+            pin_ok = users.pin_matches(typed, row.pin_hash)
         refused = users.refusal(row, supervisor_id, pin_ok, action)
-        if refused is None and row is not None:
+        if refused is None:
             return work(tx, users.user_of(row))
-        code, sentence = refused or ("unknown-user", f"{action} refused")
+        code, sentence = refused
         tx.append(
             Entry(
                 kind=ACCESS_DENIED,
                 user_id=supervisor_id,
-                role=row.role if row else UNKNOWN_ROLE,
+                role=row.role,
                 table_id=table_id,
                 action=action,
                 result={"refused": action, "why": code},

@@ -4,6 +4,11 @@ A dispute is a `dispute` record (table, seat, when it happened, the parties, a c
 reference, the rulings in question); its resolution is a `dispute-resolution` record linked to
 it: the outcome (`no-error`, `patron-error`, `dealer-error`), the amount adjusted and the second
 reviewer. Neither is ever edited; a dispute without a resolution is open.
+
+The amount adjusted is whole cents, + paid to the patron or − taken back, at most
+`AMOUNT_LIMIT` either way. A wrong amount is corrected by a `dispute-correction` record linked
+to the dispute (a supervisor action with a second reviewer, as the resolution is): the dispute
+then reads the newest corrected amount, and every correction stays on the record.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dealer.audit.authority import supervised
 from dealer.audit.records import (
     AUDITOR,
     DISPUTE,
+    DISPUTE_CORRECTION,
     DISPUTE_RESOLUTION,
     SUPERVISOR,
     Entry,
@@ -27,16 +33,54 @@ from dealer.audit.records import (
     utc_now,
 )
 from dealer.kernel.errors import AuditError
+from dealer.kernel.money import fmt_money, whole_cents
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Reads, Storage, WriteTransaction
 
 OUTCOMES = ("no-error", "patron-error", "dealer-error")
+AMOUNT_LIMIT = Decimal(10_000_000)
+"""The most a dispute's amount adjusted may be, paid or taken back ($10,000,000): ten times the
+largest meter cap a table profile may set, more than a table pays in any round, so what it
+refuses is a slip of the keyboard."""
+
+
+def check_amount(value: Decimal | int | float | str) -> Decimal:
+    """The amount adjusted of a dispute: whole cents, + paid to the patron or − taken back, at
+    most `AMOUNT_LIMIT` either way; AuditError otherwise."""
+    adjusted = amount(value, "the amount adjusted")
+    if not whole_cents(adjusted):
+        raise AuditError(f"the amount adjusted {value!r} has fractions of a cent")
+    if abs(adjusted) > AMOUNT_LIMIT:
+        raise AuditError(
+            f"the amount adjusted {fmt_money(adjusted, signed=True)} is more than "
+            f"{fmt_money(AMOUNT_LIMIT)}, the most a dispute adjusts either way"
+        )
+    return adjusted
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A correction of a resolved dispute's amount: its record, who made it, the amount before
+    and after, the second reviewer and why."""
+
+    record_id: int
+    corrected_at: str
+    supervisor_id: str
+    previous: str
+    amount_adjusted: str
+    second_reviewer: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return dict(self.__dict__)
 
 
 @dataclass(frozen=True)
 class Resolution:
-    """How a dispute ended."""
+    """How a dispute ended: `amount_adjusted` is the amount as it stands (the newest
+    correction's, else the resolution's), `corrections` how it came to be, oldest first."""
 
     record_id: int
     resolved_at: str
@@ -45,10 +89,11 @@ class Resolution:
     amount_adjusted: str
     second_reviewer: str
     reason: str
+    corrections: tuple[Correction, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
-        return dict(self.__dict__)
+        return dict(self.__dict__) | {"corrections": [c.to_dict() for c in self.corrections]}
 
 
 @dataclass(frozen=True)
@@ -156,7 +201,7 @@ def resolve_dispute(
     """Resolve open dispute `dispute_id`: outcome `no-error`, `patron-error` or
     `dealer-error`, the amount adjusted (+ paid to the patron, − taken back), a second
     reviewer (another registered supervisor or auditor). Returns the resolution's id."""
-    adjusted = amount(amount_adjusted, "the amount adjusted")
+    adjusted = check_amount(amount_adjusted)
     return supervised(
         storage,
         supervisor_id,
@@ -179,18 +224,10 @@ def _resolve(
         raise AuditError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
     if not reason.strip():
         raise AuditError("a dispute resolution needs a reason")
-    opened = tx.record(dispute_id)
-    if opened is None or opened.kind != DISPUTE:
-        raise AuditError(f"there is no dispute {dispute_id}")
+    opened = _opened(tx, dispute_id)
     if tx.records(RecordFilter(links_to=dispute_id, kind=DISPUTE_RESOLUTION)):
         raise AuditError(f"dispute {dispute_id} is already resolved")
-    if second_reviewer == supervisor.user_id:
-        raise AuditError("the second reviewer must be someone other than the resolving supervisor")
-    reviewer = tx.user(second_reviewer)
-    if reviewer is None or not reviewer.active or reviewer.role not in (SUPERVISOR, AUDITOR):
-        raise AuditError(
-            f"second reviewer {second_reviewer} must be an active registered supervisor or auditor"
-        )
+    _check_reviewer(tx, supervisor, second_reviewer, "resolving")
     return tx.append(
         Entry(
             kind=DISPUTE_RESOLUTION,
@@ -216,18 +253,122 @@ def _resolve(
     )
 
 
-def _dispute(opened: Record, resolved: Record | None) -> Dispute:
+def _opened(reads: Reads, dispute_id: int) -> Record:
+    opened = reads.record(dispute_id)
+    if opened is None or opened.kind != DISPUTE:
+        raise AuditError(f"there is no dispute {dispute_id}")
+    return opened
+
+
+def _check_reviewer(reads: Reads, supervisor: users.User, second_reviewer: str, doing: str) -> None:
+    """AuditError unless `second_reviewer` is another active registered supervisor or auditor."""
+    if second_reviewer == supervisor.user_id:
+        raise AuditError(f"the second reviewer must be someone other than the {doing} supervisor")
+    reviewer = reads.user(second_reviewer)
+    if reviewer is None or not reviewer.active or reviewer.role not in (SUPERVISOR, AUDITOR):
+        raise AuditError(
+            f"second reviewer {second_reviewer} must be an active registered supervisor or auditor"
+        )
+
+
+def correct_amount(
+    storage: Storage,
+    dispute_id: int,
+    *,
+    amount_adjusted: Decimal | int | float | str,
+    second_reviewer: str,
+    reason: str,
+    supervisor_id: str,
+    pin: str,
+) -> int:
+    """Correct the amount adjusted of resolved dispute `dispute_id`: a `dispute-correction`
+    record linked to the dispute (the resolution stays as it was), with a second reviewer
+    (another registered supervisor or auditor). Returns the correction's id."""
+    adjusted = check_amount(amount_adjusted)
+    return supervised(
+        storage,
+        supervisor_id,
+        pin,
+        "dispute-correct",
+        lambda tx, sup: _correct(tx, sup, dispute_id, adjusted, second_reviewer, reason),
+    )
+
+
+def _correct(
+    tx: WriteTransaction,
+    supervisor: users.User,
+    dispute_id: int,
+    adjusted: Decimal,
+    second_reviewer: str,
+    reason: str,
+) -> int:
+    if not reason.strip():
+        raise AuditError("a correction of a dispute's amount needs a reason")
+    opened = _opened(tx, dispute_id)
+    resolution = dispute(tx, dispute_id).resolution
+    if resolution is None:
+        raise AuditError(f"dispute {dispute_id} is open: its amount is given when it is resolved")
+    previous = resolution.amount_adjusted
+    if Decimal(previous) == adjusted:
+        raise AuditError(f"the amount adjusted of dispute {dispute_id} is already {previous}")
+    _check_reviewer(tx, supervisor, second_reviewer, "correcting")
+    return tx.append(
+        Entry(
+            kind=DISPUTE_CORRECTION,
+            user_id=supervisor.user_id,
+            role=SUPERVISOR,
+            table_id=opened.table_id,
+            seat=opened.seat,
+            action="amount",
+            result={
+                "dispute": dispute_id,
+                "resolution": resolution.record_id,
+                "previous": previous,
+                "amount_adjusted": str(adjusted),
+                "second_reviewer": second_reviewer,
+            },
+            explanation=[
+                f"Dispute {dispute_id}: amount adjusted corrected by {supervisor.user_id} from "
+                f"{previous} to {adjusted}, second reviewer {second_reviewer}",
+                reason,
+            ],
+            links_to=dispute_id,
+            reason=reason,
+        )
+    )
+
+
+def _correction(record: Record) -> Correction:
+    facts = record.result
+    return Correction(
+        record_id=record.id,
+        corrected_at=record.recorded_at,
+        supervisor_id=record.user_id,
+        previous=facts.get("previous", ""),
+        amount_adjusted=facts.get("amount_adjusted", ""),
+        second_reviewer=facts.get("second_reviewer", ""),
+        reason=record.reason or "",
+    )
+
+
+def _dispute(opened: Record, resolved: Record | None, corrected: Sequence[Record]) -> Dispute:
     facts = opened.result
     resolution = None
     if resolved is not None:
+        corrections = tuple(_correction(record) for record in corrected)
         resolution = Resolution(
             record_id=resolved.id,
             resolved_at=resolved.recorded_at,
             supervisor_id=resolved.user_id,
             outcome=resolved.result.get("outcome", ""),
-            amount_adjusted=resolved.result.get("amount_adjusted", ""),
+            amount_adjusted=(
+                corrections[-1].amount_adjusted
+                if corrections
+                else resolved.result.get("amount_adjusted", "")
+            ),
             second_reviewer=resolved.result.get("second_reviewer", ""),
             reason=resolved.reason or "",
+            corrections=corrections,
         )
     return Dispute(
         id=opened.id,
@@ -253,11 +394,16 @@ def disputes(
     for resolved in reads.records(RecordFilter(kind=DISPUTE_RESOLUTION)):
         if resolved.links_to is not None:
             resolutions.setdefault(resolved.links_to, resolved)
+    corrections: dict[int, list[Record]] = {}
+    if not open_only:
+        for corrected in reads.records(RecordFilter(kind=DISPUTE_CORRECTION)):
+            if corrected.links_to is not None:
+                corrections.setdefault(corrected.links_to, []).append(corrected)
     found = []
     for opened in reads.records(RecordFilter(kind=DISPUTE, table_id=table_id)):
         resolution = resolutions.get(opened.id)
         if not (open_only and resolution is not None):
-            found.append(_dispute(opened, resolution))
+            found.append(_dispute(opened, resolution, corrections.get(opened.id, ())))
     return found
 
 
@@ -267,9 +413,9 @@ def open_disputes(reads: Reads, table_id: str | None = None) -> list[Dispute]:
 
 
 def dispute(reads: Reads, dispute_id: int) -> Dispute:
-    """Dispute `dispute_id` with its resolution if any; AuditError if there is none."""
-    opened = reads.record(dispute_id)
-    if opened is None or opened.kind != DISPUTE:
-        raise AuditError(f"there is no dispute {dispute_id}")
+    """Dispute `dispute_id` with its resolution (and the corrections of its amount) if any;
+    AuditError if there is none."""
+    opened = _opened(reads, dispute_id)
     resolved = reads.records(RecordFilter(links_to=dispute_id, kind=DISPUTE_RESOLUTION), limit=1)
-    return _dispute(opened, resolved[0] if resolved else None)
+    corrected = reads.records(RecordFilter(links_to=dispute_id, kind=DISPUTE_CORRECTION))
+    return _dispute(opened, resolved[0] if resolved else None, corrected)

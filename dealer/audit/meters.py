@@ -2,22 +2,74 @@
 
 A ruling that moves a meter records the move in the same transaction, linked to the ruling
 (read, rule, record, move: two tables' terminals never pay from the same meter value twice); a
-supervisor sets a meter by hand with `adjust`. Each `meter` record holds the previous value,
-the new value, the delta and the reason.
+supervisor sets a meter by hand with `adjust`, the one hand-made meter write (a reset or a
+reseed is an adjustment too). Each `meter` record holds the previous value, the new value, the
+delta and the reason; every value written is whole cents, zero or more.
+
+An adjustment is checked before the supervisor's authority, so a refused one writes nothing:
+the meter must be one the table has (`ranges`, from the table profile) and the value whole
+cents from the meter's seed (its reset value) to its cap. A meter a ruling pays from is always
+one a ruling can pay from, so no typed value can stop a table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from dealer.audit import users
 from dealer.audit.authority import supervised
 from dealer.audit.records import DEALER, METER, SUPERVISOR, Entry, amount
 from dealer.kernel.errors import AuditError
+from dealer.kernel.money import fmt_money, whole_cents
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Storage, WriteTransaction
+
+
+class MeterRange(NamedTuple):
+    """The values a supervisor may set a meter to: from its seed (the value it resets to) to
+    its cap (the most it holds)."""
+
+    seed: Decimal
+    cap: Decimal
+
+
+def _value(value: Decimal | int | float | str, name: str) -> Decimal:
+    """A meter value for the record: whole cents, zero or more."""
+    new = amount(value, f"meter {name}")
+    if new < 0 or not whole_cents(new):
+        raise AuditError(f"meter {name} must be whole cents, zero or more, not {value!r}")
+    return new
+
+
+def range_of(ranges: Mapping[str, MeterRange], name: str) -> MeterRange:
+    """The range of meter `name`; AuditError naming the meters there are if it is not one."""
+    if name not in ranges:
+        raise AuditError(f"there is no meter {name!r}: the meters are {', '.join(sorted(ranges))}")
+    return ranges[name]
+
+
+def check_adjustment(
+    ranges: Mapping[str, MeterRange],
+    table_id: str,
+    name: str,
+    value: Decimal | int | float | str,
+    reason: str,
+) -> None:
+    """AuditError unless meter `name` is one of `ranges`, `value` one a supervisor may set it
+    to at `table_id` (whole cents from its seed to its cap), and a reason is given."""
+    allowed = range_of(ranges, name)
+    new = _value(value, name)
+    if not allowed.seed <= new <= allowed.cap:
+        raise AuditError(
+            f"meter {name} at table {table_id} cannot be set to {fmt_money(new)}: a supervisor "
+            f"sets a meter between its seed and its cap, "
+            f"{fmt_money(allowed.seed)}–{fmt_money(allowed.cap)}"
+        )
+    if not isinstance(reason, str) or not reason.strip():
+        raise AuditError(f"adjusting meter {name} needs a reason")
 
 
 def move(
@@ -40,7 +92,7 @@ def move(
         raise AuditError("a meter needs a name")
     if not isinstance(reason, str) or not reason.strip():
         raise AuditError(f"moving meter {name} needs a reason")
-    new = amount(value, f"meter {name}")
+    new = _value(value, name)
     mover = [(record_id, entry) for record_id, entry in tx.appended if entry.kind != METER]
     last_id, last = mover[-1] if mover else (None, None)
     if user_id is None:
@@ -81,10 +133,13 @@ def adjust(
     value: Decimal | int | float | str,
     reason: str,
     *,
+    ranges: Mapping[str, MeterRange],
     supervisor_id: str,
     pin: str,
 ) -> int:
-    """Set meter `name` at `table_id` by hand (a supervisor action); return the record id."""
+    """Set meter `name` at `table_id` by hand (a supervisor action); return the record id. The
+    value is checked against `ranges` (`check_adjustment`) before anything else."""
+    check_adjustment(ranges, table_id, name, value, reason)
     return supervised(
         storage,
         supervisor_id,

@@ -24,6 +24,7 @@ OVERRIDE = "override"
 VOID = "void"
 DISPUTE = "dispute"
 DISPUTE_RESOLUTION = "dispute-resolution"
+DISPUTE_CORRECTION = "dispute-correction"
 CHECKPOINT = "checkpoint"
 ACCESS_DENIED = "access-denied"
 USER = "user"
@@ -35,8 +36,6 @@ DEALER = "dealer"
 SUPERVISOR = "supervisor"
 AUDITOR = "auditor"
 ROLES = (DEALER, SUPERVISOR, AUDITOR)
-UNKNOWN_ROLE = "unknown"
-"""The role written on a refusal when the id given is not a registered user."""
 
 STORED_FIELDS = (
     "id",
@@ -96,7 +95,8 @@ class Entry:
     """One thing to put on the record, as the caller knows it.
 
     `kind` is `ruling` for game rulings (other kinds: override, void, dispute,
-    dispute-resolution, checkpoint, access-denied, user, meter, profile-change, paytable-change).
+    dispute-resolution, dispute-correction, checkpoint, access-denied, user, meter,
+    profile-change, paytable-change).
     `input_text` is the input exactly as typed; `cards` the canonical cards; `result` and
     `settings` JSON-ready dicts (settings: profile, House Way name and version, pay table ids).
     """
@@ -122,9 +122,7 @@ class Entry:
             raise AuditError(f"record kind {self.kind!r} is not a lower-case kebab-case name")
         if not isinstance(self.user_id, str) or not self.user_id.strip():
             raise AuditError("every record needs the id of the user who made it")
-        if self.role not in ROLES and not (
-            self.kind == ACCESS_DENIED and self.role == UNKNOWN_ROLE
-        ):
+        if self.role not in ROLES:
             raise AuditError(f"role {self.role!r} is not one of {', '.join(ROLES)}")
         for name in ("table_id", "game", "action", "input_text"):
             if not isinstance(getattr(self, name), str):

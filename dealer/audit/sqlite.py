@@ -19,7 +19,7 @@ import sqlite3
 import stat
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -312,15 +312,24 @@ class _Reads:
         return Checkpoint(row[0], row[1]) if row else Checkpoint(0, GENESIS_HASH)
 
     def meter(self, table_id: str, name: str) -> Decimal | None:
-        """The newest `meter` record's value for (table, meter name): the index records_meters."""
+        """The newest `meter` record's value for (table, meter name): the index records_meters.
+        A value that is no number (no version of the tool writes one) is a damaged record."""
         with self._reading("read the meter"):
             row = self.conn.execute(
-                "SELECT json_extract(result, '$.value') FROM records "
+                "SELECT id, json_extract(result, '$.value') FROM records "
                 "WHERE kind = 'meter' AND table_id = ? AND json_extract(result, '$.meter') = ? "
                 "ORDER BY id DESC LIMIT 1",
                 [table_id, name],
             ).fetchone()
-        return None if row is None or row[0] is None else Decimal(row[0])
+        if row is None or row[1] is None:
+            return None
+        try:
+            return Decimal(row[1])
+        except (InvalidOperation, TypeError, ValueError):
+            raise AuditError(
+                f"audit record {row[0]} is damaged: meter {name} at table {table_id} holds "
+                f"{row[1]!r}, which is not a number"
+            ) from None
 
     def user(self, user_id: str) -> UserRow | None:
         """The newest users row of `user_id`, or None."""

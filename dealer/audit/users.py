@@ -127,11 +127,17 @@ def active_supervisors(reads: Reads) -> list[str]:
     return [row.user_id for row in reads.users() if row.active and row.role == SUPERVISOR]
 
 
-def refusal(row: UserRow | None, user_id: str, pin_ok: bool, action: str) -> tuple[str, str] | None:
-    """Why `user_id` may not do the supervisor `action` (a short code and a sentence), or None
-    when they may. `pin_ok` is whether the PIN given matches the row's hash."""
-    if row is None:
-        return "unknown-user", f"{user_id} is not a registered user: {action} refused"
+def unregistered(user_id: str, action: str) -> str:
+    """The refusal of a supervisor `action` named on an id nobody registered."""
+    return (
+        f"user {user_id} is not a registered supervisor: {action} needs the id and PIN of an "
+        "active supervisor"
+    )
+
+
+def refusal(row: UserRow, user_id: str, pin_ok: bool, action: str) -> tuple[str, str] | None:
+    """Why the registered `user_id` may not do the supervisor `action` (a short code and a
+    sentence), or None when they may. `pin_ok` is whether the PIN given matches the row's hash."""
     if not row.active:
         return "disabled", f"{user_id} is disabled: {action} refused"
     if row.role != SUPERVISOR:

@@ -15,6 +15,7 @@ import typer
 
 from dealer import inputs
 from dealer.cli.common import (
+    HOUSE,
     Composite,
     DbOption,
     JsonFlag,
@@ -25,16 +26,19 @@ from dealer.cli.common import (
 )
 from dealer.cli.render import table
 from dealer.desk import records, supervision
-from dealer.desk.context import Desk
+from dealer.desk.context import Desk, HouseRules
 from dealer.desk.records import Record, RecordFilter, Shown
-from dealer.desk.supervision import OUTCOMES, ROLES, Dispute
+from dealer.desk.supervision import AMOUNT_LIMIT, OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
+from dealer.kernel.money import fmt_money, money_json
 from dealer.kernel.text import printable
 
 app = typer.Typer(
     help="The audit log: every ruling on a tamper-evident record.", no_args_is_help=True
 )
-dispute_app = typer.Typer(help="Disputes: open, resolve, list the open ones.", no_args_is_help=True)
+dispute_app = typer.Typer(
+    help="Disputes: open, resolve, correct an amount, list the open ones.", no_args_is_help=True
+)
 user_app = typer.Typer(help="Users, roles and supervisor PINs.", no_args_is_help=True)
 meter_app = typer.Typer(help="Progressive meters: show, adjust by hand.", no_args_is_help=True)
 app.add_typer(dispute_app, name="dispute")
@@ -80,6 +84,7 @@ NewPinOption = Annotated[
     ),
 ]
 ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the record).")]
+_DISPUTE_LIMIT = fmt_money(AMOUNT_LIMIT)
 
 
 def _echo_json(value: Any) -> None:
@@ -469,7 +474,11 @@ def dispute_resolve(
     ],
     reason: ReasonOption,
     amount: Annotated[
-        str, typer.Option("--amount", help="Amount adjusted: + paid to the patron, - taken back.")
+        str,
+        typer.Option(
+            "--amount",
+            help=f"Amount adjusted: + paid to the patron, - taken back (at most {_DISPUTE_LIMIT})",
+        ),
     ] = "0",
     as_json: JsonFlag = False,
     db: DbOption = None,
@@ -489,6 +498,43 @@ def dispute_resolve(
         as_json,
         {"record_id": made} | resolved.to_dict(),
         f"Dispute {dispute_id} resolved ({outcome}) as record {made}.",
+    )
+
+
+@dispute_app.command("correct")
+@composed(who=SUPERVISOR)
+def dispute_correct(
+    who: Supervisor,
+    dispute_id: Annotated[int, typer.Argument(help="The dispute id (a resolved dispute).")],
+    amount: Annotated[
+        str,
+        typer.Option(
+            "--amount",
+            help=f"The right amount: + paid to the patron, - taken back (at most {_DISPUTE_LIMIT})",
+        ),
+    ],
+    reviewer: Annotated[
+        str, typer.Option("--reviewer", help="Second reviewer: another supervisor or an auditor.")
+    ],
+    reason: ReasonOption,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Correct a resolved dispute's amount: a new record linked to the dispute (the resolution
+    is never changed), with a second reviewer."""
+    made, corrected = supervision.correct_dispute(
+        db,
+        dispute_id,
+        amount=amount,
+        reviewer=reviewer,
+        reason=reason,
+        supervisor=who.user_id,
+        pin=who.pin,
+    )
+    _answer(
+        as_json,
+        {"record_id": made} | corrected.to_dict(),
+        f"Dispute {dispute_id}: amount adjusted corrected as record {made}.",
     )
 
 
@@ -603,7 +649,9 @@ def user_list(as_json: JsonFlag = False, db: DbOption = None) -> None:
 
 @meter_app.command("show")
 def meter_show(
-    name: Annotated[str, typer.Argument(help="The meter, e.g. treasure.")],
+    name: Annotated[
+        str, typer.Argument(help="The meter: progressive_insurance, progressive_treasure.")
+    ],
     table_id: TableOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
@@ -611,32 +659,37 @@ def meter_show(
     """A progressive meter's current value."""
     if not table_id:
         raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
-    value = supervision.meter(db, table_id, name)
-    data = {"table": table_id, "meter": name, "value": None if value is None else str(value)}
-    _answer(as_json, data, f"{name} at {table_id}: {'not set' if value is None else value}")
+    value = supervision.meter(db, inputs.table_id(table_id), name)
+    data = {"table": table_id, "meter": name, "value": None if value is None else money_json(value)}
+    shown = "not set" if value is None else fmt_money(value)
+    _answer(as_json, data, f"{name} at {table_id}: {shown}")
 
 
 @meter_app.command("adjust")
-@composed(who=SUPERVISOR)
+@composed(who=SUPERVISOR, house=HOUSE)
 def meter_adjust(
     who: Supervisor,
-    name: Annotated[str, typer.Argument(help="The meter, e.g. treasure.")],
-    value: Annotated[str, typer.Argument(help="Its new value.")],
+    house: HouseRules,
+    name: Annotated[
+        str, typer.Argument(help="The meter: progressive_insurance, progressive_treasure.")
+    ],
+    value: Annotated[str, typer.Argument(help="Its new value: from the meter's seed to its cap.")],
     reason: ReasonOption,
     table_id: TableOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """Set a progressive meter by hand (a supervisor action, on the record)."""
+    """Set a progressive meter by hand, between its seed and its cap in the table profile (a
+    supervisor action, on the record); a reset or a reseed is an adjustment too."""
     if not table_id:
         raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
     made, now = supervision.adjust_meter(
-        db, table_id, name, value, reason, supervisor=who.user_id, pin=who.pin
+        db, house, table_id, name, value, reason, supervisor=who.user_id, pin=who.pin
     )
     _answer(
         as_json,
-        {"record_id": made, "table": table_id, "meter": name, "value": str(now)},
-        f"{name} at {table_id} set to {now} (record {made}).",
+        {"record_id": made, "table": table_id, "meter": name, "value": money_json(now)},
+        f"{name} at {table_id} set to {fmt_money(now)} (record {made}).",
     )
 
 

@@ -139,7 +139,7 @@ def _with_meters(
     from dealer.games.paigow.table_round import PROGRESSIVE_METERS, starting_meters
 
     def ruled(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
-        return rule(starting_meters(stored, profile))
+        return rule(starting_meters(stored, profile, desk.table))
 
     ruling_id, ruling = record_with_meters(desk, PROGRESSIVE_METERS, ruled)
     return Recorded(ruling, ruling_id)

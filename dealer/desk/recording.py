@@ -49,15 +49,14 @@ def check_log(desk: Desk) -> None:
 
 
 def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
-    """Append the rulings atomically; their record ids (the ruling ids shown to people)."""
+    """Append the rulings atomically; their record ids (the ruling ids shown to people). Each is
+    recorded with the role the desk's user is registered with, read under the write lock (an id
+    nobody registered rules as a dealer): never a role typed or assumed."""
     from dealer.audit import users
 
-    with open_log(desk.db) as log:
-        role = users.role_of(log, desk.user)
-        with log.transaction() as tx:
-            return [
-                users.append_checked(tx, _entry(r, desk.user, role, desk.table)) for r in rulings
-            ]
+    with open_log(desk.db) as log, log.transaction() as tx:
+        role = users.role_of(tx, desk.user)
+        return [users.append_checked(tx, _entry(r, desk.user, role, desk.table)) for r in rulings]
 
 
 def record_with_meters(
@@ -70,15 +69,14 @@ def record_with_meters(
     from dealer.audit import meters, users
 
     user, table = desk.user, desk.table
-    with open_log(desk.db) as log:
-        role = users.role_of(log, user)
-        with log.transaction() as tx:
-            stored = {name: tx.meter(table, name) for name in names}
-            ruling, after = rule(stored)
-            ruling_id = users.append_checked(tx, _entry(ruling, user, role, table))
-            for name in names:
-                if after.get(name) != stored[name]:
-                    meters.move(tx, table, name, after.get(name), f"ruling #{ruling_id}")
+    with open_log(desk.db) as log, log.transaction() as tx:
+        role = users.role_of(tx, user)
+        stored = {name: tx.meter(table, name) for name in names}
+        ruling, after = rule(stored)
+        ruling_id = users.append_checked(tx, _entry(ruling, user, role, table))
+        for name in names:
+            if after.get(name) != stored[name]:
+                meters.move(tx, table, name, after.get(name), f"ruling #{ruling_id}")
     return ruling_id, ruling
 
 

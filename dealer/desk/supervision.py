@@ -1,7 +1,9 @@
-"""What a supervisor does at the floor: override or void a ruling, open and resolve disputes,
-register and change users, show and adjust the progressive meters, approve a table profile or a
-pay-table file. Each function opens the log, does one thing, closes it; every supervisor action
-is checked against the supervisor's id and PIN, and a refusal is on the record."""
+"""What a supervisor does at the floor: override or void a ruling, open and resolve disputes
+(and correct a resolved dispute's amount), register and change users, show and adjust the
+progressive meters, approve a table profile or a pay-table file. Each function opens the log,
+does one thing, closes it; every supervisor action is checked against the supervisor's id and
+PIN (a registered user's refusal is on the record), and typed values are checked first, so a
+refused value writes nothing."""
 
 from __future__ import annotations
 
@@ -12,14 +14,17 @@ from typing import Any, NamedTuple
 
 from dealer.audit import corrections, disputes, meters, staff, users
 from dealer.audit.authority import append_supervised
-from dealer.audit.disputes import OUTCOMES, Dispute
+from dealer.audit.disputes import AMOUNT_LIMIT, OUTCOMES, Dispute
 from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE, ROLES, SUPERVISOR, Entry
 from dealer.audit.users import User
-from dealer.desk.context import Desk, open_log
-from dealer.inputs import text_file
+from dealer.desk.context import Desk, HouseRules, open_log
+from dealer.inputs import money, signed_money, text_file
 from dealer.kernel.digest import sha256_hex
+from dealer.kernel.errors import DealerError
+from dealer.kernel.text import quoted
 
 __all__ = [
+    "AMOUNT_LIMIT",
     "OUTCOMES",
     "ROLES",
     "Approval",
@@ -32,6 +37,7 @@ __all__ = [
     "approve_paytables",
     "approve_profile",
     "change_user",
+    "correct_dispute",
     "list_disputes",
     "list_users",
     "meter",
@@ -55,7 +61,7 @@ class MeterSet(NamedTuple):
     """A meter set by hand: the record and the meter's value now."""
 
     record_id: int
-    value: Decimal | None
+    value: Decimal
 
 
 class Approval(NamedTuple):
@@ -128,20 +134,47 @@ def resolve_dispute(
     dispute_id: int,
     *,
     outcome: str,
-    amount: Decimal | str,
+    amount: str,
     reviewer: str,
     reason: str,
     supervisor: str,
     pin: str,
 ) -> tuple[int, Dispute]:
-    """Resolve a dispute (outcome, amount adjusted, a second reviewer); the resolution's record
-    id and the dispute as it now stands."""
+    """Resolve a dispute (outcome, amount adjusted as typed: + paid to the patron, − taken
+    back; a second reviewer); the resolution's record id and the dispute as it now stands."""
+    adjusted = signed_money(amount, "the amount adjusted", limit=AMOUNT_LIMIT)
     with open_log(db) as log:
         made = disputes.resolve_dispute(
             log,
             dispute_id,
             outcome=outcome,
-            amount_adjusted=amount,
+            amount_adjusted=adjusted,
+            second_reviewer=reviewer,
+            reason=reason,
+            supervisor_id=supervisor,
+            pin=pin,
+        )
+        return made, disputes.dispute(log, dispute_id)
+
+
+def correct_dispute(
+    db: Path | None,
+    dispute_id: int,
+    *,
+    amount: str,
+    reviewer: str,
+    reason: str,
+    supervisor: str,
+    pin: str,
+) -> tuple[int, Dispute]:
+    """Correct a resolved dispute's amount adjusted (as typed, with a second reviewer): a record
+    linked to the dispute. The correction's record id and the dispute as it now stands."""
+    adjusted = signed_money(amount, "the amount adjusted", limit=AMOUNT_LIMIT)
+    with open_log(db) as log:
+        made = disputes.correct_amount(
+            log,
+            dispute_id,
+            amount_adjusted=adjusted,
             second_reviewer=reviewer,
             reason=reason,
             supervisor_id=supervisor,
@@ -216,25 +249,40 @@ def change_user(
 
 
 def meter(db: Path | None, table_id: str, name: str) -> Decimal | None:
-    """A progressive meter's value at a table (None: never set)."""
+    """A progressive meter's value at a table (None: never set); the meter named is one of the
+    progressive wagers'."""
+    from dealer.games.paigow.pay import PROGRESSIVES
+
+    if name not in PROGRESSIVES:
+        raise DealerError(
+            f"there is no meter {quoted(name)}: the meters are {', '.join(PROGRESSIVES)}"
+        )
     with open_log(db, read_only=True) as log:
         return log.meter(table_id, name)
 
 
 def adjust_meter(
     db: Path | None,
+    house: HouseRules,
     table_id: str,
     name: str,
-    value: Decimal | str,
+    value: str,
     reason: str,
     *,
     supervisor: str,
     pin: str,
 ) -> MeterSet:
-    """Set a progressive meter by hand (a supervisor action, on the record)."""
+    """Set a progressive meter by hand (a supervisor action, on the record): a meter of the
+    table profile, to whole cents from its seed to its cap. A refused value writes nothing."""
+    profile = house.load()
+    ranges = {n: meters.MeterRange(m.seed, m.cap) for n, m in profile.meters.items()}
+    meters.range_of(ranges, name)
+    amount = money(value, f"meter {name}")
     with open_log(db) as log:
-        made = meters.adjust(log, table_id, name, value, reason, supervisor_id=supervisor, pin=pin)
-        return MeterSet(made, log.meter(table_id, name))
+        made = meters.adjust(
+            log, table_id, name, amount, reason, ranges=ranges, supervisor_id=supervisor, pin=pin
+        )
+    return MeterSet(made, amount)
 
 
 def approve_profile(

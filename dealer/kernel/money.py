@@ -6,6 +6,19 @@ from __future__ import annotations
 from decimal import Decimal
 
 CENT = Decimal("0.01")
+_READABLE_DIGITS = 15
+"""Amounts of more digits than this are shown in scientific form (`$1E+400`): only a refused
+value is ever that large, and its error line stays one readable line."""
+
+
+def whole_cents(amount: Decimal) -> bool:
+    """True for a finite amount with nothing below the cent; exact for any size (rounding to
+    the cent, `quantize`, fails for amounts of more digits than the context holds)."""
+    if not amount.is_finite():
+        return False
+    _, digits, exponent = amount.as_tuple()
+    below_cent = -int(exponent) - 2
+    return below_cent <= 0 or not any(digits[-below_cent:])
 
 
 def money_json(amount: Decimal) -> int | float:
@@ -16,8 +29,18 @@ def money_json(amount: Decimal) -> int | float:
 
 
 def fmt_money(amount: Decimal, signed: bool = False) -> str:
-    """`$12.50`, `-$5`, `+$10` (signed)."""
+    """`$12.50`, `-$5`, `+$10` (signed); `$1E+400` for an amount too long to read, and what a
+    value that is no amount (infinity, NaN, read from a damaged record) says it is."""
+    if amount.is_nan():
+        return str(amount)
     sign = "-" if amount < 0 else ("+" if signed and amount > 0 else "")
     body = abs(amount)
-    text = f"{body:,.2f}" if body != body.to_integral_value() else f"{int(body):,}"
+    if body.is_infinite():
+        text = str(body)
+    elif body.adjusted() >= _READABLE_DIGITS:
+        text = f"{body.normalize():E}"
+    elif body != body.to_integral_value():
+        text = f"{body:,.2f}"
+    else:
+        text = f"{int(body):,}"
     return f"{sign}${text}"

@@ -10,9 +10,10 @@ is the player's gain (+) or loss (−).
 
 Meters: the values come in and the new values go out. Each progressive wager adds its
 contribution (a share of the wager, rounded down to the cent) to its meter before the hands are
-paid; hits are paid in seat order, each from the meter the one before left; a percentage pay is
-that share of the meter, rounded down to the cent, and comes off the meter; a 100% pay resets
-it to its seed. Fixed and odds pays of a progressive table are paid by the house.
+paid, up to the meter's cap (contributions stop there: a meter never grows past its cap); hits
+are paid in seat order, each from the meter the one before left; a percentage pay is that share
+of the meter, rounded down to the cent, and comes off the meter; a 100% pay resets it to its
+seed. Fixed and odds pays of a progressive table are paid by the house.
 
 Units: a progressive wager is a whole number of its unit (`BonusSettings.units`, the profile's
 `limits.<progressive>.unit`); a fixed pay is paid once per unit, a share of the meter once per
@@ -111,11 +112,11 @@ class Meters:
 
 DEFAULT_METERS: Mapping[str, MeterConfig] = MappingProxyType(
     {
-        Wager.PROGRESSIVE_INSURANCE: MeterConfig(Decimal(5000), Decimal("0.25")),
-        Wager.PROGRESSIVE_TREASURE: MeterConfig(Decimal(10000), Decimal("0.25")),
+        Wager.PROGRESSIVE_INSURANCE: MeterConfig(Decimal(5000), Decimal("0.25"), Decimal(100_000)),
+        Wager.PROGRESSIVE_TREASURE: MeterConfig(Decimal(10000), Decimal("0.25"), Decimal(250_000)),
     }
 )
-"""The meters of the shipped default profile: seed and share of each wager."""
+"""The meters of the shipped default profile: seed, share of each wager and cap."""
 
 DEFAULT_UNITS: Mapping[str, Decimal] = MappingProxyType(dict.fromkeys(PROGRESSIVES, Decimal(1)))
 """The progressive wagers' unit in the shipped default profile: $1."""
@@ -144,12 +145,14 @@ class BonusSettings:
         for name in PROGRESSIVES:
             meter = self.meters.get(name)
             if meter is None:
-                raise ConfigError(f"the {name} meter needs a seed and a contribution")
+                raise ConfigError(f"the {name} meter needs a seed, a contribution and a cap")
             if not ZERO <= meter.contribution <= 1:
                 raise ConfigError(f"the {name} contribution {meter.contribution} is not 0 to 1")
             unit = self.units.get(name)
             if unit is None or unit <= 0:
                 raise ConfigError(f"the {name} wager needs a unit above zero")
+            if meter.cap < meter.seed:
+                raise ConfigError(f"the {name} cap {meter.cap} is below its seed {meter.seed}")
 
     @classmethod
     def from_profile(cls, profile: Profile) -> BonusSettings:
@@ -198,7 +201,7 @@ class BonusSettings:
                 for w in Wager
             },
             "meters": {
-                m: {"seed": num(c.seed), "contribution": float(c.contribution)}
+                m: {"seed": num(c.seed), "contribution": float(c.contribution), "cap": num(c.cap)}
                 for m, c in self.meters.items()
             },
             "units": {w: num(u) for w, u in self.units.items()},
@@ -449,9 +452,12 @@ class RoundBonuses:
             before, added = self.meters_before.get(name), self.contributions.get(name)
             after = self.meters_after.get(name)
             if added or before != after:
+                cap = self.settings.meters[name].cap
+                full = f" (at its cap {fmt_money(cap)}: contributions stop there)"
                 lines.append(
                     f"{name.full_name} meter: {fmt_money(before)} + contributions "
                     f"{fmt_money(added)} → {fmt_money(after)}"
+                    + (full if before + added >= cap else "")
                 )
         return lines
 
@@ -514,11 +520,15 @@ def settle_bonuses(
     }
     hands, dealer = _classify_all(ordered, dealer_cards)
 
-    added = {
+    shares = {
         name: sum(
             (floor_cent(s.wager(name) * settings.meters[name].contribution) for s in ordered),
             ZERO,
         )
+        for name in PROGRESSIVES
+    }
+    added = {
+        name: max(min(shares[name], settings.meters[name].cap - meters.get(name)), ZERO)
         for name in PROGRESSIVES
     }
     meter_now: dict[str, Decimal] = {name: meters.get(name) + added[name] for name in PROGRESSIVES}

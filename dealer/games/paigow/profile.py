@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import ConfigError
-from dealer.kernel.money import fmt_money
+from dealer.kernel.money import fmt_money, whole_cents
 
 if TYPE_CHECKING:
     from dealer.games.paigow.pay import Wager
@@ -34,6 +34,9 @@ CHOICES = {
     "foul": ("forfeit", "reset"),
 }
 SECTIONS = ("name", "rules", "limits", "offered", "caps", "meters")
+METER_LIMIT = Decimal(1_000_000)
+"""The largest seed or cap a profile may give a meter ($1,000,000): four times the default
+treasure cap, and well inside exact arithmetic to the cent."""
 
 
 class Limit(NamedTuple):
@@ -65,10 +68,12 @@ class Cap(NamedTuple):
 
 
 class MeterConfig(NamedTuple):
-    """A progressive meter's seed and the share of each wager it receives."""
+    """A progressive meter's seed, the share of each wager it receives, and its cap (the most
+    it holds: contributions stop there, and a supervisor sets it between seed and cap)."""
 
     seed: Decimal
     contribution: Decimal
+    cap: Decimal
 
 
 class Profile(NamedTuple):
@@ -140,7 +145,7 @@ class Profile(NamedTuple):
                 for k, v in self.caps.items()
             },
             "meters": {
-                k: {"seed": num(v.seed), "contribution": num(v.contribution)}
+                k: {"seed": num(v.seed), "contribution": num(v.contribution), "cap": num(v.cap)}
                 for k, v in self.meters.items()
             },
         }
@@ -186,6 +191,19 @@ def _decimal(value: Any, origin: str, where: str, *, optional: bool = False) -> 
     return d
 
 
+def _meter_amount(value: Any, origin: str, where: str) -> Decimal:
+    """A meter's seed or cap: whole cents, at most `METER_LIMIT`."""
+    amount = _need(_decimal(value, origin, where))
+    if amount > METER_LIMIT:
+        raise ConfigError(
+            f"profile {origin}: {where}: {value!r} is more than {fmt_money(METER_LIMIT)}, "
+            "the most a meter may hold"
+        )
+    if not whole_cents(amount):
+        raise ConfigError(f"profile {origin}: {where}: {value!r} has fractions of a cent")
+    return amount
+
+
 def _need(value: Decimal | None) -> Decimal:
     assert value is not None
     return value
@@ -220,7 +238,11 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
                 f"profile {origin}: meters.{m}.contribution: {share} is a share of the wager, "
                 "at most 1"
             )
-        meters[m] = MeterConfig(_need(_decimal(cfg["seed"], origin, f"meters.{m}.seed")), share)
+        seed = _meter_amount(cfg["seed"], origin, f"meters.{m}.seed")
+        cap = _meter_amount(cfg["cap"], origin, f"meters.{m}.cap")
+        if cap < seed:
+            raise ConfigError(f"profile {origin}: meters.{m}: cap {cap} is below the seed {seed}")
+        meters[m] = MeterConfig(seed, share, cap)
     return Profile(
         name=str(raw["name"]),
         source=origin,

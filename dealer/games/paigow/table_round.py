@@ -18,7 +18,7 @@ from dealer.games.paigow.bonus import (
     settle_bonuses,
 )
 from dealer.games.paigow.house_way import HouseWay
-from dealer.games.paigow.pay import PLACED, PROGRESSIVES
+from dealer.games.paigow.pay import PLACED, PROGRESSIVES, ZERO
 from dealer.games.paigow.paytables import PayTables
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import RoundInput, SeatInput
@@ -30,7 +30,8 @@ from dealer.games.paigow.settle import (
     settle_base,
 )
 from dealer.kernel.cards import symbols
-from dealer.kernel.money import fmt_money, money_json
+from dealer.kernel.errors import DealerError
+from dealer.kernel.money import fmt_money, money_json, whole_cents
 
 PROGRESSIVE_METERS = PROGRESSIVES
 """The meters a round reads and moves, by name."""
@@ -151,10 +152,21 @@ def settle_round(
     return RoundResult(rnd.table, seats, bonuses)
 
 
-def starting_meters(stored: dict[str, Decimal | None], profile: Profile) -> Meters:
-    """The meters before a round: as stored for the table, else each meter's seed."""
+def starting_meters(stored: dict[str, Decimal | None], profile: Profile, table: str) -> Meters:
+    """The meters before a round at `table`: as stored, else each meter's seed.
+
+    A stored value no ruling can pay from — not whole cents, below zero, or above the meter's
+    cap (written by an older version, or the profile's cap lowered since) — is refused, naming
+    the meter: nothing is ruled at the table until a supervisor sets the meter again (within
+    its seed and cap), and the refused ruling can then be made as it was typed."""
     values: dict[str, Decimal] = {}
     for name in PROGRESSIVE_METERS:
-        value = stored.get(name)
-        values[name] = profile.meters[name].seed if value is None else value
+        value, meter = stored.get(name), profile.meters[name]
+        if value is not None and not (whole_cents(value) and ZERO <= value <= meter.cap):
+            raise DealerError(
+                f"the {name} meter at table {table} holds {fmt_money(value)}, which no ruling can "
+                f"pay from (a meter holds whole cents from $0 to its cap, {fmt_money(meter.cap)}): "
+                "a supervisor sets it again with dealer audit meter adjust"
+            )
+        values[name] = meter.seed if value is None else value
     return Meters(**values)
