@@ -1,6 +1,6 @@
-"""Every `dealer` command the README shows runs exactly as written, in the order written, in a
-fresh folder (with the shipped `examples/`): exit status 0, nothing on stderr but notes. The
-transcripts (`$ dealer …` followed by its output) are run too and must print what they show."""
+"""Every `dealer` command the README shows runs exactly as written: each block of commands in
+the order written, in a new folder holding the shipped `examples/` (a block of `$ dealer …`
+transcripts goes on in the folder of the block before it, and ends as it shows)."""
 
 from __future__ import annotations
 
@@ -11,81 +11,89 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from dealer.cli.app import GROUPS
 
 ROOT = Path(__file__).parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-SLOW = ("dealer analyze",)
-"""Commands measured elsewhere (minutes of enumeration or simulation): run by the slow tests."""
+SLOW = ("analyze",)
+"""Commands of minutes (exact enumeration, simulation): their figures are tested elsewhere."""
 
 
-def commands() -> list[str]:
-    """The README's indented `dealer …` lines (continuations joined, comments dropped)."""
-    found: list[str] = []
+def blocks() -> list[list[str]]:
+    """The README's indented blocks, as their `dealer …` and `$ dealer …` lines and the output
+    shown under a transcript (continuation lines joined)."""
+    found: list[list[str]] = [[]]
     lines = iter(README.splitlines())
     for line in lines:
-        if not line.startswith("    dealer "):
+        if not line.startswith("    "):
+            if line.strip() and found[-1]:
+                found.append([])
             continue
         while line.endswith("\\"):
             line = line[:-1] + next(lines).strip()
-        found.append(" ".join(shlex.split(line, comments=True)[1:]))
-    return found
+        found[-1].append(line[4:])
+    return [block for block in found if block]
 
 
-def transcripts() -> list[tuple[str, list[str]]]:
-    """The README's `$ dealer …` lines with the output shown under each."""
-    shown: list[tuple[str, list[str]]] = []
-    for line in README.splitlines():
-        if line.startswith("    $ dealer "):
-            shown.append((line[len("    $ ") :], []))
-        elif shown and line.startswith("    ") and not line.startswith("    $"):
-            shown[-1][1].append(line[4:])
-    return shown
+def is_command(line: str) -> bool:
+    words = line.removeprefix("$ ").split()
+    return len(words) > 1 and words[0] == "dealer" and words[1] in GROUPS
 
 
-def dealer(command: str, folder: Path) -> subprocess.CompletedProcess[str]:
+def dealer(line: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    words = shlex.split(line.removeprefix("$ "), comments=True)
+    stdin = None
+    if "<" in words:
+        at = words.index("<")
+        stdin, words = (folder / words[at + 1]).read_text(encoding="utf-8"), words[:at]
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEALER_")}
     return subprocess.run(
-        [sys.executable, "-m", "dealer", *shlex.split(command, comments=True)[1:]],
+        [sys.executable, "-m", "dealer", *words[1:]],
         cwd=folder,
         env=env | {"PYTHONPATH": str(ROOT)},
+        input=stdin or "",
         capture_output=True,
         text=True,
         timeout=300,
-        stdin=subprocess.DEVNULL,
     )
 
 
-@pytest.fixture()
-def folder(tmp_path: Path) -> Path:
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    return tmp_path
+def new_folder(tmp_path: Path, number: int) -> Path:
+    folder = tmp_path / f"block-{number}"
+    shutil.copytree(ROOT / "examples", folder / "examples")
+    return folder
 
 
-def test_the_readme_shows_commands() -> None:
-    assert len(commands()) >= 30
-    assert not [c for c in commands() if "…" in c or "****" in c]
+def test_the_readme_shows_runnable_commands() -> None:
+    commands = [line for block in blocks() for line in block if is_command(line)]
+    assert len(commands) >= 40
+    assert not [c for c in commands if "…" in c or "****" in c]
 
 
-def test_every_command_runs_as_written(folder: Path) -> None:
-    for command in commands():
-        if command.startswith(SLOW):
+def test_every_block_runs_as_written(tmp_path: Path) -> None:
+    folder = tmp_path
+    for number, block in enumerate(blocks()):
+        commands = [line for line in block if is_command(line)]
+        if not commands:
             continue
-        result = dealer(f"dealer {command}", folder)
-        assert result.returncode == 0, (command, result.stderr)
-        notes = [line for line in result.stderr.splitlines() if not line.startswith("note: ")]
-        assert notes == [], (command, result.stderr)
-
-
-def test_every_transcript_ends_as_it_shows(folder: Path) -> None:
-    for command in commands():  # the transcripts follow the commands, in the same log
-        if not command.startswith(SLOW):
-            dealer(f"dealer {command}", folder)
-    for command, shown in transcripts():
-        result = dealer(command, folder)
-        refused = [line for line in shown if line.startswith("Error: ")]
-        if refused:
-            assert (result.returncode, result.stderr.splitlines()) == (1, refused), command
-        else:
-            assert result.returncode == 0, (command, result.stderr)
-            assert result.stdout.splitlines()[0].split()[0] == shown[0].split()[0], command
+        if not commands[0].startswith("$ "):
+            folder = new_folder(tmp_path, number)
+        for index, line in enumerate(block):
+            if not is_command(line) or line.split()[1] in SLOW:
+                continue
+            result = dealer(line, folder)
+            shown = []
+            for after in block[index + 1 :] if line.startswith("$ ") else []:
+                if after.startswith("$ "):
+                    break
+                shown.append(after)
+            refused = [s for s in shown if s.startswith("Error: ")]
+            if refused:
+                assert (result.returncode, result.stderr.splitlines()) == (1, refused), line
+                continue
+            assert result.returncode == 0, (line, result.stderr)
+            assert not [
+                s for s in result.stderr.splitlines() if s.startswith(("Error", "Traceback"))
+            ], (line, result.stderr)
+            if shown:
+                assert result.stdout.split()[:1] == shown[0].split()[:1], (line, result.stdout)
