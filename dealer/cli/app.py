@@ -6,6 +6,7 @@ desk's modules); `dealer --help` and the test runner see every group."""
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 import warnings
 from typing import Any
@@ -38,7 +39,8 @@ TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session"}
 
 class _ErrorBoundary(TyperGroup):
     """The root command group: the one place a domain error becomes `Error: …` on stderr and
-    exit status 1, whichever command raised it."""
+    exit status 1, whichever command raised it; an interrupt (Ctrl-C, SIGINT) becomes
+    `Error: interrupted` and exit status 130 (128 + SIGINT, as a shell reports it)."""
 
     def invoke(self, ctx: Any) -> Any:
         warnings.showwarning = _show_notice
@@ -47,6 +49,9 @@ class _ErrorBoundary(TyperGroup):
         except DealerError as exc:
             typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            typer.echo("Error: interrupted", err=True)
+            raise typer.Exit(130) from None
         finally:
             warnings.showwarning = _PYTHON_SHOWWARNING
 
@@ -126,8 +131,18 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    """SIGINT (Ctrl-C): stop the command, through the error boundary. One is enough: later ones
+    are not heard, so that none cuts the clean-up short (a live session at a terminal, where
+    Ctrl-C only drops the line being typed, listens again)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. SIGINT is taken by `_interrupted` even where the parent left
+    it ignored (a job a script started in the background), where Python installs no handler."""
+    signal.signal(signal.SIGINT, _interrupted)
     words = [a for a in sys.argv[1:] if not a.startswith("-")]
     group = words[0] if words and words[0] in GROUPS else None
     command = words[1] if group and len(words) > 1 else None

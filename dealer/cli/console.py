@@ -11,6 +11,7 @@ finishes, and what it says is shown too.
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
@@ -58,6 +59,7 @@ class Console(Generic[R]):
         self.interactive = at_terminal()
         self.editing = self.interactive and sys.stdout.isatty()
         self.line = 0
+        self.on_interrupt = signal.getsignal(signal.SIGINT)
         if self.editing:
             try:
                 import readline  # noqa: F401 - line editing and history for input()
@@ -84,6 +86,7 @@ class Console(Generic[R]):
             except KeyboardInterrupt:
                 if not self.interactive:
                     raise
+                signal.signal(signal.SIGINT, self.on_interrupt)  # the next Ctrl-C is heard too
                 typer.echo("\n(line dropped; quit to leave)", err=True)
                 continue
             self.line += 1
