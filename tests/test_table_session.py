@@ -592,6 +592,10 @@ class Terminal:
     def send(self, line: str) -> None:
         os.write(self.fd, (line + "\n").encode())
 
+    def end_input(self) -> None:
+        """Ctrl-D at the start of a line: the end of input, as the terminal gives it."""
+        os.write(self.fd, b"\x04")
+
     def wait(self, timeout: float = 20.0) -> int:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -647,6 +651,60 @@ def test_through_a_terminal(tmp_path: Path) -> None:
     assert _verify(env)["ok"] is True
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_end_of_input_mid_round_at_a_terminal_asks(tmp_path: Path) -> None:
+    """Ctrl-D with a round dealt asks; no (or Ctrl-D again) stays, yes leaves it unrecorded."""
+    env = _env(tmp_path)
+    term = Terminal(["-m", "dealer", "table", "--table", "PG-8"], env)
+    ended = (
+        "the input ended with round {} not settled (the dealer's cards and 1 seat): "
+        "nothing is recorded for it"
+    )
+    asked = "leave anyway? [y/N] "
+    try:
+        term.expect("round 1, dealer's cards> ")
+        term.send(DEALER)
+        term.expect("seat (or settle)> ")
+        term.send("1 Js Jd Ac Qh 8s 5d 3h base 25")
+        term.expect("seat (or settle)> ")
+        term.end_input()
+        assert term.expect(ended.format(1)) == "\n"
+        assert term.expect(asked) == "\n"
+        term.send("n")
+        assert term.expect("seat (or settle)> ") == "n\n"
+        term.end_input()
+        term.expect(ended.format(1))
+        term.expect(asked)
+        term.end_input()  # no answer is no
+        term.expect("seat (or settle)> ")
+        term.send("settle")
+        assert "ruling #1 recorded" in term.expect("round 2, dealer's cards> ")
+        term.send("2c 3d 5h 8s 9c Jd Kh")
+        term.expect("seat (or settle)> ")
+        term.send("4 Qs Qh Qd Qc 4s 6d 7h base 25")
+        term.expect("seat (or settle)> ")
+        term.end_input()
+        term.expect(ended.format(2))
+        term.expect(asked)
+        term.send("y")
+        assert term.wait() == 0
+    finally:
+        term.close()
+    assert [(r[0], r[1]) for r in _rounds_recorded(tmp_path / "audit.sqlite")] == [(1, "PG-8")]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_end_of_input_between_rounds_at_a_terminal_leaves(tmp_path: Path) -> None:
+    term = Terminal(["-m", "dealer", "table", "--table", "PG-8"], _env(tmp_path))
+    try:
+        term.expect("round 1, dealer's cards> ")
+        term.end_input()
+        assert term.wait() == 0
+        assert "leave anyway" not in term.seen.decode(errors="replace")
+    finally:
+        term.close()
+
+
 @pytest.fixture()
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "audit.sqlite"
@@ -674,10 +732,10 @@ def test_exit_codes(db: Path, tmp_path: Path) -> None:
 
 def test_end_of_input_mid_round_records_nothing(db: Path) -> None:
     result = run("table", stdin=f"{DEALER}\n1 Js Jd Ac Qh 8s 5d 3h base 25\n")
-    assert result.exit_code == 1
+    assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        "Error: round 1 was not settled (the dealer's cards and 1 seat): nothing is recorded "
-        "for it\n"
+        "Error: the input ended with round 1 not settled (the dealer's cards and 1 seat): "
+        "nothing is recorded for it\n"
     )
     assert _rounds_recorded(db) == []
 

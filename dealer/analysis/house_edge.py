@@ -17,6 +17,9 @@ settled on the same deals.
 Reproducibility: the rounds are cut into fixed chunks of `CHUNK_ROUNDS`; chunk `i` draws from
 its own generator seeded from (`seed`, `i`) by SHA-256. Chunks may run in any worker in any
 order; the tallies are integer sums, so the result depends only on `rounds` and `seed`.
+Interrupts: the worker processes ignore SIGINT (Ctrl-C reaches a terminal's whole process
+group); the parent takes it, terminates the workers at once and lets the KeyboardInterrupt go
+on, so no worker outlives the command and no worker prints a traceback.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing.pool import Pool
 from typing import Any
 
 from dealer.games.paigow.house_way import SPLITS, HouseWay, set_hand
@@ -225,10 +230,37 @@ def run_chunk(
     return tally
 
 
-def _chunk_task(
-    args: tuple[tuple[HouseWay, ...], tuple[str, ...], bool, int, int, int],
-) -> list[int]:
-    return run_chunk(*args)
+Task = tuple[tuple[HouseWay, ...], tuple[str, ...], bool, int, int, int]
+"""`run_chunk`'s arguments: ways, player modes, wheel second, seed, chunk, rounds."""
+
+
+def _chunk_task(args: Task) -> tuple[list[int], int]:
+    """A chunk's tally and its number of rounds."""
+    return run_chunk(*args), args[-1]
+
+
+def _worker_start() -> None:
+    """A worker leaves SIGINT to the parent, which stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _pool(workers: int) -> Iterator[Pool]:
+    """`workers` processes, terminated on the way out whatever happened (never waiting for
+    queued chunks). SIGINT is held back while they start, so that none is born before it ignores
+    SIGINT; one that came meanwhile is raised here right after."""
+    interrupt = {signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, interrupt)
+    try:
+        pool = Pool(workers, initializer=_worker_start)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt)
+        yield pool
+    finally:
+        pool.terminate()
 
 
 @dataclass(frozen=True)
@@ -406,7 +438,7 @@ def simulate(
     modes = tuple(p for p in PLAYER_MODES if p in players)
     chunks = math.ceil(rounds / CHUNK_ROUNDS)
     second = wheel == "second-highest"
-    tasks = [
+    tasks: list[Task] = [
         (tuple(ways), modes, second, seed, i, min(CHUNK_ROUNDS, rounds - i * CHUNK_ROUNDS))
         for i in range(chunks)
     ]
@@ -423,12 +455,11 @@ def simulate(
 
     if workers == 1 or chunks == 1:
         for task in tasks:
-            add(_chunk_task(task), task[-1])
+            add(*_chunk_task(task))
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, chunks)) as pool:
-            futures = {pool.submit(_chunk_task, task): task[-1] for task in tasks}
-            for future in as_completed(futures):
-                add(future.result(), futures[future])
+        with _pool(min(workers, chunks)) as pool:
+            for part, size in pool.imap_unordered(_chunk_task, tasks):
+                add(part, size)
     strategies = []
     for w, way in enumerate(ways):
         for m, mode in enumerate(modes):

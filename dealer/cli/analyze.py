@@ -55,9 +55,9 @@ class ProgressBar:
             return
         filled = self.width * done // total
         bar = "#" * filled + "-" * (self.width - filled)
+        self.drawn = True  # first: a Ctrl-C while drawing still gets the line ended
         self.stream.write(f"\r{self.label} [{bar}] {100 * done // total:3d}%")
         self.stream.flush()
-        self.drawn = True
 
     def close(self) -> None:
         """End the line the bar was drawn on."""

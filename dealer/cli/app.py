@@ -9,6 +9,7 @@ import importlib
 import json
 import os
 import re
+import signal
 import sys
 import warnings
 from collections.abc import Sequence
@@ -52,6 +53,8 @@ class _ErrorBoundary(TyperGroup):
         warnings.showwarning = _show_notice
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted from None
         finally:
             warnings.showwarning = _PYTHON_SHOWWARNING
 
@@ -62,6 +65,8 @@ class _ErrorBoundary(TyperGroup):
             status = super().main(words, *rest, **extra)
         except DealerError as exc:
             _refuse(str(exc), 1, words)
+        except _Interrupted:
+            _refuse("interrupted", 130, words)
         except NoArgsIsHelpError as exc:
             exc.show()
             sys.exit(exc.exit_code)
@@ -75,6 +80,10 @@ class _ErrorBoundary(TyperGroup):
         except Exception as exc:  # a defect or the machine (a full disk): still one line
             _refuse(f"unexpected failure ({type(exc).__name__}: {exc}); please report it", 1, words)
         sys.exit(status if isinstance(status, int) else 0)
+
+
+class _Interrupted(Exception):
+    """Ctrl-C (SIGINT) while a command ran: carried past the framework to the boundary."""
 
 
 def _usage(exc: ClickException) -> str:
@@ -183,8 +192,18 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    """SIGINT (Ctrl-C): stop the command, through the error boundary. One is enough: later ones
+    are not heard, so that none cuts the clean-up short (a live session at a terminal, where
+    Ctrl-C only drops the line being typed, listens again)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. SIGINT is taken by `_interrupted` even where the parent left
+    it ignored (a job a script started in the background), where Python installs no handler."""
+    signal.signal(signal.SIGINT, _interrupted)
     words = [a for a in sys.argv[1:] if not a.startswith("-")]
     group = words[0] if words and words[0] in GROUPS else None
     command = words[1] if group and len(words) > 1 else None

@@ -6,11 +6,15 @@ line being typed) or from a pipe (no prompts). Blank lines and `#` comments are 
 other line goes to the session's step and its reply to the command's `show`. A line the session
 refuses is one `Error: …` line on stderr (`Error: line N: …` from a pipe, N counting every
 line) and the session goes on. At the end of input (or once the session is over) the session
-finishes, and what it says is shown too.
+finishes, and what it says is shown too. A session that may not end yet (a round dealt but not
+settled) refuses to finish: from a pipe that is the command's `Error: …` (exit status 1); at a
+terminal, where Ctrl-D is easily pressed by mistake, the person is asked whether to leave anyway,
+and stays in the session unless they answer yes.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
@@ -58,6 +62,7 @@ class Console(Generic[R]):
         self.interactive = at_terminal()
         self.editing = self.interactive and sys.stdout.isatty()
         self.line = 0
+        self.on_interrupt = signal.getsignal(signal.SIGINT)
         if self.editing:
             try:
                 import readline  # noqa: F401 - line editing and history for input()
@@ -84,6 +89,7 @@ class Console(Generic[R]):
             except KeyboardInterrupt:
                 if not self.interactive:
                     raise
+                signal.signal(signal.SIGINT, self.on_interrupt)  # the next Ctrl-C is heard too
                 typer.echo("\n(line dropped; quit to leave)", err=True)
                 continue
             self.line += 1
@@ -120,10 +126,12 @@ class Console(Generic[R]):
         status 1, so that a script never takes it for a clean one; at a terminal the person saw
         each refusal and typed the line again, and the session ends normally."""
         count = 0
-        while not session.over:
-            line = self.read(session.prompt)
+        while True:
+            line = None if session.over else self.read(session.prompt)
             if line is None:
-                break
+                if self._finished(session, show):
+                    break
+                continue
             text = line.strip()
             if not text or text.startswith("#"):
                 continue
@@ -136,6 +144,20 @@ class Console(Generic[R]):
                     refused(self.line, text, exc)
                 continue
             show(reply)
-        show(session.finish())
         if count and not self.interactive:
             raise typer.Exit(1)
+
+    def _finished(self, session: Session[R], show: Callable[[R], None]) -> bool:
+        """Finish the session and show what it says; False when it may not end yet and the
+        person at the terminal chose to stay. Asked only at the end of input: a session over by
+        its own command (quit) is not asked again."""
+        try:
+            said = session.finish()
+        except DealerError as exc:
+            if session.over or not self.interactive:
+                raise
+            typer.echo(str(exc), err=True)
+            answer = self.read("leave anyway? [y/N] ")
+            return answer is not None and answer.strip().lower() in ("y", "yes")
+        show(said)
+        return True

@@ -149,14 +149,20 @@ class TableSession:
         return Said(reply, ruling, ruling_id)
 
     def finish(self) -> Said[TableReply]:
-        """End the session: a round not settled is refused (nothing is recorded for it)."""
+        """End the session (after quit, or at the end of input): a round not settled is refused
+        (nothing is recorded for it)."""
         session = self.session
-        if session.in_progress:
+        if not session.in_progress:
+            return Said(None)
+        number, pending = session.round_number, session.pending()
+        if self.over:
             raise DealerError(
-                f"round {session.round_number} was not settled ({session.pending()}): "
-                "nothing is recorded for it"
+                f"round {number} was not settled ({pending}): nothing is recorded for it"
             )
-        return Said(None)
+        raise DealerError(
+            f"the input ended with round {number} not settled ({pending}): "
+            "nothing is recorded for it"
+        )
 
 
 def table_session(desk: Desk, house: HouseRules) -> TableSession:

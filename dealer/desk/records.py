@@ -5,7 +5,10 @@ checkpoint at shift close. Each function opens the desk's log, does one thing, c
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import stat
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
 
@@ -63,6 +66,29 @@ def _private(path: Path, how: int) -> IO[str]:
     return os.fdopen(fd, "w", encoding="utf-8", newline="")
 
 
+@contextmanager
+def _whole(path: Path) -> Iterator[IO[str]]:
+    """`path` written whole or not at all: into a temporary file beside it (0600, or the mode of
+    the file it replaces) renamed over it once complete, removed if anything (an error, Ctrl-C)
+    stops the writing. A path that is there but not a regular file (a device such as
+    /dev/stdout, a pipe) cannot be replaced: it is written as it goes."""
+    if path.exists() and not path.is_file():
+        with _private(path, os.O_TRUNC) as out:
+            yield out
+        return
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    partial = Path(name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            if path.exists():
+                os.fchmod(fd, stat.S_IMODE(path.stat().st_mode))
+            yield out
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
 def _shown(reads: Reads, records: list[Record], linked: bool) -> list[Shown]:
     return [Shown(r, entries.links(reads, r.id) if linked else []) for r in records]
 
@@ -92,12 +118,12 @@ def show(db: Path | None, record_id: int) -> Shown:
 
 def export(db: Path | None, fmt: str, flt: RecordFilter, to: IO[str] | Path) -> int:
     """Write the matching records with their hashes as `csv` or `jsonl` to a stream or into a
-    file (created or replaced); return how many."""
+    file (created or replaced whole: never left half written); return how many."""
     with open_log(db, read_only=True) as log:
         if not isinstance(to, Path):
             return write_records(log, to, fmt, flt)
         try:
-            with _private(to, os.O_TRUNC) as out:
+            with _whole(to) as out:
                 return write_records(log, out, fmt, flt)
         except OSError as exc:
             raise DealerError(f"cannot write {to}: {exc.strerror}") from None
