@@ -120,7 +120,7 @@ class GameSession:
     def step(self, line: str) -> tuple[GameSession, Reply]:
         """Take one typed line; the next state and the reply. An illegal move raises
         `DealerError` (`MoveError` for one the rules refuse) and changes nothing."""
-        word = line.split()[0].lower()
+        word = next(iter(line.split()), "").lower()
         if word in QUIT_WORDS:
             return replace(self, quit=True), Reply(QUIT)
         if word == "help":
