@@ -335,6 +335,9 @@ def test_bad_deals(kwargs: dict[str, object], message: str) -> None:
         ("play 1", "expected 'play SEAT CARD'"),
         ("leader x", "expected 'leader SEAT'"),
         ("play 1 Zz", "unknown card 'Zz'"),
+        ("leader \u00b2", "expected 'leader SEAT'"),
+        ("play \u0663 Jh", "expected 'play SEAT CARD'"),
+        ("run-off " + "9" * 5000, "expected 'run-off SEAT'"),
     ],
 )
 def test_bad_moves(text: str, message: str) -> None:
