@@ -98,6 +98,8 @@ def test_operator_tables_load_from_a_file(tmp_path: Path) -> None:
         (["paytable", "PT-FLT-EC-ET-01", "--wager", "0"], "above zero"),
         (["paytable", "PT-BJS-EC-ET-01", "--meter", "lots"], "not an amount"),
         (["house-edge", "--rounds", "0"], "rounds must be at least 1"),
+        (["house-edge", "--rounds", "9" * 31], "rounds must be at most 100,000,000"),
+        (["house-edge", "--rounds", "10", "--workers", "1000000"], "workers must be at most 64"),
         (["house-edge", "--rounds", "10", "--player", "dealer"], "player mode"),
         (["house-edge", "--rounds", "10", "--house-way", "nowhere"], "unknown House Way"),
     ],

@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from dealer.analysis.house_edge import (
     CHUNK_ROUNDS,
     DEALER_PAI_GOW_OPTIONS,
+    MAX_ROUNDS,
+    MAX_WORKERS,
     OUTCOMES,
     StrategyEdge,
     best_reply,
@@ -219,8 +221,11 @@ def test_progress_reaches_the_rounds() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"rounds": 0}, "rounds"),
-        ({"workers": 0}, "workers"),
+        ({"rounds": 0}, "rounds must be at least 1, got 0"),
+        ({"rounds": MAX_ROUNDS + 1}, f"rounds must be at most 100,000,000, got {MAX_ROUNDS + 1}"),
+        ({"rounds": 10**31}, "rounds must be at most"),
+        ({"workers": 0}, "workers must be at least 1, got 0"),
+        ({"workers": MAX_WORKERS + 1}, "workers must be at most 64, got 65"),
         ({"players": ["dealer"]}, "player mode"),
         ({"players": []}, "player mode"),
         ({"wheel": "highest"}, "wheel"),

@@ -217,6 +217,14 @@ combinations: [{name: pair, kind: same-type, count: 2}]
             ["hand", "--players", "2", "--ante", "5", "--stack", "3"],
             "Error: seat 1's stack 3 must be a whole number of at least the ante (5)",
         ),
+        (
+            ["hand", "--players", "2", "--ante", "1000000000"],
+            "Error: ante 1000000000 must be a whole number of chips, 0 to 999,999,999",
+        ),
+        (
+            ["hand", "--players", "2", "--stack", "1" + "0" * 30],
+            f"Error: seat 1's stack 1{'0' * 30} is more than 999,999,999 chips",
+        ),
     ],
 )
 def test_bad_input_is_one_error_line_exit_1_and_nothing_recorded(
@@ -293,6 +301,25 @@ bet 30
 bet 1
 see
 """
+
+
+def test_numbers_are_ascii_digits_and_at_most_nine_of_them(db: Path) -> None:
+    """A superscript passes `str.isdigit` and breaks `int`; 5,000 digits break `int` too."""
+    many = "9" * 5000
+    moves = ["bet \u00b2", f"bet {many}", "bet 1000000000", "seat \u00b2 bet 1",
+             "seat \u0663 bet 1", f"seat {many} bet 1"]  # fmt: skip
+    result = run("empire", "hand", "--players", "2", "--seed", "5", stdin="\n".join(moves))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "Error: line 1: bet amount '\u00b2' is not a whole number of chips",
+        f"Error: line 2: bet amount {many} is more than 999,999,999 chips",
+        "Error: line 3: bet amount 1000000000 is more than 999,999,999 chips",
+        "Error: line 4: seat '\u00b2' is not a seat number",
+        "Error: line 5: seat '\u0663' is not a seat number",
+        f"Error: line 6: seat '{many}' is not a seat number",
+        "Error: the moves ended before the hand was over: seat 1 to act; nothing recorded",
+    ]
+    assert rulings_in(db) == []
 
 
 def test_a_scripted_hand_with_illegal_moves_refused_then_corrected(db: Path) -> None:

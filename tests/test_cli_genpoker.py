@@ -299,6 +299,12 @@ def test_read_discard_understands_a_seat_and_a_stand(seat: int, verb: str) -> No
     assert session.read_discard(verb.upper()) == session.Discard(None, (), verb.upper())
 
 
+@pytest.mark.parametrize("seat", ["\u00b2", "\u0663", "\uff12", "9" * 5000])
+def test_a_seat_is_ascii_digits_and_at_most_nine_of_them(seat: str) -> None:
+    with pytest.raises(DealerError, match=r"^seat '.*' is not a seat number$"):
+        session.read_discard(f"seat {seat} stand")
+
+
 def test_refused_discards_are_move_errors_and_unreadable_ones_are_not() -> None:
     start = deal(3, random.Random(7))
     for move in ("discard 1R1", "seat 2 stand", "discard 4R3 5B8 5R4 6R14"):

@@ -427,7 +427,9 @@ def test_help_and_prompts_at_a_terminal(db: Path, monkeypatch: pytest.MonkeyPatc
     ("args", "message"),
     [
         (["--deck", "As Kd"], "Error: the deck must be the 54 Hyrule cards"),
-        (["--deck", "As Zz"], "Error: unknown card 'Zz'"),
+        (["--deck", "As Zz"], "Error: the deck: unknown card 'Zz': a card is a rank"),
+        (["--deck", "As As"], "Error: the deck: duplicate card As: it is already in the deck\n"),
+        (["--deck", "JK JK JK"], "Error: the deck: a third joker in the deck: the Hyrule deck"),
     ],
 )
 def test_bad_deck_is_exit_1_and_nothing_recorded(db: Path, args: list[str], message: str) -> None:

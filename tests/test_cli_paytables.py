@@ -116,6 +116,21 @@ def test_validate_json_and_an_id_clash() -> None:
     assert json.loads(result.stderr) == {"error": f"{path}: not valid (1 problem)", "exit": 1}
 
 
+def test_validate_refuses_a_file_it_cannot_read(tmp_path: Path) -> None:
+    """A file that cannot be read has no problems to list: one `Error:` line, nothing on stdout."""
+    latin1 = tmp_path / "latin1.yaml"
+    latin1.write_bytes("schema: 1\nsource: caf\u00e9\n".encode("latin-1"))
+    for path, reason in [
+        (tmp_path / "missing.yaml", "there is no such file"),
+        (tmp_path, "it is a directory, not a file"),
+        (latin1, "it is not UTF-8 text (line 2: byte 0xe9); save it as UTF-8"),
+    ]:
+        result = run("validate", str(path))
+        assert result.exit_code == 1, path
+        assert result.stdout == ""
+        assert result.stderr == f"Error: cannot read pay-table file {path}: {reason}\n"
+
+
 def test_validate_each_bad_file_exits_1() -> None:
     for path in sorted((DATA / "paytables_bad").glob("*.yaml")):
         result = run("validate", str(path))

@@ -64,6 +64,22 @@ def test_round_from_stdin_and_bad_yaml(db: Path) -> None:
     assert count(db) == 0
 
 
+@pytest.mark.parametrize("text", ["", "- seat: 1\n", "dealer\n", "42\n"])
+def test_a_round_file_that_is_not_a_mapping_is_refused_by_name(
+    db: Path, tmp_path: Path, text: str
+) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(text)
+    result = run("round", str(path))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: {path} is not a round: a round file holds a mapping of its table, dealer and "
+        "seats\n"
+    )
+    assert not db.exists()
+
+
 def test_meters_persist_between_rounds(db: Path) -> None:
     for expected in (10000.5, 10001):
         out = json.loads(run("round", str(ROUNDS / "envy_and_progressives.yaml"), "--json").stdout)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from dealer.games.hyrule.deck import HYRULE_DECK, parse_cards
 from dealer.games.hyrule.game import HyruleGame, Phase, Rules, Swap, Trick
 from dealer.games.hyrule.ranking import face, parse_turn, turn
-from dealer.games.hyrule.session import apply_move, parse_move
+from dealer.games.hyrule.session import GameSession, apply_move, parse_move
 from dealer.games.paigow.deck import parse_card
 from dealer.kernel.cards import JOKER, Card
 from dealer.kernel.errors import CardError, DealerError
@@ -335,11 +335,21 @@ def test_bad_deals(kwargs: dict[str, object], message: str) -> None:
         ("play 1", "expected 'play SEAT CARD'"),
         ("leader x", "expected 'leader SEAT'"),
         ("play 1 Zz", "unknown card 'Zz'"),
+        ("leader \u00b2", "expected 'leader SEAT'"),
+        ("play \u0663 Jh", "expected 'play SEAT CARD'"),
+        ("run-off " + "9" * 5000, "expected 'run-off SEAT'"),
     ],
 )
 def test_bad_moves(text: str, message: str) -> None:
     with pytest.raises(DealerError, match=message):
         parse_move(text)
+
+
+@pytest.mark.parametrize("line", ["", "   "])
+def test_a_blank_line_is_refused_by_the_session(line: str) -> None:
+    session = GameSession.start(HyruleGame.deal(2, "strategy", rng=random.Random(1)), {})
+    with pytest.raises(DealerError, match="unknown move"):
+        session.step(line)
 
 
 def test_parse_move_forms() -> None:

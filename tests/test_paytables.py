@@ -16,6 +16,7 @@ from dealer.games.paigow.paytables import (
     shipped_dir,
     shipped_paytables,
 )
+from dealer.inputs import InputFileError
 from dealer.kernel.errors import PayTableError
 
 DATA = Path(__file__).parent / "data"
@@ -172,12 +173,14 @@ def test_all_problems_of_a_file_are_counted(tmp_path: Path) -> None:
         "[{event: flush, kind: to-1, value: 0}, {event: straight, kind: to-1}]}\n"
     )
     assert len(check_file(path)) == 2
-    with pytest.raises(PayTableError, match=r"row 1 \(flush\).*\(and 1 more problems\)"):
+    with pytest.raises(PayTableError, match=r"row 1 \(flush\).*\(and 1 more problem\)$"):
         load_file(path)
 
 
-def test_unreadable_file(tmp_path: Path) -> None:
-    assert "cannot read it" in check_file(tmp_path / "missing.yaml")[0]
+def test_an_unreadable_file_is_refused_not_checked(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.yaml"
+    with pytest.raises(InputFileError, match=f"cannot read pay-table file {missing}: there is no"):
+        check_file(missing)
 
 
 def test_an_operator_directory_adds_tables() -> None:

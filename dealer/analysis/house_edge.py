@@ -55,6 +55,13 @@ PAI_GOW_CLASSES = ("none", "ace-high", "king-high-or-less")
 DEALER_PAI_GOW_OPTIONS: tuple[str, ...] = CHOICES["dealer_pai_gow"]
 """The table settings for a dealer pai gow (RULINGS §1.3)."""
 CHUNK_ROUNDS = 5_000
+MAX_ROUNDS = 100_000_000
+"""The most rounds one simulation deals: 25 times the 4,000,000 the published figures are
+checked at (about 1.5 hours on 2 cores); a number beyond it is a slip of the keyboard, refused
+before a chunk is planned (the plan of a 10**30-round run alone would not fit in memory)."""
+MAX_WORKERS = 64
+"""The most processes one simulation starts (never more than its chunks): more is a typo, not a
+machine, and each worker is a whole Python process."""
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
 
@@ -424,8 +431,12 @@ def simulate(
     `progress(rounds done, rounds)` after each chunk."""
     if rounds < 1:
         raise DealerError(f"rounds must be at least 1, got {rounds}")
+    if rounds > MAX_ROUNDS:
+        raise DealerError(f"rounds must be at most {MAX_ROUNDS:,}, got {rounds}")
     if workers < 1:
         raise DealerError(f"workers must be at least 1, got {workers}")
+    if workers > MAX_WORKERS:
+        raise DealerError(f"workers must be at most {MAX_WORKERS}, got {workers}")
     if not ways:
         raise DealerError("no House Way to simulate")
     unknown = [p for p in players if p not in PLAYER_MODES]

@@ -109,14 +109,19 @@ def house_edge(
 ) -> Ruling:
     """Simulate the base game's house edge under every dealer-pai-gow option, for each House Way
     (default: the shipped ways and the profile's) and player mode (default: both)."""
-    from dealer.analysis.house_edge import DEALER_PAI_GOW_OPTIONS, PLAYER_MODES, simulate
+    from dealer.analysis.house_edge import (
+        DEALER_PAI_GOW_OPTIONS,
+        MAX_WORKERS,
+        PLAYER_MODES,
+        simulate,
+    )
     from dealer.games.paigow.house_way import SHIPPED, load_house_way
 
     profile = house.load()
     names = list(house_ways or dict.fromkeys([*SHIPPED, profile.house_way]))
     ways = [load_house_way(n) for n in names]
     modes = list(players or PLAYER_MODES)
-    count = workers if workers is not None else (os.cpu_count() or 1)
+    count = workers if workers is not None else min(os.cpu_count() or 1, MAX_WORKERS)
     report = simulate(rounds, seed, ways, modes, profile.wheel, count, progress)
     settings = {
         **_profile_settings(profile),

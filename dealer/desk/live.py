@@ -189,13 +189,13 @@ def hyrule_game(
 ) -> Live[GameSession, HyruleReply]:
     """`dealer hyrule game`: deal from the typed `deck` (top card first), or shuffle with
     `seed` (a random one when None); each trick and the final score are recorded."""
-    from dealer.games.hyrule.deck import parse_cards
+    from dealer.games.hyrule.deck import parse_deck
     from dealer.games.hyrule.game import HyruleGame
     from dealer.games.hyrule.rulings import game_settings
     from dealer.games.hyrule.session import GameSession
 
     if deck is not None:
-        dealt = HyruleGame.deal(players, rules, deck=parse_cards(deck, "deck"))
+        dealt = HyruleGame.deal(players, rules, deck=parse_deck(deck))
     else:
         seed = _seed(seed)
         dealt = HyruleGame.deal(players, rules, rng=random.Random(seed))

@@ -47,6 +47,9 @@ DEALT = 7
 FACE_UP = 2
 COMPLETE = 5
 MIN_PLAYERS = 2
+MAX_CHIPS = 999_999_999
+"""The most chips an ante, a stack, a bet or a raise may be (whether stacks are tracked or
+not): an amount beyond it is a slip, refused before it is counted."""
 MAX_PLAYERS = len(SET) // DEALT
 ACTIONS = ("bet", "see", "raise", "yield", "turn")
 
@@ -412,6 +415,8 @@ def _open(round_: BettingRound | None) -> BettingRound:
 def _amount(amount: int | None, action: str) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise MoveError(f"{action} needs a whole number of chips above zero, not {amount!r}")
+    if amount > MAX_CHIPS:
+        raise MoveError(f"{action} of {amount} chips: at most {MAX_CHIPS:,} chips")
     return amount
 
 
@@ -432,8 +437,8 @@ def start_hand(
                 f"wrong number of plaques for seat {number + 1}: expected {DEALT}, "
                 f"got {len(plaques)}"
             )
-    if isinstance(ante, bool) or not isinstance(ante, int) or ante < 0:
-        raise DealerError(f"ante {ante!r} must be a whole number of chips, zero or more")
+    if isinstance(ante, bool) or not isinstance(ante, int) or not 0 <= ante <= MAX_CHIPS:
+        raise DealerError(f"ante {ante!r} must be a whole number of chips, 0 to {MAX_CHIPS:,}")
     if stacks is not None:
         if len(stacks) != len(hands):
             raise DealerError(f"{len(stacks)} stacks for {len(hands)} seats")
@@ -442,6 +447,10 @@ def start_hand(
                 raise DealerError(
                     f"seat {number + 1}'s stack {stack!r} must be a whole number of at least the "
                     f"ante ({ante})"
+                )
+            if stack > MAX_CHIPS:
+                raise DealerError(
+                    f"seat {number + 1}'s stack {stack} is more than {MAX_CHIPS:,} chips"
                 )
     seats = tuple(
         SeatState(p, stack=None if stacks is None else stacks[i] - ante, put_in=ante)

@@ -9,12 +9,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from dealer.games.empire.hand import ACTIONS, EmpireHand
+from dealer.games.empire.hand import ACTIONS, MAX_CHIPS, EmpireHand
 from dealer.games.empire.rulings import hand_ruling
 from dealer.kernel.errors import DealerError, MoveError
 from dealer.kernel.ruling import Ruling
 
 _SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
+_NUMBER = re.compile(r"[0-9]{1,9}")
+"""A seat or an amount of chips as typed: ASCII digits (no lookalike digit, no superscript),
+at most nine of them (more is never a seat, and more chips than `MAX_CHIPS`)."""
+_MANY = re.compile(r"[0-9]{10,}")
 MOVES_HELP = "'bet N', 'see', 'raise N', 'yield' or 'turn'"
 
 
@@ -38,7 +42,7 @@ def read_move(text: str) -> Move:
     words = text.strip()
     named = _SEAT.fullmatch(words)
     if named is not None:
-        if not named.group(1).isdigit():
+        if not _NUMBER.fullmatch(named.group(1)):
             raise DealerError(f"seat {named.group(1)!r} is not a seat number")
         seat = int(named.group(1))
         words = named.group(2) or ""
@@ -49,9 +53,12 @@ def read_move(text: str) -> Move:
     if action in ("bet", "raise"):
         if len(rest) != 1:
             raise DealerError(f"'{action}' takes one amount of chips, e.g. '{action} 5'")
-        if not rest[0].isdigit():
-            raise DealerError(f"{action} amount {rest[0]!r} is not a whole number of chips")
-        return Move(seat, action, int(rest[0]))
+        amount = rest[0]
+        if _MANY.fullmatch(amount):
+            raise DealerError(f"{action} amount {amount} is more than {MAX_CHIPS:,} chips")
+        if not _NUMBER.fullmatch(amount):
+            raise DealerError(f"{action} amount {amount!r} is not a whole number of chips")
+        return Move(seat, action, int(amount))
     if rest:
         raise DealerError(f"'{action}' takes nothing after it, not {' '.join(rest)!r}")
     return Move(seat, action, None)

@@ -16,6 +16,8 @@ from dealer.kernel.errors import DealerError, MoveError
 from dealer.kernel.ruling import Ruling
 
 _SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
+_NUMBER = re.compile(r"[0-9]{1,9}")
+"""A seat as typed: ASCII digits (no lookalike digit, no superscript), at most nine."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ def read_discard(text: str) -> Discard:
     words = text.strip()
     named = _SEAT.fullmatch(words)
     if named is not None:
-        if not named.group(1).isdigit():
+        if not _NUMBER.fullmatch(named.group(1)):
             raise DealerError(f"seat {named.group(1)!r} is not a seat number")
         seat = int(named.group(1))
         words = named.group(2) or ""

@@ -21,6 +21,7 @@ from dealer.kernel.cards import (
     parse,
     standard_unknown,
 )
+from dealer.kernel.errors import CardError
 
 JOKERS = 2
 HYRULE_DECK: tuple[Card, ...] = DECK + (JOKER,)
@@ -47,6 +48,15 @@ def parse_card(token: str) -> Card:
 def parse_cards(text: str | Iterable[str], what: str = "turn") -> tuple[Card, ...]:
     """Parse typed Hyrule cards (standard cards and up to two `JK`), in the order typed."""
     return parse(HYRULE, text, what=what)
+
+
+def parse_deck(text: str) -> tuple[Card, ...]:
+    """A deck order typed in full (`--deck`, top card first): every refusal names the deck,
+    as a seat's refusal names the seat."""
+    try:
+        return parse_cards(text, "deck")
+    except CardError as exc:
+        raise CardError(f"the deck: {exc}") from None
 
 
 def check_cards(cards: Iterable[Card], what: str) -> tuple[Card, ...]:

@@ -7,6 +7,7 @@ the session is told its id (`recorded`), and the game's score is ruled at the en
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -18,6 +19,8 @@ from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
 MOVE_KINDS = ("leader", "play", "swap", "run-off")
+_SEAT = re.compile(r"[0-9]{1,9}")
+"""A seat as typed: ASCII digits (no lookalike digit, no superscript), at most nine."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,7 @@ def parse_move(text: str) -> Move:
     if kind not in MOVE_KINDS:
         raise DealerError(f"unknown move {text!r}: expected one of {', '.join(MOVE_KINDS)}")
     wants_card = kind in ("play", "swap")
-    if len(words) != (3 if wants_card else 2) or not words[1].isdigit():
+    if len(words) != (3 if wants_card else 2) or not _SEAT.fullmatch(words[1]):
         form = f"{kind} SEAT CARD" if wants_card else f"{kind} SEAT"
         raise DealerError(f"bad move {text!r}: expected {form!r}")
     card = parse_card(words[2]) if wants_card else None
@@ -120,7 +123,7 @@ class GameSession:
     def step(self, line: str) -> tuple[GameSession, Reply]:
         """Take one typed line; the next state and the reply. An illegal move raises
         `DealerError` (`MoveError` for one the rules refuse) and changes nothing."""
-        word = line.split()[0].lower()
+        word = next(iter(line.split()), "").lower()
         if word in QUIT_WORDS:
             return replace(self, quit=True), Reply(QUIT)
         if word == "help":

@@ -40,7 +40,7 @@ from typing import Any
 
 from dealer.games.paigow.events import EVENT_ORDER, LABELS, PAI_GOW_EVENTS, POKER_EVENTS
 from dealer.games.paigow.pay import Basis, Pay, PayKind, Wager
-from dealer.inputs import InputFileError, text_file
+from dealer.inputs import text_file
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import PayTableError
 from dealer.kernel.money import money_json
@@ -334,13 +334,11 @@ def _table(
 
 
 def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
-    """The tables of one file and every problem found in it."""
+    """The tables of one file and every problem found in it. A file that cannot be read (none
+    there, a directory, too large, not UTF-8) has nothing to check: it is refused as every input
+    file is (`InputFileError`), not listed as a problem of its content."""
     problems = _Problems(str(path))
-    try:
-        text = text_file(path, "pay-table file")
-    except InputFileError as exc:
-        problems.add("", f"cannot read it: {exc.reason}")
-        return (), problems.lines
+    text = text_file(path, "pay-table file")
     try:
         raw = load_yaml(text)
     except DocumentSyntaxError as exc:
@@ -381,7 +379,8 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
 
 
 def check_file(path: str | Path) -> list[str]:
-    """Every problem of a pay-table file (empty when it is valid)."""
+    """Every problem of a pay-table file (empty when it is valid); `InputFileError` when the file
+    cannot be read."""
     return _read(Path(path))[1]
 
 
@@ -389,7 +388,8 @@ def load_file(path: str | Path) -> tuple[PayTable, ...]:
     """The tables of one file; raise `PayTableError` naming the first problem (and how many)."""
     tables, problems = _read(Path(path))
     if problems:
-        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        others = len(problems) - 1
+        more = f" (and {others} more problem{'s' * (others > 1)})" if others else ""
         raise PayTableError(problems[0] + more)
     return tables
 

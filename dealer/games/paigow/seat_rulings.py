@@ -113,8 +113,16 @@ def round_ruling(
 
 
 def read_round_text(text: str, origin: str) -> Any:
-    """A round file's content (YAML or JSON)."""
+    """A round file's content (YAML or JSON): a mapping, or refused naming the file."""
     try:
-        return load_yaml(text)
+        raw = load_yaml(text)
     except DocumentSyntaxError as exc:
         raise RoundError([f"{origin} is not valid YAML or JSON: {exc}"]) from None
+    if not isinstance(raw, dict):
+        raise RoundError(
+            [
+                f"{origin} is not a round: a round file holds a mapping of its table, "
+                "dealer and seats"
+            ]
+        )
+    return raw
