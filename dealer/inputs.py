@@ -108,11 +108,11 @@ def seat(value: object, seats: range = SEATS, what: str = "seat") -> int:
     return int(text)
 
 
-def user_id(text: object) -> str:
+def user_id(text: object, what: str = "user id") -> str:
     """A user id: letters, digits and `._@-`, up to 64 characters."""
     if not isinstance(text, str) or not _USER_ID.fullmatch(text):
         raise DealerError(
-            f"user id {quoted(text)} is not valid: use letters, digits and . _ @ - (up to 64)"
+            f"{what} {quoted(text)} is not valid: use letters, digits and . _ @ - (up to 64)"
         )
     return text
 
@@ -186,18 +186,26 @@ def time(text: str, *, end_of_day: bool = False) -> str:
     """
     typed = text.strip()
     try:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", typed):
-            day = date.fromisoformat(typed) + timedelta(days=1 if end_of_day else 0)
+        if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", typed):
+            day = date.fromisoformat(typed)
+            if end_of_day and day == date.max:  # through the last day there is: to its end
+                return format_time(datetime.max.replace(tzinfo=UTC))
+            day += timedelta(days=1 if end_of_day else 0)
             return format_time(datetime(day.year, day.month, day.day, tzinfo=UTC))
         moment = datetime.fromisoformat(typed.replace("z", "Z"))
     except ValueError:
         raise DealerError(
-            f"cannot read the time {text!r}: use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] "
+            f"cannot read the time {quoted(text)}: use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] "
             "(UTC unless followed by Z or an offset such as +02:00)"
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return format_time(moment)
+    try:
+        return format_time(moment)
+    except OverflowError:  # 0001-01-01T00:00+01:00 is before the first UTC moment
+        raise DealerError(
+            f"the time {quoted(text)} is outside the years 0001-9999 in UTC"
+        ) from None
 
 
 KiB = 1024

@@ -84,6 +84,8 @@ NewPinOption = Annotated[
     ),
 ]
 ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the record).")]
+SEATS = range(1, 9)
+"""The seats of any game's table (Pai Gow 1-6, Genpoker up to 8), for filters and disputes."""
 _DISPUTE_LIMIT = fmt_money(AMOUNT_LIMIT)
 
 
@@ -148,7 +150,7 @@ def _filter(
     return RecordFilter(
         ids=tuple(inputs.record_id(i) for i in ids or ()),
         table_id=inputs.table_id(table_id) if table_id else None,
-        seat=inputs.seat(seat, range(1, 1000)) if seat is not None else None,
+        seat=inputs.seat(seat, SEATS) if seat is not None else None,
         game=game,
         user_id=inputs.user_id(user) if user else None,
         kind=kind,
@@ -226,6 +228,7 @@ def list_(
     db: DbOption = None,
 ) -> None:
     """The newest records (20 unless --limit), oldest first."""
+    _at_least_one(limit)
     _report(records.latest(db, flt, limit=limit, linked=not as_json), as_json)
 
 
@@ -238,7 +241,14 @@ def search(
     db: DbOption = None,
 ) -> None:
     """Records by table, seat, time range, game, user, kind or ruling id, oldest first."""
+    if limit is not None:
+        _at_least_one(limit)
     _report(records.search(db, flt, limit=limit, linked=not as_json), as_json)
+
+
+def _at_least_one(limit: int) -> None:
+    if limit < 1:
+        raise DealerError(f"--limit {limit}: give how many records, from 1")
 
 
 @app.command()
@@ -381,9 +391,9 @@ def override(
             raise DealerError("--result must be a JSON object, e.g. '{\"winner\": 1}'")
     made = supervision.override(
         db,
-        record_id,
-        decision=decision,
-        reason=reason,
+        inputs.record_id(record_id),
+        decision=inputs.text(decision, "--decision"),
+        reason=inputs.text(reason, "--reason"),
         result=replacement,
         supervisor=who.user_id,
         pin=who.pin,
@@ -402,7 +412,13 @@ def void(
     db: DbOption = None,
 ) -> None:
     """Void a ruling or an override: a new record linked to it."""
-    made = supervision.void(db, record_id, reason=reason, supervisor=who.user_id, pin=who.pin)
+    made = supervision.void(
+        db,
+        inputs.record_id(record_id),
+        reason=inputs.text(reason, "--reason"),
+        supervisor=who.user_id,
+        pin=who.pin,
+    )
     _answer(
         as_json,
         {"record_id": made, "voids": record_id},
@@ -453,12 +469,12 @@ def dispute_open(
         raise DealerError("a dispute needs its table: --table ID (or DEALER_TABLE)")
     made = supervision.open_dispute(
         desk,
-        description,
-        seat=seat,
+        inputs.text(description, "the dispute's description"),
+        seat=None if seat is None else inputs.seat(seat, SEATS),
         occurred_at=inputs.time(when) if when else None,
-        parties=party or (),
-        video=video,
-        rulings=ruling or (),
+        parties=tuple(inputs.text(p, "--party") for p in party or ()),
+        video=inputs.text(video, "--video") if video else "",
+        rulings=tuple(inputs.record_id(r, "--ruling record") for r in ruling or ()),
     )
     _answer(as_json, {"dispute_id": made}, f"Dispute {made} opened at table {desk.table}.")
 
@@ -486,11 +502,11 @@ def dispute_resolve(
     """Resolve a dispute: no-error, patron-error or dealer-error, with a second reviewer."""
     made, resolved = supervision.resolve_dispute(
         db,
-        dispute_id,
+        inputs.record_id(dispute_id, "dispute"),
         outcome=outcome,
         amount=amount,
-        reviewer=reviewer,
-        reason=reason,
+        reviewer=inputs.user_id(reviewer, "--reviewer"),
+        reason=inputs.text(reason, "--reason"),
         supervisor=who.user_id,
         pin=who.pin,
     )
@@ -524,10 +540,10 @@ def dispute_correct(
     is never changed), with a second reviewer."""
     made, corrected = supervision.correct_dispute(
         db,
-        dispute_id,
+        inputs.record_id(dispute_id, "dispute"),
         amount=amount,
-        reviewer=reviewer,
-        reason=reason,
+        reviewer=inputs.user_id(reviewer, "--reviewer"),
+        reason=inputs.text(reason, "--reason"),
         supervisor=who.user_id,
         pin=who.pin,
     )

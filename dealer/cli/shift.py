@@ -13,6 +13,7 @@ from dealer.cli.render import table as text_table
 from dealer.desk.shift import ShiftSummary, shift_summary
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
+from dealer.kernel.text import quoted
 
 app = typer.Typer(help="Shift reports for a table, from the audit log.", no_args_is_help=True)
 
@@ -148,8 +149,8 @@ def summary(
     start = inputs.time(since) if since else None
     end = inputs.time(until, end_of_day=True) if until else None
     if start is not None and end is not None and start >= end:
-        raise DealerError(f"--since {since} is not before --until {until}")
-    result = shift_summary(db, table, since=start, until=end)
+        raise DealerError(f"--since {quoted(since)} is not before --until {quoted(until)}")
+    result = shift_summary(db, inputs.table_id(table), since=start, until=end)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     else:

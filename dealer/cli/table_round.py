@@ -39,6 +39,7 @@ def demo(
 ) -> None:
     """Deal, set, settle and log a random round of six seats with sample wagers."""
     chosen = seed if seed is not None else secrets.randbelow(10**6)
+    dealt = desk_paigow.demo(desk, house, chosen)  # refused before a word is printed
     if not as_json:
         typer.echo(f"demo round, seed {chosen} (dealer demo --seed {chosen} deals it again)")
-    show(desk_paigow.demo(desk, house, chosen), as_json, render.round_text)
+    show(dealt, as_json, render.round_text)

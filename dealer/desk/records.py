@@ -19,7 +19,8 @@ from dealer.audit.records import Record, RecordFilter
 from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import Desk, open_log
 from dealer.inputs import text_file
-from dealer.kernel.errors import DealerError
+from dealer.kernel.errors import AuditError, DealerError
+from dealer.kernel.text import quoted
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Reads
@@ -135,14 +136,26 @@ def verify(db: Path | None, checkpoints: Sequence[str] = ()) -> Verification:
     wanted: list[Checkpoint] = []
     for given in checkpoints:
         text = text_file(given, "checkpoint file") if Path(given).is_file() else given
-        wanted += parse_checkpoints(text)
+        try:
+            found = parse_checkpoints(text)
+        except AuditError as exc:
+            raise AuditError(f"checkpoint {quoted(given)}: {exc}") from None
+        if any(c.records is not None and c.records < 1 for c in found):
+            raise AuditError(
+                f"checkpoint {quoted(given)}: a checkpoint counts the records, from 1 (N:HASH)"
+            )
+        wanted += found
     with open_log(db, read_only=True) as log:
         return Verification(verify_log(log, wanted), len(wanted))
 
 
 def checkpoint(desk: Desk, output: Path | None = None) -> Checkpoint:
     """Record a checkpoint by the desk's user at its table; the count and head hash including
-    it, also appended as an `N:HASH` line to `output` when given (a file kept outside)."""
+    it, also appended as an `N:HASH` line to `output` when given (a file kept outside). A file
+    that cannot be written (in a missing folder, or a folder) is refused before any record."""
+    if output is not None and (output.is_dir() or not output.parent.is_dir()):
+        why = "it is a folder" if output.is_dir() else f"there is no folder {output.parent}"
+        raise DealerError(f"cannot write the checkpoint to {output}: {why}")
     with open_log(desk.db) as log:
         made = entries.checkpoint(log, desk.user, table_id=desk.table)
     if output is not None:

@@ -30,6 +30,9 @@ may repeat a few rows or settings by alias."""
 MAX_NODES = 1_000_000
 """The most values (scalars, lists and mappings, counting each alias as what it expands to) one
 document may hold. A 1 MiB document without aliases holds fewer; only aliases can reach it."""
+MAX_NUMBER_DIGITS = 100
+"""The most characters of a whole number in a document (Python reads no more than 4,300
+digits; no setting needs more than a dozen)."""
 
 CACHE_FORMAT = "checked-1"
 """The cache's folder: entries written by a parser with these checks (a cache written before
@@ -130,6 +133,16 @@ def _loader(yaml: Any) -> Any:
                         )
             return super().construct_mapping(node, deep=deep)
 
+        def construct_yaml_int(self, node: Any) -> Any:
+            if len(str(node.value)) > MAX_NUMBER_DIGITS:
+                raise _error(
+                    f"a number of {len(str(node.value)):,} characters: a number may have at "
+                    f"most {MAX_NUMBER_DIGITS}",
+                    node.start_mark,
+                )
+            return super().construct_yaml_int(node)
+
+    CheckedLoader.add_constructor("tag:yaml.org,2002:int", CheckedLoader.construct_yaml_int)
     return CheckedLoader
 
 

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
-from dealer.kernel.errors import ConfigError
+from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.money import fmt_money, whole_cents
+from dealer.kernel.text import quoted
 
 if TYPE_CHECKING:
     from dealer.games.paigow.pay import Wager
@@ -178,8 +179,19 @@ def _merge(base: dict[str, Any], extra: Mapping[str, Any], origin: str, path: st
 
 
 def _decimal(value: Any, origin: str, where: str, *, optional: bool = False) -> Decimal | None:
+    """An amount of money in the profile: read as every amount is (`dealer.inputs.money`)."""
     if value is None and optional:
         return None
+    from dealer.inputs import money
+
+    try:
+        return money(value, where)
+    except DealerError as exc:
+        raise ConfigError(f"profile {origin}: {exc}") from None
+
+
+def _share(value: Any, origin: str, where: str) -> Decimal:
+    """A share (a meter's contribution): a number from 0."""
     if isinstance(value, bool):
         raise ConfigError(f"profile {origin}: {where}: {value!r} is not a number")
     try:
@@ -232,7 +244,7 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
     }
     meters = {}
     for m, cfg in raw["meters"].items():
-        share = _need(_decimal(cfg["contribution"], origin, f"meters.{m}.contribution"))
+        share = _share(cfg["contribution"], origin, f"meters.{m}.contribution")
         if share > 1:
             raise ConfigError(
                 f"profile {origin}: meters.{m}.contribution: {share} is a share of the wager, "
@@ -284,14 +296,14 @@ def _apply_rule(raw: dict[str, Any], rule: str) -> None:
     key, sep, value = rule.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise ConfigError(f"--rule {rule!r}: expected KEY=VALUE, e.g. --rule wheel=lowest")
+        raise ConfigError(f"--rule {quoted(rule)}: expected KEY=VALUE, e.g. --rule wheel=lowest")
     path = key.split(".")
     if len(path) == 1 and path[0] not in SECTIONS:
         path = ["rules", path[0]]
     try:
         node: Any = load_yaml(value, cache=False) if value.strip() else None
     except DocumentSyntaxError as exc:
-        raise ConfigError(f"--rule {rule!r}: the value is not valid YAML: {exc}") from None
+        raise ConfigError(f"--rule {quoted(rule)}: the value is not valid YAML: {exc}") from None
     for part in reversed(path):
         node = {part: node}
     _merge(raw, node, f"--rule {rule}", "")

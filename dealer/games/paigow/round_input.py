@@ -29,7 +29,7 @@ from typing import Any
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.pay import BASE_WAGER, PLACED, Wager
 from dealer.games.paigow.profile import Profile
-from dealer.inputs import money
+from dealer.inputs import money, table_id
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
@@ -220,8 +220,11 @@ def read_round(raw: Any, profile: Profile) -> RoundInput:
         if seat is not None:
             seats.append(seat)
     table = raw.get("table")
-    if table is not None and not isinstance(table, str | int):
-        check.problems.append("table: must be a table id")
+    if table is not None:
+        try:
+            table = table_id(str(table) if isinstance(table, int) else table)
+        except DealerError as exc:
+            check.problems.append(f"table: {exc}")
     if check.problems or dealer is None:
         raise RoundError(check.problems)
     return RoundInput(

@@ -36,9 +36,11 @@ from dealer.games.paigow.round_input import (
     read_dealer,
     read_seat,
 )
+from dealer.inputs import money
 from dealer.kernel.cards import Card, split_tokens, symbols
 from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.money import fmt_money, money_json
+from dealer.kernel.text import quoted
 
 WAGER_NAMES: Mapping[str, str] = {
     **dict.fromkeys(("base", "b", "bet", "wager"), "base"),
@@ -130,8 +132,9 @@ class _LineReader:
         elif words and (found := _SEAT.fullmatch(words[0])):
             self.number, rest = int(found.group(1)), tokens[1:]
         else:
+            shown = f" ({quoted(tokens[0])} is not a seat)" if tokens else ""
             raise DealerError(
-                "start a seat with its number (1-6), e.g. '3 As Kd 9c 7h 5s 3d 2c base 25'"
+                f"start a seat with its number (1-6){shown}, e.g. '3 As Kd 9c 7h 5s 3d 2c base 25'"
             )
         return rest
 
@@ -139,6 +142,7 @@ class _LineReader:
         amount = _AMOUNT.fullmatch(word)
         if self.pending is not None and not amount:
             if not self.soft:
+                money(token, f"{WAGER_LABELS[self.pending]} wager")  # says why it is no amount
                 raise DealerError(f"give the {WAGER_LABELS[self.pending]} wager's amount")
             self.pending = None
         if amount and self.pending is not None:
