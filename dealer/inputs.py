@@ -35,10 +35,9 @@ _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
 WAGER_LIMIT = Decimal(1_000_000)
-"""The largest amount of any one wager, dispute or pay typed or filed: $1,000,000. (A table's
-own limits, in its profile, are far below it; this bound keeps every sum exact and finite.)"""
-METER_LIMIT = Decimal(100_000_000)
-"""The largest value a progressive meter may hold or be set to: $100,000,000."""
+"""The largest amount typed or filed — a wager, a meter value, a profile's limit, cap, seed or
+meter cap: $1,000,000 (a table's own limits are far below it; the bound keeps every sum exact
+and finite). A dispute's amount adjusted has its own bound (`audit.disputes.AMOUNT_LIMIT`)."""
 AMOUNT_FORM = "digits with at most one decimal point and two decimals, e.g. 25, 12.50 or $25"
 """What an amount may look like, as an error says it."""
 

@@ -294,7 +294,7 @@ def test_checkpoint_json(staffed: Path) -> None:
 def test_bad_checkpoint_argument(staffed: Path) -> None:
     result = run("verify", "--checkpoint", "not-a-hash")
     assert result.exit_code == 1
-    assert result.stderr.startswith("Error: no checkpoint found")
+    assert result.stderr.startswith("Error: checkpoint 'not-a-hash': no checkpoint found")
 
 
 def test_export(staffed: Path, tmp_path: Path) -> None:
@@ -363,7 +363,7 @@ def test_dispute_flow(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert (out["record_id"], out["id"], out["open"]) == (9, 8, False)
     assert (
         out["resolution"]["outcome"] == "dealer-error"
-        and out["resolution"]["amount_adjusted"] == "25"
+        and out["resolution"]["amount_adjusted"] == 25
     )
     assert run("dispute", "list").stdout == "No open disputes.\n"
     assert json.loads(run("dispute", "list", "--all", "--json").stdout)["count"] == 1
@@ -473,14 +473,14 @@ def test_dispute_amount_corrected_by_a_linked_record(staffed: Path) -> None:
     assert shown[-1].endswith("Z: typed 2500 for 25")
     listed = json.loads(run("dispute", "list", "--all", "--json").stdout)["disputes"][0]
     resolution = listed["resolution"]
-    assert resolution["amount_adjusted"] == "-25"
+    assert resolution["amount_adjusted"] == -25
     assert [
         (c["record_id"], c["previous"], c["amount_adjusted"]) for c in resolution["corrections"]
-    ] == [(10, "2500", "-25")]
+    ] == [(10, 2500, -25)]
     again = correct("-25", "--supervisor", "S2", "--pin", "1357", "--json")
     assert (again.exit_code, json.loads(again.stderr)) == (
         1,
-        {"error": "the amount adjusted of dispute 8 is already -25", "exit": 1},
+        {"error": "the amount adjusted of dispute 8 is already -$25", "exit": 1},
     )
     assert kinds(staffed)[7:] == ["dispute", "dispute-resolution", "dispute-correction"]
 

@@ -303,7 +303,7 @@ def test_a_dispute_amount_is_corrected_by_a_linked_record(log: Storage) -> None:
         "second_reviewer": "A1",
     }
     assert record.explanation == (
-        f"Dispute {dispute_id}: amount adjusted corrected by S2 from 2500 to 25, "
+        f"Dispute {dispute_id}: amount adjusted corrected by S2 from +$2,500 to +$25, "
         "second reviewer A1",
         "typed 2500 for 25",
     )
@@ -319,7 +319,7 @@ def test_a_dispute_amount_is_corrected_by_a_linked_record(log: Storage) -> None:
         (second, "25", "-12.50", "paid twice"),
     ]
     listed = disputes.disputes(log)[0].to_dict()["resolution"]
-    assert listed["amount_adjusted"] == "-12.50"
+    assert listed["amount_adjusted"] == -12.5
     assert [c["record_id"] for c in listed["corrections"]] == [first, second]
     assert verify(log).ok
 
@@ -327,7 +327,7 @@ def test_a_dispute_amount_is_corrected_by_a_linked_record(log: Storage) -> None:
 @pytest.mark.parametrize(
     ("changes", "error", "message"),
     [
-        ({"amount_adjusted": Decimal("2500")}, AuditError, "is already 2500"),
+        ({"amount_adjusted": Decimal("2500")}, AuditError, r"is already \+\$2,500"),
         ({"amount_adjusted": "2.505"}, AuditError, "'2.505' has fractions of a cent"),
         ({"amount_adjusted": Decimal("2E+7")}, AuditError, "is more than \\$10,000,000"),
         ({"reason": " "}, AuditError, "a correction of a dispute's amount needs a reason"),

@@ -72,17 +72,14 @@ def test_amounts_refused(typed: object, message: str) -> None:
     assert message in str(refused.value)
 
 
-def test_a_meter_has_its_own_bound() -> None:
-    assert inputs.money("99999999", "meter", limit=inputs.METER_LIMIT) == Decimal(99_999_999)
-    with pytest.raises(DealerError, match=r"meter '100000000.01' is more than \$100,000,000"):
-        inputs.money("100000000.01", "meter", limit=inputs.METER_LIMIT)
+def test_a_bound_can_be_given() -> None:
+    assert inputs.money("9999999", "amount", limit=Decimal(10_000_000)) == Decimal(9_999_999)
+    with pytest.raises(DealerError, match=r"amount '10000000.01' is more than \$10,000,000"):
+        inputs.money("10000000.01", "amount", limit=Decimal(10_000_000))
 
 
-def test_the_bounds_are_as_documented() -> None:
-    assert (fmt_money(inputs.WAGER_LIMIT), fmt_money(inputs.METER_LIMIT)) == (
-        "$1,000,000",
-        "$100,000,000",
-    )
+def test_the_bound_is_as_documented() -> None:
+    assert fmt_money(inputs.WAGER_LIMIT) == "$1,000,000"
 
 
 @settings(derandomize=True, max_examples=300, deadline=None)

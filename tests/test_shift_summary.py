@@ -275,7 +275,7 @@ def test_usage_and_domain_errors(shift: dict[str, Any], monkeypatch: pytest.Monk
         "2026-05-09",
     )
     assert backwards.exit_code == 1
-    assert backwards.stderr == "Error: --since 2026-05-10 is not before --until 2026-05-09\n"
+    assert backwards.stderr == "Error: --since '2026-05-10' is not before --until '2026-05-09'\n"
     monkeypatch.setenv("DEALER_TABLE", "PG-6")
     other = json.loads(invoke("shift", "summary", "--db", db, "--json").stdout)
     assert (other["table"], other["rounds"], other["players_net"]) == ("PG-6", 1, 301.5)

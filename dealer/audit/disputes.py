@@ -33,7 +33,7 @@ from dealer.audit.records import (
     utc_now,
 )
 from dealer.kernel.errors import AuditError
-from dealer.kernel.money import fmt_money, whole_cents
+from dealer.kernel.money import fmt_money, money_json, whole_cents
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Reads, Storage, WriteTransaction
@@ -73,8 +73,11 @@ class Correction:
     reason: str
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return dict(self.__dict__)
+        """JSON-ready: the amounts as JSON numbers, as every amount in JSON is."""
+        return dict(self.__dict__) | {
+            "previous": _amount_json(self.previous),
+            "amount_adjusted": _amount_json(self.amount_adjusted),
+        }
 
 
 @dataclass(frozen=True)
@@ -92,8 +95,16 @@ class Resolution:
     corrections: tuple[Correction, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return dict(self.__dict__) | {"corrections": [c.to_dict() for c in self.corrections]}
+        """JSON-ready: the amount as a JSON number, as every amount in JSON is."""
+        return dict(self.__dict__) | {
+            "amount_adjusted": _amount_json(self.amount_adjusted),
+            "corrections": [c.to_dict() for c in self.corrections],
+        }
+
+
+def _amount_json(stored: str) -> int | float | None:
+    """A stored amount (text of a Decimal) as JSON; None where none was stored."""
+    return money_json(Decimal(stored)) if stored else None
 
 
 @dataclass(frozen=True)
@@ -310,7 +321,10 @@ def _correct(
         raise AuditError(f"dispute {dispute_id} is open: its amount is given when it is resolved")
     previous = resolution.amount_adjusted
     if Decimal(previous) == adjusted:
-        raise AuditError(f"the amount adjusted of dispute {dispute_id} is already {previous}")
+        raise AuditError(
+            f"the amount adjusted of dispute {dispute_id} is already "
+            f"{fmt_money(adjusted, signed=True)}"
+        )
     _check_reviewer(tx, supervisor, second_reviewer, "correcting")
     return tx.append(
         Entry(
@@ -329,7 +343,8 @@ def _correct(
             },
             explanation=[
                 f"Dispute {dispute_id}: amount adjusted corrected by {supervisor.user_id} from "
-                f"{previous} to {adjusted}, second reviewer {second_reviewer}",
+                f"{fmt_money(Decimal(previous), signed=True)} to "
+                f"{fmt_money(adjusted, signed=True)}, second reviewer {second_reviewer}",
                 reason,
             ],
             links_to=dispute_id,
