@@ -106,3 +106,39 @@ def test_killed_mid_write_leaves_no_partial_round(tmp_path: Path) -> None:
         )
         assert after == result.records + 1  # the lock died with the process
         assert verify(log).ok
+
+
+def test_a_writer_waits_for_the_lock_in_short_slices(tmp_path: Path) -> None:
+    """While another process writes, a writer asks again every `WAIT_SLICE_MS` (so Ctrl-C is
+    heard between asks) and writes once the lock is free; its busy timeout is then restored."""
+    import threading
+
+    from dealer.audit.sqlite import BUSY_TIMEOUT_SECONDS, WAIT_SLICE_MS
+
+    db = tmp_path / "audit.sqlite"
+    said: list[str] = []
+    locked = threading.Event()
+
+    def other_writer() -> None:  # holds the write lock until the writer has asked three times
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        locked.set()
+        deadline = time.monotonic() + 60  # a hang guard only
+        while said.count("BEGIN IMMEDIATE") < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        holder.execute("ROLLBACK")
+        holder.close()
+
+    with SQLiteStorage.open(db) as log:
+        entries.append(log, Entry(kind="ruling", user_id="D1", role="dealer", input_text="a"))
+        other = threading.Thread(target=other_writer)
+        other.start()
+        assert locked.wait(60)
+        log.conn.set_trace_callback(said.append)
+        entries.append(log, Entry(kind="ruling", user_id="D1", role="dealer", input_text="b"))
+        log.conn.set_trace_callback(None)
+        other.join(60)
+        assert said.count("BEGIN IMMEDIATE") >= 3
+        assert said[:2] == ["PRAGMA busy_timeout", f"PRAGMA busy_timeout = {WAIT_SLICE_MS}"]
+        assert f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}" in said
+        assert [r.input_text for r in log.records(RecordFilter())] == ["a", "b"]

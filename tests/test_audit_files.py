@@ -35,7 +35,7 @@ READING = (
     ["audit", "export", "--format", "jsonl"],
     ["audit", "user", "list"],
     ["audit", "dispute", "list"],
-    ["audit", "meter", "show", "treasure", "--table", "PG-1"],
+    ["audit", "meter", "show", "progressive_treasure", "--table", "PG-1"],
     ["shift", "summary", "--table", "PG-1"],
 )
 """Every reading command, each with a read that finds something in the `logged` log."""

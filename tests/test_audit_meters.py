@@ -401,7 +401,8 @@ def test_the_live_table_keeps_its_round_when_a_stored_meter_is_refused(db: Path)
         "ruling can pay from (a meter holds whole cents from $0 to its cap, $250,000): a "
         "supervisor sets it again with dealer audit meter adjust (the round is kept: settle "
         "again, or undo)",
-        "Error: round 1 was not settled (the dealer's cards and 1 seat): nothing is recorded "
+        "Error: the input ended with round 1 not settled (the dealer's cards and 1 seat): "
+        "nothing is recorded "
         "for it",
     ]
     assert "seat 1" in result.stdout  # `show` after the refusal still shows the round

@@ -330,3 +330,42 @@ def test_an_interrupted_export_leaves_the_old_file_as_it_was(
 
 def test_an_export_into_a_device_is_written_as_it_goes(log: Path) -> None:
     assert records.export(log, "csv", RecordFilter(), Path(os.devnull)) == 3
+
+
+def _has_open(pid: int, path: Path) -> bool:
+    try:
+        return any(
+            Path(f"/proc/{pid}/fd/{fd}").resolve() == path for fd in os.listdir(f"/proc/{pid}/fd")
+        )
+    except OSError:
+        return False
+
+
+def test_a_ruling_waiting_for_the_log_stops(tmp_path: Path) -> None:
+    """A writer waits for another terminal's write in short slices, so Ctrl-C is heard while
+    the log is busy; nothing is recorded for the interrupted ruling."""
+    db = (tmp_path / "audit.sqlite").resolve()
+    first = subprocess.run(
+        [*DEALER, "paigow", "set", SET_LINES[0]],
+        env=_env(tmp_path),
+        capture_output=True,
+        timeout=HANG_GUARD,
+        check=True,
+    )
+    assert first.returncode == 0
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another terminal, mid-write
+    try:
+        proc = _start(["paigow", "set", SET_LINES[1]], tmp_path)
+        deadline = time.monotonic() + HANG_GUARD
+        while not _has_open(proc.pid, db):
+            assert time.monotonic() < deadline, "the command never opened the log"
+            time.sleep(0.01)
+        _waiting(proc.pid)
+        os.killpg(proc.pid, signal.SIGINT)
+        assert _ended(proc) == (130, "", "Error: interrupted\n")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert _recorded(db) == [SET_LINES[0]]
+    assert _verifies(tmp_path)

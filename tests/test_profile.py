@@ -79,7 +79,7 @@ def test_a_property_file_and_rule_overrides(tmp_path: Path) -> None:
         (
             "caps:\n  treasure: {per_hand: lots}\n",
             [],
-            "caps.treasure.per_hand: 'lots' is not a number",
+            "caps.treasure.per_hand 'lots' is not an amount: use digits",
         ),
         ("meters:\n  progressive_treasure: {contribution: 3}\n", [], "at most 1"),
         (
@@ -90,13 +90,13 @@ def test_a_property_file_and_rule_overrides(tmp_path: Path) -> None:
         (
             "",
             ["meters.progressive_treasure.cap=1e400"],
-            "meters.progressive_treasure.cap: '1e400' is more than $1,000,000, the most a meter "
-            "may hold",
+            "meters.progressive_treasure.cap '1e400' is not an amount: use digits",
         ),
         (
             "",
             ["meters.progressive_insurance.seed=5000.001"],
-            "meters.progressive_insurance.seed: 5000.001 has fractions of a cent",
+            "meters.progressive_insurance.seed '5000.001' is not an amount: amounts are whole "
+            "cents",
         ),
         ("- just a list\n", [], "top level: must be a mapping"),
         ("rules: [unclosed\n", [], "not valid YAML"),

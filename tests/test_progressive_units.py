@@ -240,22 +240,23 @@ def test_units_and_offers_from_a_file_and_rules(tmp_path: Path) -> None:
         (
             "limits:\n  progressive_treasure: {unit: -1}\n",
             [],
-            "limits.progressive_treasure.unit: -1 must be zero or more",
+            "limits.progressive_treasure.unit '-1' is not an amount: an amount is zero or more",
         ),
         (
             "limits:\n  progressive_treasure: {unit: five}\n",
             [],
-            "limits.progressive_treasure.unit: 'five' is not a number",
+            "limits.progressive_treasure.unit 'five' is not an amount: use digits with at most "
+            "one decimal point and two decimals, e.g. 25, 12.50 or $25",
         ),
         (
             "limits:\n  progressive_treasure: {unit: 5}\n",
             [],
-            "limits.progressive_treasure.min: 1 is not a whole number of units of 5",
+            "limits.progressive_treasure.min: $1 is not a whole number of units of $5",
         ),
         (
             "limits:\n  progressive_insurance: {max: 2.5}\n",
             [],
-            "limits.progressive_insurance.max: 2.5 is not a whole number of units of 1",
+            "limits.progressive_insurance.max: $2.50 is not a whole number of units of $1",
         ),
         (
             "limits:\n  treasure: {unit: 5}\n",
@@ -277,8 +278,8 @@ def test_units_and_offers_from_a_file_and_rules(tmp_path: Path) -> None:
         (
             "",
             ["limits.progressive_treasure.unit=2"],
-            "--rule limits.progressive_treasure.unit=2: limits.progressive_treasure.min: 1 is "
-            "not a whole number of units of 2",
+            "--rule limits.progressive_treasure.unit=2: limits.progressive_treasure.min: $1 is "
+            "not a whole number of units of $2",
         ),
     ],
 )
@@ -444,8 +445,8 @@ def test_cli_refuses_a_profile_with_a_bad_unit(db: Path, tmp_path: Path) -> None
     result = run(*SETTLE, "--progressive-treasure", "2", "--profile", str(profile))
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        f"Error: profile {profile}: limits.progressive_treasure.min: 1 is not a whole number "
-        "of units of 2\n"
+        f"Error: profile {profile}: limits.progressive_treasure.min: $1 is not a whole number "
+        "of units of $2\n"
     )
     assert records(db) == 0
 

@@ -127,7 +127,8 @@ REFUSED = {
     "live table": f"Error: line 3: {AUDITOR} (the round is kept: settle again, or undo)\n"
     "Error: line 4: round 1 is not settled (the dealer's cards and 1 seat): settle it, or quit "
     "again to leave it unrecorded\n"
-    "Error: round 1 was not settled (the dealer's cards and 1 seat): nothing is recorded for it\n",
+    "Error: the input ended with round 1 not settled (the dealer's cards and 1 seat): nothing "
+    "is recorded for it\n",
     "burosh": f"Error: {AUDITOR}\n",
 }
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from decimal import Decimal, InvalidOperation
@@ -30,6 +31,8 @@ from dealer.kernel.errors import AuditError
 
 BUSY_TIMEOUT_SECONDS = 15.0
 """How long a writer waits for another process's write to finish before giving up."""
+WAIT_SLICE_MS = 100
+"""The longest single wait for the write lock (see `SQLiteStorage._begin_writing`)."""
 
 _FILTERED = ("table_id", "seat", "game", "user_id", "kind", "action", "links_to")
 
@@ -482,7 +485,7 @@ class SQLiteStorage(_Reads):
         if self._in_transaction:
             raise AuditError("an audit transaction is already open on this connection")
         with self.errors("start writing", writing=True):
-            self.conn.execute("BEGIN IMMEDIATE")
+            self._begin_writing()
         self._in_transaction = True
         tx: _Transaction | None = None
         try:
@@ -506,6 +509,24 @@ class SQLiteStorage(_Reads):
             if tx is not None:
                 tx.close()
             self._in_transaction = False
+
+    def _begin_writing(self) -> None:
+        """BEGIN IMMEDIATE, waiting for another process's write in slices of `WAIT_SLICE_MS`
+        up to the connection's busy timeout: SQLite waits inside C, so a slice is as long as
+        Ctrl-C can go unheard while the log is busy."""
+        (full_ms,) = self.conn.execute("PRAGMA busy_timeout").fetchone()
+        deadline = time.monotonic() + full_ms / 1000
+        self.conn.execute(f"PRAGMA busy_timeout = {min(WAIT_SLICE_MS, full_ms)}")
+        try:
+            while True:
+                try:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) or time.monotonic() >= deadline:
+                        raise
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {full_ms}")
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:

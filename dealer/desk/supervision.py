@@ -253,11 +253,11 @@ def meter(db: Path | None, table_id: str, name: str) -> Decimal | None:
     progressive wagers'."""
     from dealer.games.paigow.pay import PROGRESSIVES
 
-    if name not in PROGRESSIVES:
-        raise DealerError(
-            f"there is no meter {quoted(name)}: the meters are {', '.join(PROGRESSIVES)}"
-        )
     with open_log(db, read_only=True) as log:
+        if name not in PROGRESSIVES:
+            raise DealerError(
+                f"there is no meter {quoted(name)}: the meters are {', '.join(PROGRESSIVES)}"
+            )
         return log.meter(table_id, name)
 
 

@@ -286,7 +286,8 @@ def _limit(raw: Mapping[str, Any], origin: str, where: str) -> Limit:
     for key, value in (("min", lo), ("max", hi)):
         if value % unit:
             raise ConfigError(
-                f"profile {origin}: {where}.{key}: {value} is not a whole number of units of {unit}"
+                f"profile {origin}: {where}.{key}: {fmt_money(value)} is not a whole number of "
+                f"units of {fmt_money(unit)}"
             )
     return Limit(lo, hi, unit)
 

@@ -142,7 +142,8 @@ class _LineReader:
         amount = _AMOUNT.fullmatch(word)
         if self.pending is not None and not amount:
             if not self.soft:
-                money(token, f"{WAGER_LABELS[self.pending]} wager")  # says why it is no amount
+                if word not in WAGER_NAMES and word not in ON_DEALER:  # say what is wrong
+                    money(token, f"{WAGER_LABELS[self.pending]} wager")
                 raise DealerError(f"give the {WAGER_LABELS[self.pending]} wager's amount")
             self.pending = None
         if amount and self.pending is not None:
