@@ -6,7 +6,6 @@ desk's modules); `dealer --help` and the test runner see every group."""
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import re
 import signal
@@ -97,6 +96,8 @@ def _usage(exc: ClickException) -> str:
 
 def _refuse(message: str, status: int, words: Sequence[str]) -> NoReturn:
     """Say why a command was refused, in one line on stderr, and leave with `status`."""
+    import json
+
     from dealer.kernel.text import printable
 
     typed = words[: words.index("--")] if "--" in words else words
