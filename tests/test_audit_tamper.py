@@ -187,3 +187,36 @@ def test_users_row_forged(path: Path) -> None:
     assert verify(path)[3] == (
         "the users table row of X1 does not match record 5: it was changed outside the tool",
     )
+
+
+def test_a_back_dated_record_is_caught_even_re_chained(path: Path) -> None:
+    conn = attacker(path)
+    saved = trigger_sql(conn, "records_no_update")
+    conn.execute("DROP TRIGGER records_no_update")
+    conn.execute("UPDATE records SET recorded_at = '2020-01-01T00:00:00.000000Z' WHERE id = 7")
+    rechain(conn, 7)
+    conn.execute(saved)
+    before = conn.execute("SELECT recorded_at FROM records WHERE id = 6").fetchone()[0]
+    conn.close()
+    assert verify(path) == (
+        False,
+        10,
+        7,
+        (
+            "record 7 is dated 2020-01-01T00:00:00.000000Z, before record 6 "
+            f"({before}): the log's times run backwards",
+        ),
+    )
+
+
+def test_a_clock_set_back_never_dates_a_record_before_the_last(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dealer.audit.chain
+
+    monkeypatch.setattr(dealer.audit.chain, "utc_now", lambda: "2020-01-01T00:00:00.000000Z")
+    with open_log(path) as log:
+        last = log.record(10)
+        made = entries.append(log, ruling(11))
+        assert last is not None and log.record(made).recorded_at == last.recorded_at  # type: ignore[union-attr]
+    assert verify(path)[0]

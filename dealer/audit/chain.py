@@ -118,6 +118,7 @@ class ChainCheck:
     count: int = 0
     rows: int = 0
     head_hash: str = GENESIS_HASH
+    head_time: str = ""
     first_bad: int | None = None
     problem: str | None = None
     _wanted: dict[int, str] = field(default_factory=dict)
@@ -142,6 +143,13 @@ class ChainCheck:
                     )
                 elif record_hash(row) != row["hash"]:
                     self._bad(row["id"], f"record {row['id']} was changed after it was written")
+                elif row["recorded_at"] < self.head_time:
+                    self._bad(
+                        row["id"],
+                        f"record {row['id']} is dated {row['recorded_at']}, before record "
+                        f"{expected - 1} ({self.head_time}): the log's times run backwards",
+                    )
+            self.head_time = max(self.head_time, str(row["recorded_at"]))
             self.rows += 1
             self.count = row["id"]
             self.head_hash = row["hash"]
@@ -179,18 +187,19 @@ def _count(cp: Checkpoint) -> int:
     return cp.records or 0
 
 
-def seal(entry: Entry, head: Checkpoint) -> dict[str, Any]:
+def seal(entry: Entry, head: Checkpoint, not_before: str = "") -> dict[str, Any]:
     """The stored row of `entry` as the record after `head`: its fields checked
     (`Entry.stored`), its link checked (only to a record that exists), and its number, time,
     software version, `prev_hash` and hash assigned by the recipe of `dealer.audit.chain`.
-    Every backend stores exactly this row."""
+    Every backend stores exactly this row. Its time is never before `not_before` (the head's
+    time): a clock set back does not make the log's times run backwards, which verify refuses."""
     row = entry.stored()
     count = head.records or 0
     if entry.links_to is not None and not 1 <= entry.links_to <= count:
         raise AuditError(f"there is no audit record {entry.links_to} to refer to")
     row.update(
         id=count + 1,
-        recorded_at=utc_now(),
+        recorded_at=max(utc_now(), not_before),
         software_version=dealer.__version__,
         prev_hash=head.head_hash,
     )

@@ -372,7 +372,14 @@ class _Transaction(_Reads):
         self._storage = storage
         self._closed = False
         self._head = self.head()
+        self._time = self._head_time()
         self._appended: list[tuple[int, Entry]] = []
+
+    def _head_time(self) -> str:
+        row = self.conn.execute(
+            "SELECT recorded_at FROM records ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        return str(row[0]) if row else ""
 
     @property
     def appended(self) -> Sequence[tuple[int, Entry]]:
@@ -383,12 +390,12 @@ class _Transaction(_Reads):
         """Store `entry` as the next record; return its id."""
         if self._closed:
             raise AuditError("this audit transaction is already finished")
-        row = seal(entry, self._head)
+        row = seal(entry, self._head, not_before=self._time)
         columns = ", ".join(row)
         marks = ", ".join(f":{name}" for name in row)
         with self._storage.errors("write the record", writing=True):
             self.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
-        self._head = Checkpoint(row["id"], row["hash"])
+        self._head, self._time = Checkpoint(row["id"], row["hash"]), row["recorded_at"]
         self._appended.append((row["id"], entry))
         return int(row["id"])
 
