@@ -147,15 +147,25 @@ def test_rechain_after_an_edit_caught_by_checkpoint(path: Path) -> None:
     rechain(conn, 12)
     conn.execute(saved)
     conn.close()
-    assert verify(path) == (True, 14, None, ())  # internally consistent again
+    assert verify(path) == (  # the checkpoint recorded in the log still names the old chain
+        False,
+        14,
+        14,
+        (
+            "the chain no longer matches checkpoint #14 at record 13: the history before it "
+            "was rewritten",
+        ),
+    )
     ok, _, first_bad, problems = verify(path, early, late)
     assert (ok, first_bad) == (False, 11)
     assert problems == (
         f"record 14 does not match checkpoint {late}: the log was changed and re-chained "
         "somewhere in records 11-14",
+        "the chain no longer matches checkpoint #14 at record 13: the history before it was "
+        "rewritten",
     )
     assert verify(path, late)[2] == 1  # with only the late checkpoint, nothing is vouched for
-    assert verify(path, early)[0]  # the edit came after the early checkpoint
+    assert verify(path, early)[2] == 14  # after the early one: the recorded checkpoint sees it
     assert not verify(path, Checkpoint(None, late.head_hash))[0]
 
 
@@ -220,3 +230,68 @@ def test_a_clock_set_back_never_dates_a_record_before_the_last(
         made = entries.append(log, ruling(11))
         assert last is not None and log.record(made).recorded_at == last.recorded_at  # type: ignore[union-attr]
     assert verify(path)[0]
+
+
+def forge(path: Path, entry: Entry) -> int:
+    """Append `entry` as someone with the file would: a correct row by the published recipe,
+    with no check of who made it."""
+    from dealer.audit.chain import seal
+
+    with open_log(path) as log:
+        row = seal(entry, log.head())
+    conn = attacker(path)
+    columns = ", ".join(row)
+    conn.execute(
+        f"INSERT INTO records ({columns}) VALUES ({', '.join('?' * len(row))})", list(row.values())
+    )
+    conn.close()
+    return int(row["id"])
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        (
+            Entry(kind="void", user_id="sup-7", role="supervisor", links_to=4, reason="forged"),
+            "record 11 (void): at that point sup-7 is not a registered supervisor: unregistered "
+            "ids act as dealers",
+        ),
+        (
+            Entry(kind="void", user_id="D1", role="supervisor", links_to=4, reason="forged"),
+            "record 11 (void): at that point D1 is registered as a dealer, not a supervisor",
+        ),
+        (
+            Entry(kind="override", user_id="D1", role="dealer", links_to=4, reason="forged"),
+            "record 11 (override): at that point D1 was not a registered supervisor",
+        ),
+        (
+            Entry(
+                kind="user",
+                user_id="X1",
+                role="supervisor",
+                action="add",
+                result={"user": "X1", "role": "supervisor", "active": True},
+            ),
+            "record 11 (user): at that point X1 is not a registered supervisor: unregistered "
+            "ids act as dealers",
+        ),
+        (
+            Entry(kind="ruling", user_id="S1", role="dealer", input_text="As"),
+            "record 11 (ruling): at that point S1 is registered as a supervisor, not a dealer",
+        ),
+    ],
+)
+def test_a_record_its_maker_could_not_make_then_fails_verify(
+    path: Path, entry: Entry, problem: str
+) -> None:
+    made = forge(path, entry)
+    ok, records, first_bad, problems = verify(path)
+    assert (ok, records, first_bad, problems) == (False, 11, made, (problem,))
+
+
+def test_a_supervisor_disabled_before_an_action_fails_verify(path: Path) -> None:
+    with open_log(path) as log:
+        staff.add_user(log, "S2", "supervisor", pin=PIN, supervisor_id="S1", supervisor_pin=PIN)
+        staff.change_user(log, "S1", active=False, supervisor_id="S2", supervisor_pin=PIN)
+    made = forge(path, Entry(kind="void", user_id="S1", role="supervisor", links_to=4))
+    assert verify(path)[2:] == (made, (f"record {made} (void): at that point S1 is disabled",))
