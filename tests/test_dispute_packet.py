@@ -172,3 +172,13 @@ def test_a_missing_dispute_is_one_error_line(log: Path) -> None:
             "",
             f"Error: there is no dispute {given}\n",
         )
+
+
+def test_a_page_that_cannot_be_written_is_one_error_line(log: Path, tmp_path: Path) -> None:
+    page = tmp_path / "missing" / "dispute-7.html"
+    result = run("audit", "dispute", "packet", "7", "--html", str(page))
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        f"Error: cannot write {page}: No such file or directory\n",
+    )
