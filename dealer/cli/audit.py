@@ -573,6 +573,32 @@ def dispute_list(
     typer.echo(table(_dispute_rows(found), headers))
 
 
+@dispute_app.command("packet")
+def dispute_packet(
+    dispute_id: Annotated[int, typer.Argument(help="The dispute id.")],
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Also write the packet to FILE as a page to print."),
+    ] = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Everything about a dispute: the claim, the rulings and what decided them, every linked
+    record, and the proof that they are on the hash chain."""
+    from dealer.cli.packet import packet_html, packet_text
+    from dealer.desk import packet
+
+    found = packet.packet(db, inputs.record_id(dispute_id, "dispute"))
+    if html is not None:
+        packet.save(html, packet_html(found))
+    if as_json:
+        _echo_json(found.to_dict())
+    else:
+        typer.echo(packet_text(found))
+    if html is not None:
+        typer.echo(f"Dispute {dispute_id} packet written to {html}", err=True)
+
+
 # -- users ---------------------------------------------------------------------------------
 
 

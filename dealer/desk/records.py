@@ -37,6 +37,7 @@ __all__ = [
     "search",
     "show",
     "verify",
+    "write_whole",
 ]
 
 
@@ -128,6 +129,16 @@ def export(db: Path | None, fmt: str, flt: RecordFilter, to: IO[str] | Path) -> 
                 return write_records(log, out, fmt, flt)
         except OSError as exc:
             raise DealerError(f"cannot write {to}: {exc.strerror}") from None
+
+
+def write_whole(path: Path, text: str) -> None:
+    """`text` into `path`, created 0600 or replaced whole (as an export); DealerError naming
+    the file when it cannot be written."""
+    try:
+        with _whole(path) as out:
+            out.write(text)
+    except OSError as exc:
+        raise DealerError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def verify(db: Path | None, checkpoints: Sequence[str] = ()) -> Verification:

@@ -1,0 +1,94 @@
+"""A dispute packet: everything about one dispute, gathered once from the log opened read-only,
+for a person to print or hand over.
+
+It holds the dispute as it stands, the dispute's own record, the disputed rulings as recorded
+(cards, explanation, settings), every record linked to the dispute or to a disputed ruling
+(overrides, voids, the resolution, corrections; not the meter movements of a ruling, which the
+ruling's own record shows) oldest first, the nearest
+checkpoint recorded after the newest of these records (None when there is none yet: then the
+chain's verification is the only proof), and the verification of the whole chain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from dealer.audit import disputes, entries
+from dealer.audit.chain import VerifyResult
+from dealer.audit.records import CHECKPOINT, METER, Record, RecordFilter
+from dealer.audit.verify import verify as verify_log
+from dealer.desk.context import open_log
+from dealer.desk.records import write_whole
+
+__all__ = ["Packet", "packet", "save"]
+
+DECIDING_SETTINGS = ("profile", "profile_source", "profile_sha256", "house_way", "paytables")
+"""The settings of a ruling that say which rules decided it: the profile with its source and
+hash, the House Way name and version, the pay table of each wager; any other setting whose name
+says it is a version or a hash is shown too (`deciding`)."""
+
+
+def deciding(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings that name the rules, versions and hashes a ruling was decided under."""
+    return {
+        name: value
+        for name, value in settings.items()
+        if name in DECIDING_SETTINGS or "sha256" in name or "version" in name
+    }
+
+
+class Packet(NamedTuple):
+    """One dispute's packet; `last` is the newest record in it, `checkpoint` the first
+    checkpoint record after `last` (None when none is recorded yet)."""
+
+    dispute: disputes.Dispute
+    claim: Record
+    rulings: list[Record]
+    linked: list[Record]
+    last: int
+    checkpoint: Record | None
+    verified: VerifyResult
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the dispute as `dispute list --json` gives it, the records as `audit show
+        --json` does, each ruling with its `deciding` settings."""
+        return {
+            "dispute": self.dispute.to_dict(),
+            "claim": self.claim.to_dict(),
+            "rulings": [r.to_dict() | {"deciding": deciding(r.settings)} for r in self.rulings],
+            "linked": [r.to_dict() for r in self.linked],
+            "last_record": self.last,
+            "checkpoint": self.checkpoint.to_dict() if self.checkpoint else None,
+            "verify": self.verified.to_dict(),
+        }
+
+
+def packet(db: Path | None, dispute_id: int) -> Packet:
+    """The packet of dispute `dispute_id`; AuditError if there is no such dispute."""
+    with open_log(db, read_only=True) as log:
+        found = disputes.dispute(log, dispute_id)
+        claim = entries.get(log, dispute_id)
+        rulings = [entries.get(log, ruling_id) for ruling_id in found.rulings]
+        linked = {
+            r.id: r
+            for source in (dispute_id, *found.rulings)
+            for r in entries.links(log, source)
+            if r.id != dispute_id and r.kind != METER
+        }
+        in_packet = [claim, *rulings, *linked.values()]
+        last = max(r.id for r in in_packet)
+        after = (c for c in log.records(RecordFilter(kind=CHECKPOINT)) if c.id > last)
+        return Packet(
+            dispute=found,
+            claim=claim,
+            rulings=rulings,
+            linked=[linked[i] for i in sorted(linked)],
+            last=last,
+            checkpoint=next(after, None),
+            verified=verify_log(log),
+        )
+
+
+def save(path: Path, text: str) -> None:
+    """The packet's page written to `path` whole and private, as an export is."""
+    write_whole(path, text)

@@ -1,0 +1,184 @@
+"""`dealer audit dispute packet`: a settled ruling, its override and the dispute's resolution,
+as text (exact, times fixed and shown in a fixed local zone), as JSON, and as an HTML page."""
+
+from __future__ import annotations
+
+import json
+import stat
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from dealer.audit import open_log
+from dealer.audit.records import RecordFilter
+from dealer.cli.app import build_app
+
+APP = build_app()
+PIN = "2468"
+SETTLE = ("--dealer", "As Kd 9c 7h 5s 3d 2c", "--player", "Js Jd Jc Jh 8s 5d 3h")
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(APP, list(args))
+
+
+def ok(*args: str) -> Result:
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture
+def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Records 1-3 users, 4 the ruling (5-6 its meters), 7 the dispute, 8 the resolution, 9 the
+    override; every record at 2026-05-09T14:00:00Z, shown in a local zone 5 hours behind."""
+    path = tmp_path / "audit.sqlite"
+    for name in ("DEALER_USER", "DEALER_TABLE", "DEALER_PIN", "DEALER_NEW_PIN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DEALER_DB", str(path))
+    monkeypatch.setattr("dealer.audit.chain.utc_now", lambda: "2026-05-09T14:00:00.000000Z")
+    monkeypatch.setenv("TZ", "EST+5")
+    time.tzset()
+    sup = ("--supervisor", "sup-7", "--pin", PIN)
+    ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
+    ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "1357", *sup)
+    ok("audit", "user", "add", "aud-1", "--role", "auditor", "--new-pin", "9753", *sup)
+    ok("paigow", "settle", *SETTLE, "--wager", "25", "--user", "d-104", "--table", "PG-3")
+    ok(
+        "audit", "dispute", "open", "patron says <script>alert(1)</script> & the low hand",
+        "--table", "PG-3", "--seat", "1", "--time", "2026-05-09T13:58", "--party", "seat 1 patron",
+        "--video", "CAM-12 03:58", "--ruling", "4", "--user", "d-104",
+    )  # fmt: skip
+    ok(
+        "audit", "dispute", "resolve", "7", "--outcome", "dealer-error", "--amount", "25",
+        "--reviewer", "aud-1", "--reason", "low hand set against the House Way", *sup,
+    )  # fmt: skip
+    ok("audit", "override", "4", "--decision", "push", "--reason", "dispute 7", *sup)
+    yield path
+    monkeypatch.undo()
+    time.tzset()
+
+
+def hashes(path: Path) -> dict[int, tuple[str, str]]:
+    with open_log(path, read_only=True) as opened:
+        return {r.id: (r.hash, r.prev_hash) for r in opened.records(RecordFilter())}
+
+
+AT = "2026-05-09 09:00:00 EST (2026-05-09T14:00:00Z UTC)"
+
+
+def expected(path: Path, checkpoint: str) -> str:
+    chain = hashes(path)
+    proof = "".join(
+        f"  #{n} hash        {chain[n][0]}\n  prev hash      {chain[n][1]}\n" for n in (4, 7, 8, 9)
+    )
+    return (
+        "Dispute 7: the claim\n"
+        f"  opened         {AT} by d-104\n"
+        "  table          PG-3, seat 1\n"
+        "  happened       2026-05-09 08:58:00 EST (2026-05-09T13:58:00Z UTC)\n"
+        "  parties        seat 1 patron\n"
+        "  video          CAM-12 03:58\n"
+        "  rulings        4\n"
+        "  description    patron says <script>alert(1)</script> & the low hand\n"
+        "  status         dealer-error, amount adjusted +$25\n"
+        "Record 4: ruling paigow settle\n"
+        f"  recorded       {AT} by d-104 (dealer)\n"
+        "  table          PG-3, seat 1\n"
+        "  input          dealer As Kd 9c 7h 5s 3d 2c | player Js Jd Jc Jh 8s 5d 3h\n"
+        "  cards          As Kd 9c 7h 5s 3d 2c Js Jd Jc Jh 8s 5d 3h\n"
+        "  why            dealer set by trump-plaza v1 §1: No pair — the highest card high, "
+        "the second and third highest cards low.\n"
+        "  why            dealer has a pai gow, ace-high\n"
+        "  why            high: player pair of jacks, 8-5-3 kickers beats dealer ace high, "
+        "A-7-5-3-2\n"
+        "  why            low: player pair of jacks beats dealer king-nine\n"
+        "  why            both hands win against a dealer pai gow: pays 1 to 2\n"
+        "  why            base wager $25: win, 1 to 2: +$12.50\n"
+        '  house_way      {"name": "trump-plaza", "version": "1"}\n'
+        '  paytables      {"envy": "E01", "insurance": "PT-FLT-EC-PGI-01", '
+        '"progressive_insurance": "PT-BJS-EC-PGI-01", "progressive_treasure": "PT-BJS-EC-ET-01", '
+        '"treasure": "PT-FLT-EC-ET-01"}\n'
+        "  profile        default\n"
+        "  profile_sha256 d89c5273e62aca11e9693c7b623d1533e1a9665d3c7258b91192b77a80583cf0\n"
+        "  profile_source default\n"
+        "Linked records\n"
+        f"  #8             dispute-resolution dealer-error by sup-7 (supervisor), {AT}\n"
+        "                 Dispute 7 resolved by sup-7: dealer-error, amount adjusted 25, "
+        "second reviewer aud-1\n"
+        "                 low hand set against the House Way\n"
+        f"  #9             override paigow settle by sup-7 (supervisor), {AT}\n"
+        "                 Ruling 4 overridden by supervisor sup-7: push\n"
+        "                 Reason: dispute 7\n"
+        "Proof: the records on the hash chain\n"
+        f"{proof}"
+        f"  checkpoint     {checkpoint}\n"
+        f"  verify         OK: {10 if 'record 10' in checkpoint else 9} records, "
+        "the hash chain verifies\n"
+    )
+
+
+def test_the_packet_as_text(log: Path) -> None:
+    result = run("audit", "dispute", "packet", "7")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        expected(log, "no checkpoint recorded after record 9 yet"),
+    )
+    ok("audit", "checkpoint", "--user", "aud-1")
+    after = run("audit", "dispute", "packet", "7")
+    stamp = hashes(log)[10][0]
+    assert (after.exit_code, after.stdout) == (
+        0,
+        expected(log, f"record 10, {AT}, hash {stamp}"),
+    )
+
+
+def test_the_packet_as_json(log: Path) -> None:
+    result = run("audit", "dispute", "packet", "7", "--json")
+    assert result.exit_code == 0
+    packet = json.loads(result.stdout)
+    assert packet["dispute"]["resolution"]["amount_adjusted"] == 25
+    assert [r["id"] for r in packet["rulings"]] == [4]
+    assert packet["rulings"][0]["deciding"]["house_way"] == {"name": "trump-plaza", "version": "1"}
+    assert [(r["id"], r["kind"]) for r in packet["linked"]] == [
+        (8, "dispute-resolution"),
+        (9, "override"),
+    ]
+    assert (packet["claim"]["id"], packet["last_record"], packet["checkpoint"]) == (7, 9, None)
+    assert packet["verify"]["ok"] is True
+
+
+def test_the_packet_as_a_page(log: Path, tmp_path: Path) -> None:
+    page = tmp_path / "dispute-7.html"
+    result = run("audit", "dispute", "packet", "7", "--html", str(page))
+    assert result.exit_code == 0
+    assert result.stderr == f"Dispute 7 packet written to {page}\n"
+    assert stat.S_IMODE(page.stat().st_mode) == 0o600
+    html = page.read_text(encoding="utf-8")
+    assert "<script" not in html
+    assert "<td>patron says &lt;script&gt;alert(1)&lt;/script&gt; &amp; the low hand</td>" in html
+    assert html.startswith("<!DOCTYPE html>") and "<style>" in html
+    assert list(tmp_path.glob(".dispute-7.html.*")) == []
+
+
+def test_a_missing_dispute_is_one_error_line(log: Path) -> None:
+    for given in ("99", "4"):
+        result = run("audit", "dispute", "packet", given)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            1,
+            "",
+            f"Error: there is no dispute {given}\n",
+        )
+
+
+def test_a_page_that_cannot_be_written_is_one_error_line(log: Path, tmp_path: Path) -> None:
+    page = tmp_path / "missing" / "dispute-7.html"
+    result = run("audit", "dispute", "packet", "7", "--html", str(page))
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        f"Error: cannot write {page}: No such file or directory\n",
+    )
