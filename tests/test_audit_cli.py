@@ -1,4 +1,5 @@
-"""`dealer audit …` through the CLI runner: exact output fragments, JSON keys, exit codes."""
+"""`dealer audit …` through the CLI runner: exact output fragments, JSON keys, exit codes; `audit
+show` opening with where a ruling stands (in effect, overridden, voided, disputed)."""
 
 from __future__ import annotations
 
@@ -214,7 +215,10 @@ def test_list_and_search(staffed: Path) -> None:
 def test_show(staffed: Path) -> None:
     result = run("show", "6")
     assert result.exit_code == 0
-    assert result.stdout.startswith("Record 6: ruling paigow rank\n  recorded   ")
+    assert result.stdout.startswith(
+        'Record 6: ruling paigow rank\n  status     in effect\n  in effect  {"category": '
+        '"high-card"}\n  recorded   '
+    )
     for fragment in (
         "  table      PG-1   seat 2\n",
         "  user       D1 (dealer)\n",
@@ -575,3 +579,165 @@ def test_user_ids_are_checked(staffed: Path) -> None:
         "Error: user id 'D 2' is not valid: use letters, digits and . _ @ - (up to 64)\n",
     )
     assert "D 2" not in run("user", "list").stdout
+
+
+SUPERVISED = ("--supervisor", "S1", "--pin", PIN)
+
+
+def first(shown: Result, lines: int) -> list[str]:
+    assert shown.exit_code == 0, shown.output
+    return shown.stdout.splitlines()[:lines]
+
+
+def status_of(record: int) -> dict[str, object]:
+    return json.loads(run("show", str(record), "--json").stdout)["status"]
+
+
+def override_as_s1(record: int, *result: str) -> Result:
+    return run(
+        "override",
+        str(record),
+        "--decision",
+        "player wins",
+        "--reason",
+        "misread",
+        *result,
+        *SUPERVISED,
+    )
+
+
+def dispute_about(record: int) -> Result:
+    return run(
+        "dispute", "open", "short pay", "--table", "PG-1", "--ruling", str(record), "--user", "D1"
+    )
+
+
+def test_a_ruling_in_effect(staffed: Path) -> None:
+    assert first(run("show", "6"), 3) == [
+        "Record 6: ruling paigow rank",
+        "  status     in effect",
+        '  in effect  {"category": "high-card"}',
+    ]
+    assert status_of(6) == {
+        "state": "in effect",
+        "by": None,
+        "decision": None,
+        "result": {"category": "high-card"},
+        "disputes": [],
+    }
+
+
+def test_an_overridden_ruling_shows_the_supervisors_decision(staffed: Path) -> None:
+    assert override_as_s1(6, "--result", '{"winner": 1}').exit_code == 0
+    assert first(run("show", "6"), 4) == [
+        "Record 6: ruling paigow rank",
+        "  status     overridden by #8",
+        "  decision   player wins",
+        '  in effect  {"winner": 1}',
+    ]
+    assert status_of(6) == {
+        "state": "overridden",
+        "by": 8,
+        "decision": "player wins",
+        "result": {"winner": 1},
+        "disputes": [],
+    }
+    assert first(run("show", "8"), 3) == [
+        "Record 8: override paigow rank",
+        "  status     in effect",
+        "  decision   player wins",
+    ]
+
+
+def test_a_voided_override_puts_the_ruling_back_in_effect(staffed: Path) -> None:
+    assert override_as_s1(6).exit_code == 0
+    assert run("void", "8", "--reason", "wrong record", *SUPERVISED).exit_code == 0
+    shown = first(run("show", "8"), 3)
+    assert shown[:2] == ["Record 8: override paigow rank", "  status     voided by #9"]
+    assert shown[2].startswith("  recorded   ")
+    assert first(run("show", "6"), 2)[1] == "  status     in effect"
+
+
+def test_a_voided_ruling_has_nothing_in_effect(staffed: Path) -> None:
+    assert run("void", "5", "--reason", "misdeal", *SUPERVISED).exit_code == 0
+    shown = first(run("show", "5"), 3)
+    assert shown[:2] == ["Record 5: ruling paigow rank", "  status     voided by #8"]
+    assert shown[2].startswith("  recorded   ")
+    assert status_of(5) == {
+        "state": "voided",
+        "by": 8,
+        "decision": None,
+        "result": None,
+        "disputes": [],
+    }
+
+
+def test_an_open_then_resolved_dispute(staffed: Path) -> None:
+    assert dispute_about(6).exit_code == 0
+    assert first(run("show", "6"), 2)[1] == "  status     in effect; disputed (open, dispute #8)"
+    assert status_of(6)["disputes"] == [{"dispute": 8, "open": True, "outcome": None}]
+    resolved = run(
+        "dispute",
+        "resolve",
+        "8",
+        "--outcome",
+        "dealer-error",
+        "--amount",
+        "25",
+        "--reviewer",
+        "A1",
+        "--reason",
+        "video confirms",
+        "--supervisor",
+        "S2",
+        "--pin",
+        "1357",
+    )
+    assert resolved.exit_code == 0, resolved.output
+    assert first(run("show", "6"), 2)[1] == (
+        "  status     in effect; disputed (resolved as dealer-error, dispute #8)"
+    )
+    assert status_of(6)["disputes"] == [{"dispute": 8, "open": False, "outcome": "dealer-error"}]
+
+
+def test_a_dispute_names_every_ruling_it_lists(staffed: Path) -> None:
+    opened = run(
+        "dispute",
+        "open",
+        "short pay",
+        "--table",
+        "PG-1",
+        "--ruling",
+        "5",
+        "--ruling",
+        "6",
+        "--user",
+        "D1",
+    )
+    assert opened.exit_code == 0
+    assert first(run("show", "6"), 2)[1] == "  status     in effect; disputed (open, dispute #8)"
+
+
+def test_a_record_that_is_not_a_ruling_has_no_status(staffed: Path) -> None:
+    assert first(run("show", "1"), 2)[1].startswith("  recorded   ")
+    assert status_of(1) is None
+
+
+def test_an_override_stands_as_its_ruling_does(staffed: Path) -> None:
+    assert override_as_s1(6).exit_code == 0
+    assert override_as_s1(6, "--result", '{"winner": 2}').exit_code == 0
+    assert first(run("show", "8"), 4) == [
+        "Record 8: override paigow rank",
+        "  status     overridden by #9",
+        "  decision   player wins",
+        '  in effect  {"winner": 2}',
+    ]
+    assert run("void", "6", "--reason", "misdeal", *SUPERVISED).exit_code == 0
+    assert first(run("show", "9"), 2)[1] == "  status     voided by #10"
+    assert status_of(9) == {
+        "state": "voided",
+        "by": 10,
+        "decision": None,
+        "result": None,
+        "disputes": [],
+    }

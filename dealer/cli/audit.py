@@ -27,7 +27,7 @@ from dealer.cli.common import (
 from dealer.cli.render import table
 from dealer.desk import records, supervision
 from dealer.desk.context import Desk, HouseRules
-from dealer.desk.records import Record, RecordFilter, Shown
+from dealer.desk.records import Record, RecordFilter, Shown, Status
 from dealer.desk.supervision import AMOUNT_LIMIT, OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.money import fmt_money, money_json
@@ -214,7 +214,7 @@ def _report(found: list[Shown], as_json: bool) -> None:
             _summary(r),
             _notes(linked),
         ]
-        for r, linked in found
+        for r, linked, _ in found
     ]
     typer.echo(table(rows, ["#", "time (UTC)", "table", "seat", "user", "what", "summary", "see"]))
 
@@ -251,20 +251,39 @@ def _at_least_one(limit: int) -> None:
         raise DealerError(f"--limit {limit}: give how many records, from 1")
 
 
+def _status_lines(status: Status | None) -> list[str]:
+    """The status, then the supervisor's decision and the result in effect (none if voided)."""
+    if status is None:
+        return []
+    lines = [f"  status     {status.text()}"]
+    if status.decision is not None:
+        lines.append(f"  decision   {status.decision}")
+    if status.result:
+        lines.append(f"  in effect  {json.dumps(status.result, ensure_ascii=False)}")
+    return lines
+
+
 @app.command()
 def show(
     record_id: Annotated[int, typer.Argument(help="The record (ruling) id.")],
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """One record in full, with the records that refer to it (overrides, voids, disputes)."""
-    record, linked = records.show(db, inputs.record_id(record_id))
+    """One record in full, status first (in effect, overridden, voided, disputed), with the
+    records that refer to it (overrides, voids, disputes)."""
+    record, linked, status = records.show(db, inputs.record_id(record_id))
     if as_json:
-        _echo_json(record.to_dict() | {"linked": [r.to_dict() for r in linked]})
+        _echo_json(
+            record.to_dict()
+            | {
+                "status": None if status is None else status.to_dict(),
+                "linked": [r.to_dict() for r in linked],
+            }
+        )
         return
     seat = "" if record.seat is None else f"   seat {record.seat}"
-    lines = [
-        f"Record {record.id}: {_what(record)}",
+    lines = [f"Record {record.id}: {_what(record)}", *_status_lines(status)]
+    lines += [
         f"  recorded   {record.recorded_at}",
         f"  table      {record.table_id or '-'}{seat}",
         f"  user       {record.user_id} ({record.role})",

@@ -16,6 +16,7 @@ from dealer.audit import entries
 from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
 from dealer.audit.export import export as write_records
 from dealer.audit.records import Record, RecordFilter
+from dealer.audit.status import Status, status
 from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import Desk, open_log
 from dealer.inputs import text_file
@@ -30,6 +31,7 @@ __all__ = [
     "Record",
     "RecordFilter",
     "Shown",
+    "Status",
     "Verification",
     "checkpoint",
     "export",
@@ -42,10 +44,12 @@ __all__ = [
 
 
 class Shown(NamedTuple):
-    """A record and the records that refer to it (overrides, voids, disputes, meter moves)."""
+    """A record and the records that refer to it (overrides, voids, disputes, meter moves);
+    from `show`, also where it stands (None for a record that is not a ruling or override)."""
 
     record: Record
     linked: list[Record]
+    status: Status | None = None
 
 
 class Verification(NamedTuple):
@@ -112,10 +116,11 @@ def search(
 
 
 def show(db: Path | None, record_id: int) -> Shown:
-    """Record `record_id` and the records that refer to it; AuditError if there is none."""
-    with open_log(db, read_only=True) as log:
+    """Record `record_id`, the records that refer to it and its status; AuditError if there
+    is none."""
+    with open_log(db, read_only=True) as log, log.snapshot():
         record = entries.get(log, record_id)
-        return Shown(record, entries.links(log, record_id))
+        return Shown(record, entries.links(log, record_id), status(log, record))
 
 
 def export(db: Path | None, fmt: str, flt: RecordFilter, to: IO[str] | Path) -> int:

@@ -1,0 +1,117 @@
+"""Where a ruling stands, read from the records that refer to it: in effect, overridden, voided,
+and any disputes that name it.
+
+Decisions: a void wins over everything (nothing of the record is in effect); otherwise the
+newest override that is not itself voided is in effect (its decision and result); disputes are
+shown beside that state, not instead of it, since a disputed ruling still stands until a
+supervisor corrects it. A dispute names a ruling through its list of rulings (its `links_to`
+is only the first), so every dispute is read. Only rulings and overrides have a status; an
+override stands or falls with its ruling (voided with it, overridden by a newer override).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from dealer.audit.disputes import disputes
+from dealer.audit.records import OVERRIDE, RULING, VOID, Record, RecordFilter
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Reads
+
+IN_EFFECT = "in effect"
+OVERRIDDEN = "overridden"
+VOIDED = "voided"
+
+
+@dataclass(frozen=True)
+class DisputeMark:
+    """A dispute naming the record: its id and, once resolved, the outcome."""
+
+    dispute: int
+    outcome: str | None
+
+    def text(self) -> str:
+        """`disputed (open, dispute #D)` or `disputed (resolved as OUTCOME, dispute #D)`."""
+        how = "open" if self.outcome is None else f"resolved as {self.outcome}"
+        return f"disputed ({how}, dispute #{self.dispute})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"dispute": self.dispute, "open": self.outcome is None, "outcome": self.outcome}
+
+
+@dataclass(frozen=True)
+class Status:
+    """`state` (in effect, overridden, voided), the record that made it so (`by`), what is in
+    effect (an override's `decision` and `result`; None when voided) and the disputes."""
+
+    state: str
+    by: int | None
+    decision: str | None
+    result: dict[str, Any] | None
+    disputes: tuple[DisputeMark, ...]
+
+    def text(self) -> str:
+        """One line: the state, then each dispute, e.g. `overridden by #8; disputed (open,
+        dispute #9)`."""
+        state = self.state if self.by is None else f"{self.state} by #{self.by}"
+        return "; ".join([state, *(mark.text() for mark in self.disputes)])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "state": self.state,
+            "by": self.by,
+            "decision": self.decision,
+            "result": self.result,
+            "disputes": [mark.to_dict() for mark in self.disputes],
+        }
+
+
+def _voided_by(reads: Reads, record_id: int) -> int | None:
+    voids = reads.records(RecordFilter(links_to=record_id, kind=VOID), limit=1)
+    return voids[0].id if voids else None
+
+
+def _decided(override: Record) -> tuple[str, dict[str, Any]]:
+    return str(override.result.get("decision", "")), dict(override.result.get("result") or {})
+
+
+def _override_status(reads: Reads, record: Record, marks: tuple[DisputeMark, ...]) -> Status:
+    """An override not voided itself stands as its ruling does: in effect while it is the
+    ruling's newest standing override, else overridden by the newer one or voided with it."""
+    ruling = reads.record(record.links_to) if record.links_to is not None else None
+    over = status(reads, ruling) if ruling is not None else None
+    if over is not None and over.state == VOIDED:
+        return Status(VOIDED, over.by, None, None, marks)
+    if over is not None and over.by not in (None, record.id):
+        return Status(OVERRIDDEN, over.by, over.decision, over.result, marks)
+    decision, result = _decided(record)
+    return Status(IN_EFFECT, None, decision, result, marks)
+
+
+def status(reads: Reads, record: Record) -> Status | None:
+    """The status of `record`; None unless it is a ruling or an override."""
+    if record.kind not in (RULING, OVERRIDE):
+        return None
+    marks = tuple(
+        DisputeMark(d.id, None if d.resolution is None else d.resolution.outcome)
+        for d in disputes(reads)
+        if record.id in d.rulings
+    )
+    voided = _voided_by(reads, record.id)
+    if voided is not None:
+        return Status(VOIDED, voided, None, None, marks)
+    if record.kind == OVERRIDE:
+        return _override_status(reads, record, marks)
+    overrides = [
+        o
+        for o in reads.records(RecordFilter(links_to=record.id, kind=OVERRIDE))
+        if _voided_by(reads, o.id) is None
+    ]
+    if overrides:
+        decision, result = _decided(overrides[-1])
+        return Status(OVERRIDDEN, overrides[-1].id, decision, result, marks)
+    return Status(IN_EFFECT, None, None, dict(record.result), marks)
