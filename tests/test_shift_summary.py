@@ -190,6 +190,7 @@ def test_the_whole_shift(shift: dict[str, Any]) -> None:
         },
         "meter_adjustments": [],
         "large_pays": {"threshold": 2500, "pays": [{"ruling": ids["b"], "seat": 4, "net": 4487.8}]},
+        "rule_changes": [{"ruling": ids["b"], "changes": ["limits.progressive_insurance.max=4"]}],
     }
     assert [(d["id"], d["seat"], d["rulings"]) for d in out["open_disputes"]] == [
         (ids["open"], 3, [ids["b"]])
@@ -561,6 +562,8 @@ def test_the_corrections_in_the_report_for_people(corrected: dict[str, Any]) -> 
         "",
         "No large pays (a seat's net win of $2,500 or more).",
         "",
+        "No rulings made with rule changes.",
+        "",
     ]
 
 
@@ -574,3 +577,28 @@ def test_a_large_pay_in_the_report_for_people(shift: dict[str, Any]) -> None:
         "--------  ------  ----------",
         f"#{shift['ids']['b']:<7}  4       +$4,487.80",
     ]
+
+
+def test_rule_changes_flagged(shift: dict[str, Any]) -> None:
+    """Round B was ruled with `--rule limits.progressive_insurance.max=4`: its record says so
+    near the top of `audit show`, and the shift summary lists it."""
+    ids, db = shift["ids"], str(shift["db"])
+    shown = invoke("audit", "show", str(ids["b"]), "--db", db)
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines()[:2] == [
+        f"Record {ids['b']}: ruling paigow round",
+        "  rule changes: limits.progressive_insurance.max=4",
+    ]
+    plain = invoke("audit", "show", str(ids["a"]), "--db", db).stdout
+    assert "rule changes" not in plain
+    lines = invoke("shift", "summary", "--table", "PG-5", "--db", db).stdout.splitlines()
+    start = lines.index("Rulings made with rule changes (--rule, not as the profile has it):")
+    assert lines[start : start + 5] == [
+        "Rulings made with rule changes (--rule, not as the profile has it):",
+        "ruling    changes",
+        "--------  ----------------------------------",
+        f"#{ids['b']:<7}  limits.progressive_insurance.max=4",
+        "",
+    ]
+    other = invoke("shift", "summary", "--table", "PG-6", "--db", db).stdout.splitlines()
+    assert "No rulings made with rule changes." in other

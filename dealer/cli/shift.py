@@ -159,6 +159,15 @@ def summary_text(summary: ShiftSummary) -> str:
         ]
     else:
         lines += ["", f"No large pays (a seat's net win of {threshold} or more)."]
+    if summary.rule_changes:
+        changed = [[f"#{r}", ", ".join(c)] for r, c in summary.rule_changes.items()]
+        lines += [
+            "",
+            "Rulings made with rule changes (--rule, not as the profile has it):",
+            text_table(changed, ["ruling", "changes"]),
+        ]
+    else:
+        lines += ["", "No rulings made with rule changes."]
     corrections = sorted((*summary.overrides, *summary.voids), key=lambda c: c.id)
     if corrections:
         rows = [
@@ -176,7 +185,7 @@ def summary_text(summary: ShiftSummary) -> str:
         headers = ["#", "what", "when", "supervisor", "of", "decision", "reason"]
         lines += ["", "Overrides and voids:", text_table(rows, headers)]
     else:
-        lines.append("No overrides or voids.")
+        lines += ["", "No overrides or voids."]
     return "\n".join(lines)
 
 
@@ -197,8 +206,8 @@ def summary(
     db: DbOption = None,
 ) -> None:
     """Rounds, seats, wagered and net by wager type (of the rulings in effect), the house's
-    result, meter movements and adjustments, large pays, open and resolved disputes,
-    overrides and voids of one table over a time range."""
+    result, meter movements and adjustments, large pays, open and resolved disputes, rulings
+    made with rule changes, overrides and voids of one table over a time range."""
     start = inputs.time(since) if since else None
     end = inputs.time(until, end_of_day=True) if until else None
     if start is not None and end is not None and start >= end:

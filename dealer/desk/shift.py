@@ -18,7 +18,8 @@ Floor decisions (the rule documents are silent):
 * Overrides and voids listed: those recorded in the range, and those (recorded at any time) of
   rulings in the range. Open disputes: every unresolved dispute of the table, whenever opened;
   resolved disputes: those resolved in the range. Meter adjustments: the hand adjustments and
-  reseeds (every meter record but a ruling's own move) recorded in the range.
+  reseeds (every meter record but a ruling's own move) recorded in the range. Rule changes:
+  every ruling in the range (of any game) made with `--rule` settings, voided or not.
 """
 
 from __future__ import annotations
@@ -183,6 +184,7 @@ class ShiftSummary:
     resolved_disputes: tuple[Dispute, ...] = ()
     meter_adjustments: tuple[MeterAdjustment, ...] = ()
     large_pays: tuple[LargePay, ...] = ()
+    rule_changes: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def total_wagered(self) -> Decimal:
@@ -227,6 +229,10 @@ class ShiftSummary:
                 "threshold": money_json(LARGE_PAY),
                 "pays": [p.to_dict() for p in self.large_pays],
             },
+            "rule_changes": [
+                {"ruling": ruling, "changes": list(changes)}
+                for ruling, changes in self.rule_changes.items()
+            ],
             "overrides": [c.to_dict() for c in self.overrides],
             "voids": [c.to_dict() for c in self.voids],
         }
@@ -414,6 +420,9 @@ def summarize(
         ),
         meter_adjustments=tuple(_adjustment(m) for m in moves if m.action != "move"),
         large_pays=tuple(large),
+        rule_changes={
+            r.id: r.rule_changes for r in records if r.kind == "ruling" and r.rule_changes
+        },
     )
 
 
