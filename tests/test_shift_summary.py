@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from dealer.audit import corrections, disputes, open_log, staff
+from dealer.audit import corrections, disputes, meters, open_log, staff
+from dealer.audit.meters import MeterRange
 from dealer.audit.records import Record
 from dealer.cli.app import build_app
 from dealer.desk.shift import MeterMovement, summarize
@@ -104,12 +105,12 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             seat=3,
             rulings=[ids["b"]],
         )
-        closed = disputes.open_dispute(
+        ids["closed"] = disputes.open_dispute(
             log, user_id="d-7", table_id="PG-5", description="short paid", seat=1
         )
         disputes.resolve_dispute(
             log,
-            closed,
+            ids["closed"],
             outcome="no-error",
             amount_adjusted=0,
             second_reviewer="aud-1",
@@ -139,7 +140,8 @@ def test_the_whole_shift(shift: dict[str, Any]) -> None:
     # 400 to 1 (+2000); the insurance meter 5000 + 2 contributions pays seat 3 10% (500.20,
     # net 496.20) then seat 4 100% (4501.80, net 4497.80) and reseeds at 5000. The settle:
     # base 20 wins at 1 to 2 (+10), treasure loses 5. Round C (base 50) is voided.
-    assert {k: v for k, v in out.items() if k not in ("open_disputes", "overrides", "voids")} == {
+    lists = ("open_disputes", "resolved_disputes", "overrides", "voids")
+    assert {k: v for k, v in out.items() if k not in lists} == {
         "table": "PG-5",
         "since": None,
         "until": None,
@@ -150,6 +152,7 @@ def test_the_whole_shift(shift: dict[str, Any]) -> None:
             "rounds": [ids["a"], ids["b"]],
             "settles": [ids["settle"]],
             "voided": [ids["c"]],
+            "replaced": {},
         },
         "other_rulings": 1,
         "wagers": {
@@ -185,9 +188,15 @@ def test_the_whole_shift(shift: dict[str, Any]) -> None:
                 "unexplained": 0,
             },
         },
+        "meter_adjustments": [],
+        "large_pays": {"threshold": 2500, "pays": [{"ruling": ids["b"], "seat": 4, "net": 4487.8}]},
+        "rule_changes": [{"ruling": ids["b"], "changes": ["limits.progressive_insurance.max=4"]}],
     }
     assert [(d["id"], d["seat"], d["rulings"]) for d in out["open_disputes"]] == [
         (ids["open"], 3, [ids["b"]])
+    ]
+    assert [(d["id"], d["resolution"]["outcome"]) for d in out["resolved_disputes"]] == [
+        (ids["closed"], "no-error")
     ]
     assert [(c["id"], c["target"], c["decision"], c["reason"]) for c in out["overrides"]] == [
         (ids["override"], ids["a"], "seat 2 paid by hand", "chip error")
@@ -201,7 +210,7 @@ def test_a_time_range(shift: dict[str, Any]) -> None:
     ids, stamps = shift["ids"], shift["stamps"]
     out = summary(shift, "--since", stamps[ids["b"]], "--until", stamps[ids["settle"]])
     assert (out["rounds"], out["settles"], out["seats"]) == (1, 0, 2)
-    assert out["rulings"] == {"rounds": [ids["b"]], "settles": [], "voided": []}
+    assert out["rulings"] == {"rounds": [ids["b"]], "settles": [], "voided": [], "replaced": {}}
     assert out["players_net"] == -20 + 2000 + 4994 and out["house_result"] == -6974
     assert out["meters"]["progressive_insurance"] == {
         "start": 5000,
@@ -381,3 +390,215 @@ def test_figures_add_up_to_the_rulings(seeds: list[int], void: int) -> None:
         "progressive_insurance": (Decimal(5000), meters.progressive_insurance, 0),
         "progressive_treasure": (Decimal(10000), meters.progressive_treasure, 0),
     }
+
+
+# -- the rulings in effect ---------------------------------------------------------------------
+
+
+def _paid_by_hand(result: dict[str, Any], extra: Decimal) -> dict[str, Any]:
+    """`result` with seat 1's base net raised by `extra` (a supervisor's replacement)."""
+    replaced = json.loads(json.dumps(result))
+    seat = replaced["seats"][0]
+    seat["base"]["net"] = float(Decimal(str(seat["base"]["net"])) + extra)
+    seat["total_net"] = float(Decimal(str(seat["total_net"])) + extra)
+    replaced["total_net"] = float(Decimal(str(replaced["total_net"])) + extra)
+    return replaced
+
+
+@pytest.fixture(scope="module")
+def corrected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Table PG-8: round A overridden with new figures, round B overridden without, round C
+    overridden with new figures and then that override voided, a settle voided, a meter
+    adjusted by hand and a dispute resolved."""
+    db = tmp_path_factory.mktemp("corrected") / "audit.sqlite"
+    ids = {
+        name: rule(db, "round", "-", "--table", "PG-8", stdin=text.replace("PG-5", "PG-8"))[
+            "ruling_id"
+        ]
+        for name, text in (("a", ROUND_A), ("b", ROUND_A), ("c", ROUND_C))
+    }
+    ids["settle"] = rule(
+        db,
+        "paigow",
+        "settle",
+        "--dealer",
+        "Ts 9d 8h 6c 4d 3s 2c",
+        "--player",
+        "Ah Kh Qh Jh 5s 5d 7c",
+        "--wager",
+        "20",
+        "--table",
+        "PG-8",
+    )["ruling_id"]
+    with open_log(db) as log:
+        staff.add_user(log, "sup-1", "supervisor", pin=PIN)
+        staff.add_user(log, "aud-1", "auditor", supervisor_id="sup-1", supervisor_pin=PIN)
+        sup = {"supervisor_id": "sup-1", "pin": PIN}
+        results = {name: log.record(ids[name]).result for name in ("a", "c")}  # type: ignore[union-attr]
+        ids["over_a"] = corrections.override(
+            log,
+            ids["a"],
+            decision="seat 1 paid 1 to 1",
+            reason="the table's sign",
+            result=_paid_by_hand(dict(results["a"]), Decimal("12.50")),
+            **sup,
+        )
+        ids["over_b"] = corrections.override(
+            log, ids["b"], decision="seat 2 paid by hand", reason="chip error", **sup
+        )
+        ids["over_c"] = corrections.override(
+            log,
+            ids["c"],
+            decision="seat 6 paid 2 to 1",
+            reason="misread",
+            result=_paid_by_hand(dict(results["c"]), Decimal(100)),
+            **sup,
+        )
+        ids["void_over_c"] = corrections.void(
+            log, ids["over_c"], reason="the sign was right", **sup
+        )
+        ids["void_settle"] = corrections.void(log, ids["settle"], reason="misdeal", **sup)
+        ids["adjust"] = meters.adjust(
+            log,
+            "PG-8",
+            "progressive_treasure",
+            Decimal(12000),
+            "count",
+            ranges={"progressive_treasure": MeterRange(Decimal(10000), Decimal(250000))},
+            **sup,
+        )
+        ids["dispute"] = disputes.open_dispute(
+            log, user_id="d-7", table_id="PG-8", description="short paid", seat=1
+        )
+        disputes.resolve_dispute(
+            log,
+            ids["dispute"],
+            outcome="dealer-error",
+            amount_adjusted=Decimal("12.50"),
+            second_reviewer="aud-1",
+            reason="video",
+            **sup,
+        )
+        raw = log.records()
+    return {"db": db, "ids": ids, "raw": raw}
+
+
+def _net_in_effect(raw: list[Record], table: str) -> Decimal:
+    """The players' net of `table` straight from the records: each round or settle not voided,
+    by the `total_net` of its newest override's result that is not voided, else its own."""
+    voided = {r.links_to for r in raw if r.kind == "void"}
+    total = Decimal(0)
+    for ruling in raw:
+        if ruling.kind != "ruling" or ruling.table_id != table or ruling.id in voided:
+            continue
+        if ruling.action not in ("round", "settle"):
+            continue
+        replacements = [
+            o.result["result"]
+            for o in raw
+            if o.kind == "override" and o.links_to == ruling.id and o.id not in voided
+            if o.result["result"]
+        ]
+        figures = replacements[-1] if replacements else ruling.result
+        total += Decimal(str(figures["total_net"]))
+    return total
+
+
+def test_the_totals_are_those_of_the_rulings_in_effect(corrected: dict[str, Any]) -> None:
+    ids = corrected["ids"]
+    out = summary({"db": corrected["db"]}, "--table", "PG-8")
+    expected = _net_in_effect(corrected["raw"], "PG-8")
+    # A: +301.50 as ruled, +314 with seat 1's base raised by the override; B as ruled
+    # (+301.50): its override has no figures; C as ruled (+25): its override is voided; the
+    # settle is voided.
+    assert expected == Decimal(314) + Decimal("301.50") + Decimal(25)
+    assert Decimal(str(out["players_net"])) == expected == -Decimal(str(out["house_result"]))
+    assert out["rulings"] == {
+        "rounds": [ids["a"], ids["b"], ids["c"]],
+        "settles": [],
+        "voided": [ids["settle"]],
+        "replaced": {str(ids["a"]): ids["over_a"]},
+    }
+    assert out["wagers"]["base"] == {"count": 5, "wagered": 120, "net": 72.5}
+    assert [(c["id"], c["target"]) for c in out["overrides"]] == [
+        (ids["over_a"], ids["a"]),
+        (ids["over_b"], ids["b"]),
+        (ids["over_c"], ids["c"]),
+    ]
+    assert [(m["id"], m["meter"], m["delta"], m["value"]) for m in out["meter_adjustments"]] == [
+        (ids["adjust"], "progressive_treasure", 1999.5, 12000)
+    ]
+    assert [d["id"] for d in out["resolved_disputes"]] == [ids["dispute"]]
+    assert out["large_pays"] == {"threshold": 2500, "pays": []}
+
+
+def test_the_corrections_in_the_report_for_people(corrected: dict[str, Any]) -> None:
+    ids = corrected["ids"]
+    when = {r.id: r.recorded_at[:19] + "Z" for r in corrected["raw"]}
+    result = invoke("shift", "summary", "--table", "PG-8", "--db", str(corrected["db"]))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[2:4] == [
+        f"voided, not counted: #{ids['settle']}",
+        f"counted with an override's figures: #{ids['a']} by override #{ids['over_a']}",
+    ]
+    start = lines.index("Resolved disputes:")
+    end = lines.index("Overrides and voids:")
+    resolved, adjusted = when[ids["dispute"] + 1], when[ids["adjust"]]
+    assert lines[start:end] == [
+        "Resolved disputes:",
+        "#    resolved              seat    outcome       adjusted    supervisor    what",
+        "---  --------------------  ------  ------------  ----------  ------------  ----------",
+        f"{ids['dispute']:<3}  {resolved}  1       dealer-error  $12.50      sup-1         "
+        "short paid",
+        "",
+        "Meter adjustments:",
+        "#    when                  supervisor    meter                 change      to       "
+        "reason",
+        "---  --------------------  ------------  --------------------  ----------  -------  "
+        "--------",
+        f"{ids['adjust']:<3}  {adjusted}  sup-1         progressive treasure  +$1,999.50  "
+        "$12,000  count",
+        "",
+        "No large pays (a seat's net win of $2,500 or more).",
+        "",
+        "No rulings made with rule changes.",
+        "",
+    ]
+
+
+def test_a_large_pay_in_the_report_for_people(shift: dict[str, Any]) -> None:
+    result = invoke("shift", "summary", "--table", "PG-5", "--db", str(shift["db"]))
+    lines = result.stdout.splitlines()
+    start = lines.index("Large pays (a seat's net win of $2,500 or more):")
+    assert lines[start : start + 4] == [
+        "Large pays (a seat's net win of $2,500 or more):",
+        "ruling    seat    net",
+        "--------  ------  ----------",
+        f"#{shift['ids']['b']:<7}  4       +$4,487.80",
+    ]
+
+
+def test_rule_changes_flagged(shift: dict[str, Any]) -> None:
+    """Round B was ruled with `--rule limits.progressive_insurance.max=4`: its record says so
+    near the top of `audit show`, and the shift summary lists it."""
+    ids, db = shift["ids"], str(shift["db"])
+    shown = invoke("audit", "show", str(ids["b"]), "--db", db)
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines()[:2] == [
+        f"Record {ids['b']}: ruling paigow round",
+        "  rule changes: limits.progressive_insurance.max=4",
+    ]
+    plain = invoke("audit", "show", str(ids["a"]), "--db", db).stdout
+    assert "rule changes" not in plain
+    lines = invoke("shift", "summary", "--table", "PG-5", "--db", db).stdout.splitlines()
+    start = lines.index("Rulings made with rule changes (--rule, not as the profile has it):")
+    assert lines[start : start + 5] == [
+        "Rulings made with rule changes (--rule, not as the profile has it):",
+        "ruling    changes",
+        "--------  ----------------------------------",
+        f"#{ids['b']:<7}  limits.progressive_insurance.max=4",
+        "",
+    ]
+    other = invoke("shift", "summary", "--table", "PG-6", "--db", db).stdout.splitlines()
+    assert "No rulings made with rule changes." in other

@@ -211,6 +211,15 @@ class Record(NamedTuple):
             ) from None
         return cls(**values)
 
+    @property
+    def rule_changes(self) -> tuple[str, ...]:
+        """The house rules this record was made under that differ from the profile as loaded:
+        its settings' `overrides` (each `--rule KEY=VALUE` given), empty when there were none.
+        Every `--rule` counts as a change, even one restating the profile's value: the floor
+        reviews what was typed."""
+        changes = self.settings.get("overrides")
+        return tuple(str(c) for c in changes) if isinstance(changes, list) else ()
+
     def to_dict(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (keys as the stored columns)."""
         values = {name: getattr(self, name) for name in STORED_FIELDS}

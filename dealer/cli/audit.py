@@ -288,6 +288,8 @@ def show(
         f"  table      {record.table_id or '-'}{seat}",
         f"  user       {record.user_id} ({record.role})",
     ]
+    if record.rule_changes:  # near the top: a ruling made under rules the profile does not have
+        lines.insert(1, f"  rule changes: {', '.join(record.rule_changes)}")
     if record.input_text:
         lines.append(f"  input      {record.input_text}")
     if record.cards:

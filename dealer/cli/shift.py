@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Annotated
 
 import typer
@@ -10,7 +11,7 @@ import typer
 from dealer import inputs
 from dealer.cli.common import DbOption, JsonFlag
 from dealer.cli.render import table as text_table
-from dealer.desk.shift import ShiftSummary, shift_summary
+from dealer.desk.shift import LARGE_PAY, ShiftSummary, shift_summary
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
 from dealer.kernel.text import quoted
@@ -48,6 +49,9 @@ def summary_text(summary: ShiftSummary) -> str:
     ]
     if summary.voided:
         lines.append(f"voided, not counted: {_ids(summary.voided)}")
+    if summary.replaced:
+        by = ", ".join(f"#{r} by override #{o}" for r, o in summary.replaced.items())
+        lines.append(f"counted with an override's figures: {by}")
     if summary.other_rulings:
         lines.append(f"other rulings (no money): {summary.other_rulings}")
     rows = [
@@ -107,6 +111,63 @@ def summary_text(summary: ShiftSummary) -> str:
         ]
     else:
         lines += ["", "No open disputes."]
+    if summary.resolved_disputes:
+        resolved = [
+            [
+                str(d.id),
+                _when(d.resolution.resolved_at),
+                "" if d.seat is None else str(d.seat),
+                d.resolution.outcome,
+                fmt_money(Decimal(d.resolution.amount_adjusted or 0)),
+                d.resolution.supervisor_id,
+                d.description,
+            ]
+            for d in summary.resolved_disputes
+            if d.resolution is not None
+        ]
+        headers = ["#", "resolved", "seat", "outcome", "adjusted", "supervisor", "what"]
+        lines += ["", "Resolved disputes:", text_table(resolved, headers)]
+    else:
+        lines += ["", "No disputes resolved."]
+    if summary.meter_adjustments:
+        adjusted = [
+            [
+                str(m.id),
+                _when(m.recorded_at),
+                m.user_id,
+                m.meter.replace("_", " "),
+                fmt_money(m.delta, signed=True),
+                fmt_money(m.value),
+                m.reason,
+            ]
+            for m in summary.meter_adjustments
+        ]
+        headers = ["#", "when", "supervisor", "meter", "change", "to", "reason"]
+        lines += ["", "Meter adjustments:", text_table(adjusted, headers)]
+    else:
+        lines += ["", "No meter adjustments."]
+    threshold = fmt_money(LARGE_PAY)
+    if summary.large_pays:
+        pays = [
+            [f"#{p.ruling}", "" if p.seat is None else str(p.seat), fmt_money(p.net, signed=True)]
+            for p in summary.large_pays
+        ]
+        lines += [
+            "",
+            f"Large pays (a seat's net win of {threshold} or more):",
+            text_table(pays, ["ruling", "seat", "net"]),
+        ]
+    else:
+        lines += ["", f"No large pays (a seat's net win of {threshold} or more)."]
+    if summary.rule_changes:
+        changed = [[f"#{r}", ", ".join(c)] for r, c in summary.rule_changes.items()]
+        lines += [
+            "",
+            "Rulings made with rule changes (--rule, not as the profile has it):",
+            text_table(changed, ["ruling", "changes"]),
+        ]
+    else:
+        lines += ["", "No rulings made with rule changes."]
     corrections = sorted((*summary.overrides, *summary.voids), key=lambda c: c.id)
     if corrections:
         rows = [
@@ -124,7 +185,7 @@ def summary_text(summary: ShiftSummary) -> str:
         headers = ["#", "what", "when", "supervisor", "of", "decision", "reason"]
         lines += ["", "Overrides and voids:", text_table(rows, headers)]
     else:
-        lines.append("No overrides or voids.")
+        lines += ["", "No overrides or voids."]
     return "\n".join(lines)
 
 
@@ -144,8 +205,9 @@ def summary(
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """Rounds, seats, wagered and net by wager type, the house's result, meter movements,
-    open disputes, overrides and voids of one table over a time range."""
+    """Rounds, seats, wagered and net by wager type (of the rulings in effect), the house's
+    result, meter movements and adjustments, large pays, open and resolved disputes, rulings
+    made with rule changes, overrides and voids of one table over a time range."""
     start = inputs.time(since) if since else None
     end = inputs.time(until, end_of_day=True) if until else None
     if start is not None and end is not None and start >= end:

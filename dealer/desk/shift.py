@@ -5,24 +5,32 @@ records; `summarize` is pure: records in, a value out.
 Floor decisions (the rule documents are silent):
 * Counted: Emperor's Challenge table rounds (`paigow round`) and single-seat settles
   (`paigow settle`) recorded at the table in the time range. A ruling voided by a supervisor
-  (whenever the void was recorded) is left out of the money figures and listed as voided; an
-  overridden ruling counts as it was ruled (an override states a decision, not new figures)
-  and the override is listed for the supervisor to reconcile.
+  (whenever the void was recorded) is left out of the money figures and listed as voided.
+* Overrides: the figures are those of the rulings in effect. An override that carries a
+  replacement result (`audit override --result`, the ruling's result in the same form: a
+  round's `seats`, a settle's `base` and `bonuses`) replaces the ruling's figures; the newest
+  such override that is not voided wins. An override without a result states a decision, not
+  new figures: the ruling counts as it was ruled and the override is listed to reconcile.
+* Large pays: a seat whose net win on one ruling in effect is `LARGE_PAY` ($2,500) or more;
+  the profile has no such setting, so the threshold is fixed here and named in the report.
 * Meters: the contributions and hits of every ruling in the range count, voided or not (a
   void does not move a meter back; a supervisor adjusts it by hand, and that adjustment shows).
 * Overrides and voids listed: those recorded in the range, and those (recorded at any time) of
-  rulings in the range. Open disputes: every unresolved dispute of the table, whenever opened.
+  rulings in the range. Open disputes: every unresolved dispute of the table, whenever opened;
+  resolved disputes: those resolved in the range. Meter adjustments: the hand adjustments and
+  reseeds (every meter record but a ruling's own move) recorded in the range. Rule changes:
+  every ruling in the range (of any game) made with `--rule` settings, voided or not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from dealer.audit.disputes import Dispute, open_disputes
+from dealer.audit.disputes import Dispute, disputes
 from dealer.audit.records import METER, OVERRIDE, VOID, Record, RecordFilter
 from dealer.desk.context import open_log
 from dealer.kernel.money import money_json
@@ -38,6 +46,7 @@ WAGER_TYPES = (
 METERS = ("progressive_insurance", "progressive_treasure")
 MONEY_ACTIONS = ("round", "settle")
 ZERO = Decimal(0)
+LARGE_PAY = Decimal(2500)
 
 
 def _money(value: Any) -> Decimal:
@@ -122,6 +131,39 @@ class Correction:
 
 
 @dataclass(frozen=True)
+class MeterAdjustment:
+    """A meter moved by hand (an adjustment or a reseed), not by a ruling."""
+
+    id: int
+    recorded_at: str
+    user_id: str
+    meter: str
+    delta: Decimal
+    value: Decimal
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return dict(self.__dict__) | {
+            "delta": money_json(self.delta),
+            "value": money_json(self.value),
+        }
+
+
+@dataclass(frozen=True)
+class LargePay:
+    """One seat's net win of `LARGE_PAY` or more on one ruling in effect."""
+
+    ruling: int
+    seat: int | None
+    net: Decimal
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"ruling": self.ruling, "seat": self.seat, "net": money_json(self.net)}
+
+
+@dataclass(frozen=True)
 class ShiftSummary:
     """The figures of one table over a time range."""
 
@@ -138,6 +180,11 @@ class ShiftSummary:
     open_disputes: tuple[Dispute, ...]
     overrides: tuple[Correction, ...]
     voids: tuple[Correction, ...]
+    replaced: Mapping[int, int] = field(default_factory=dict)
+    resolved_disputes: tuple[Dispute, ...] = ()
+    meter_adjustments: tuple[MeterAdjustment, ...] = ()
+    large_pays: tuple[LargePay, ...] = ()
+    rule_changes: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def total_wagered(self) -> Decimal:
@@ -167,6 +214,7 @@ class ShiftSummary:
                 "rounds": list(self.rounds),
                 "settles": list(self.settles),
                 "voided": list(self.voided),
+                "replaced": {str(ruling): by for ruling, by in self.replaced.items()},
             },
             "other_rulings": self.other_rulings,
             "wagers": {name: totals.to_dict() for name, totals in self.wagers.items()},
@@ -175,23 +223,69 @@ class ShiftSummary:
             "house_result": money_json(self.house_result),
             "meters": {m.meter: m.to_dict() for m in self.meters},
             "open_disputes": [d.to_dict() for d in self.open_disputes],
+            "resolved_disputes": [d.to_dict() for d in self.resolved_disputes],
+            "meter_adjustments": [m.to_dict() for m in self.meter_adjustments],
+            "large_pays": {
+                "threshold": money_json(LARGE_PAY),
+                "pays": [p.to_dict() for p in self.large_pays],
+            },
+            "rule_changes": [
+                {"ruling": ruling, "changes": list(changes)}
+                for ruling, changes in self.rule_changes.items()
+            ],
             "overrides": [c.to_dict() for c in self.overrides],
             "voids": [c.to_dict() for c in self.voids],
         }
 
 
-def _seat_results(record: Record) -> list[Mapping[str, Any]]:
-    if record.action == "settle":
-        return [record.result]
-    seats = record.result.get("seats")
+def _seat_results(action: str, result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    if action == "settle":
+        return [result]
+    seats = result.get("seats")
     return list(seats) if isinstance(seats, list) else []
 
 
-def _wager_totals(rulings: Sequence[Record]) -> tuple[dict[str, WagerTotals], int]:
+def _replacement(override: Record) -> Mapping[str, Any] | None:
+    """An override's replacement result when it has figures in a ruling's form, else None."""
+    result = override.result.get("result")
+    if not isinstance(result, Mapping):
+        return None
+    if override.action == "settle":
+        return result if isinstance(result.get("base"), Mapping) else None
+    return result if isinstance(result.get("seats"), list) else None
+
+
+def _in_effect(
+    rulings: Sequence[Record], corrections: Sequence[Record]
+) -> tuple[list[tuple[Record, Mapping[str, Any]]], dict[int, int]]:
+    """The rulings not voided, each with the result in effect (the newest override's
+    replacement that is not voided, else its own), and which override replaced which ruling."""
+    voided = {c.links_to for c in corrections if c.kind == "void"}
+    replaced: dict[int, int] = {}
+    newest: dict[int, Mapping[str, Any]] = {}
+    for c in sorted(corrections, key=lambda c: c.id):
+        figures = _replacement(c) if c.kind == "override" and c.id not in voided else None
+        if figures is not None and c.links_to is not None:
+            replaced[c.links_to], newest[c.links_to] = c.id, figures
+    counted = [(r, newest.get(r.id, r.result)) for r in rulings if r.id not in voided]
+    return counted, {r.id: replaced[r.id] for r, _ in counted if r.id in replaced}
+
+
+def _seat_net(seat: Mapping[str, Any]) -> Decimal:
+    bonuses = seat.get("bonuses", [])
+    return _money(seat.get("base", {}).get("net")) + sum(
+        (_money(b.get("net")) for b in bonuses if b.get("wager") in WAGER_TYPES), ZERO
+    )
+
+
+def _wager_totals(
+    rulings: Sequence[tuple[Record, Mapping[str, Any]]],
+) -> tuple[dict[str, WagerTotals], int, list[LargePay]]:
     totals = {name: WagerTotals() for name in WAGER_TYPES}
     seats = 0
-    for ruling in rulings:
-        for seat in _seat_results(ruling):
+    large = []
+    for ruling, result in rulings:
+        for seat in _seat_results(ruling.action, result):
             seats += 1
             base = seat.get("base", {})
             totals["base"] = totals["base"].add(_money(base.get("wager")), _money(base.get("net")))
@@ -201,7 +295,22 @@ def _wager_totals(rulings: Sequence[Record]) -> tuple[dict[str, WagerTotals], in
                     totals[name] = totals[name].add(
                         _money(bonus.get("amount")), _money(bonus.get("net"))
                     )
-    return totals, seats
+            if (net := _seat_net(seat)) >= LARGE_PAY:
+                number = seat.get("seat", ruling.seat)
+                large.append(LargePay(ruling.id, number if isinstance(number, int) else None, net))
+    return totals, seats, large
+
+
+def _adjustment(record: Record) -> MeterAdjustment:
+    return MeterAdjustment(
+        record.id,
+        record.recorded_at,
+        record.user_id,
+        str(record.result.get("meter", "")),
+        _money(record.result.get("delta")),
+        _money(record.result.get("value")),
+        record.reason or "",
+    )
 
 
 def _moved_by(move: Record, rulings: Sequence[Record], moves: Sequence[Record]) -> Record | None:
@@ -263,11 +372,11 @@ def summarize(
     records: Sequence[Record],
     meters_before: Sequence[Record],
     corrections: Sequence[Record],
-    open_disputes: Sequence[Dispute],
+    table_disputes: Sequence[Dispute],
 ) -> ShiftSummary:
     """The shift summary of `table` from `records` (the table's records in the range, by id),
     `meters_before` (its meter records before the range), `corrections` (its overrides and
-    voids, at any time) and its open disputes. Times are the stored UTC form; `since`
+    voids, at any time) and its disputes (at any time). Times are the stored UTC form; `since`
     inclusive, `until` exclusive."""
     rulings = [
         r
@@ -278,8 +387,8 @@ def summarize(
     listed = [c for c in corrections if _in_range(c.recorded_at, since, until) or c.links_to in ids]
     listed.sort(key=lambda c: c.id)
     voided = {c.links_to for c in corrections if c.kind == "void"}
-    counted = [r for r in rulings if r.id not in voided]
-    totals, seats = _wager_totals(counted)
+    counted, replaced = _in_effect(rulings, corrections)
+    totals, seats, large = _wager_totals(counted)
     moves = [r for r in records if r.kind == "meter"]
     last_before: dict[str, Decimal] = {}
     for move in meters_before:
@@ -293,16 +402,27 @@ def summarize(
         table=table,
         since=since,
         until=until,
-        rounds=tuple(r.id for r in counted if r.action == "round"),
-        settles=tuple(r.id for r in counted if r.action == "settle"),
+        rounds=tuple(r.id for r, _ in counted if r.action == "round"),
+        settles=tuple(r.id for r, _ in counted if r.action == "settle"),
         voided=tuple(r.id for r in rulings if r.id in voided),
         other_rulings=sum(1 for r in records if r.kind == "ruling") - len(rulings),
         seats=seats,
         wagers=totals,
         meters=meters,
-        open_disputes=tuple(open_disputes),
+        open_disputes=tuple(d for d in table_disputes if d.resolution is None),
         overrides=tuple(_correction(c) for c in listed if c.kind == "override"),
         voids=tuple(_correction(c) for c in listed if c.kind == "void"),
+        replaced=replaced,
+        resolved_disputes=tuple(
+            d
+            for d in table_disputes
+            if d.resolution is not None and _in_range(d.resolution.resolved_at, since, until)
+        ),
+        meter_adjustments=tuple(_adjustment(m) for m in moves if m.action != "move"),
+        large_pays=tuple(large),
+        rule_changes={
+            r.id: r.rule_changes for r in records if r.kind == "ruling" and r.rule_changes
+        },
     )
 
 
@@ -321,5 +441,5 @@ def shift_summary(
         corrections = log.records(RecordFilter(table_id=table, kind=OVERRIDE)) + log.records(
             RecordFilter(table_id=table, kind=VOID)
         )
-        disputes = open_disputes(log, table)
-    return summarize(table, since, until, records, before, corrections, disputes)
+        table_disputes = disputes(log, table_id=table)
+    return summarize(table, since, until, records, before, corrections, table_disputes)
