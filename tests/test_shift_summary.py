@@ -585,10 +585,11 @@ def test_rule_changes_flagged(shift: dict[str, Any]) -> None:
     ids, db = shift["ids"], str(shift["db"])
     shown = invoke("audit", "show", str(ids["b"]), "--db", db)
     assert shown.exit_code == 0, shown.output
-    assert shown.stdout.splitlines()[:2] == [
-        f"Record {ids['b']}: ruling paigow round",
-        "  rule changes: limits.progressive_insurance.max=4",
-    ]
+    lines = shown.stdout.splitlines()
+    assert lines[0] == f"Record {ids['b']}: ruling paigow round"
+    assert lines[1].startswith("  status     in effect")  # the status first, then the changes
+    assert lines[2].startswith("  in effect  ")
+    assert lines[3] == "  rule changes: limits.progressive_insurance.max=4"
     plain = invoke("audit", "show", str(ids["a"]), "--db", db).stdout
     assert "rule changes" not in plain
     lines = invoke("shift", "summary", "--table", "PG-5", "--db", db).stdout.splitlines()

@@ -283,13 +283,13 @@ def show(
         return
     seat = "" if record.seat is None else f"   seat {record.seat}"
     lines = [f"Record {record.id}: {_what(record)}", *_status_lines(status)]
+    if record.rule_changes:  # near the top: a ruling made under rules the profile does not have
+        lines.append(f"  rule changes: {', '.join(record.rule_changes)}")
     lines += [
         f"  recorded   {record.recorded_at}",
         f"  table      {record.table_id or '-'}{seat}",
         f"  user       {record.user_id} ({record.role})",
     ]
-    if record.rule_changes:  # near the top: a ruling made under rules the profile does not have
-        lines.insert(1, f"  rule changes: {', '.join(record.rule_changes)}")
     if record.input_text:
         lines.append(f"  input      {record.input_text}")
     if record.cards:
