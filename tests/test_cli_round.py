@@ -176,3 +176,37 @@ def test_both_meter_moves_link_to_the_ruling(db: Path) -> None:
     with sqlite3.connect(db) as conn:
         links = conn.execute("SELECT links_to FROM records WHERE kind = 'meter'").fetchall()
     assert links == [(1,), (1,)]
+
+
+def test_a_demo_never_touches_the_terminals_table(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEALER_TABLE", "PG-3")
+    played = run("round", str(ROUNDS / "envy_and_progressives.yaml"), "--table", "PG-3", "--json")
+    assert played.exit_code == 0, played.output
+    meters = {
+        name: run("audit", "meter", "show", name, "--json").stdout
+        for name in ("progressive_insurance", "progressive_treasure")
+    }
+    with sqlite3.connect(db) as conn:
+        before = conn.execute("SELECT count(*) FROM records WHERE table_id = 'PG-3'").fetchone()
+    demo = run("demo", "--seed", "11", "--json")
+    assert demo.exit_code == 0, demo.output
+    assert json.loads(demo.stdout)["table"] == "DEMO"
+    assert demo.stderr == ""
+    for name, shown in meters.items():
+        assert run("audit", "meter", "show", name, "--json").stdout == shown
+    with sqlite3.connect(db) as conn:
+        after = conn.execute("SELECT count(*) FROM records WHERE table_id = 'PG-3'").fetchone()
+    assert after == before
+
+
+def test_a_demo_refuses_a_table(db: Path) -> None:
+    result = run("demo", "--seed", "11", "--table", "PG-3")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        "Error: --table: the demo is dealt at its own table DEMO, never at a real table "
+        "(leave out --table)\n"
+    )
+    assert count(db) == 0

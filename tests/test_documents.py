@@ -3,6 +3,7 @@
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,14 +21,40 @@ def _entry(cache: Path, text: str) -> Path:
     return cache / CACHE_FORMAT / (hashlib.sha256(text.encode("utf-8")).hexdigest() + ".json")
 
 
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def test_a_parsed_document_is_cached_under_its_content(cache: Path) -> None:
     text = "name: room\nrules: {wheel: lowest}\nlimits: [1, 2.5, null, true]\n"
     expected = {"name": "room", "rules": {"wheel": "lowest"}, "limits": [1, 2.5, None, True]}
     assert load_yaml(text) == expected
-    assert json.loads(_entry(cache, text).read_text(encoding="utf-8")) == expected
-    _entry(cache, text).write_text('{"served": "from the cache"}', encoding="utf-8")
+    header, stored = _entry(cache, text).read_text(encoding="utf-8").split("\n", 1)
+    assert header == f"{_sha256(text)} {_sha256(stored)}"
+    assert json.loads(stored) == expected
+    served = '{"served": "from the cache"}'
+    _entry(cache, text).write_text(f"{_sha256(text)} {_sha256(served)}\n{served}", "utf-8")
     assert load_yaml(text) == {"served": "from the cache"}  # the second read skips PyYAML
     assert load_yaml(text + "\n") == expected  # other text, other key
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda header, stored: f"{header}\n{stored.replace('lowest', 'highest')}",
+        lambda header, stored: stored,  # no digests
+        lambda header, stored: f"{'0' * 64} {header.split()[1]}\n{stored}",  # another source's
+        lambda header, stored: "",
+    ],
+)
+def test_an_edited_cache_entry_is_ignored_and_rewritten(cache: Path, edit: Any) -> None:
+    text = "rules: {wheel: lowest}\n"
+    assert load_yaml(text) == {"rules": {"wheel": "lowest"}}
+    entry = _entry(cache, text)
+    written = entry.read_text(encoding="utf-8")
+    entry.write_text(edit(*written.split("\n", 1)), encoding="utf-8")
+    assert load_yaml(text) == {"rules": {"wheel": "lowest"}}  # parsed again from the source
+    assert entry.read_text(encoding="utf-8") == written
 
 
 def test_what_json_cannot_keep_is_not_cached(cache: Path) -> None:

@@ -401,7 +401,7 @@ def test_only_a_checked_parse_is_cached(cache: Path) -> None:
     good = "a: 1\nb: 2\n"
     assert load_yaml(good) == {"a": 1, "b": 2}
     assert [p.parent.name for p in cache.rglob("*.json")] == [CACHE_FORMAT]
-    # An entry an older, unchecked parser left beside it is never read.
+    # An entry an older, unchecked parser left beside it (without digests) is never read.
     import hashlib
 
     digest = hashlib.sha256(bad.encode("utf-8")).hexdigest()

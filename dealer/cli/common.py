@@ -11,7 +11,7 @@ from typing import Annotated, Any, NamedTuple, TypeVar, cast
 
 import typer
 
-from dealer.desk.context import UNASSIGNED_TABLE, HouseRules, desk_for
+from dealer.desk.context import UNASSIGNED_TABLE, HouseRules, desk_for, own_table_desk
 from dealer.desk.recording import Recorded, rule_lines
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
@@ -30,6 +30,10 @@ UserOption = Annotated[
 ]
 TableOption = Annotated[
     str | None, typer.Option("--table", envvar="DEALER_TABLE", help="Which table (table id).")
+]
+OwnTableOption = Annotated[
+    str | None,
+    typer.Option("--table", help="Not taken: dealt at its own table (DEALER_TABLE not used)."),
 ]
 ProfileOption = Annotated[
     Path | None, typer.Option("--profile", help="A YAML table profile (house rules).")
@@ -122,7 +126,12 @@ def option(name: str, annotation: Any, default: Any = None) -> inspect.Parameter
     )
 
 
-def _desk(default_table: str) -> Composite:
+def _desk(default_table: str, own_table: str | None) -> Composite:
+    if own_table is not None:
+        return Composite(
+            (option("db", DbOption), option("user", UserOption), option("table", OwnTableOption)),
+            lambda db, user, table: own_table_desk(db, user, own_table, table),
+        )
     return Composite(
         (option("db", DbOption), option("user", UserOption), option("table", TableOption)),
         lambda db, user, table: desk_for(db, user, table, default_table=default_table),
@@ -189,16 +198,17 @@ INPUTS = Composite(
 
 
 def at_desk(
-    *, default_table: str = UNASSIGNED_TABLE
+    *, default_table: str = UNASSIGNED_TABLE, own_table: str | None = None
 ) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """A command that acts at a desk (`desk: Desk`: `--db`, `--user`, `--table` with their
-    environment variables); with a `house: HouseRules` parameter, under house rules
+    environment variables; with `own_table`, always at that table: `--table` refused and
+    `DEALER_TABLE` not read); with a `house: HouseRules` parameter, under house rules
     (`--profile`, `--rule`); with an `io: Inputs` parameter, ruling typed or batch input
     (`--json`, `--batch`)."""
 
     def wrap(command: Callable[..., R]) -> Callable[..., R]:
         names = inspect.signature(command).parameters
-        chosen = {"desk": _desk(default_table)} if "desk" in names else {}
+        chosen = {"desk": _desk(default_table, own_table)} if "desk" in names else {}
         if "house" in names:
             chosen["house"] = HOUSE
         if "io" in names:

@@ -30,14 +30,15 @@ def round_(
 
 
 @app.command()
-@at_desk(default_table=desk_paigow.DEMO_TABLE)
+@at_desk(own_table=desk_paigow.DEMO_TABLE)
 def demo(
     desk: Desk,
     house: HouseRules,
     seed: Annotated[int | None, typer.Option("--seed", help="Deal this shuffle again.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Deal, set, settle and log a random round of six seats with sample wagers."""
+    """Deal, set, settle and log a random round of six seats with sample wagers, at the demo's
+    own table DEMO (never a real table's meters: --table refused, DEALER_TABLE not used)."""
     chosen = seed if seed is not None else secrets.randbelow(10**6)
     dealt = desk_paigow.demo(desk, house, chosen)  # refused before a word is printed
     if not as_json:

@@ -61,6 +61,19 @@ def desk_for(
     )
 
 
+def own_table_desk(db: Path | None, user: str | None, table: str, named: str | None) -> Desk:
+    """The desk of the demo, dealt at its own table (`DEMO`) whatever the terminal's table, so it
+    never reads or moves a real table's meters: a table named on the command (`named`) is
+    refused; `DEALER_TABLE` is not read (the round shows its table, and `--help` says so; a
+    note would make a refused demo's one `Error:` line two)."""
+    if named is not None:
+        raise DealerError(
+            f"--table: the demo is dealt at its own table {table}, never at a real table "
+            "(leave out --table)"
+        )
+    return desk_for(db, user, table)
+
+
 def _login() -> str:
     """The login name, where it is a valid user id; else `unknown`."""
     import getpass  # only when no --user is given (it loads termios)

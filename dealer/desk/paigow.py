@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from dealer.games.paigow.profile import Profile
 
 DEMO_TABLE = "DEMO"
-"""The table a demo round is dealt at when no table is named."""
+"""The table every demo round is dealt at, with its own meters: a demo never touches a real
+table (the command refuses `--table` and does not read `DEALER_TABLE`)."""
 
 
 def rank(desk: Desk, house: HouseRules, cards: str) -> Recorded:
@@ -106,7 +107,8 @@ def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorde
 
 def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
     """Deal, set and settle a random round of six seats with sample wagers (the same seed deals
-    the same round; only the wagers the table offers) at the desk's table."""
+    the same round; only the wagers the table offers) at the desk's table (the CLI's is always
+    `DEMO_TABLE`)."""
     from dealer.games.paigow.demo import deal_demo_round
 
     profile = house.load()

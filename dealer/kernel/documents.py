@@ -7,6 +7,12 @@ written is simply not used. Where: `DEALER_CACHE`, else `$XDG_CACHE_HOME/dealer`
 `~/.cache/dealer`, in a folder named for the checks (`CACHE_FORMAT`): an entry is written only
 after a checked parse, so a document served from the cache passed the same checks.
 
+The cache decides nothing: an entry's first line carries the SHA-256 of the source text it was
+parsed from and of the JSON that follows, both checked on every read. An entry that is not the
+source's, or whose JSON was edited, is ignored (the source is parsed again and the entry
+rewritten). The rulings name what they used by the source's own hash (`profile_sha256`,
+`paytables_sha256`), never by the cache.
+
 The checks, before any document is built: a document may use at most `MAX_ALIASES` aliases
 (`*name`), and its aliases may expand it to at most `MAX_NODES` values (a "billion laughs"
 document is refused while it is being read, in milliseconds); a mapping may not give the same
@@ -34,9 +40,9 @@ MAX_NUMBER_DIGITS = 100
 """The most characters of a whole number in a document (Python reads no more than 4,300
 digits; no setting needs more than a dozen)."""
 
-CACHE_FORMAT = "checked-1"
-"""The cache's folder: entries written by a parser with these checks (a cache written before
-them is not read)."""
+CACHE_FORMAT = "checked-2"
+"""The cache's folder: entries written by a parser with these checks, each carrying its digests
+(a cache written before them is not read)."""
 
 
 class DocumentSyntaxError(ConfigError):
@@ -160,23 +166,37 @@ def _parse(text: str) -> Any:
         raise _error(f"{context}: {problem}" if context else problem, mark) from None
 
 
+_MISSING = object()
+
+
+def _cached(entry: Path, source_sha256: str) -> Any:
+    """The value of a cache entry when it is the source's and unedited; `_MISSING` otherwise."""
+    try:
+        header, _, stored = entry.read_text(encoding="utf-8").partition("\n")
+        if header != f"{source_sha256} {sha256_hex(stored)}":
+            return _MISSING
+        return json.loads(stored)
+    except (OSError, ValueError):
+        return _MISSING
+
+
 def load_yaml(text: str, cache: bool = True) -> Any:
     """Parse one YAML document safely (no Python objects, no key twice, aliases within the
     limits). Raises DocumentSyntaxError, in one line."""
     if not cache:
         return _parse(text)
-    entry = _cache_dir() / CACHE_FORMAT / (sha256_hex(text) + ".json")
-    try:
-        return json.loads(entry.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        pass
+    source_sha256 = sha256_hex(text)
+    entry = _cache_dir() / CACHE_FORMAT / (source_sha256 + ".json")
+    value = _cached(entry, source_sha256)
+    if value is not _MISSING:
+        return value
     value = _parse(text)
     try:
         stored = json.dumps(value)
         if json.loads(stored) == value:  # only what JSON keeps exactly (no int keys, dates)
             entry.parent.mkdir(parents=True, exist_ok=True)
             partial = entry.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(stored, encoding="utf-8")
+            partial.write_text(f"{source_sha256} {sha256_hex(stored)}\n{stored}", encoding="utf-8")
             os.replace(partial, entry)
     except (OSError, TypeError, ValueError):
         pass

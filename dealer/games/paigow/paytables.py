@@ -32,7 +32,7 @@ import functools
 import importlib.util
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from types import MappingProxyType
@@ -41,6 +41,7 @@ from typing import Any
 from dealer.games.paigow.events import EVENT_ORDER, LABELS, PAI_GOW_EVENTS, POKER_EVENTS
 from dealer.games.paigow.pay import Basis, Pay, PayKind, Wager
 from dealer.inputs import text_file
+from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import PayTableError
 from dealer.kernel.money import money_json
@@ -125,6 +126,9 @@ class PayTable:
     notes: tuple[str, ...]
     source: str
     path: str
+    sha256: str = ""
+    """SHA-256 of the text of the file the table was read from, as every ruling that pays by it
+    records it (`paytables_sha256`): the file's content, never a cached copy, names the table."""
 
     def row(self, event: str) -> PayRow | None:
         """The table's row for `event` (N/A rows included), or None."""
@@ -375,7 +379,8 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
             continue
         seen.add(table.id)
         tables.append(table)
-    return tuple(tables), problems.lines
+    digest = sha256_hex(text)
+    return tuple(replace(t, sha256=digest) for t in tables), problems.lines
 
 
 def check_file(path: str | Path) -> list[str]:

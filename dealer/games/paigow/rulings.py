@@ -104,13 +104,16 @@ def bonus_ruling(text: str, profile: Profile) -> Ruling:
     events = classify(cards)
     library = shipped_paytables()
     rows: dict[str, Any] = {}
+    digests: dict[str, str] = {}
     lines = list(events.explanation())
     for wager in Wager:
         if not profile.offers(wager):
             lines.append(f"{wager.words}: not offered at this table")
             continue
         table_id = profile.table_id(wager)
-        row = library.get(table_id, wager).row_for(events.events)
+        table = library.get(table_id, wager)
+        digests[table_id] = table.sha256
+        row = table.row_for(events.events)
         rows[wager.value] = {
             "paytable": table_id,
             "row": row.label if row else None,
@@ -122,7 +125,8 @@ def bonus_ruling(text: str, profile: Profile) -> Ruling:
         )
     result = {**events.to_dict(), "paytable_rows": rows}
     cards_typed = tuple(str(c) for c in cards)
-    return Ruling("paigow", "bonus", text, cards_typed, result, tuple(lines), settings_of(profile))
+    settings = settings_of(profile) | {"paytables_sha256": digests}
+    return Ruling("paigow", "bonus", text, cards_typed, result, tuple(lines), settings)
 
 
 def batch_line_cards(line: str) -> Sequence[str]:

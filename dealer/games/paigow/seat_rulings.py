@@ -11,6 +11,7 @@ from typing import Any
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.house_way import HouseWay
 from dealer.games.paigow.pay import PLACED, Wager
+from dealer.games.paigow.paytables import shipped_paytables
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import RoundError, read_round
 from dealer.games.paigow.rulings import settings_of, way_of
@@ -40,8 +41,17 @@ class BonusWagers:
 
 
 def _round_settings(profile: Profile, way: HouseWay) -> dict[str, Any]:
+    """The settings of a seat or round: the posted pay tables' ids, and the SHA-256 of the file
+    each offered wager's table was read from (its content, as `profile_sha256` is the
+    profile's)."""
     settings = settings_of(profile, way)
     settings["paytables"] = {w.value: profile.table_id(w) for w in Wager}
+    library = shipped_paytables()
+    settings["paytables_sha256"] = {
+        profile.table_id(w): library.get(profile.table_id(w), w).sha256
+        for w in Wager
+        if profile.offers(w)
+    }
     return settings
 
 
