@@ -72,6 +72,10 @@ AT = "2026-05-09 09:00:00 EST (2026-05-09T14:00:00Z UTC)"
 
 def expected(path: Path, checkpoint: str) -> str:
     chain = hashes(path)
+    with open_log(path, read_only=True) as opened:
+        ruling = opened.record(4)
+    assert ruling is not None
+    contents = json.dumps(ruling.settings["paytables_sha256"], ensure_ascii=False)
     proof = "".join(
         f"  #{n} hash        {chain[n][0]}\n  prev hash      {chain[n][1]}\n" for n in (4, 7, 8, 9)
     )
@@ -102,6 +106,7 @@ def expected(path: Path, checkpoint: str) -> str:
         '  paytables      {"envy": "E01", "insurance": "PT-FLT-EC-PGI-01", '
         '"progressive_insurance": "PT-BJS-EC-PGI-01", "progressive_treasure": "PT-BJS-EC-ET-01", '
         '"treasure": "PT-FLT-EC-ET-01"}\n'
+        f"  paytables_sha256 {contents}\n"
         "  profile        default\n"
         "  profile_sha256 d89c5273e62aca11e9693c7b623d1533e1a9665d3c7258b91192b77a80583cf0\n"
         "  profile_source default\n"
