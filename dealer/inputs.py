@@ -100,7 +100,8 @@ def seat(value: object, seats: range = SEATS, what: str = "seat") -> int:
     text = (
         str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""
     )
-    if not _WHOLE.fullmatch(text) or len(text) > 4 or int(text) not in seats:
+    too_long = len(text.lstrip("0")) > len(str(seats.stop))  # never int() of 5,000 digits
+    if not _WHOLE.fullmatch(text) or too_long or int(text) not in seats:
         raise DealerError(
             f"{what} {quoted(value)}: seats are numbered {seats.start}-{seats.stop - 1}"
         )
