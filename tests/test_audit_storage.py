@@ -14,6 +14,7 @@ import dealer
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, record_hash
 from dealer.audit.records import Entry, RecordFilter, canonical_json
 from dealer.audit.storage import Storage, UserRow
+from dealer.audit.users import user_record_result
 from dealer.kernel.errors import AuditError
 
 
@@ -167,17 +168,22 @@ def test_appended_in_this_transaction(storage: Storage) -> None:
         assert list(tx.appended) == [(3, first), (4, second)]
 
 
+def user_record(user_id: str, role: str, active: bool, pin_hash: str | None) -> Entry:
+    """A user record saying what its users row holds (a backend may check that they agree)."""
+    result = user_record_result(user_id, role, active, pin_hash)
+    return Entry(kind="user", user_id="S1", role="supervisor", action="add", result=result)
+
+
 def test_users_rows(storage: Storage) -> None:
-    user_record = Entry(kind="user", user_id="S1", role="supervisor", action="bootstrap")
     with storage.transaction() as tx:
-        first = tx.append(user_record)
+        first = tx.append(user_record("S1", "supervisor", True, "scrypt$pin"))
         tx.add_user(UserRow(first, "S1", "supervisor", True, "scrypt$pin"))
         assert tx.user("S1") == UserRow(first, "S1", "supervisor", True, "scrypt$pin")
         assert tx.supervisor_ever_registered()
     with storage.transaction() as tx:
-        second = tx.append(user_record)
+        second = tx.append(user_record("D1", "dealer", True, None))
         tx.add_user(UserRow(second, "D1", "dealer", True, None))
-        third = tx.append(user_record)
+        third = tx.append(user_record("S1", "dealer", False, "scrypt$pin"))
         tx.add_user(UserRow(third, "S1", "dealer", False, "scrypt$pin"))
     assert storage.user("S1") == UserRow(third, "S1", "dealer", False, "scrypt$pin")
     assert storage.user("D9") is None
@@ -209,7 +215,8 @@ def test_a_failed_transaction_leaves_nothing(storage: Storage) -> None:
     with pytest.raises(RuntimeError, match="power cut"), storage.transaction() as tx:
         made = tx.append(ruling(3))
         tx.append(meter_move("PG-1", "treasure", "10", made))
-        tx.add_user(UserRow(made, "S1", "supervisor", True, "scrypt$pin"))
+        added = tx.append(user_record("S1", "supervisor", True, "scrypt$pin"))
+        tx.add_user(UserRow(added, "S1", "supervisor", True, "scrypt$pin"))
         raise RuntimeError("power cut")
     assert storage.head() == head and len(storage.records()) == 2
     assert storage.meter("PG-1", "treasure") is None

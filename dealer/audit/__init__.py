@@ -1,7 +1,8 @@
 """The audit log: every ruling on a tamper-evident record (one hash chain, append-only).
 
 Bottom up: `records` (what goes on the record) and `chain` (the hash recipe, checkpoints);
-`storage` (the interface a backend implements) and `sqlite` (the SQLite backend); then the
+`storage` (the interface a backend implements), `sqlite` (the SQLite backend, the embedded
+default) and `postgres` (the PostgreSQL backend, for a floor of terminals); then the
 features, functions over a `Storage`: `users` and `authority` (roles, PINs, a supervisor's
 authority), `entries`, `staff`, `corrections`, `disputes`, `meters`, `verify`, `export`.
 Start at `open_log(path)`.
@@ -19,7 +20,14 @@ if TYPE_CHECKING:
 def open_log(path: str | Path, *, read_only: bool = False) -> Storage:
     """Open the audit log at `path`, a SQLite database file: for writing (a missing or empty
     file becomes a new log, in a folder that must exist), or with `read_only` for reading an
-    existing log without changing it. A file that is not a log of ours is refused untouched."""
+    existing log without changing it. A file that is not a log of ours is refused untouched.
+
+    A `postgresql://` (or `postgres://`) URL opens the PostgreSQL log there instead (set up once
+    by `dealer db init`); psycopg is imported only then."""
+    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+        from dealer.audit.postgres import PostgresStorage
+
+        return PostgresStorage.open(path, read_only=read_only)
     from dealer.audit.sqlite import SQLiteStorage
 
     return SQLiteStorage.open(path, read_only=read_only)

@@ -1,0 +1,132 @@
+"""A throwaway PostgreSQL server for the tests, made from the installed server binaries.
+
+`PgServer.start()` runs `initdb` and `pg_ctl` in a temporary folder (as the unprivileged user
+`nobody` when the tests run as root: initdb refuses root), listening only on a unix socket in
+that folder. It sets up one template database with `dealer db init`'s schema and roles; each
+test gets a fresh copy (`fresh_url`), which is cheap. `stop()` stops the server and removes the
+folder; it is also registered with `atexit`, so no server outlives the test run.
+
+Where the binaries are: `initdb` on PATH, else the newest `/usr/lib/postgresql/<ver>/bin`
+(Debian's postgresql package). None found: `PgServer.start()` returns None (the tests skip,
+except under CI=true, where they fail: `.ci/run` installs the server first).
+"""
+
+from __future__ import annotations
+
+import atexit
+import glob
+import itertools
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+OWNER = "floor_owner"
+"""The server's superuser, who owns the test databases (as a floor's DBA would)."""
+TEMPLATE = "dealer_template"
+
+
+def server_bin() -> Path | None:
+    """The folder holding initdb and pg_ctl, or None."""
+    found = shutil.which("initdb")
+    if found:
+        return Path(os.path.realpath(found)).parent
+    versions = [Path(p).parent for p in glob.glob("/usr/lib/postgresql/*/bin/initdb")]
+    versions.sort(key=lambda bindir: int(bindir.parent.name) if bindir.parent.name.isdigit() else 0)
+    return versions[-1] if versions else None
+
+
+class PgServer:
+    """One running server in a temporary folder."""
+
+    def __init__(self, bindir: Path, folder: Path) -> None:
+        self.bindir = bindir
+        self.folder = folder
+        self._numbers = itertools.count(1)
+        self._running = False
+
+    @classmethod
+    def start(cls) -> PgServer | None:
+        """Start a server and make the template database; None when no binaries are found."""
+        bindir = server_bin()
+        if bindir is None:
+            return None
+        server = cls(bindir, Path(tempfile.mkdtemp(prefix="dealer-pg-")))
+        atexit.register(server.stop)
+        if os.geteuid() == 0:
+            shutil.chown(server.folder, "nobody")
+        server._run(
+            "initdb",
+            "-D",
+            str(server.data),
+            "-U",
+            OWNER,
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-locale",
+            "--no-sync",
+        )
+        options = (
+            f"-k {server.folder} -c listen_addresses='' -c fsync=off "
+            "-c full_page_writes=off -c max_connections=60"
+        )
+        server._run(
+            "pg_ctl",
+            "-D",
+            str(server.data),
+            "-o",
+            options,
+            "-l",
+            str(server.folder / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
+        server._running = True
+        server._make_template()
+        return server
+
+    @property
+    def data(self) -> Path:
+        return self.folder / "data"
+
+    def url(self, database: str, user: str = OWNER) -> str:
+        """The URL of `database` on this server, as `user`."""
+        return f"postgresql://{user}@/{database}?host={self.folder}"
+
+    def _run(self, tool: str, *args: str) -> None:
+        command = [str(self.bindir / tool), *args]
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "nobody", "--", *command]
+        subprocess.run(command, check=True, capture_output=True, cwd=self.folder)
+
+    def sql(self, database: str, *statements: str) -> None:
+        """Run statements as the owner, each in autocommit."""
+        import psycopg
+
+        with psycopg.connect(self.url(database), autocommit=True) as conn:
+            for statement in statements:
+                conn.execute(statement)  # type: ignore[arg-type]
+
+    def _make_template(self) -> None:
+        from dealer.audit.postgres import init
+
+        self.sql("postgres", f"CREATE DATABASE {TEMPLATE} ENCODING 'UTF8'")
+        init(self.url(TEMPLATE))
+
+    def fresh_url(self, user: str = OWNER) -> str:
+        """A new database holding an empty, initialised audit log."""
+        name = f"t{next(self._numbers)}"
+        self.sql("postgres", f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+        return self.url(name, user)
+
+    def stop(self) -> None:
+        """Stop the server (at once) and remove its folder."""
+        if self._running:
+            self._running = False
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.folder, ignore_errors=True)
