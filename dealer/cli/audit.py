@@ -26,7 +26,7 @@ from dealer.cli.common import (
 )
 from dealer.cli.render import table
 from dealer.desk import records, supervision
-from dealer.desk.context import Desk, HouseRules
+from dealer.desk.context import Desk, HouseRules, LogLocation
 from dealer.desk.records import Record, RecordFilter, Shown, Status
 from dealer.desk.supervision import AMOUNT_LIMIT, OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
@@ -768,7 +768,7 @@ def _approve(
     file: Path,
     reason: str,
     table_id: str | None,
-    db: Path | None,
+    db: LogLocation | None,
 ) -> supervision.Approval:
     return approve(db, file, reason, supervisor=who.user_id, pin=who.pin, table_id=table_id or "")
 

@@ -22,8 +22,12 @@ JsonFlag = Annotated[
     bool, typer.Option("--json", help="One JSON object on stdout (JSON Lines with --batch).")
 ]
 DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", envvar="DEALER_DB", help="Audit database (default: logs/dealer.sqlite)."),
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="DEALER_DB",
+        help="Audit database: a file, or a postgresql:// URL (default: logs/dealer.sqlite).",
+    ),
 ]
 UserOption = Annotated[
     str | None, typer.Option("--user", envvar="DEALER_USER", help="Who rules (user id).")

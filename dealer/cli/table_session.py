@@ -17,7 +17,7 @@ import typer
 from dealer.cli import render
 from dealer.cli.common import at_desk, emit
 from dealer.cli.console import Console
-from dealer.desk.context import Desk, HouseRules
+from dealer.desk.context import Desk, HouseRules, shown
 from dealer.desk.live import Said, table_session
 
 app = typer.Typer()
@@ -67,7 +67,7 @@ def table_(desk: Desk, house: HouseRules, as_json: SessionJson = False) -> None:
     console.note(
         [
             f"dealer table: table {desk.table}, profile {session.profile.name}, "
-            f"dealer {desk.user}, log {desk.db}",
+            f"dealer {desk.user}, log {shown(desk.db)}",
             "Type help for the notation; settle to settle a round; quit (or Ctrl-D) to leave.",
         ]
     )

@@ -27,23 +27,45 @@ UNASSIGNED_TABLE = "unassigned"
 """The table recorded when no `--table` (or `DEALER_TABLE`) is given."""
 
 
-class Desk(NamedTuple):
-    """Who is acting (user id), at which table, into which audit database."""
+LogLocation = Path | str
+"""Where the audit log is, as `--db` or `DEALER_DB` give it: an SQLite file (a path), or a
+PostgreSQL database (a `postgresql://` URL: see `location`)."""
+PG_SCHEMES = ("postgresql://", "postgres://")
 
-    db: Path
+
+def location(db: LogLocation) -> LogLocation:
+    """`db` as the log's place: a `postgresql://` (or `postgres://`) URL kept as text, anything
+    else a file path."""
+    text = str(db).strip() if isinstance(db, str) else db
+    return text if isinstance(text, str) and text.startswith(PG_SCHEMES) else Path(db)
+
+
+def shown(db: LogLocation) -> str:
+    """`db` as a person may see it: a URL without its password."""
+    if isinstance(db, str):
+        from dealer.audit.postgres import redact
+
+        return redact(db)
+    return str(db)
+
+
+class Desk(NamedTuple):
+    """Who is acting (user id), at which table, into which audit log."""
+
+    db: LogLocation
     user: str
     table: str
 
 
-def default_db() -> Path:
+def default_db() -> LogLocation:
     """The audit database: env `DEALER_DB`, else `logs/dealer.sqlite` under the current
     directory."""
     configured = os.environ.get("DEALER_DB", "").strip()
-    return Path(configured) if configured else DEFAULT_DB
+    return location(configured) if configured else DEFAULT_DB
 
 
 def desk_for(
-    db: Path | None = None,
+    db: LogLocation | None = None,
     user: str | None = None,
     table: str | None = None,
     *,
@@ -55,13 +77,13 @@ def desk_for(
     from dealer import inputs
 
     return Desk(
-        db if db is not None else default_db(),
+        location(db) if db is not None else default_db(),
         inputs.user_id(user) if user else _login(),
         inputs.table_id(table) if table else default_table,
     )
 
 
-def own_table_desk(db: Path | None, user: str | None, table: str, named: str | None) -> Desk:
+def own_table_desk(db: LogLocation | None, user: str | None, table: str, named: str | None) -> Desk:
     """The desk of the demo, dealt at its own table (`DEMO`) whatever the terminal's table, so it
     never reads or moves a real table's meters: a table named on the command (`named`) is
     refused; `DEALER_TABLE` is not read (the round shows its table, and `--help` says so; a
@@ -105,7 +127,7 @@ class HouseRules(NamedTuple):
         return load_profile(self.profile, self.rules)
 
 
-def open_log(db: Path | None, *, existing: bool = False, read_only: bool = False) -> Storage:
+def open_log(db: LogLocation | None, *, existing: bool = False, read_only: bool = False) -> Storage:
     """The audit log at `db` (else `default_db()`).
 
     For writing, a new log is created on first use; the default folder `logs/` is created then
@@ -115,7 +137,9 @@ def open_log(db: Path | None, *, existing: bool = False, read_only: bool = False
     changed."""
     from dealer.audit import open_log as open_storage  # the log's modules load on first use
 
-    path = db if db is not None else default_db()
+    path = location(db) if db is not None else default_db()
+    if isinstance(path, str):
+        return open_storage(path, read_only=read_only)
     if (existing or read_only) and not path.exists():
         raise AuditError(f"there is no audit database at {path}")
     if not read_only and path == DEFAULT_DB:

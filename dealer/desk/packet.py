@@ -17,7 +17,7 @@ from dealer.audit import disputes, entries
 from dealer.audit.chain import VerifyResult
 from dealer.audit.records import CHECKPOINT, METER, Record, RecordFilter
 from dealer.audit.verify import verify as verify_log
-from dealer.desk.context import open_log
+from dealer.desk.context import LogLocation, open_log
 from dealer.desk.records import write_whole
 
 __all__ = ["Packet", "packet", "save"]
@@ -63,7 +63,7 @@ class Packet(NamedTuple):
         }
 
 
-def packet(db: Path | None, dispute_id: int) -> Packet:
+def packet(db: LogLocation | None, dispute_id: int) -> Packet:
     """The packet of dispute `dispute_id`; AuditError if there is no such dispute."""
     with open_log(db, read_only=True) as log:
         found = disputes.dispute(log, dispute_id)

@@ -18,7 +18,7 @@ from dealer.audit.export import export as write_records
 from dealer.audit.records import Record, RecordFilter
 from dealer.audit.status import Status, status
 from dealer.audit.verify import verify as verify_log
-from dealer.desk.context import Desk, open_log
+from dealer.desk.context import Desk, LogLocation, open_log
 from dealer.inputs import text_file
 from dealer.kernel.errors import AuditError, DealerError
 from dealer.kernel.text import quoted
@@ -99,7 +99,9 @@ def _shown(reads: Reads, records: list[Record], linked: bool) -> list[Shown]:
     return [Shown(r, entries.links(reads, r.id) if linked else []) for r in records]
 
 
-def latest(db: Path | None, flt: RecordFilter, *, limit: int, linked: bool = True) -> list[Shown]:
+def latest(
+    db: LogLocation | None, flt: RecordFilter, *, limit: int, linked: bool = True
+) -> list[Shown]:
     """The newest `limit` records matching `flt`, oldest first; with `linked`, each with the
     records that refer to it."""
     with open_log(db, read_only=True) as log:
@@ -107,7 +109,7 @@ def latest(db: Path | None, flt: RecordFilter, *, limit: int, linked: bool = Tru
 
 
 def search(
-    db: Path | None, flt: RecordFilter, *, limit: int | None = None, linked: bool = True
+    db: LogLocation | None, flt: RecordFilter, *, limit: int | None = None, linked: bool = True
 ) -> list[Shown]:
     """The records matching `flt` (at most `limit`), oldest first; with `linked`, each with the
     records that refer to it."""
@@ -115,7 +117,7 @@ def search(
         return _shown(log, log.records(flt, limit=limit), linked)
 
 
-def show(db: Path | None, record_id: int) -> Shown:
+def show(db: LogLocation | None, record_id: int) -> Shown:
     """Record `record_id`, the records that refer to it and its status; AuditError if there
     is none."""
     with open_log(db, read_only=True) as log, log.snapshot():
@@ -123,7 +125,7 @@ def show(db: Path | None, record_id: int) -> Shown:
         return Shown(record, entries.links(log, record_id), status(log, record))
 
 
-def export(db: Path | None, fmt: str, flt: RecordFilter, to: IO[str] | Path) -> int:
+def export(db: LogLocation | None, fmt: str, flt: RecordFilter, to: IO[str] | Path) -> int:
     """Write the matching records with their hashes as `csv` or `jsonl` to a stream or into a
     file (created or replaced whole: never left half written); return how many."""
     with open_log(db, read_only=True) as log:
@@ -146,7 +148,7 @@ def write_whole(path: Path, text: str) -> None:
         raise DealerError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def verify(db: Path | None, checkpoints: Sequence[str] = ()) -> Verification:
+def verify(db: LogLocation | None, checkpoints: Sequence[str] = ()) -> Verification:
     """Verify the log, against checkpoints kept outside: each given as a file of `N:HASH`
     lines (or JSON lines) or as `N:HASH` / `HASH` itself."""
     wanted: list[Checkpoint] = []

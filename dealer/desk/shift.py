@@ -27,12 +27,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from dealer.audit.disputes import Dispute, disputes
 from dealer.audit.records import METER, OVERRIDE, VOID, Record, RecordFilter
-from dealer.desk.context import open_log
+from dealer.desk.context import LogLocation, open_log
 from dealer.kernel.money import money_json
 
 WAGER_TYPES = (
@@ -427,7 +426,7 @@ def summarize(
 
 
 def shift_summary(
-    db: Path | None, table: str, *, since: str | None = None, until: str | None = None
+    db: LogLocation | None, table: str, *, since: str | None = None, until: str | None = None
 ) -> ShiftSummary:
     """The shift summary of `table` from the audit log at `db` (which must exist), over
     [`since`, `until`) in the stored UTC form (None: from the first record / until now)."""

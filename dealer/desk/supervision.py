@@ -17,7 +17,7 @@ from dealer.audit.authority import append_supervised
 from dealer.audit.disputes import AMOUNT_LIMIT, OUTCOMES, Dispute
 from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE, ROLES, SUPERVISOR, Entry
 from dealer.audit.users import User
-from dealer.desk.context import Desk, HouseRules, open_log
+from dealer.desk.context import Desk, HouseRules, LogLocation, open_log
 from dealer.inputs import money, signed_money, text_file
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import DealerError
@@ -74,7 +74,7 @@ class Approval(NamedTuple):
 
 
 def override(
-    db: Path | None,
+    db: LogLocation | None,
     record_id: int,
     *,
     decision: str,
@@ -97,7 +97,7 @@ def override(
         )
 
 
-def void(db: Path | None, record_id: int, *, reason: str, supervisor: str, pin: str) -> int:
+def void(db: LogLocation | None, record_id: int, *, reason: str, supervisor: str, pin: str) -> int:
     """Void a ruling or an override: a new record linked to it. Returns its id."""
     with open_log(db) as log:
         return corrections.void(log, record_id, reason=reason, supervisor_id=supervisor, pin=pin)
@@ -130,7 +130,7 @@ def open_dispute(
 
 
 def resolve_dispute(
-    db: Path | None,
+    db: LogLocation | None,
     dispute_id: int,
     *,
     outcome: str,
@@ -158,7 +158,7 @@ def resolve_dispute(
 
 
 def correct_dispute(
-    db: Path | None,
+    db: LogLocation | None,
     dispute_id: int,
     *,
     amount: str,
@@ -184,21 +184,21 @@ def correct_dispute(
 
 
 def list_disputes(
-    db: Path | None, *, open_only: bool = True, table_id: str | None = None
+    db: LogLocation | None, *, open_only: bool = True, table_id: str | None = None
 ) -> list[Dispute]:
     """The open disputes (every dispute without `open_only`), oldest first."""
     with open_log(db, read_only=True) as log:
         return disputes.disputes(log, open_only=open_only, table_id=table_id)
 
 
-def list_users(db: Path | None) -> list[User]:
+def list_users(db: LogLocation | None) -> list[User]:
     """Every registered user and their standing (never their PINs), by id."""
     with open_log(db, read_only=True) as log:
         return users.all_users(log)
 
 
 def add_user(
-    db: Path | None,
+    db: LogLocation | None,
     user_id: str,
     role: str,
     *,
@@ -225,7 +225,7 @@ def add_user(
 
 
 def change_user(
-    db: Path | None,
+    db: LogLocation | None,
     user_id: str,
     *,
     role: str | None = None,
@@ -248,7 +248,7 @@ def change_user(
         return UserChange(made, users.user(log, user_id))
 
 
-def meter(db: Path | None, table_id: str, name: str) -> Decimal | None:
+def meter(db: LogLocation | None, table_id: str, name: str) -> Decimal | None:
     """A progressive meter's value at a table (None: never set); the meter named is one of the
     progressive wagers'."""
     from dealer.games.paigow.pay import PROGRESSIVES
@@ -262,7 +262,7 @@ def meter(db: Path | None, table_id: str, name: str) -> Decimal | None:
 
 
 def adjust_meter(
-    db: Path | None,
+    db: LogLocation | None,
     house: HouseRules,
     table_id: str,
     name: str,
@@ -286,7 +286,13 @@ def adjust_meter(
 
 
 def approve_profile(
-    db: Path | None, file: Path, reason: str, *, supervisor: str, pin: str, table_id: str = ""
+    db: LogLocation | None,
+    file: Path,
+    reason: str,
+    *,
+    supervisor: str,
+    pin: str,
+    table_id: str = "",
 ) -> Approval:
     """Approve a table profile for use: checked as a ruling would load it, then recorded with
     its text and SHA-256 (which every ruling made with it carries as settings.profile_sha256)."""
@@ -307,7 +313,13 @@ def approve_profile(
 
 
 def approve_paytables(
-    db: Path | None, file: Path, reason: str, *, supervisor: str, pin: str, table_id: str = ""
+    db: LogLocation | None,
+    file: Path,
+    reason: str,
+    *,
+    supervisor: str,
+    pin: str,
+    table_id: str = "",
 ) -> Approval:
     """Approve a pay-table file for use: checked as a ruling would load it, then recorded with
     its text and SHA-256."""

@@ -1,0 +1,22 @@
+"""Setting a floor's shared audit database up: `dealer db init`."""
+
+from __future__ import annotations
+
+from dealer.desk.context import PG_SCHEMES
+from dealer.kernel.errors import DealerError
+
+
+def init(url: str) -> list[str]:
+    """Create the audit log's schema, the terminals' role `dealer_app` and the read-only role
+    `dealer_auditor` in the PostgreSQL database at `url` (connected as the database's owner,
+    who may create roles); return what was done, one line each. Running it again only grants
+    again. An SQLite log needs no set-up: it is made on first use."""
+    from dealer.audit.postgres import init as init_postgres
+
+    text = url.strip()
+    if not text.startswith(PG_SCHEMES):
+        raise DealerError(
+            "URL: expected a postgresql:// URL, e.g. postgresql://owner@host/dbname "
+            "(an SQLite log needs no set-up: it is made on first use)"
+        )
+    return init_postgres(text)

@@ -1,0 +1,281 @@
+"""The PostgreSQL backend against a real server (the `pg_server` fixture): the server's hash is
+the client's hash for any text, terminals can append only through the server's function and
+only in their own name, concurrent terminals never fork the chain, and `dealer db init` and
+`--db postgresql://…` through the CLI."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import psycopg
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pg_server import PgServer
+from typer.testing import CliRunner, Result
+
+from dealer.audit import open_log
+from dealer.audit.chain import GENESIS_HASH, record_hash
+from dealer.audit.postgres import PostgresStorage, redact
+from dealer.audit.records import STORED_FIELDS, Entry, UserRow
+from dealer.audit.users import user_record_result
+from dealer.audit.verify import verify
+from dealer.cli.app import build_app
+from dealer.kernel.errors import AuditError
+
+TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40
+)
+"""Any text PostgreSQL can hold in UTF-8 (everything but NUL and lone surrogates)."""
+
+
+def ruling(user_id: str, n: int = 1) -> Entry:
+    return Entry(
+        kind="ruling",
+        user_id=user_id,
+        role="dealer",
+        table_id="PG-1",
+        game="paigow",
+        action="rank",
+        input_text=f"as ks {n}",
+        cards=["As", "Ks"],
+        result={"n": n},
+    )
+
+
+def terminal(server: PgServer, url: str, login: str) -> str:
+    """`url` as the terminal login `login`, a member of dealer_app (made once per server)."""
+    server.sql(
+        "postgres",
+        f"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{login}') THEN "
+        f'CREATE ROLE "{login}" LOGIN IN ROLE dealer_app; END IF; END $$',
+    )
+    return url.replace("floor_owner@", f"{login}@")
+
+
+@pytest.fixture(scope="module")
+def hashing(pg_server: PgServer) -> psycopg.Connection[tuple[object, ...]]:
+    with psycopg.connect(pg_server.fresh_url(), autocommit=True) as conn:
+        yield conn
+
+
+@settings(max_examples=300)
+@given(
+    texts=st.fixed_dictionaries({name: TEXT for name in STORED_FIELDS if name != "id"}),
+    numbers=st.tuples(
+        st.integers(1, 2**62), st.none() | st.integers(-(2**31), 2**31 - 1), st.none()
+    ),
+    no_reason=st.booleans(),
+)
+def test_the_server_hashes_as_the_client(
+    hashing: psycopg.Connection[tuple[object, ...]],
+    texts: dict[str, str],
+    numbers: tuple[int, int | None, None],
+    no_reason: bool,
+) -> None:
+    row: dict[str, object] = dict(texts, id=numbers[0], seat=numbers[1], links_to=numbers[2])
+    if no_reason:
+        row["reason"] = None
+    marks = ", ".join(f"%({name})s" for name in STORED_FIELDS)
+    found = hashing.execute(
+        f"SELECT dealer.record_hash(ROW({marks})::dealer.records)", row
+    ).fetchone()
+    assert found is not None and found[0] == record_hash(row)
+
+
+def test_records_appended_by_the_server_verify_on_the_client(pg_server: PgServer) -> None:
+    with PostgresStorage.open(pg_server.fresh_url()) as log:
+        with log.transaction() as tx:
+            for text in ('quote " back \\ slash', "tab\there", "é ü 🂡", "\u2028"):
+                tx.append(
+                    Entry(
+                        kind="ruling",
+                        user_id="D1",
+                        role="dealer",
+                        input_text=text,
+                        result={"t": text},
+                    )
+                )
+        rows = list(log.rows())
+        assert rows[0]["prev_hash"] == GENESIS_HASH
+        assert all(record_hash(row) == row["hash"] for row in rows)
+        assert verify(log).ok
+
+
+def test_a_terminal_writes_only_through_the_server(pg_server: PgServer) -> None:
+    url = pg_server.fresh_url()
+    as_dealer = terminal(pg_server, url, "d-104")
+    with PostgresStorage.open(as_dealer) as log:
+        with log.transaction() as tx:
+            assert tx.append(ruling("d-104")) == 1
+        first = log.record(1)
+        assert first is not None and first.user_id == "d-104"
+        with (
+            pytest.raises(
+                AuditError, match="in the name of sup-7, but this terminal is logged in as d-104"
+            ),
+            log.transaction() as tx,
+        ):
+            tx.append(ruling("sup-7"))
+        assert log.head().records == 1
+        with (
+            pytest.raises(AuditError, match="users row goes with the user record"),
+            log.transaction() as tx,
+        ):
+            made = tx.append(ruling("d-104"))
+            tx.add_user(UserRow(made, "d-104", "supervisor", True, None))
+        for statement in (
+            "INSERT INTO dealer.records SELECT * FROM dealer.records",
+            "UPDATE dealer.records SET reason = 'x'",
+            "DELETE FROM dealer.records",
+            "TRUNCATE dealer.records",
+            "INSERT INTO dealer.users VALUES (1, 'd-104', 'supervisor', true, NULL)",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                log.conn.execute(statement)
+        assert verify(log).ok
+
+
+def test_even_the_owner_cannot_change_or_forge(pg_server: PgServer) -> None:
+    with PostgresStorage.open(pg_server.fresh_url()) as log:
+        with log.transaction() as tx:
+            tx.append(ruling("D1"))
+        for statement, says in (
+            ("UPDATE dealer.records SET reason = 'x'", "cannot be changed"),
+            ("DELETE FROM dealer.records", "cannot be deleted"),
+            ("TRUNCATE dealer.records CASCADE", "cannot be deleted"),
+            (
+                "INSERT INTO dealer.records SELECT id + 1, recorded_at, kind, game, action, "
+                "table_id, seat, user_id, role, input_text, cards, result, explanation, settings, "
+                "links_to, reason, software_version, hash, hash FROM dealer.records",
+                "does not carry its own hash",
+            ),
+        ):
+            with pytest.raises(psycopg.errors.RaiseException, match=says):
+                log.conn.execute(statement)
+        assert log.protection_problems() == []
+        log.conn.execute("ALTER TABLE dealer.records DISABLE TRIGGER records_no_delete")
+        log.conn.execute("GRANT DELETE ON dealer.users TO dealer_app")
+        assert log.protection_problems() == [
+            "the protection trigger records_no_delete is missing or disabled: someone removed it",
+            "the role dealer_app may DELETE on users: terminals could write around the server's "
+            "append function",
+        ]
+
+
+def test_concurrent_terminals_never_fork_the_chain(pg_server: PgServer) -> None:
+    url = pg_server.fresh_url()
+    logins = [terminal(pg_server, url, f"d-{n}") for n in range(4)]
+    failures: list[BaseException] = []
+
+    def rule(login_url: str, user: str) -> None:
+        try:
+            with PostgresStorage.open(login_url) as log:
+                for n in range(15):
+                    with log.transaction() as tx:
+                        tx.append(ruling(user, n))
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=rule, args=(u, f"d-{n}")) for n, u in enumerate(logins)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    with PostgresStorage.open(url) as log:
+        rows = list(log.rows())
+        assert [row["id"] for row in rows] == list(range(1, 61))
+        assert verify(log).ok
+        assert sorted(row["user_id"] for row in rows) == sorted(
+            f"d-{n}" for n in range(4) for _ in range(15)
+        )
+
+
+def test_a_user_row_written_through_the_server(pg_server: PgServer) -> None:
+    with PostgresStorage.open(pg_server.fresh_url()) as log, log.transaction() as tx:
+        made = tx.append(
+            Entry(
+                kind="user",
+                user_id="S1",
+                role="supervisor",
+                action="bootstrap",
+                result=user_record_result("S1", "supervisor", True, None),
+            )
+        )
+        tx.add_user(UserRow(made, "S1", "supervisor", True, None))
+        assert tx.user("S1") == UserRow(made, "S1", "supervisor", True, None)
+
+
+def test_the_password_is_never_shown() -> None:
+    assert redact("postgresql://d-104:s3cret@floor/audit") == "postgresql://d-104@floor/audit"
+    assert redact("postgresql://floor/audit") == "postgresql://floor/audit"
+
+
+APP = build_app()
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(APP, list(args))
+
+
+def test_db_init_through_the_cli(pg_server: PgServer) -> None:
+    pg_server.sql("postgres", "CREATE DATABASE floor_a ENCODING 'UTF8'")
+    url = pg_server.url("floor_a")
+    made = run("db", "init", url)
+    assert (made.exit_code, made.stdout) == (
+        0,
+        "created the schema dealer (version 1)\n"
+        "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
+    )
+    again = run("db", "init", url)
+    assert (again.exit_code, again.stdout) == (
+        0,
+        "the schema dealer is already there (version 1)\n"
+        "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
+    )
+    added = run(
+        "audit", "user", "add", "S1", "--role", "supervisor", "--new-pin", "2468", "--db", url
+    )
+    assert added.exit_code == 0, added.output
+    checked = run("audit", "verify", "--db", url)
+    assert (checked.exit_code, checked.stdout) == (
+        0,
+        "OK: 1 records, the hash chain verifies.\n",
+    )
+
+
+def test_a_database_without_the_log_is_refused(pg_server: PgServer) -> None:
+    pg_server.sql("postgres", "CREATE DATABASE floor_b ENCODING 'UTF8'")
+    url = pg_server.url("floor_b")
+    result = run("audit", "list", "--db", url)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: the database {url} holds no audit log: set it up once with "
+        f"dealer db init {url} (as the database's owner)\n"
+    )
+
+
+def test_an_unreachable_server_is_one_line_without_the_password(tmp_path: Path) -> None:
+    url = f"postgresql://d-104:s3cret@/floor?host={tmp_path}"
+    result = run("audit", "list", "--db", url)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(
+        f"Error: cannot connect to the audit log postgresql://d-104@/floor?host={tmp_path}: "
+    )
+    assert "s3cret" not in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_db_init_wants_a_url() -> None:
+    result = run("db", "init", "logs/dealer.sqlite")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "Error: URL: expected a postgresql:// URL, e.g. postgresql://owner@host/dbname "
+        "(an SQLite log needs no set-up: it is made on first use)\n"
+    )
+
+
+def test_open_log_chooses_the_backend_by_url(pg_server: PgServer) -> None:
+    with open_log(pg_server.fresh_url(), read_only=True) as log:
+        assert isinstance(log, PostgresStorage) and log.head().records == 0
