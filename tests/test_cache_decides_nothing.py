@@ -1,5 +1,7 @@
-"""The parsed-document cache decides no pay: an edited entry is ignored, and each ruling names
-the pay tables it used by the SHA-256 of their files' text."""
+"""The parsed-document cache decides no pay: it serves only shipped documents, each entry checked
+against the parsed form's SHA-256 the package lists, so an edited entry is ignored even with its
+own digests recomputed; and each ruling names the pay tables it used by the SHA-256 of their
+files' text."""
 
 import hashlib
 import json
@@ -11,7 +13,8 @@ from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
 from dealer.games.paigow.paytables import shipped_dir, shipped_paytables
-from dealer.kernel.documents import CACHE_FORMAT
+from dealer.kernel.digest import sha256_hex
+from dealer.kernel.documents import CACHE_FORMAT, SHIPPED_MANIFEST, load_yaml
 
 SETTLE = [
     "paigow",
@@ -67,6 +70,46 @@ def test_an_edited_cache_entry_does_not_change_a_pay(cache: Path) -> None:
     assert entry.read_text(encoding="utf-8") == written  # parsed again and rewritten
     verify = run("audit", "verify", "--json")
     assert verify["ok"] is True
+
+
+def test_an_entry_edited_with_its_digests_recomputed_is_still_ignored(cache: Path) -> None:
+    first = run(*SETTLE)
+    entry = cache / (_sha256(shipped_dir() / "emperors-treasure.yaml") + ".json")
+    header, _, stored = entry.read_text(encoding="utf-8").partition("\n")
+    forged = stored.replace(FOUR_OF_A_KIND + "20}", FOUR_OF_A_KIND + "1000}")
+    assert forged != stored
+    source = header.split(" ")[0]
+    entry.write_text(f"{source} {sha256_hex(forged)}\n{forged}", encoding="utf-8")
+    shipped_paytables.cache_clear()
+    second = run(*SETTLE)
+    assert _treasure(second)["net"] == _treasure(first)["net"] == 100
+    assert entry.read_text(encoding="utf-8") == f"{header}\n{stored}"  # rewritten from source
+
+
+def test_a_document_the_package_does_not_ship_is_never_cached(cache: Path, tmp_path: Path) -> None:
+    text = "a: 1\nb: [2, 3]\n"
+    assert load_yaml(text) == {"a": 1, "b": [2, 3]}
+    assert not cache.exists() or not any(cache.iterdir())
+
+
+def _shipped_files() -> list[tuple[str, Path]]:
+    package = Path(SHIPPED_MANIFEST).parent
+    own = sorted((str(p.relative_to(package)), p) for p in package.rglob("*.yaml"))
+    return own + sorted((f"paytables/{p.name}", p) for p in shipped_dir().glob("*.yaml"))
+
+
+def test_the_manifest_lists_exactly_the_shipped_documents() -> None:
+    expected = [
+        f"{_sha256(path)} {sha256_hex(json.dumps(load_yaml(path.read_text('utf-8'), cache=False)))}"
+        f" {name}"
+        for name, path in _shipped_files()
+    ]
+    listed = [
+        line
+        for line in SHIPPED_MANIFEST.read_text(encoding="utf-8").splitlines()
+        if not line.startswith("#")
+    ]
+    assert listed == expected, "dealer/shipped-documents.txt should read:\n" + "\n".join(expected)
 
 
 def test_a_ruling_records_the_pay_tables_content_hashes(cache: Path) -> None:

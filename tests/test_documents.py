@@ -1,4 +1,4 @@
-"""YAML documents and their content-addressed cache."""
+"""YAML documents and their content-addressed cache (for listed, shipped documents only)."""
 
 import hashlib
 import json
@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from dealer.kernel import documents
 from dealer.kernel.documents import CACHE_FORMAT, DocumentSyntaxError, load_yaml
 
 
@@ -17,6 +18,14 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return place
 
 
+def _ship(monkeypatch: pytest.MonkeyPatch, *texts: str) -> None:
+    """List `texts` as shipped documents (their parsed form's digest as the package lists it)."""
+    listed = {
+        _sha256(t): _sha256(json.dumps(load_yaml(t, cache=False), default=str)) for t in texts
+    }
+    monkeypatch.setattr(documents, "shipped_documents", lambda: listed)
+
+
 def _entry(cache: Path, text: str) -> Path:
     return cache / CACHE_FORMAT / (hashlib.sha256(text.encode("utf-8")).hexdigest() + ".json")
 
@@ -25,17 +34,27 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def test_a_parsed_document_is_cached_under_its_content(cache: Path) -> None:
+def test_a_shipped_document_is_cached_under_its_content(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     text = "name: room\nrules: {wheel: lowest}\nlimits: [1, 2.5, null, true]\n"
+    _ship(monkeypatch, text)
     expected = {"name": "room", "rules": {"wheel": "lowest"}, "limits": [1, 2.5, None, True]}
     assert load_yaml(text) == expected
     header, stored = _entry(cache, text).read_text(encoding="utf-8").split("\n", 1)
     assert header == f"{_sha256(text)} {_sha256(stored)}"
     assert json.loads(stored) == expected
-    served = '{"served": "from the cache"}'
-    _entry(cache, text).write_text(f"{_sha256(text)} {_sha256(served)}\n{served}", "utf-8")
-    assert load_yaml(text) == {"served": "from the cache"}  # the second read skips PyYAML
-    assert load_yaml(text + "\n") == expected  # other text, other key
+    monkeypatch.setattr(documents, "_parse", None)  # the second read cannot use PyYAML
+    assert load_yaml(text) == expected
+
+
+def test_a_document_not_shipped_is_parsed_every_time(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "rules: {wheel: lowest}\n"
+    _ship(monkeypatch)
+    assert load_yaml(text) == {"rules": {"wheel": "lowest"}}
+    assert not _entry(cache, text).exists()
 
 
 @pytest.mark.parametrize(
@@ -45,10 +64,18 @@ def test_a_parsed_document_is_cached_under_its_content(cache: Path) -> None:
         lambda header, stored: stored,  # no digests
         lambda header, stored: f"{'0' * 64} {header.split()[1]}\n{stored}",  # another source's
         lambda header, stored: "",
+        # the JSON edited and both digests recomputed: still not the listed parsed form
+        lambda header, stored: (
+            f"{header.split()[0]} {_sha256(stored.replace('lowest', 'highest'))}\n"
+            + stored.replace("lowest", "highest")
+        ),
     ],
 )
-def test_an_edited_cache_entry_is_ignored_and_rewritten(cache: Path, edit: Any) -> None:
+def test_an_edited_cache_entry_is_ignored_and_rewritten(
+    cache: Path, edit: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     text = "rules: {wheel: lowest}\n"
+    _ship(monkeypatch, text)
     assert load_yaml(text) == {"rules": {"wheel": "lowest"}}
     entry = _entry(cache, text)
     written = entry.read_text(encoding="utf-8")
@@ -57,8 +84,9 @@ def test_an_edited_cache_entry_is_ignored_and_rewritten(cache: Path, edit: Any) 
     assert entry.read_text(encoding="utf-8") == written
 
 
-def test_what_json_cannot_keep_is_not_cached(cache: Path) -> None:
+def test_what_json_cannot_keep_is_not_cached(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = "1: one\nwhen: 2026-11-22\n"
+    _ship(monkeypatch, text)
     assert load_yaml(text)[1] == "one"
     assert not _entry(cache, text).exists()
 

@@ -393,8 +393,18 @@ def test_a_merge_key_may_be_overridden() -> None:
     assert load_yaml(text, cache=False)["table"] == {"min": 5, "max": 1000}
 
 
-def test_only_a_checked_parse_is_cached(cache: Path) -> None:
+def test_only_a_checked_parse_is_cached(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+    import json
+
+    from dealer.kernel import documents
+
+    def sha(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
     bad = "a: 1\na: 2\n"
+    listed = {sha(bad): sha('{"a": 2}'), sha("a: 1\nb: 2\n"): sha(json.dumps({"a": 1, "b": 2}))}
+    monkeypatch.setattr(documents, "shipped_documents", lambda: listed)  # as if both shipped
     with pytest.raises(DocumentSyntaxError):
         load_yaml(bad)
     assert not list(cache.rglob("*.json"))
@@ -402,9 +412,7 @@ def test_only_a_checked_parse_is_cached(cache: Path) -> None:
     assert load_yaml(good) == {"a": 1, "b": 2}
     assert [p.parent.name for p in cache.rglob("*.json")] == [CACHE_FORMAT]
     # An entry an older, unchecked parser left beside it (without digests) is never read.
-    import hashlib
-
-    digest = hashlib.sha256(bad.encode("utf-8")).hexdigest()
+    digest = sha(bad)
     write(cache, f"{digest}.json", '{"a": 2}')
     with pytest.raises(DocumentSyntaxError, match="duplicate key"):
         load_yaml(bad)

@@ -478,7 +478,9 @@ def test_cli_settles_three_units(db: Path) -> None:
     assert out["settings"]["limits"]["progressive_treasure"] == {"min": 1, "max": 5, "unit": 1}
 
 
-def test_a_round_file_with_a_multi_unit_progressive(db: Path, tmp_path: Path) -> None:
+def test_a_round_file_with_a_multi_unit_progressive(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     profile = tmp_path / "room.yaml"
     profile.write_text(
         "rules:\n  progressive_treasure_table: PT-BJS-EC-ET-03\n"
@@ -486,6 +488,14 @@ def test_a_round_file_with_a_multi_unit_progressive(db: Path, tmp_path: Path) ->
         encoding="utf-8",
     )
     rnd = DATA / "rounds" / "multi_unit_progressive.yaml"
+    refused = run("round", str(rnd), "--profile", str(profile), "--json")
+    assert refused.exit_code == 1 and "is not approved for table PG-12" in refused.stderr
+    assert records(db) == 0
+    monkeypatch.delenv("DEALER_USER")  # the first supervisor registers themselves
+    add = ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "9876"]
+    assert run(*add).exit_code == 0
+    approve = ["audit", "approve-profile", str(profile), "--reason", "room 2", "--table", "PG-12"]
+    assert run(*approve, "--supervisor", "sup-1", "--pin", "9876").exit_code == 0
     result = run("round", str(rnd), "--profile", str(profile), "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)

@@ -75,6 +75,7 @@ ALLOWED_DEALER = frozenset(
         "dealer.games.paigow.profile",
         "dealer.games.paigow.rulings",
         "dealer.audit",
+        "dealer.audit.approvals",
         "dealer.audit.chain",
         "dealer.audit.records",
         "dealer.audit.storage",

@@ -167,9 +167,9 @@ class TableSession:
 
 def table_session(desk: Desk, house: HouseRules) -> TableSession:
     """`dealer table`: a live Pai Gow table at `desk` under the house rules; a log that cannot
-    be written fails now, not at the first settle."""
+    be written, or house rules not approved for the table, fail now, not at the first settle."""
     profile = house.load()
-    check_log(desk)
+    check_log(desk, profile.settings())
     return TableSession(desk, profile)
 
 

@@ -4,9 +4,9 @@ bad line reported without stopping the others."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from dealer.desk.context import Desk, open_log
 from dealer.kernel.errors import DealerError
@@ -14,6 +14,7 @@ from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
     from dealer.audit.records import Entry
+    from dealer.audit.storage import WriteTransaction
 
     class MeterValues(Protocol):
         """Progressive meter values by name (the rules' `Meters`)."""
@@ -42,10 +43,23 @@ def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
     )
 
 
-def check_log(desk: Desk) -> None:
-    """Open and close the desk's audit log: a log that cannot be written fails now (at the
-    start of a live session), not at the first settle."""
-    open_log(desk.db).close()
+def _append(tx: WriteTransaction, entry: Entry) -> int:
+    """Append a ruling made from shipped or approved documents only (`audit.approvals`), by a
+    user acting in their own role (`users.append_checked`)."""
+    from dealer.audit import approvals, users
+
+    approvals.check_documents(tx, entry.table_id, entry.settings or {})
+    return users.append_checked(tx, entry)
+
+
+def check_log(desk: Desk, settings: Mapping[str, Any]) -> None:
+    """Open and close the desk's audit log at the start of a live session: a log that cannot be
+    written, or house rules not approved for the table (`audit.approvals`), fail now, not at
+    the first settle."""
+    from dealer.audit import approvals
+
+    with open_log(desk.db) as log:
+        approvals.check_documents(log, desk.table, settings)
 
 
 def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
@@ -56,7 +70,7 @@ def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
 
     with open_log(desk.db) as log, log.transaction() as tx:
         role = users.role_of(tx, desk.user)
-        return [users.append_checked(tx, _entry(r, desk.user, role, desk.table)) for r in rulings]
+        return [_append(tx, _entry(r, desk.user, role, desk.table)) for r in rulings]
 
 
 def record_with_meters(
@@ -73,7 +87,7 @@ def record_with_meters(
         role = users.role_of(tx, user)
         stored = {name: tx.meter(table, name) for name in names}
         ruling, after = rule(stored)
-        ruling_id = users.append_checked(tx, _entry(ruling, user, role, table))
+        ruling_id = _append(tx, _entry(ruling, user, role, table))
         for name in names:
             if after.get(name) != stored[name]:
                 meters.move(tx, table, name, after.get(name), f"ruling #{ruling_id}")

@@ -7,11 +7,13 @@ written is simply not used. Where: `DEALER_CACHE`, else `$XDG_CACHE_HOME/dealer`
 `~/.cache/dealer`, in a folder named for the checks (`CACHE_FORMAT`): an entry is written only
 after a checked parse, so a document served from the cache passed the same checks.
 
-The cache decides nothing: an entry's first line carries the SHA-256 of the source text it was
-parsed from and of the JSON that follows, both checked on every read. An entry that is not the
-source's, or whose JSON was edited, is ignored (the source is parsed again and the entry
-rewritten). The rulings name what they used by the source's own hash (`profile_sha256`,
-`paytables_sha256`), never by the cache.
+The cache decides nothing: it serves only documents the package ships, each listed in
+`dealer/shipped-documents.txt` (`SHIPPED_MANIFEST`) with the SHA-256 of its text and of its
+parsed form. An entry is used only when its JSON has exactly the listed parsed SHA-256, so an
+edited entry (its own digests recomputed or not) is ignored, the source parsed again and the
+entry rewritten. Any other document — a property's profile, a pay table dropped in, a House Way
+file — is parsed from its text every time (about 20 ms, PyYAML included). The rulings name what
+they used by the source's own hash (`profile_sha256`, `paytables_sha256`), never by the cache.
 
 The checks, before any document is built: a document may use at most `MAX_ALIASES` aliases
 (`*name`), and its aliases may expand it to at most `MAX_NODES` values (a "billion laughs"
@@ -21,8 +23,10 @@ key twice.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +44,13 @@ MAX_NUMBER_DIGITS = 100
 """The most characters of a whole number in a document (Python reads no more than 4,300
 digits; no setting needs more than a dozen)."""
 
-CACHE_FORMAT = "checked-2"
+CACHE_FORMAT = "checked-3"
 """The cache's folder: entries written by a parser with these checks, each carrying its digests
 (a cache written before them is not read)."""
+
+SHIPPED_MANIFEST = Path(__file__).resolve().parents[1] / "shipped-documents.txt"
+"""One line per document the package ships: `SOURCE-SHA256 PARSED-SHA256 PATH` (the path under
+the package, or under `paytables/` for the shipped pay tables). Tests check it against the files."""
 
 
 class DocumentSyntaxError(ConfigError):
@@ -169,11 +177,24 @@ def _parse(text: str) -> Any:
 _MISSING = object()
 
 
-def _cached(entry: Path, source_sha256: str) -> Any:
-    """The value of a cache entry when it is the source's and unedited; `_MISSING` otherwise."""
+@functools.cache
+def shipped_documents() -> Mapping[str, str]:
+    """{SHA-256 of a shipped document's text: SHA-256 of its parsed form}, from
+    `SHIPPED_MANIFEST` (empty when the file is missing or unreadable: then nothing is cached)."""
     try:
-        header, _, stored = entry.read_text(encoding="utf-8").partition("\n")
-        if header != f"{source_sha256} {sha256_hex(stored)}":
+        lines = SHIPPED_MANIFEST.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return {}
+    listed = (line.split(" ", 2) for line in lines if line and not line.startswith("#"))
+    return {parts[0]: parts[1] for parts in listed if len(parts) == 3}
+
+
+def _cached(entry: Path, header: str, parsed: str) -> Any:
+    """The value of a cache entry when it is exactly the listed parsed form; `_MISSING`
+    otherwise."""
+    try:
+        first, _, stored = entry.read_text(encoding="utf-8").partition("\n")
+        if first != header or sha256_hex(stored) != parsed:
             return _MISSING
         return json.loads(stored)
     except (OSError, ValueError):
@@ -182,21 +203,24 @@ def _cached(entry: Path, source_sha256: str) -> Any:
 
 def load_yaml(text: str, cache: bool = True) -> Any:
     """Parse one YAML document safely (no Python objects, no key twice, aliases within the
-    limits). Raises DocumentSyntaxError, in one line."""
-    if not cache:
+    limits). Raises DocumentSyntaxError, in one line. A shipped document may come from the
+    cache (module docstring); any other is parsed from `text`."""
+    source_sha256 = sha256_hex(text) if cache else ""
+    parsed = shipped_documents().get(source_sha256) if cache else None
+    if parsed is None:
         return _parse(text)
-    source_sha256 = sha256_hex(text)
+    header = f"{source_sha256} {parsed}"
     entry = _cache_dir() / CACHE_FORMAT / (source_sha256 + ".json")
-    value = _cached(entry, source_sha256)
+    value = _cached(entry, header, parsed)
     if value is not _MISSING:
         return value
     value = _parse(text)
     try:
         stored = json.dumps(value)
-        if json.loads(stored) == value:  # only what JSON keeps exactly (no int keys, dates)
+        if sha256_hex(stored) == parsed:
             entry.parent.mkdir(parents=True, exist_ok=True)
             partial = entry.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(f"{source_sha256} {sha256_hex(stored)}\n{stored}", encoding="utf-8")
+            partial.write_text(f"{header}\n{stored}", encoding="utf-8")
             os.replace(partial, entry)
     except (OSError, TypeError, ValueError):
         pass
