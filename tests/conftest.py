@@ -6,7 +6,8 @@ benchmarks/, never asserted in tests), so both are off for every property test.
 
 `storage` is an empty audit log on each storage backend: the contract tests of
 `dealer.audit.storage.Storage` (tests/test_audit_storage.py) run once per entry of BACKENDS,
-so a new backend is tested by adding its opener there.
+so a new backend is tested by adding where its new log is there; `log_at` gives that place
+to the feature tests (users, disputes, meters, corrections) and the CLI tests that run on both.
 
 `pg_server` is one throwaway PostgreSQL server for the whole run (tests/pg_server.py), started
 on first use and stopped at the end; each test gets a fresh database from its template. With no
@@ -43,28 +44,34 @@ def pg_server() -> Iterator[PgServer]:
     server.stop()
 
 
-def _sqlite(request: pytest.FixtureRequest, folder: Path) -> Storage:
-    from dealer.audit.sqlite import SQLiteStorage
-
-    return SQLiteStorage.open(folder / "audit.sqlite")
+def _sqlite(request: pytest.FixtureRequest, folder: Path) -> Path:
+    return folder / "audit.sqlite"
 
 
-def _postgresql(request: pytest.FixtureRequest, folder: Path) -> Storage:
-    from dealer.audit.postgres import PostgresStorage
-
+def _postgresql(request: pytest.FixtureRequest, folder: Path) -> str:
     server: PgServer = request.getfixturevalue("pg_server")
-    return PostgresStorage.open(server.fresh_url())
+    return server.fresh_url()
 
 
-BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], Storage]] = {
+BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], Path | str]] = {
     "sqlite": _sqlite,
     "postgresql": _postgresql,
 }
-"""Each storage backend by name: how to open an empty log (in a fresh folder, or database)."""
+"""Each storage backend by name: where a new, empty log is (in a fresh folder, or database),
+for `dealer.audit.open_log` and `--db`."""
 
 
 @pytest.fixture(params=sorted(BACKENDS))
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+def log_at(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where an empty audit log is, once per storage backend: the audit, dispute, meter, user
+    and correction tests run on both."""
+    return BACKENDS[request.param](request, tmp_path)
+
+
+@pytest.fixture
+def storage(log_at: Path | str) -> Iterator[Storage]:
     """An empty audit log, once per storage backend."""
-    with BACKENDS[request.param](request, tmp_path) as opened:
+    from dealer.audit import open_log
+
+    with open_log(log_at) as opened:
         yield opened

@@ -16,8 +16,8 @@ PIN = "2468"
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[Storage]:
-    with open_log(tmp_path / "a.sqlite") as opened:
+def log(log_at: Path | str) -> Iterator[Storage]:
+    with open_log(log_at) as opened:
         staff.add_user(opened, "S1", "supervisor", pin=PIN)  # record 1
         entries.append(
             opened,  # record 2

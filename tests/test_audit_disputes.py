@@ -19,8 +19,8 @@ PIN = "2468"
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[Storage]:
-    with open_log(tmp_path / "a.sqlite") as opened:
+def log(log_at: Path | str) -> Iterator[Storage]:
+    with open_log(log_at) as opened:
         staff.add_user(opened, "S1", "supervisor", pin=PIN)
         staff.add_user(
             opened, "S2", "supervisor", pin="1357", supervisor_id="S1", supervisor_pin=PIN

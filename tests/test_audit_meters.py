@@ -35,8 +35,8 @@ PLAYER = "Js Jd Ac Qh 8s 5d 3h"
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[Storage]:
-    with open_log(tmp_path / "a.sqlite") as opened:
+def log(log_at: Path | str) -> Iterator[Storage]:
+    with open_log(log_at) as opened:
         staff.add_user(opened, "S1", "supervisor", pin=PIN)
         yield opened
 

@@ -22,8 +22,8 @@ RANGES = {"progressive_treasure": meters.MeterRange(Decimal(10000), Decimal(2500
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[Storage]:
-    with open_log(tmp_path / "a.sqlite") as opened:
+def log(log_at: Path | str) -> Iterator[Storage]:
+    with open_log(log_at) as opened:
         staff.add_user(opened, "S1", "supervisor", pin=PIN)
         staff.add_user(
             opened, "S2", "supervisor", pin="1357", supervisor_id="S1", supervisor_pin=PIN
@@ -60,11 +60,11 @@ def test_short_pin_refused(pin: str) -> None:
         hash_pin(pin)
 
 
-def test_bootstrap_first_supervisor(tmp_path: Path) -> None:
+def test_bootstrap_first_supervisor(log_at: Path | str) -> None:
     # A PIN of letters no hex digest, time or number can hold: were it a digit string, the
     # record's random hashes would contain it by chance about once in 300 runs.
     secret = "pin-zqxw"
-    with open_log(tmp_path / "a.sqlite") as fresh:
+    with open_log(log_at) as fresh:
         with pytest.raises(
             AccessError, match="first user of an audit database must be a supervisor"
         ):
@@ -230,9 +230,9 @@ def test_an_unregistered_id_is_refused_and_writes_nothing(
 
 
 def test_an_unregistered_id_is_refused_before_any_supervisor_is_registered(
-    tmp_path: Path,
+    log_at: Path | str,
 ) -> None:
-    with open_log(tmp_path / "a.sqlite") as fresh:
+    with open_log(log_at) as fresh:
         with pytest.raises(AccessError, match="user sup-7 is not a registered supervisor"):
             corrections.void(fresh, 1, reason="r", supervisor_id="sup-7", pin=PIN)
         with pytest.raises(AccessError, match="user sup-7 is not a registered supervisor"):
