@@ -6,7 +6,6 @@ rulings in one line, without a traceback, until a supervisor sets the meter agai
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from dealer.audit import meters, open_log, staff
+from dealer.audit.chain import Checkpoint
 from dealer.audit.meters import MeterRange
 from dealer.audit.records import Entry
 from dealer.audit.storage import Storage
@@ -171,8 +171,9 @@ def test_a_wrong_pin_with_a_good_value_is_refused_and_recorded(log: Storage) -> 
 
 
 @pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
+def db(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """A log with supervisor S1, on each backend (`log_at`)."""
+    path = log_at
     for name in ("DEALER_USER", "DEALER_TABLE", "DEALER_PIN", "DEALER_NEW_PIN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DEALER_DB", str(path))
@@ -224,12 +225,9 @@ def settle(table: str = "PG-1") -> Result:
     )
 
 
-def head(db: Path) -> tuple[int, str]:
-    with sqlite3.connect(db) as conn:
-        count, last = conn.execute(
-            "SELECT count(*), (SELECT hash FROM records ORDER BY id DESC LIMIT 1) FROM records"
-        ).fetchone()
-    return count, last
+def head(db: Path | str) -> Checkpoint:
+    with open_log(db, read_only=True) as log:
+        return log.head()
 
 
 def meters_before(result: Result) -> dict[str, float]:
@@ -288,7 +286,7 @@ def meters_before(result: Result) -> dict[str, float]:
     ],
 )
 def test_a_refused_adjustment_writes_nothing_and_the_table_still_settles(
-    db: Path, value: str, extra: tuple[str, ...], message: str
+    db: Path | str, value: str, extra: tuple[str, ...], message: str
 ) -> None:
     assert meters_before(settle())["progressive_treasure"] == 10000
     before = head(db)
@@ -298,7 +296,7 @@ def test_a_refused_adjustment_writes_nothing_and_the_table_still_settles(
     assert meters_before(settle())["progressive_treasure"] == 10000.25
 
 
-def test_an_unknown_meter_is_refused_naming_the_meters(db: Path) -> None:
+def test_an_unknown_meter_is_refused_naming_the_meters(db: Path | str) -> None:
     before = head(db)
     refused = adjust("20000", name="treasure")
     assert (refused.exit_code, refused.stderr) == (
@@ -309,7 +307,7 @@ def test_an_unknown_meter_is_refused_naming_the_meters(db: Path) -> None:
     assert head(db) == before
 
 
-def test_the_range_is_the_table_profiles(db: Path) -> None:
+def test_the_range_is_the_table_profiles(db: Path | str) -> None:
     rule = ("--rule", "meters.progressive_treasure.cap=20000")
     refused = adjust("25000", *rule, "--supervisor", "S1", "--pin", PIN)
     assert refused.stderr == (
@@ -325,7 +323,7 @@ def test_the_range_is_the_table_profiles(db: Path) -> None:
     }
 
 
-def put_meter(db: Path, value: str) -> None:
+def put_meter(db: Path | str, value: str) -> None:
     """A meter record as an older version could write it: any finite number."""
     with open_log(db) as log, log.transaction() as tx:
         tx.append(
@@ -351,7 +349,7 @@ def put_meter(db: Path, value: str) -> None:
     ],
 )
 def test_a_stored_meter_no_ruling_can_pay_from_is_refused_until_a_supervisor_sets_it(
-    db: Path, stored: str, shown: str
+    db: Path | str, stored: str, shown: str
 ) -> None:
     put_meter(db, stored)
     before = head(db)
@@ -369,12 +367,12 @@ def test_a_stored_meter_no_ruling_can_pay_from_is_refused_until_a_supervisor_set
     assert meters_before(settle())["progressive_treasure"] == 12000
 
 
-def test_a_stored_meter_below_its_seed_is_paid_from(db: Path) -> None:
+def test_a_stored_meter_below_its_seed_is_paid_from(db: Path | str) -> None:
     put_meter(db, "9000.00")  # a percentage hit leaves a meter below its seed
     assert meters_before(settle())["progressive_treasure"] == 9000
 
 
-def test_a_stored_meter_that_is_no_number_is_a_damaged_record(db: Path) -> None:
+def test_a_stored_meter_that_is_no_number_is_a_damaged_record(db: Path | str) -> None:
     put_meter(db, "lots")
     refused = settle()
     assert (refused.exit_code, json.loads(refused.stderr)) == (
@@ -387,7 +385,7 @@ def test_a_stored_meter_that_is_no_number_is_a_damaged_record(db: Path) -> None:
     )
 
 
-def test_the_live_table_keeps_its_round_when_a_stored_meter_is_refused(db: Path) -> None:
+def test_the_live_table_keeps_its_round_when_a_stored_meter_is_refused(db: Path | str) -> None:
     put_meter(db, "1E+400")
     before = head(db)
     result = CliRunner().invoke(
