@@ -5,6 +5,7 @@ only in their own name, concurrent terminals never fork the chain, and `dealer d
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from pg_server import PgServer
 from typer.testing import CliRunner, Result
 
-from dealer.audit import open_log
+from dealer.audit import open_log, staff
 from dealer.audit.chain import GENESIS_HASH, record_hash
 from dealer.audit.postgres import PostgresStorage, redact
 from dealer.audit.records import STORED_FIELDS, Entry, UserRow
@@ -279,3 +280,59 @@ def test_db_init_wants_a_url() -> None:
 def test_open_log_chooses_the_backend_by_url(pg_server: PgServer) -> None:
     with open_log(pg_server.fresh_url(), read_only=True) as log:
         assert isinstance(log, PostgresStorage) and log.head().records == 0
+
+
+def test_audit_copy_there_and_back(pg_server: PgServer, tmp_path: Path) -> None:
+    table_log = tmp_path / "table.sqlite"
+    with open_log(table_log) as log:
+        staff.add_user(log, "S1", "supervisor", pin="2468")
+        staff.add_user(log, "D1", "dealer", supervisor_id="S1", supervisor_pin="2468")
+        with log.transaction() as tx:
+            tx.append(ruling("D1"))
+        head = log.head()
+    floor = pg_server.fresh_url()
+    there = run("audit", "copy", str(table_log), floor)
+    assert (there.exit_code, there.stdout) == (
+        0,
+        f"copied 3 records: 3 records, head hash {head.head_hash}\n",
+    )
+    again = run("audit", "copy", str(table_log), floor, "--json")
+    assert json.loads(again.stdout) == head.to_dict() | {"copied": 0}
+    back = tmp_path / "back.sqlite"
+    assert run("audit", "copy", floor, str(back)).exit_code == 0
+    with open_log(table_log, read_only=True) as log:
+        rows = list(log.rows())
+    for place in (floor, back):
+        with open_log(place, read_only=True) as copy:
+            assert verify(copy).ok and copy.head() == head
+            assert list(copy.rows()) == rows
+            assert [row.user_id for row in copy.user_history()] == ["S1", "D1"]
+
+
+def test_audit_copy_refuses_another_chain(pg_server: PgServer, tmp_path: Path) -> None:
+    source = tmp_path / "a.sqlite"
+    with open_log(source) as log, log.transaction() as tx:
+        tx.append(ruling("D1", 1))
+        tx.append(ruling("D1", 2))
+    floor = pg_server.fresh_url()
+    with open_log(floor) as log, log.transaction() as tx:
+        tx.append(ruling("D2", 1))
+    refused = run("audit", "copy", str(source), floor)
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr == (
+        "Error: the target log holds a different chain (its record 1 is not the same record): "
+        "refusing to copy onto it\n"
+    )
+    with open_log(floor, read_only=True) as log:
+        assert log.head().records == 1
+
+
+def test_a_terminal_cannot_copy_records_in(pg_server: PgServer, tmp_path: Path) -> None:
+    source = tmp_path / "a.sqlite"
+    with open_log(source) as log, log.transaction() as tx:
+        tx.append(ruling("d-104"))
+    url = pg_server.fresh_url()
+    refused = run("audit", "copy", str(source), terminal(pg_server, url, "d-104"))
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith("Error: could not write in the audit log ")
+    assert "permission denied for table records" in refused.stderr

@@ -24,8 +24,15 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from dealer.audit.chain import GENESIS_HASH, Checkpoint, seal
-from dealer.audit.records import SUPERVISOR, Entry, Record, RecordFilter, UserRow
+from dealer.audit.chain import GENESIS_HASH, Checkpoint, record_hash, seal
+from dealer.audit.records import (
+    STORED_FIELDS,
+    SUPERVISOR,
+    Entry,
+    Record,
+    RecordFilter,
+    UserRow,
+)
 from dealer.audit.sqlite_schema import LATEST, PROTECTION_TRIGGERS, migrate, schema_version
 from dealer.kernel.errors import AuditError
 
@@ -398,6 +405,18 @@ class _Transaction(_Reads):
         self._head, self._time = Checkpoint(row["id"], row["hash"]), row["recorded_at"]
         self._appended.append((row["id"], entry))
         return int(row["id"])
+
+    def copy(self, row: dict[str, Any]) -> None:
+        """Store a copied record as it is (the trigger records_in_order checks its place)."""
+        if self._closed:
+            raise AuditError("this audit transaction is already finished")
+        if record_hash(row) != row["hash"]:
+            raise AuditError(f"record {row['id']} to copy does not carry its own hash")
+        columns = ", ".join(STORED_FIELDS)
+        marks = ", ".join(f":{name}" for name in STORED_FIELDS)
+        with self._storage.errors("copy the record", writing=True):
+            self.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
+        self._head, self._time = Checkpoint(row["id"], row["hash"]), row["recorded_at"]
 
     def add_user(self, row: UserRow) -> None:
         """Store a users row."""

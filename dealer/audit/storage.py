@@ -85,6 +85,11 @@ class WriteTransaction(Reads, Protocol):
         """Store a users row (its record, a `user` record, appended in this transaction)."""
         ...
 
+    def copy(self, row: dict[str, Any]) -> None:
+        """Store a record exactly as another log stores it (a copy: number, time and hashes
+        kept); it must be the next record, link to the head and carry its own hash."""
+        ...
+
 
 class Storage(Reads, Protocol):
     """An open audit log. Close it with `close()` or by leaving a `with` block."""

@@ -364,6 +364,23 @@ def verify(
         raise VerificationError(f"the audit log does not verify: {result.problem}")
 
 
+@app.command()
+def copy(
+    source: Annotated[str, typer.Argument(metavar="FROM", help="The log to copy (read only).")],
+    target: Annotated[str, typer.Argument(metavar="TO", help="Where to copy it: a file or URL.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Copy a log, every record and hash kept (SQLite to PostgreSQL and back).
+
+    Only the records TO lacks are added; a TO holding another chain is refused. Both then
+    verify with the same head hash."""
+    copied, head = records.copy(source, target)
+    if as_json:
+        _echo_json(head.to_dict() | {"copied": copied})
+        return
+    typer.echo(f"copied {copied} records: {head.records} records, head hash {head.head_hash}")
+
+
 @app.command("checkpoint")
 @at_desk(default_table="")
 def checkpoint_(

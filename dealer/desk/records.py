@@ -24,6 +24,7 @@ from dealer.kernel.errors import AuditError, DealerError
 from dealer.kernel.text import quoted
 
 if TYPE_CHECKING:
+    from dealer.audit.copy import Copied
     from dealer.audit.storage import Reads
 
 __all__ = [
@@ -165,6 +166,16 @@ def verify(db: LogLocation | None, checkpoints: Sequence[str] = ()) -> Verificat
         wanted += found
     with open_log(db, read_only=True) as log:
         return Verification(verify_log(log, wanted), len(wanted))
+
+
+def copy(source: LogLocation, target: LogLocation) -> Copied:
+    """Copy the log at `source` (read-only) to `target` (an SQLite file made if missing, or a
+    PostgreSQL log, as its owner), every record and hash kept; only the records the target
+    lacks are added, and a target holding another chain is refused (`dealer.audit.copy`)."""
+    from dealer.audit.copy import copy_log
+
+    with open_log(source, existing=True, read_only=True) as src, open_log(target) as dst:
+        return copy_log(src, dst)
 
 
 def checkpoint(desk: Desk, output: Path | None = None) -> Checkpoint:

@@ -1,0 +1,55 @@
+"""Copying a log to another place, record for record: `dealer audit copy FROM TO`.
+
+A copy keeps every record as it is (number, time, software version, both hashes) and every
+users row, so both logs verify with the same head hash; it is how history moves from a table's
+SQLite file to the floor's PostgreSQL database and back. The source must verify first. The
+target must be empty or an earlier copy of the same chain (its head is the source's record of
+that number): then only the records it lacks are added. Onto any other chain it is refused.
+On PostgreSQL only the database's owner can copy (terminals cannot insert records)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from dealer.audit.chain import GENESIS_HASH, Checkpoint
+from dealer.audit.verify import verify
+from dealer.kernel.errors import AuditError
+
+if TYPE_CHECKING:
+    from dealer.audit.storage import Storage
+
+
+class Copied(NamedTuple):
+    """How many records were added, and the target's head after the copy."""
+
+    copied: int
+    head: Checkpoint
+
+
+def copy_log(source: Storage, target: Storage) -> Copied:
+    """Add to `target` the records (and users rows) of `source` it lacks, in one transaction."""
+    checked = verify(source)
+    if not checked.ok:
+        raise AuditError(f"the log to copy does not verify ({checked.problem}): nothing copied")
+    with source.snapshot():
+        rows = list(source.rows())
+        users = {row.record_id: row for row in source.user_history()}
+    with target.transaction() as tx:
+        head = tx.head()
+        have = head.records or 0
+        if have > len(rows):
+            raise AuditError(
+                f"the target log holds {have} records, more than the {len(rows)} of the log to "
+                "copy: it is another chain, refusing to copy onto it"
+            )
+        if have and rows[have - 1]["hash"] != head.head_hash:
+            raise AuditError(
+                f"the target log holds a different chain (its record {have} is not the same "
+                "record): refusing to copy onto it"
+            )
+        for row in rows[have:]:
+            tx.copy(row)
+            if row["id"] in users:
+                tx.add_user(users[row["id"]])
+    last = rows[-1]["hash"] if rows else GENESIS_HASH
+    return Copied(len(rows) - have, Checkpoint(len(rows), last))
