@@ -35,7 +35,15 @@ from dealer.audit.postgres_schema import (
     SCHEMA_STATEMENTS,
     role_statements,
 )
-from dealer.audit.records import SUPERVISOR, Entry, Record, RecordFilter, UserRow, utc_now
+from dealer.audit.records import (
+    STORED_FIELDS,
+    SUPERVISOR,
+    Entry,
+    Record,
+    RecordFilter,
+    UserRow,
+    utc_now,
+)
 from dealer.kernel.errors import AuditError
 
 if TYPE_CHECKING:
@@ -104,6 +112,7 @@ def connect(url: str) -> psycopg.Connection[Any]:
 
     try:
         conn = psycopg.connect(url, autocommit=True, connect_timeout=15)
+        conn.isolation_level = psycopg.IsolationLevel.READ_COMMITTED
     except (psycopg.Error, ValueError) as exc:
         raise AuditError(
             f"cannot connect to the audit log {redact(url)}: {_reason(exc, url)}"
@@ -321,8 +330,7 @@ class _Transaction(_Reads):
         if self._closed:
             raise AuditError("this audit transaction is already finished")
         row = entry.stored()
-        count = self.head().records or 0
-        if entry.links_to is not None and not 1 <= entry.links_to <= count:
+        if entry.links_to is not None and not 1 <= entry.links_to <= (self.head().records or 0):
             raise AuditError(f"there is no audit record {entry.links_to} to refer to")
         row["software_version"] = dealer.__version__
         found = self.conn.execute(_APPEND, row).fetchone()
@@ -331,6 +339,15 @@ class _Transaction(_Reads):
         record_id = int(found[0])
         self._appended.append((record_id, entry))
         return record_id
+
+    def copy(self, row: dict[str, Any]) -> None:
+        """Insert a copied record as it is: only the owner may (terminals hold no INSERT); the
+        trigger records_in_order checks its number, link, hash and time."""
+        if self._closed:
+            raise AuditError("this audit transaction is already finished")
+        columns = ", ".join(STORED_FIELDS)
+        marks = ", ".join(f"%({name})s" for name in STORED_FIELDS)
+        self.conn.execute(f"INSERT INTO dealer.records ({columns}) VALUES ({marks})", row)
 
     def add_user(self, row: UserRow) -> None:
         """Send a users row to `dealer.add_user` (it goes with the user record just appended)."""
@@ -403,7 +420,6 @@ class PostgresStorage(_Reads):
         tx: _Transaction | None = None
         try:
             with self.errors("write", writing=True), self.conn.transaction():
-                self.conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
                 self.conn.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
                 tx = _Transaction(self)
                 yield tx
