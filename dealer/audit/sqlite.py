@@ -25,8 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, seal
-from dealer.audit.records import SUPERVISOR, Entry, Record, RecordFilter, UserRow
-from dealer.audit.sqlite_schema import LATEST, PROTECTION_TRIGGERS, migrate, schema_version
+from dealer.audit.records import SUPERVISOR, Entry, Record, RecordFilter, UserRow, seats_of
+from dealer.audit.sqlite_schema import (
+    LATEST,
+    PROTECTION_TRIGGERS,
+    SEATS_INSERT,
+    migrate,
+    schema_version,
+)
 from dealer.kernel.errors import AuditError
 
 BUSY_TIMEOUT_SECONDS = 15.0
@@ -34,7 +40,9 @@ BUSY_TIMEOUT_SECONDS = 15.0
 WAIT_SLICE_MS = 100
 """The longest single wait for the write lock (see `SQLiteStorage._begin_writing`)."""
 
-_FILTERED = ("table_id", "seat", "game", "user_id", "kind", "action", "links_to")
+_FILTERED = ("table_id", "game", "user_id", "kind", "action", "links_to")
+_SEATED = ("seat", "patron")
+"""Filters answered by the seat index `record_seats` (see `records.seats_of`)."""
 
 
 def _describe(exc: sqlite3.Error) -> str:
@@ -61,6 +69,11 @@ def filter_sql(flt: RecordFilter) -> tuple[str, list[Any]]:
         if value is not None:
             clauses.append(f"{column} = ?")
             params.append(value)
+    seated = [(column, getattr(flt, column)) for column in _SEATED]
+    if any(value is not None for _, value in seated):
+        matches = " AND ".join(f"{column} = ?" for column, value in seated if value is not None)
+        clauses.append(f"id IN (SELECT record_id FROM record_seats WHERE {matches})")
+        params.extend(value for _, value in seated if value is not None)
     if flt.since is not None:
         clauses.append("recorded_at >= ?")
         params.append(flt.since)
@@ -387,7 +400,8 @@ class _Transaction(_Reads):
         return tuple(self._appended)
 
     def append(self, entry: Entry) -> int:
-        """Store `entry` as the next record; return its id."""
+        """Store `entry` as the next record, and the seats it involved (`seats_of`) in the
+        index `record_seats`; return its id."""
         if self._closed:
             raise AuditError("this audit transaction is already finished")
         row = seal(entry, self._head, not_before=self._time)
@@ -395,6 +409,9 @@ class _Transaction(_Reads):
         marks = ", ".join(f":{name}" for name in row)
         with self._storage.errors("write the record", writing=True):
             self.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
+            self.conn.executemany(
+                SEATS_INSERT, [(row["id"], seat, patron) for seat, patron in seats_of(entry)]
+            )
         self._head, self._time = Checkpoint(row["id"], row["hash"]), row["recorded_at"]
         self._appended.append((row["id"], entry))
         return int(row["id"])
