@@ -84,9 +84,27 @@ def test_the_seat_index_is_rebuilt_for_an_older_log(tmp_path: Path) -> None:
 def test_the_seat_index_is_append_only(tmp_path: Path) -> None:
     with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
         entries.append(log, replace(ENTRY, seat=3))
+        entries.append(log, ENTRY)
         for sql in ("UPDATE record_seats SET seat = 4", "DELETE FROM record_seats"):
             with pytest.raises(sqlite3.DatabaseError, match="seat index cannot be"):
                 log.conn.execute(sql)
+        with pytest.raises(sqlite3.DatabaseError, match="written with its record, and only then"):
+            log.conn.execute("INSERT INTO record_seats VALUES (1, 5, 'P-1')")
+
+
+def test_verify_finds_a_seat_index_changed_outside_the_tool(tmp_path: Path) -> None:
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        entries.append(log, replace(ENTRY, seat=3))
+        entries.append(log, ENTRY)
+        assert verify(log).ok
+        log.conn.execute("DROP TRIGGER record_seats_of_the_newest")
+        log.conn.execute("INSERT INTO record_seats VALUES (1, 5, 'P-1')")
+        found = verify(log)
+        assert not found.ok
+        assert found.problems == (
+            "the protection trigger record_seats_of_the_newest is missing: someone removed it",
+            "the seat index does not match record 1: it was changed outside the tool",
+        )
 
 
 def test_newer_database_is_refused(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from decimal import Decimal, InvalidOperation
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from dealer.audit.sqlite_schema import (
     LATEST,
     PROTECTION_TRIGGERS,
     SEATS_INSERT,
+    indexed_seats,
     migrate,
     schema_version,
 )
@@ -587,7 +589,23 @@ class SQLiteStorage(_Reads):
         ]
 
     def integrity_problems(self) -> list[str]:
-        """What SQLite's quick_check finds."""
+        """What SQLite's quick_check finds, and a seat index that differs from the seats the
+        records involved (`records.seats_of`)."""
         with self.errors("read"):
             quick = [row[0] for row in self.conn.execute("PRAGMA quick_check").fetchall()]
-        return [] if quick == ["ok"] else [f"SQLite quick_check: {'; '.join(quick)}"]
+            if quick != ["ok"]:
+                return [f"SQLite quick_check: {'; '.join(quick)}"]
+            return self._seat_index_problems()
+
+    def _seat_index_problems(self) -> list[str]:
+        indexed = self.conn.execute(
+            "SELECT record_id, seat, patron FROM record_seats ORDER BY record_id, seat"
+        )
+        for held, meant in zip_longest(indexed, indexed_seats(self.conn)):
+            if held != meant:
+                record = min(row[0] for row in (held, meant) if row is not None)
+                return [
+                    f"the seat index does not match record {record}: it was changed outside "
+                    "the tool"
+                ]
+        return []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from dealer.audit.chain import GENESIS_HASH
 from dealer.audit.records import seats_in, utc_now
@@ -25,6 +25,7 @@ PROTECTION_TRIGGERS = (
     "users_no_delete",
     "record_seats_no_update",
     "record_seats_no_delete",
+    "record_seats_of_the_newest",
 )
 """Triggers that keep the record append-only; `verify` reports any that are missing."""
 
@@ -32,18 +33,23 @@ SEATS_INSERT = "INSERT INTO record_seats (record_id, seat, patron) VALUES (?, ?,
 """How a record's seats (`records.seats_of`) go into the seat index."""
 
 
-def index_seats(conn: sqlite3.Connection) -> None:
-    """Fill the seat index from the records already in the log (`records.seats_in`: derived
-    data, the records and their hashes are not touched). A record whose result cannot be read
-    is left out of the index; `verify` reports it as damaged."""
-    rows = conn.execute("SELECT id, seat, result FROM records ORDER BY id").fetchall()
-    for record_id, seat, text in rows:
+def indexed_seats(conn: sqlite3.Connection) -> Iterator[tuple[int, int, str | None]]:
+    """What the seat index should hold, as (record id, seat, patron) by record id and seat:
+    each record's `records.seats_in`. A record whose result cannot be read has none."""
+    for record_id, seat, text in conn.execute("SELECT id, seat, result FROM records ORDER BY id"):
         try:
             result = json.loads(text)
         except (TypeError, ValueError):
             continue
-        found = seats_in(seat, result)
-        conn.executemany(SEATS_INSERT, [(record_id, s, patron) for s, patron in found])
+        for number, patron in seats_in(seat, result):
+            yield record_id, number, patron
+
+
+def index_seats(conn: sqlite3.Connection) -> None:
+    """Fill the seat index from the records already in the log (`records.seats_in`: derived
+    data, the records and their hashes are not touched). A record whose result cannot be read
+    is left out of the index; `verify` reports it as damaged."""
+    conn.executemany(SEATS_INSERT, list(indexed_seats(conn)))
 
 
 Step = str | Callable[[sqlite3.Connection], None]
@@ -169,6 +175,13 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
             ON record_seats(patron, record_id) WHERE patron IS NOT NULL
             """,
             index_seats,
+            """
+            CREATE TRIGGER record_seats_of_the_newest BEFORE INSERT ON record_seats
+            WHEN NEW.record_id IS NOT (SELECT MAX(id) FROM records)
+            BEGIN
+                SELECT RAISE(ABORT, 'the seat index is written with its record, and only then');
+            END
+            """,
         ),
     ),
 )
