@@ -3,11 +3,10 @@
 A backend stores records (the 19 fields of `records.STORED_FIELDS`, each row exactly as
 `chain.seal` makes it), the seats each record involved (`records.seats_of`, derived from the
 record's content and stored in the transaction that appends it) and the users table, and
-answers the reads below. Every rule about who
-may write what lives in the feature modules above it (users, authority, corrections, disputes,
-meters, verify, export), which talk to a `Storage` only. `dealer.audit.sqlite` is the first
-backend; another one is a module implementing these protocols, opened by
-`dealer.audit.open_log`.
+answers the reads below. Every rule about who may write what lives in the feature modules
+above it (users, authority, corrections, disputes, meters, verify, export), which talk to a
+`Storage` only. `dealer.audit.sqlite` is the first backend; another one is a module
+implementing these protocols, opened by `dealer.audit.open_log`.
 """
 
 from __future__ import annotations
