@@ -46,7 +46,13 @@ app.add_typer(user_app, name="user")
 app.add_typer(meter_app, name="meter")
 
 TableFilter = Annotated[str | None, typer.Option("--table", help="Only this table.")]
-SeatFilter = Annotated[int | None, typer.Option("--seat", help="Only this seat.")]
+SeatFilter = Annotated[
+    int | None,
+    typer.Option("--seat", help="Only records involving this seat (a round: each seat settled)."),
+]
+PatronFilter = Annotated[
+    str | None, typer.Option("--patron", help="Only records involving this patron id.")
+]
 GameFilter = Annotated[str | None, typer.Option("--game", help="Only this game (paigow, …).")]
 UserFilter = Annotated[str | None, typer.Option("--user", help="Only records made by this user.")]
 KindFilter = Annotated[
@@ -146,6 +152,7 @@ def _filter(
     links_to: int | None,
     since: str | None,
     until: str | None,
+    patron: str | None,
 ) -> RecordFilter:
     return RecordFilter(
         ids=tuple(inputs.record_id(i) for i in ids or ()),
@@ -158,6 +165,7 @@ def _filter(
         links_to=inputs.record_id(links_to, "--links-to record") if links_to is not None else None,
         since=inputs.time(since) if since else None,
         until=inputs.time(until, end_of_day=True) if until else None,
+        patron=inputs.patron_id(patron) if patron is not None else None,
     )
 
 
@@ -165,6 +173,7 @@ FILTER = Composite(
     (
         option("table_id", TableFilter),
         option("seat", SeatFilter),
+        option("patron", PatronFilter),
         option("since", SinceOption),
         option("until", UntilOption),
         option("game", GameFilter),
@@ -176,7 +185,7 @@ FILTER = Composite(
     ),
     _filter,
 )
-"""Which records: by table, seat, time range, game, user, kind, action, id or link."""
+"""Which records: by table, seat, patron, time range, game, user, kind, action, id or link."""
 
 
 def _when(stamp: str) -> str:
@@ -240,7 +249,8 @@ def search(
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """Records by table, seat, time range, game, user, kind or ruling id, oldest first."""
+    """Records by table, seat, patron, time range, game, user, kind or ruling id, oldest
+    first (a seat or patron search finds the seats settled inside rounds too)."""
     if limit is not None:
         _at_least_one(limit)
     _report(records.search(db, flt, limit=limit, linked=not as_json), as_json)

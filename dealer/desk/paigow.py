@@ -65,10 +65,12 @@ def settle(
     progressive_insurance: Decimal | None = None,
     seat: int = 1,
     house_way: str | None = None,
+    patron: str | None = None,
 ) -> Recorded:
     """Settle one seat against the dealer: the base wager and its bonus wagers (None where not
     placed), the table's progressive meters moved in the same transaction. The player's seven
-    cards are set by the House Way (`player`), or the player set `high` and `low`."""
+    cards are set by the House Way (`player`), or the player set `high` and `low`; `patron` is
+    the player's patron id, kept with the ruling."""
     from dealer.games.paigow import seat_rulings
 
     profile = house.load()
@@ -91,6 +93,7 @@ def settle(
                 progressive_insurance,
             ),
             seat=seat,
+            patron=patron,
         )
 
     return _with_meters(desk, profile, rule)

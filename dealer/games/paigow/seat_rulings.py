@@ -66,14 +66,18 @@ def settle_ruling(
     house_way: str | None = None,
     bonus: BonusWagers | None = None,
     seat: int = 1,
+    patron: str | None = None,
 ) -> tuple[Ruling, Meters]:
     """Settle one seat against the dealer: the base wager and any bonus wagers. The player's
-    seven cards are set by the House Way (`player`), or the player set `high` and `low`.
-    Returns the ruling and the progressive meters it leaves."""
+    seven cards are set by the House Way (`player`), or the player set `high` and `low`; the
+    player's `patron` id, if given, is kept in the result. Returns the ruling and the
+    progressive meters it leaves."""
     seat_raw: dict[str, Any] = {
         "seat": seat,
         "wagers": {"base": str(wager), **(bonus or BonusWagers()).as_raw()},
     }
+    if patron is not None:
+        seat_raw["patron"] = patron
     if player is not None:
         seat_raw["cards"] = player
         typed = f"dealer {dealer} | player {player}"
