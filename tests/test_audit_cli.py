@@ -15,7 +15,7 @@ from dealer.audit.records import Entry
 from dealer.cli.app import build_app
 
 APP = build_app("audit")
-PIN = "2468"
+PIN = "lantern-2468"
 
 
 def run(*args: str, stdin: str | None = None) -> Result:
@@ -36,7 +36,7 @@ def staffed(db: Path) -> Path:
     """S1 (bootstrap), S2, D1, A1 and three rulings at PG-1/PG-2 (records 5-7)."""
     assert run("user", "add", "S1", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
     for user, role, extra in (
-        ("S2", "supervisor", ["--new-pin", "1357"]),
+        ("S2", "supervisor", ["--new-pin", "harbor-1357"]),
         ("D1", "dealer", []),
         ("A1", "auditor", []),
     ):
@@ -136,7 +136,7 @@ def test_void_with_prompted_pin(staffed: Path) -> None:
 
 
 def test_override_json_and_pin_from_env(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DEALER_PIN", "1357")
+    monkeypatch.setenv("DEALER_PIN", "harbor-1357")
     monkeypatch.setenv("DEALER_USER", "S2")
     result = run(
         "override",
@@ -359,7 +359,7 @@ def test_dispute_flow(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "--supervisor",
         "S2",
         "--pin",
-        "1357",
+        "harbor-1357",
         "--json",
     )
     assert resolved.exit_code == 0, resolved.output
@@ -394,7 +394,7 @@ def resolve(amount: str, *signed: str) -> Result:
         "A1",
         "--reason",
         "video confirms",
-        *(signed or ("--supervisor", "S2", "--pin", "1357")),
+        *(signed or ("--supervisor", "S2", "--pin", "harbor-1357")),
     )
 
 
@@ -409,7 +409,7 @@ def correct(amount: str, *signed: str) -> Result:
         "A1",
         "--reason",
         "typed 2500 for 25",
-        *(signed or ("--supervisor", "S2", "--pin", "1357")),
+        *(signed or ("--supervisor", "S2", "--pin", "harbor-1357")),
     )
 
 
@@ -481,7 +481,7 @@ def test_dispute_amount_corrected_by_a_linked_record(staffed: Path) -> None:
     assert [
         (c["record_id"], c["previous"], c["amount_adjusted"]) for c in resolution["corrections"]
     ] == [(10, 2500, -25)]
-    again = correct("-25", "--supervisor", "S2", "--pin", "1357", "--json")
+    again = correct("-25", "--supervisor", "S2", "--pin", "harbor-1357", "--json")
     assert (again.exit_code, json.loads(again.stderr)) == (
         1,
         {"error": "the amount adjusted of dispute 8 is already -$25", "exit": 1},
@@ -563,11 +563,12 @@ def test_user_set(staffed: Path) -> None:
         "--supervisor",
         "S2",
         "--pin",
-        "1357",
-        stdin="8642\n8642\n",
+        "harbor-1357",
+        stdin="copper-8642\ncopper-8642\n",
     )
     assert pin.stdout.endswith("User S2 changed (record 9).\n")
-    assert run("void", "5", "--reason", "r", "--supervisor", "S2", "--pin", "8642").exit_code == 0
+    voided = run("void", "5", "--reason", "r", "--supervisor", "S2", "--pin", "copper-8642")
+    assert voided.exit_code == 0
     nothing = run("user", "set", "D1", "--supervisor", "S1", "--pin", PIN)
     assert nothing.stderr == "Error: nothing to change: give a role, a PIN or active/disabled\n"
 
@@ -691,7 +692,7 @@ def test_an_open_then_resolved_dispute(staffed: Path) -> None:
         "--supervisor",
         "S2",
         "--pin",
-        "1357",
+        "harbor-1357",
     )
     assert resolved.exit_code == 0, resolved.output
     assert first(run("show", "6"), 2)[1] == (

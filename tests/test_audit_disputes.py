@@ -15,7 +15,7 @@ from dealer.audit.storage import Storage
 from dealer.audit.verify import verify
 from dealer.kernel.errors import AccessError, AuditError
 
-PIN = "2468"
+PIN = "lantern-2468"
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ def log(tmp_path: Path) -> Iterator[Storage]:
     with open_log(tmp_path / "a.sqlite") as opened:
         staff.add_user(opened, "S1", "supervisor", pin=PIN)
         staff.add_user(
-            opened, "S2", "supervisor", pin="1357", supervisor_id="S1", supervisor_pin=PIN
+            opened, "S2", "supervisor", pin="harbor-1357", supervisor_id="S1", supervisor_pin=PIN
         )
         staff.add_user(opened, "A1", "auditor", supervisor_id="S1", supervisor_pin=PIN)
         staff.add_user(opened, "D2", "dealer", supervisor_id="S1", supervisor_pin=PIN)
@@ -275,7 +275,7 @@ def correct(log: Storage, dispute_id: int, **changes: object) -> int:
         second_reviewer="A1",
         reason="typed 2500 for 25",
         supervisor_id="S2",
-        pin="1357",
+        pin="harbor-1357",
     )
     fields.update(changes)
     return disputes.correct_amount(log, dispute_id, **fields)  # type: ignore[arg-type]

@@ -131,7 +131,7 @@ def test_triggers_refuse_changes(tmp_path: Path, sql: str, message: str) -> None
     with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
         entries.append(log, ENTRY)
         entries.append(log, ENTRY)
-        staff.add_user(log, "S1", "supervisor", pin="2468")
+        staff.add_user(log, "S1", "supervisor", pin="lantern-2468")
         with pytest.raises(sqlite3.DatabaseError, match=message):
             log.conn.execute(sql)
         assert verify(log).ok

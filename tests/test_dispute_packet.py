@@ -17,7 +17,7 @@ from dealer.audit.records import RecordFilter
 from dealer.cli.app import build_app
 
 APP = build_app()
-PIN = "2468"
+PIN = "lantern-2468"
 SETTLE = ("--dealer", "As Kd 9c 7h 5s 3d 2c", "--player", "Js Jd Jc Jh 8s 5d 3h")
 
 
@@ -44,8 +44,8 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     time.tzset()
     sup = ("--supervisor", "sup-7", "--pin", PIN)
     ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
-    ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "1357", *sup)
-    ok("audit", "user", "add", "aud-1", "--role", "auditor", "--new-pin", "9753", *sup)
+    ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "harbor-1357", *sup)
+    ok("audit", "user", "add", "aud-1", "--role", "auditor", "--new-pin", "meadow-9753", *sup)
     ok("paigow", "settle", *SETTLE, "--wager", "25", "--user", "d-104", "--table", "PG-3")
     ok(
         "audit", "dispute", "open", "patron says <script>alert(1)</script> & the low hand",

@@ -492,10 +492,10 @@ def test_a_round_file_with_a_multi_unit_progressive(
     assert refused.exit_code == 1 and "is not approved for table PG-12" in refused.stderr
     assert records(db) == 0
     monkeypatch.delenv("DEALER_USER")  # the first supervisor registers themselves
-    add = ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "9876"]
+    add = ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876"]
     assert run(*add).exit_code == 0
     approve = ["audit", "approve-profile", str(profile), "--reason", "room 2", "--table", "PG-12"]
-    assert run(*approve, "--supervisor", "sup-1", "--pin", "9876").exit_code == 0
+    assert run(*approve, "--supervisor", "sup-1", "--pin", "signal-9876").exit_code == 0
     result = run("round", str(rnd), "--profile", str(profile), "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)

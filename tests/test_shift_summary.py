@@ -23,7 +23,7 @@ from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.profile import load_profile
 from dealer.games.paigow.seat_rulings import round_ruling
 
-PIN = "2468"
+PIN = "lantern-2468"
 ROUND_A = """table: PG-5
 dealer: 2c 3d 5h 8s 9c Jd Kh
 seats:
