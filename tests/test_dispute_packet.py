@@ -45,7 +45,7 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     sup = ("--supervisor", "sup-7", "--pin", PIN)
     ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
     ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "1357", *sup)
-    ok("audit", "user", "add", "aud-1", "--role", "auditor", "--new-pin", "9753", *sup)
+    ok("audit", "user", "add", "sup-8", "--role", "supervisor", "--new-pin", "9753", *sup)
     ok("paigow", "settle", *SETTLE, "--wager", "25", "--user", "d-104", "--table", "PG-3")
     ok(
         "audit", "dispute", "open", "patron says <script>alert(1)</script> & the low hand",
@@ -54,7 +54,8 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     )  # fmt: skip
     ok(
         "audit", "dispute", "resolve", "7", "--outcome", "dealer-error", "--amount", "25",
-        "--reviewer", "aud-1", "--reason", "low hand set against the House Way", *sup,
+        "--reviewer", "sup-8", "--reviewer-pin", "9753",
+        "--reason", "low hand set against the House Way", *sup,
     )  # fmt: skip
     ok("audit", "override", "4", "--decision", "push", "--reason", "dispute 7", *sup)
     yield path
@@ -113,7 +114,7 @@ def expected(path: Path, checkpoint: str) -> str:
         "Linked records\n"
         f"  #8             dispute-resolution dealer-error by sup-7 (supervisor), {AT}\n"
         "                 Dispute 7 resolved by sup-7: dealer-error, amount adjusted 25, "
-        "second reviewer aud-1\n"
+        "second reviewer sup-8\n"
         "                 low hand set against the House Way\n"
         f"  #9             override paigow settle by sup-7 (supervisor), {AT}\n"
         "                 Ruling 4 overridden by supervisor sup-7: push\n"
@@ -132,7 +133,7 @@ def test_the_packet_as_text(log: Path) -> None:
         0,
         expected(log, "no checkpoint recorded after record 9 yet"),
     )
-    ok("audit", "checkpoint", "--user", "aud-1")
+    ok("audit", "checkpoint", "--user", "sup-8")
     after = run("audit", "dispute", "packet", "7")
     stamp = hashes(log)[10][0]
     assert (after.exit_code, after.stdout) == (

@@ -85,7 +85,9 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     ids["c"] = rule(db, "round", "-", stdin=ROUND_C)["ruling_id"]
     with open_log(db) as log:
         staff.add_user(log, "sup-1", "supervisor", pin=PIN)
-        staff.add_user(log, "aud-1", "auditor", supervisor_id="sup-1", supervisor_pin=PIN)
+        staff.add_user(
+            log, "sup-2", "supervisor", pin="1357", supervisor_id="sup-1", supervisor_pin=PIN
+        )
         ids["void"] = corrections.void(
             log, ids["c"], reason="misdeal", supervisor_id="sup-1", pin=PIN
         )
@@ -113,7 +115,8 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             ids["closed"],
             outcome="no-error",
             amount_adjusted=0,
-            second_reviewer="aud-1",
+            second_reviewer="sup-2",
+            reviewer_pin="1357",
             reason="video",
             supervisor_id="sup-1",
             pin=PIN,
@@ -432,7 +435,9 @@ def corrected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     )["ruling_id"]
     with open_log(db) as log:
         staff.add_user(log, "sup-1", "supervisor", pin=PIN)
-        staff.add_user(log, "aud-1", "auditor", supervisor_id="sup-1", supervisor_pin=PIN)
+        staff.add_user(
+            log, "sup-2", "supervisor", pin="1357", supervisor_id="sup-1", supervisor_pin=PIN
+        )
         sup = {"supervisor_id": "sup-1", "pin": PIN}
         results = {name: log.record(ids[name]).result for name in ("a", "c")}  # type: ignore[union-attr]
         ids["over_a"] = corrections.override(
@@ -475,7 +480,8 @@ def corrected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             ids["dispute"],
             outcome="dealer-error",
             amount_adjusted=Decimal("12.50"),
-            second_reviewer="aud-1",
+            second_reviewer="sup-2",
+            reviewer_pin="1357",
             reason="video",
             **sup,
         )

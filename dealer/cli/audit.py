@@ -1,7 +1,8 @@
 """`dealer audit …`: read, search, export and verify the record; checkpoints at shift close;
 disputes, overrides and voids; users and meters. Each command parses its arguments, calls one
 desk function and renders what it returns; supervisor actions take `--supervisor ID` and a PIN
-(`--pin`, env `DEALER_PIN`, or asked with hidden input)."""
+(`--pin`, env `DEALER_PIN`, or asked with hidden input), and a dispute's second reviewer their
+own (`--reviewer ID`, `--reviewer-pin`, env `DEALER_REVIEWER_PIN`, or asked)."""
 
 from __future__ import annotations
 
@@ -84,6 +85,17 @@ NewPinOption = Annotated[
     ),
 ]
 ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the record).")]
+ReviewerOption = Annotated[
+    str, typer.Option("--reviewer", help="Second reviewer: another supervisor's id.")
+]
+ReviewerPinOption = Annotated[
+    str | None,
+    typer.Option(
+        "--reviewer-pin",
+        envvar="DEALER_REVIEWER_PIN",
+        help="The second reviewer's own PIN (else asked, hidden).",
+    ),
+]
 SEATS = range(1, 9)
 """The seats of any game's table (Pai Gow 1-6, Genpoker up to 8), for filters and disputes."""
 _DISPUTE_LIMIT = fmt_money(AMOUNT_LIMIT)
@@ -102,15 +114,24 @@ def _answer(as_json: bool, data: Any, text: str) -> None:
 
 
 def _pin(pin: str | None, who: str) -> str:
-    if pin is not None:
-        return pin
-    return str(typer.prompt(f"PIN for {who}", hide_input=True))
+    return pin if pin is not None else _ask(f"PIN for {who}")
+
+
+def _ask(prompt: str) -> str:
+    return str(typer.prompt(prompt, hide_input=True))
 
 
 def _supervisor(supervisor: str | None) -> str:
     if not supervisor:
         raise DealerError("this needs a supervisor: --supervisor ID (or DEALER_USER)")
     return inputs.user_id(supervisor)
+
+
+def _reviewed(reviewer: str, reviewer_pin: str | None) -> dict[str, str]:
+    """The second reviewer's id and their own PIN (asked with hidden input if not given)."""
+    who = inputs.user_id(reviewer, "--reviewer")
+    secret = reviewer_pin if reviewer_pin is not None else _ask(f"PIN for second reviewer {who}")
+    return {"reviewer": who, "reviewer_pin": secret}
 
 
 def _new_pin(new_pin: str | None, user_id: str) -> str:
@@ -506,9 +527,7 @@ def dispute_resolve(
     who: Supervisor,
     dispute_id: Annotated[int, typer.Argument(help="The dispute id.")],
     outcome: Annotated[str, typer.Option("--outcome", help=" | ".join(OUTCOMES))],
-    reviewer: Annotated[
-        str, typer.Option("--reviewer", help="Second reviewer: another supervisor or an auditor.")
-    ],
+    reviewer: ReviewerOption,
     reason: ReasonOption,
     amount: Annotated[
         str,
@@ -517,6 +536,7 @@ def dispute_resolve(
             help=f"Amount adjusted: + paid to the patron, - taken back (at most {_DISPUTE_LIMIT})",
         ),
     ] = "0",
+    reviewer_pin: ReviewerPinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
@@ -526,8 +546,8 @@ def dispute_resolve(
         inputs.record_id(dispute_id, "dispute"),
         outcome=outcome,
         amount=amount,
-        reviewer=inputs.user_id(reviewer, "--reviewer"),
         reason=inputs.text(reason, "--reason"),
+        **_reviewed(reviewer, reviewer_pin),
         supervisor=who.user_id,
         pin=who.pin,
     )
@@ -550,10 +570,9 @@ def dispute_correct(
             help=f"The right amount: + paid to the patron, - taken back (at most {_DISPUTE_LIMIT})",
         ),
     ],
-    reviewer: Annotated[
-        str, typer.Option("--reviewer", help="Second reviewer: another supervisor or an auditor.")
-    ],
+    reviewer: ReviewerOption,
     reason: ReasonOption,
+    reviewer_pin: ReviewerPinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
@@ -563,8 +582,8 @@ def dispute_correct(
         db,
         inputs.record_id(dispute_id, "dispute"),
         amount=amount,
-        reviewer=inputs.user_id(reviewer, "--reviewer"),
         reason=inputs.text(reason, "--reason"),
+        **_reviewed(reviewer, reviewer_pin),
         supervisor=who.user_id,
         pin=who.pin,
     )

@@ -136,12 +136,14 @@ def resolve_dispute(
     outcome: str,
     amount: str,
     reviewer: str,
+    reviewer_pin: str,
     reason: str,
     supervisor: str,
     pin: str,
 ) -> tuple[int, Dispute]:
     """Resolve a dispute (outcome, amount adjusted as typed: + paid to the patron, − taken
-    back; a second reviewer); the resolution's record id and the dispute as it now stands."""
+    back; a second reviewer with their PIN); the resolution's record id and the dispute as it
+    now stands."""
     adjusted = signed_money(amount, "the amount adjusted", limit=AMOUNT_LIMIT)
     with open_log(db) as log:
         made = disputes.resolve_dispute(
@@ -150,6 +152,7 @@ def resolve_dispute(
             outcome=outcome,
             amount_adjusted=adjusted,
             second_reviewer=reviewer,
+            reviewer_pin=reviewer_pin,
             reason=reason,
             supervisor_id=supervisor,
             pin=pin,
@@ -163,11 +166,13 @@ def correct_dispute(
     *,
     amount: str,
     reviewer: str,
+    reviewer_pin: str,
     reason: str,
     supervisor: str,
     pin: str,
 ) -> tuple[int, Dispute]:
-    """Correct a resolved dispute's amount adjusted (as typed, with a second reviewer): a record
+    """Correct a resolved dispute's amount adjusted (as typed, with a second reviewer and their
+    PIN): a record
     linked to the dispute. The correction's record id and the dispute as it now stands."""
     adjusted = signed_money(amount, "the amount adjusted", limit=AMOUNT_LIMIT)
     with open_log(db) as log:
@@ -176,6 +181,7 @@ def correct_dispute(
             dispute_id,
             amount_adjusted=adjusted,
             second_reviewer=reviewer,
+            reviewer_pin=reviewer_pin,
             reason=reason,
             supervisor_id=supervisor,
             pin=pin,
