@@ -710,6 +710,7 @@ def test_a_ruling_in_effect(staffed: Path) -> None:
         "decision": None,
         "result": {"category": "high-card"},
         "disputes": [],
+        "signoff": None,
     }
 
 
@@ -727,6 +728,7 @@ def test_an_overridden_ruling_shows_the_supervisors_decision(staffed: Path) -> N
         "decision": "player wins",
         "result": {"winner": 1},
         "disputes": [],
+        "signoff": None,
     }
     assert first(run("show", "8"), 3) == [
         "Record 8: override paigow rank",
@@ -755,6 +757,7 @@ def test_a_voided_ruling_has_nothing_in_effect(staffed: Path) -> None:
         "decision": None,
         "result": None,
         "disputes": [],
+        "signoff": None,
     }
 
 
@@ -828,4 +831,5 @@ def test_an_override_stands_as_its_ruling_does(staffed: Path) -> None:
         "decision": None,
         "result": None,
         "disputes": [],
+        "signoff": None,
     }

@@ -109,7 +109,7 @@ def expected(path: Path, checkpoint: str) -> str:
         '"treasure": "PT-FLT-EC-ET-01"}\n'
         f"  paytables_sha256 {contents}\n"
         "  profile        default\n"
-        "  profile_sha256 d89c5273e62aca11e9693c7b623d1533e1a9665d3c7258b91192b77a80583cf0\n"
+        "  profile_sha256 c98d76c87bace1f0cc12f7bf020abcf0f5f0c234c6909ba288244f50bf23e78f\n"
         "  profile_source default\n"
         "Linked records\n"
         f"  #8             dispute-resolution dealer-error by sup-7 (supervisor), {AT}\n"

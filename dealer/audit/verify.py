@@ -17,6 +17,7 @@ from dealer.audit.records import (
     OVERRIDE,
     PAYTABLE_CHANGE,
     PROFILE_CHANGE,
+    SIGNOFF,
     SUPERVISOR,
     USER,
     VOID,
@@ -60,7 +61,16 @@ def verify(storage: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyRe
 
 
 SUPERVISOR_ACTIONS = frozenset(
-    {OVERRIDE, VOID, DISPUTE_RESOLUTION, DISPUTE_CORRECTION, PROFILE_CHANGE, PAYTABLE_CHANGE, USER}
+    {
+        OVERRIDE,
+        VOID,
+        DISPUTE_RESOLUTION,
+        DISPUTE_CORRECTION,
+        PROFILE_CHANGE,
+        PAYTABLE_CHANGE,
+        USER,
+        SIGNOFF,
+    }
 )
 """Kinds of record only an active supervisor makes (and a meter record other than a ruling's
 `move`: an adjustment)."""

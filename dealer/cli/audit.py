@@ -258,13 +258,21 @@ def list_(
 def search(
     flt: RecordFilter,
     limit: Annotated[int | None, typer.Option("--limit", help="At most this many.")] = None,
+    awaiting_signoff: Annotated[
+        bool,
+        typer.Option("--awaiting-signoff", help="Only rulings whose large pay awaits a sign-off."),
+    ] = False,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """Records by table, seat, time range, game, user, kind or ruling id, oldest first."""
+    """Records by table, seat, time range, game, user, kind or ruling id, oldest first
+    (`--awaiting-signoff`: only the large pays no supervisor has signed off yet)."""
     if limit is not None:
         _at_least_one(limit)
-    _report(records.search(db, flt, limit=limit, linked=not as_json), as_json)
+    found = records.search(
+        db, flt, limit=limit, linked=not as_json, awaiting_signoff=awaiting_signoff
+    )
+    _report(found, as_json)
 
 
 def _at_least_one(limit: int) -> None:
@@ -465,6 +473,26 @@ def void(
         as_json,
         {"record_id": made, "voids": record_id},
         f"Void recorded as record {made} (voids record {record_id}).",
+    )
+
+
+@app.command()
+@composed(who=SUPERVISOR)
+def signoff(
+    who: Supervisor,
+    record_id: Annotated[int, typer.Argument(help="The ruling whose large pay to sign off.")],
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Sign off a ruling that paid a seat more than the table's sign-off line (the profile's
+    `signoff_over`): a `signoff` record linked to it."""
+    made = supervision.sign_off(
+        db, inputs.record_id(record_id), supervisor=who.user_id, pin=who.pin
+    )
+    _answer(
+        as_json,
+        {"record_id": made, "signs_off": record_id},
+        f"Sign-off recorded as record {made} (signs off ruling {record_id}).",
     )
 
 

@@ -57,6 +57,8 @@ def emit(
         typer.echo(human(ruling))
         if ruling_id is not None:
             typer.echo(f"ruling #{ruling_id} recorded")
+            if "signoff_required" in ruling.result:
+                typer.echo(f"awaiting sign-off: dealer audit signoff {ruling_id}")
 
 
 def emit_event(event: str, **fields: Any) -> None:

@@ -10,6 +10,10 @@ min = max = $1: one unit), and its min and max must be whole numbers of units, s
 allows more units by raising `max` (`limits.progressive_treasure.max=5`: up to five $1 units)
 or sets a larger `unit`. The `offered` section marks each bonus wager offered or not at the
 table (`offered.envy=false`).
+
+`rules.signoff_over` (money, default $2,500, the floor's large-pay line the shift summary used
+before it was a setting) is the most one seat may be paid on one ruling without a supervisor's
+sign-off: a seat whose net win is more awaits `dealer audit signoff`.
 """
 
 from __future__ import annotations
@@ -92,6 +96,7 @@ class Profile(NamedTuple):
     progressive_insurance_table: str
     progressive_treasure_table: str
     envy_minimum: Decimal
+    signoff_over: Decimal
     limits: Mapping[str, Limit]
     offered: Mapping[str, bool]
     caps: Mapping[str, Cap]
@@ -135,6 +140,7 @@ class Profile(NamedTuple):
             "house_way": self.house_way,
             **{k: getattr(self, k) for k in TEXT_RULES[1:]},
             "envy_minimum": num(self.envy_minimum),
+            "signoff_over": num(self.signoff_over),
             "limits": {
                 k: {"min": num(v.min), "max": num(v.max)}
                 | ({} if v.unit is None else {"unit": num(v.unit)})
@@ -263,6 +269,7 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
         foul=rules["foul"],
         **{key: rules[key].strip() for key in TEXT_RULES},
         envy_minimum=_need(_decimal(rules["envy_minimum"], origin, "rules.envy_minimum")),
+        signoff_over=_need(_decimal(rules["signoff_over"], origin, "rules.signoff_over")),
         limits=MappingProxyType(limits),
         offered=MappingProxyType(dict(raw["offered"])),
         caps=MappingProxyType(caps),
