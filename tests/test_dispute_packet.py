@@ -109,7 +109,7 @@ def expected(path: Path, checkpoint: str) -> str:
         '"treasure": "PT-FLT-EC-ET-01"}\n'
         f"  paytables_sha256 {contents}\n"
         "  profile        default\n"
-        "  profile_sha256 c98d76c87bace1f0cc12f7bf020abcf0f5f0c234c6909ba288244f50bf23e78f\n"
+        "  profile_sha256 ec06b2364762595ed06eb6f2c61ee51f6c8d6e2cedecfb38b34c44d553ecfaa9\n"
         "  profile_source default\n"
         "Linked records\n"
         f"  #8             dispute-resolution dealer-error by sup-7 (supervisor), {AT}\n"

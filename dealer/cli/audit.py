@@ -313,7 +313,9 @@ def show(
     seat = "" if record.seat is None else f"   seat {record.seat}"
     lines = [f"Record {record.id}: {_what(record)}", *_status_lines(status)]
     if record.rule_changes:  # near the top: a ruling made under rules the profile does not have
-        lines.append(f"  rule changes: {', '.join(record.rule_changes)}")
+        approved = record.settings.get("rule_changes_approved_by")
+        by = f" (approved by {approved})" if isinstance(approved, str) else ""
+        lines.append(f"  rule changes: {', '.join(record.rule_changes)}{by}")
     lines += [
         f"  recorded   {record.recorded_at}",
         f"  table      {record.table_id or '-'}{seat}",
