@@ -3,8 +3,8 @@
 Bottom up: `records` (what goes on the record) and `chain` (the hash recipe, checkpoints);
 `storage` (the interface a backend implements) and `sqlite` (the SQLite backend); then the
 features, functions over a `Storage`: `users` and `authority` (roles, PINs, a supervisor's
-authority), `entries`, `staff`, `corrections`, `disputes`, `meters`, `verify`, `export`.
-Start at `open_log(path)`.
+authority), `entries`, `staff`, `corrections`, `disputes`, `signoffs`, `meters`, `verify`,
+`export`. Start at `open_log(path)`.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ USER = "user"
 METER = "meter"
 PROFILE_CHANGE = "profile-change"
 PAYTABLE_CHANGE = "paytable-change"
+SIGNOFF = "signoff"
 
 DEALER = "dealer"
 SUPERVISOR = "supervisor"
@@ -96,7 +97,7 @@ class Entry:
 
     `kind` is `ruling` for game rulings (other kinds: override, void, dispute,
     dispute-resolution, dispute-correction, checkpoint, access-denied, user, meter,
-    profile-change, paytable-change).
+    profile-change, paytable-change, signoff).
     `input_text` is the input exactly as typed; `cards` the canonical cards; `result` and
     `settings` JSON-ready dicts (settings: profile, House Way name and version, pay table ids).
     """

@@ -18,6 +18,7 @@ from dealer.audit.records import (
     OVERRIDE,
     PAYTABLE_CHANGE,
     PROFILE_CHANGE,
+    SIGNOFF,
     SUPERVISOR,
     USER,
     VOID,
@@ -61,7 +62,16 @@ def verify(storage: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyRe
 
 
 SUPERVISOR_ACTIONS = frozenset(
-    {OVERRIDE, VOID, DISPUTE_RESOLUTION, DISPUTE_CORRECTION, PROFILE_CHANGE, PAYTABLE_CHANGE, USER}
+    {
+        OVERRIDE,
+        VOID,
+        DISPUTE_RESOLUTION,
+        DISPUTE_CORRECTION,
+        PROFILE_CHANGE,
+        PAYTABLE_CHANGE,
+        USER,
+        SIGNOFF,
+    }
 )
 """Kinds of record only an active supervisor makes (and a meter record other than a ruling's
 `move`: an adjustment); each is signed by its maker's key (`dealer.audit.keys`)."""

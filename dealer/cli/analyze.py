@@ -96,7 +96,7 @@ def paytable_text(ruling: Ruling) -> str:
 
 
 @app.command("paytable")
-@at_desk()
+@at_desk(analysis=True)
 def paytable(
     house: HouseRules,
     table_id: Annotated[str, typer.Argument(help="Pay table id, e.g. PT-FLT-EC-ET-02 or E01.")],
@@ -148,7 +148,7 @@ def house_edge_text(ruling: Ruling) -> str:
 
 
 @app.command("house-edge")
-@at_desk()
+@at_desk(analysis=True)
 def house_edge(
     house: HouseRules,
     rounds: Annotated[int, typer.Option("--rounds", help="Rounds to deal.")] = 500_000,
@@ -188,7 +188,7 @@ def house_edge(
 
 
 @app.command("report")
-@at_desk()
+@at_desk(analysis=True)
 def report(
     house: HouseRules,
     fmt: Annotated[str, typer.Option("--format", help="markdown, text or json.")] = "markdown",

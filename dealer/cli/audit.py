@@ -1,7 +1,8 @@
 """`dealer audit …`: read, search, export and verify the record; checkpoints at shift close;
 disputes, overrides and voids; users and meters. Each command parses its arguments, calls one
 desk function and renders what it returns; supervisor actions take `--supervisor ID` and a PIN
-(`--pin`, env `DEALER_PIN`, or asked with hidden input)."""
+(`--pin`, env `DEALER_PIN`, or asked with hidden input), and a dispute's second reviewer their
+own (`--reviewer ID`, `--reviewer-pin`, env `DEALER_REVIEWER_PIN`, or asked)."""
 
 from __future__ import annotations
 
@@ -90,6 +91,17 @@ NewPinOption = Annotated[
     ),
 ]
 ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the record).")]
+ReviewerOption = Annotated[
+    str, typer.Option("--reviewer", help="Second reviewer: another supervisor's id.")
+]
+ReviewerPinOption = Annotated[
+    str | None,
+    typer.Option(
+        "--reviewer-pin",
+        envvar="DEALER_REVIEWER_PIN",
+        help="The second reviewer's own PIN (else asked, hidden).",
+    ),
+]
 SEATS = range(1, 9)
 """The seats of any game's table (Pai Gow 1-6, Genpoker up to 8), for filters and disputes."""
 _DISPUTE_LIMIT = fmt_money(AMOUNT_LIMIT)
@@ -108,15 +120,24 @@ def _answer(as_json: bool, data: Any, text: str) -> None:
 
 
 def _pin(pin: str | None, who: str) -> str:
-    if pin is not None:
-        return pin
-    return str(typer.prompt(f"PIN for {who}", hide_input=True))
+    return pin if pin is not None else _ask(f"PIN for {who}")
+
+
+def _ask(prompt: str) -> str:
+    return str(typer.prompt(prompt, hide_input=True))
 
 
 def _supervisor(supervisor: str | None) -> str:
     if not supervisor:
         raise DealerError("this needs a supervisor: --supervisor ID (or DEALER_USER)")
     return inputs.user_id(supervisor)
+
+
+def _reviewed(reviewer: str, reviewer_pin: str | None) -> dict[str, str]:
+    """The second reviewer's id and their own PIN (asked with hidden input if not given)."""
+    who = inputs.user_id(reviewer, "--reviewer")
+    secret = reviewer_pin if reviewer_pin is not None else _ask(f"PIN for second reviewer {who}")
+    return {"reviewer": who, "reviewer_pin": secret}
 
 
 def _new_pin(new_pin: str | None, user_id: str) -> str:
@@ -246,14 +267,22 @@ def list_(
 def search(
     flt: RecordFilter,
     limit: Annotated[int | None, typer.Option("--limit", help="At most this many.")] = None,
+    awaiting_signoff: Annotated[
+        bool,
+        typer.Option("--awaiting-signoff", help="Only rulings whose large pay awaits a sign-off."),
+    ] = False,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
     """Records by table, seat, patron, time range, game, user, kind or ruling id, oldest
-    first (a seat or patron search finds the seats settled inside rounds too)."""
+    first (a seat or patron search finds the seats settled inside rounds too;
+    `--awaiting-signoff`: only the large pays no supervisor has signed off yet)."""
     if limit is not None:
         _at_least_one(limit)
-    _report(records.search(db, flt, limit=limit, linked=not as_json), as_json)
+    found = records.search(
+        db, flt, limit=limit, linked=not as_json, awaiting_signoff=awaiting_signoff
+    )
+    _report(found, as_json)
 
 
 def _at_least_one(limit: int) -> None:
@@ -294,7 +323,9 @@ def show(
     seat = "" if record.seat is None else f"   seat {record.seat}"
     lines = [f"Record {record.id}: {_what(record)}", *_status_lines(status)]
     if record.rule_changes:  # near the top: a ruling made under rules the profile does not have
-        lines.append(f"  rule changes: {', '.join(record.rule_changes)}")
+        approved = record.settings.get("rule_changes_approved_by")
+        by = f" (approved by {approved})" if isinstance(approved, str) else ""
+        lines.append(f"  rule changes: {', '.join(record.rule_changes)}{by}")
     lines += [
         f"  recorded   {record.recorded_at}",
         f"  table      {record.table_id or '-'}{seat}",
@@ -457,6 +488,26 @@ def void(
     )
 
 
+@app.command()
+@composed(who=SUPERVISOR)
+def signoff(
+    who: Supervisor,
+    record_id: Annotated[int, typer.Argument(help="The ruling whose large pay to sign off.")],
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Sign off a ruling that paid a seat more than the table's sign-off line (the profile's
+    `signoff_over`): a `signoff` record linked to it."""
+    made = supervision.sign_off(
+        db, inputs.record_id(record_id), supervisor=who.user_id, pin=who.pin
+    )
+    _answer(
+        as_json,
+        {"record_id": made, "signs_off": record_id},
+        f"Sign-off recorded as record {made} (signs off ruling {record_id}).",
+    )
+
+
 # -- disputes ----------------------------------------------------------------------------
 
 
@@ -516,9 +567,7 @@ def dispute_resolve(
     who: Supervisor,
     dispute_id: Annotated[int, typer.Argument(help="The dispute id.")],
     outcome: Annotated[str, typer.Option("--outcome", help=" | ".join(OUTCOMES))],
-    reviewer: Annotated[
-        str, typer.Option("--reviewer", help="Second reviewer: another supervisor or an auditor.")
-    ],
+    reviewer: ReviewerOption,
     reason: ReasonOption,
     amount: Annotated[
         str,
@@ -527,6 +576,7 @@ def dispute_resolve(
             help=f"Amount adjusted: + paid to the patron, - taken back (at most {_DISPUTE_LIMIT})",
         ),
     ] = "0",
+    reviewer_pin: ReviewerPinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
@@ -536,8 +586,8 @@ def dispute_resolve(
         inputs.record_id(dispute_id, "dispute"),
         outcome=outcome,
         amount=amount,
-        reviewer=inputs.user_id(reviewer, "--reviewer"),
         reason=inputs.text(reason, "--reason"),
+        **_reviewed(reviewer, reviewer_pin),
         supervisor=who.user_id,
         pin=who.pin,
     )
@@ -560,10 +610,9 @@ def dispute_correct(
             help=f"The right amount: + paid to the patron, - taken back (at most {_DISPUTE_LIMIT})",
         ),
     ],
-    reviewer: Annotated[
-        str, typer.Option("--reviewer", help="Second reviewer: another supervisor or an auditor.")
-    ],
+    reviewer: ReviewerOption,
     reason: ReasonOption,
+    reviewer_pin: ReviewerPinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
@@ -573,8 +622,8 @@ def dispute_correct(
         db,
         inputs.record_id(dispute_id, "dispute"),
         amount=amount,
-        reviewer=inputs.user_id(reviewer, "--reviewer"),
         reason=inputs.text(reason, "--reason"),
+        **_reviewed(reviewer, reviewer_pin),
         supervisor=who.user_id,
         pin=who.pin,
     )

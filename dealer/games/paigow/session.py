@@ -82,7 +82,7 @@ HELP = (
     "  undo              take back the last entry (a seat, or the dealer's cards)",
     "  dealer CARDS      correct the dealer's cards",
     "  settle            settle, record and show the round, then start the next one",
-    "  history           the rounds settled in this session and their ruling ids",
+    "  history           the rounds settled, their ruling ids and any sign-off needed",
     "  help              this text",
     "  quit              leave (end of input leaves too)",
 )
@@ -351,16 +351,32 @@ class SettledRound:
     ruling_id: int
     seats: tuple[int, ...]
     total_net: Decimal
+    signoff_seats: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: round, ruling_id, seats, total_net (the players'), house (its result)."""
+        """JSON form: round, ruling_id, seats, total_net (the players'), house (its result),
+        signoff_seats (the seats whose pay needs a supervisor's sign-off)."""
         return {
             "round": self.number,
             "ruling_id": self.ruling_id,
             "seats": list(self.seats),
             "total_net": money_json(self.total_net),
             "house": money_json(-self.total_net),
+            "signoff_seats": list(self.signoff_seats),
         }
+
+    def line(self) -> str:
+        """One line of `history`: the round, its ruling, seats, the result, and any sign-off
+        it needs (as the round was settled: a supervisor signs it at the audit log)."""
+        line = (
+            f"round {self.number}: ruling #{self.ruling_id}, seats "
+            f"{' '.join(map(str, self.seats))}, players {fmt_money(self.total_net, signed=True)}, "
+            f"house {fmt_money(-self.total_net, signed=True)}"
+        )
+        if not self.signoff_seats:
+            return line
+        seats = " ".join(map(str, self.signoff_seats))
+        return f"{line}; sign-off needed (seat {seats}): dealer audit signoff {self.ruling_id}"
 
 
 ENTERED = "entered"
@@ -457,11 +473,13 @@ class Session:
 
     def settled(self, ruling_id: int, result: Mapping[str, Any]) -> Session:
         """The round was ruled and recorded as `ruling_id` (`result`: its JSON); start the next."""
+        needed = result.get("signoff_required")
         done = SettledRound(
             self.round_number,
             ruling_id,
             tuple(s.seat.seat for s in self.seats),
             Decimal(str(result.get("total_net", 0))),
+            tuple(needed.get("seats", ())) if isinstance(needed, Mapping) else (),
         )
         return Session(self.profile, self.table, history=(*self.history, done))
 
@@ -590,10 +608,4 @@ class Session:
         data = {"history": [r.to_dict() for r in self.history]}
         if not self.history:
             return Reply(HISTORY, ("no round settled yet in this session",), data)
-        lines = [
-            f"round {r.number}: ruling #{r.ruling_id}, seats {' '.join(map(str, r.seats))}, "
-            f"players {fmt_money(r.total_net, signed=True)}, house "
-            f"{fmt_money(-r.total_net, signed=True)}"
-            for r in self.history
-        ]
-        return Reply(HISTORY, tuple(lines), data)
+        return Reply(HISTORY, tuple(r.line() for r in self.history), data)
