@@ -494,7 +494,7 @@ def test_a_reviewer_refused_is_on_the_record(
     assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
     refused = run(
         "dispute", "resolve", "8", "--outcome", "no-error", "--reason", "video",
-        "--reviewer", reviewer, "--reviewer-pin", pin, "--supervisor", "S2", "--pin", "1357",
+        "--reviewer", reviewer, "--reviewer-pin", pin, "--supervisor", "S2", "--pin", "harbor-1357",
     )  # fmt: skip
     assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", f"Error: {written}\n")
     denied = json.loads(run("show", "9", "--json").stdout)
@@ -525,7 +525,8 @@ def test_a_reviewer_who_is_no_one_else_writes_nothing(
     before = head(staffed)
     refused = run(
         "dispute", "resolve", "8", "--outcome", "no-error", "--reason", "video",
-        "--reviewer", reviewer, "--reviewer-pin", "1357", "--supervisor", "S2", "--pin", "1357",
+        "--reviewer", reviewer, "--reviewer-pin", "harbor-1357",
+        "--supervisor", "S2", "--pin", "harbor-1357",
     )  # fmt: skip
     assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", f"Error: {written}\n")
     assert head(staffed) == before
@@ -535,7 +536,7 @@ def test_the_reviewer_pin_is_asked_hidden_or_read_from_the_environment(
     staffed: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
-    args = ("--reviewer", "S1", "--reason", "video", "--supervisor", "S2", "--pin", "1357")
+    args = ("--reviewer", "S1", "--reason", "video", "--supervisor", "S2", "--pin", "harbor-1357")
     asked = run("dispute", "resolve", "8", "--outcome", "no-error", *args, stdin=f"{PIN}\n")
     assert (asked.exit_code, asked.stdout) == (
         0,

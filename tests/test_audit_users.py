@@ -113,7 +113,7 @@ def test_add_user_refusals(log: Storage) -> None:
 
 def supervisor_actions(log: Storage, who: str, pin: str) -> dict[str, Callable[[], object]]:
     dispute = disputes.open_dispute(log, user_id="D1", table_id="PG-1", description="short pay")
-    reviewer, reviewer_pin = ("S1", PIN) if who == "S2" else ("S2", "1357")
+    reviewer, reviewer_pin = ("S1", PIN) if who == "S2" else ("S2", "harbor-1357")
     return {
         "override": lambda: corrections.override(
             log, 1 + 4, decision="push", reason="r", supervisor_id=who, pin=pin

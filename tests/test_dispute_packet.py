@@ -54,7 +54,7 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     )  # fmt: skip
     ok(
         "audit", "dispute", "resolve", "7", "--outcome", "dealer-error", "--amount", "25",
-        "--reviewer", "sup-8", "--reviewer-pin", "9753",
+        "--reviewer", "sup-8", "--reviewer-pin", "meadow-9753",
         "--reason", "low hand set against the House Way", *sup,
     )  # fmt: skip
     ok("audit", "override", "4", "--decision", "push", "--reason", "dispute 7", *sup)

@@ -1,6 +1,6 @@
-"""`--rule` on a ruling: flagged only without an approved profile at the table, approved by a
-supervisor's id and PIN where the profile is an approved one (refusals recorded as every
-supervisor's), refused where the profile forbids changes; never asked of an analysis."""
+"""`--rule` on a ruling: approved by a supervisor's id and PIN (refusals recorded as every
+supervisor's) whatever the profile — the shipped one or one approved for the table — and
+refused where the profile forbids changes; never asked of an analysis."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typer.testing import CliRunner, Result
 from dealer.cli.app import build_app
 
 APP = build_app()
-PIN = "2468"
+PIN = "lantern-2468"
 SUP = ("--supervisor", "sup-7", "--pin", PIN)
 ROYAL = "As Ks Qs Js Ts"
 
@@ -50,7 +50,7 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def approved(place: Path) -> Path:
     """Supervisor sup-7, dealer d-1, and house.yaml approved for every table (records 1-3)."""
     ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
-    ok("audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "1357", *SUP)
+    ok("audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "harbor-1357", *SUP)
     ok("audit", "approve-profile", "house.yaml", "--reason", "the floor's rules", *SUP)
     return place
 
@@ -67,16 +67,24 @@ def settings_of(result: Result) -> dict[str, Any]:
     return out
 
 
-def test_without_an_approved_profile_a_change_is_flagged_only(place: Path) -> None:
-    """A fresh log holds no approval (and maybe no supervisor): the ruling is made and its
-    change flagged, as before."""
-    ruled = rank("--rule", "wheel=second-highest", "--json")
-    assert ruled.exit_code == 0, ruled.output
-    settings = settings_of(ruled)
-    assert settings["overrides"] == ["wheel=second-highest"]
-    assert "rule_changes_approved_by" not in settings
-    assert run("audit", "show", "1").stdout.splitlines()[3] == (
-        "  rule changes: wheel=second-highest"
+def test_a_change_to_the_shipped_profile_needs_a_supervisor_on_a_fresh_log(place: Path) -> None:
+    """The shipped profile is approved by the release: a dealer alone cannot change it."""
+    seeded = ("--rule", "meters.progressive_treasure.seed=200000")
+    args = ("paigow", "rank", ROYAL, "--user", "d-1", "--table", "PG-1", *seeded)
+    refused = run(*args)
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (
+        1,
+        "",
+        "Error: --rule changes the table profile default: a supervisor approves the change "
+        "with --supervisor ID and --pin\n",
+    )
+    assert not (place / "audit.sqlite").exists()
+    ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
+    settings = settings_of(ok(*args, *SUP, "--json"))
+    assert settings["overrides"] == ["meters.progressive_treasure.seed=200000"]
+    assert settings["rule_changes_approved_by"] == "sup-7"
+    assert run("audit", "show", "2").stdout.splitlines()[3] == (
+        "  rule changes: meters.progressive_treasure.seed=200000 (approved by sup-7)"
     )
 
 
@@ -90,7 +98,7 @@ def test_a_change_to_an_approved_profile_needs_a_supervisor(approved: Path) -> N
     assert (refused.exit_code, refused.stdout, refused.stderr) == (
         1,
         "",
-        "Error: --rule changes the approved profile house: a supervisor approves the change "
+        "Error: --rule changes the table profile house: a supervisor approves the change "
         "with --supervisor ID and --pin\n",
     )
     assert records(approved) == before
@@ -99,7 +107,7 @@ def test_a_change_to_an_approved_profile_needs_a_supervisor(approved: Path) -> N
 @pytest.mark.parametrize(
     ("who", "pin", "message"),
     [
-        ("d-1", "1357", "d-1 is a dealer: rule change needs a supervisor id and PIN"),
+        ("d-1", "harbor-1357", "d-1 is a dealer: rule change needs a supervisor id and PIN"),
         ("sup-7", "0000", "wrong PIN for sup-7: rule change refused"),
     ],
 )
@@ -155,7 +163,9 @@ def test_the_pin_is_asked_when_not_given(approved: Path) -> None:
 def test_an_approval_for_another_table_does_not_apply(place: Path) -> None:
     ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
     ok("audit", "approve-profile", "house.yaml", "--reason", "r", "--table", "PG-2", *SUP)
-    assert rank("--rule", "wheel=second-highest").exit_code == 0
+    refused = rank("--rule", "wheel=second-highest", *SUP)
+    assert refused.exit_code == 1
+    assert "is not approved for table PG-1" in refused.stderr
 
 
 def test_a_settle_and_a_round_need_the_supervisor_too(approved: Path) -> None:
@@ -166,7 +176,7 @@ def test_a_settle_and_a_round_need_the_supervisor_too(approved: Path) -> None:
     refused = run(*settle)
     assert (refused.exit_code, refused.stderr) == (
         1,
-        "Error: --rule changes the approved profile house: a supervisor approves the change "
+        "Error: --rule changes the table profile house: a supervisor approves the change "
         "with --supervisor ID and --pin\n",
     )
     assert settings_of(ok(*settle, *SUP, "--json"))["rule_changes_approved_by"] == "sup-7"
@@ -175,7 +185,7 @@ def test_a_settle_and_a_round_need_the_supervisor_too(approved: Path) -> None:
     )
     assert (table.exit_code, table.stderr) == (
         1,
-        "Error: --rule changes the approved profile house: a supervisor approves the change "
+        "Error: --rule changes the table profile house: a supervisor approves the change "
         "with --supervisor ID and --pin\n",
     )
 
@@ -189,8 +199,6 @@ def test_a_profile_that_forbids_changes_refuses_them(place: Path) -> None:
         "(rules.rule_changes: forbidden); rule without --rule\n",
     )
     assert not (place / "audit.sqlite").exists()
-    allowed = run("paigow", "rank", ROYAL, "--profile", "strict.yaml")
-    assert allowed.exit_code == 0
 
 
 def test_an_analysis_takes_no_supervisor() -> None:

@@ -65,8 +65,11 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     db = tmp_path_factory.mktemp("shift") / "audit.sqlite"
     ids = {"a": rule(db, "round", "-", stdin=ROUND_A)["ruling_id"]}
     rule(db, "round", "-", stdin=ROUND_A.replace("PG-5", "PG-6"))
+    with open_log(db) as log:
+        staff.add_user(log, "sup-1", "supervisor", pin=PIN)
     four_units = "limits.progressive_insurance.max=4"  # the table takes up to four $1 units
-    ids["b"] = rule(db, "round", "-", "--rule", four_units, stdin=ROUND_B)["ruling_id"]
+    approved = ("--supervisor", "sup-1", "--pin", PIN)  # a change to the house rules
+    ids["b"] = rule(db, "round", "-", "--rule", four_units, *approved, stdin=ROUND_B)["ruling_id"]
     ids["settle"] = rule(
         db,
         "paigow",
@@ -85,9 +88,8 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     ids["rank"] = rule(db, "paigow", "rank", "As Ks Qs Js Ts", "--table", "PG-5")["ruling_id"]
     ids["c"] = rule(db, "round", "-", stdin=ROUND_C)["ruling_id"]
     with open_log(db) as log:
-        staff.add_user(log, "sup-1", "supervisor", pin=PIN)
         staff.add_user(
-            log, "sup-2", "supervisor", pin="1357", supervisor_id="sup-1", supervisor_pin=PIN
+            log, "sup-2", "supervisor", pin="harbor-1357", supervisor_id="sup-1", supervisor_pin=PIN
         )
         ids["void"] = corrections.void(
             log, ids["c"], reason="misdeal", supervisor_id="sup-1", pin=PIN
@@ -117,7 +119,7 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             outcome="no-error",
             amount_adjusted=0,
             second_reviewer="sup-2",
-            reviewer_pin="1357",
+            reviewer_pin="harbor-1357",
             reason="video",
             supervisor_id="sup-1",
             pin=PIN,
@@ -440,7 +442,7 @@ def corrected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     with open_log(db) as log:
         staff.add_user(log, "sup-1", "supervisor", pin=PIN)
         staff.add_user(
-            log, "sup-2", "supervisor", pin="1357", supervisor_id="sup-1", supervisor_pin=PIN
+            log, "sup-2", "supervisor", pin="harbor-1357", supervisor_id="sup-1", supervisor_pin=PIN
         )
         sup = {"supervisor_id": "sup-1", "pin": PIN}
         results = {name: log.record(ids[name]).result for name in ("a", "c")}  # type: ignore[union-attr]
@@ -485,7 +487,7 @@ def corrected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             outcome="dealer-error",
             amount_adjusted=Decimal("12.50"),
             second_reviewer="sup-2",
-            reviewer_pin="1357",
+            reviewer_pin="harbor-1357",
             reason="video",
             **sup,
         )
@@ -606,7 +608,7 @@ def test_rule_changes_flagged(shift: dict[str, Any]) -> None:
     assert lines[0] == f"Record {ids['b']}: ruling paigow round"
     assert lines[1].startswith("  status     in effect")  # the status first, then the changes
     assert lines[2].startswith("  in effect  ")
-    assert lines[3] == "  rule changes: limits.progressive_insurance.max=4"
+    assert lines[3] == "  rule changes: limits.progressive_insurance.max=4 (approved by sup-1)"
     plain = invoke("audit", "show", str(ids["a"]), "--db", db).stdout
     assert "rule changes" not in plain
     lines = invoke("shift", "summary", "--table", "PG-5", "--db", db).stdout.splitlines()

@@ -14,7 +14,7 @@ from typer.testing import CliRunner, Result
 from dealer.cli.app import build_app
 
 APP = build_app()
-PIN = "2468"
+PIN = "lantern-2468"
 SUP = ("--supervisor", "sup-7", "--pin", PIN)
 DEALER_PAIR = "2s 2d 4c 6h 8s 9d Jc"
 FOUR_KINGS = "Ks Kd Kc Kh As Ad 3h"
@@ -48,7 +48,7 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DEALER_DB", str(path))
     ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
-    ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "1357", *SUP)
+    ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "harbor-1357", *SUP)
     return path
 
 
@@ -122,7 +122,7 @@ def test_a_pay_at_the_line_needs_no_sign_off(db: Path) -> None:
 
 
 def test_the_profile_sets_the_line(db: Path) -> None:
-    lowered = settle("1000", "--rule", "signoff_over=500")
+    lowered = settle("1000", "--rule", "signoff_over=500", *SUP)
     assert lowered["signoff_required"] == {"over": 500, "seats": [1]}
     assert lowered["settings"]["signoff_over"] == 500
     refused = run(
@@ -169,7 +169,7 @@ def test_sign_off_refusals(db: Path) -> None:
 def test_a_refused_supervisor_is_on_the_record(db: Path) -> None:
     ruling = str(settle("5000")["ruling_id"])
     before = records(db)
-    dealer = run("audit", "signoff", ruling, "--supervisor", "d-104", "--pin", "1357")
+    dealer = run("audit", "signoff", ruling, "--supervisor", "d-104", "--pin", "harbor-1357")
     assert (dealer.exit_code, dealer.stdout, dealer.stderr) == (
         1,
         "",
