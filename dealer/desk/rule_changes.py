@@ -47,4 +47,3 @@ def ruling_profile(desk: Desk, house: HouseRules) -> Profile:
     with open_log(desk.db) as log:
         who = authenticate(log, house.supervisor, house.pin or "", ACTION)
     return profile._replace(approved_by=who.user_id)
-
