@@ -133,7 +133,7 @@ def screenshot(target: Path) -> None:
         with serving(db) as served, chromium() as browser:
             page = browser.new_page()
             page.goto(f"{served.address}/-/dealer/record/3")
-            page.screenshot(path=str(target), full_page=True)
+            page.screenshot(path=str(target))  # the first screen: the chain, status, cards
 
 
 if __name__ == "__main__":
