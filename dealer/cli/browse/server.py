@@ -42,12 +42,13 @@ QUERIES = {
 """Fixed, read-only queries a supervisor asks for, beside the pages of the plugin."""
 
 
-def _settings() -> dict[str, Any]:
-    return {
-        "default_allow_sql": False,
-        "allow_download": False,
-        "sql_time_limit_ms": 2000,
-    }
+SETTINGS: dict[str, Any] = {
+    "default_allow_sql": False,
+    "allow_download": False,
+    "sql_time_limit_ms": 2000,
+}
+"""No hand-written SQL, no download of the file (it holds the PIN hashes), a time limit on
+every query."""
 
 
 def build(db: Path) -> Datasette:
@@ -63,11 +64,7 @@ def build(db: Path) -> Datasette:
             db.stem: {"queries": QUERIES, "tables": {"users": {"allow": False}}},
         },
     }
-    return Datasette(
-        immutables=[str(db)],
-        settings=_settings(),
-        metadata=metadata,
-    )
+    return Datasette(immutables=[str(db)], settings=SETTINGS, metadata=metadata)
 
 
 def bind(host: str, port: int) -> socket.socket:
