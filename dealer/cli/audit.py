@@ -27,7 +27,7 @@ from dealer.cli.common import (
 )
 from dealer.cli.render import table
 from dealer.desk import records, supervision
-from dealer.desk.context import Desk, HouseRules
+from dealer.desk.context import Desk, HouseRules, default_db
 from dealer.desk.records import Record, RecordFilter, Shown, Status
 from dealer.desk.supervision import AMOUNT_LIMIT, OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
@@ -403,6 +403,48 @@ def verify(
         typer.echo("\n".join(f"  · {problem}" for problem in result.problems))
     if not result.ok:
         raise VerificationError(f"the audit log does not verify: {result.problem}")
+
+
+@app.command()
+def browse(
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="Listen on this address. 127.0.0.1 (default): this machine only; another "
+            "(0.0.0.0: every network) lets anyone who reaches it read the whole log.",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", help="Listen on this port (default: a free one).")
+    ] = 0,
+    no_open: Annotated[
+        bool, typer.Option("--no-open", help="Print the address only: open no browser.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Browse the audit log read-only in a web browser (Datasette): records, a seat's history,
+    open disputes and their packets, the meter book, the shift summary, the chain's state.
+    Nothing can be written through it. Ctrl-C stops it."""
+    if not 0 <= port <= 65535:
+        raise DealerError(f"--port {port}: a port is 1-65535, or 0 for a free one")
+    try:
+        from dealer.cli.browse.server import serve  # Datasette loads for this command alone
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("datasette", "uvicorn"):
+            raise
+        needed = "dealer audit browse needs Datasette: pip install 'dealer[browse]'"
+        raise DealerError(needed) from None
+
+    serve(
+        db if db is not None else default_db(),
+        host,
+        port,
+        open_browser=not no_open,
+        announce=lambda url: typer.echo(
+            f"Browsing the audit log read-only at {url} (Ctrl-C stops)"
+        ),
+    )
 
 
 @app.command("checkpoint")
