@@ -18,16 +18,23 @@ Reproducibility: the rounds are cut into fixed chunks of `CHUNK_ROUNDS`; chunk `
 its own generator seeded from (`seed`, `i`) by SHA-256. Chunks may run in any worker in any
 order; the tallies are integer sums, so the result depends only on `rounds` and `seed`.
 Interrupts: the worker processes ignore SIGINT (Ctrl-C reaches a terminal's whole process
-group); the parent takes it, terminates the workers at once and lets the KeyboardInterrupt go
-on, so no worker outlives the command and no worker prints a traceback.
+group) and die by SIGTERM without a word; the parent takes SIGINT or SIGTERM, terminates the
+workers at once and lets the exception go on, so no worker prints a traceback. A parent killed
+outright (SIGKILL) runs no clean-up: its workers notice by themselves — on Linux the kernel
+kills them (`prctl(PR_SET_PDEATHSIG)`), elsewhere a watchdog thread sees they were given to
+another parent — so no worker outlives the command however it ends.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import os
 import random
 import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -246,25 +253,49 @@ def _chunk_task(args: Task) -> tuple[list[int], int]:
     return run_chunk(*args), args[-1]
 
 
-def _worker_start() -> None:
-    """A worker leaves SIGINT to the parent, which stops the pool."""
+_PR_SET_PDEATHSIG = 1
+"""Linux prctl option: the signal a process gets when its parent dies."""
+WATCH_SECONDS = 0.5
+"""How often a worker's watchdog looks whether its parent is still there."""
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _watch(parent: int) -> None:
+    """Leave at once when the process was given to another parent (its own has died)."""
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
+
+
+def _worker_start(parent: int) -> None:
+    """A worker leaves SIGINT to the parent, which stops the pool; SIGTERM (the pool stopping
+    it) ends it without clean-up; and it dies with `parent`, even one killed by SIGKILL: by the
+    kernel's parent-death signal on Linux, and by a watchdog thread anywhere (which also covers
+    a parent that died before the worker got here)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    if sys.platform == "linux":
+        import ctypes
+
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    threading.Thread(target=_watch, args=(parent,), daemon=True).start()
 
 
 @contextmanager
 def _pool(workers: int) -> Iterator[Pool]:
     """`workers` processes, terminated on the way out whatever happened (never waiting for
-    queued chunks). SIGINT is held back while they start, so that none is born before it ignores
-    SIGINT; one that came meanwhile is raised here right after."""
-    interrupt = {signal.SIGINT}
-    signal.pthread_sigmask(signal.SIG_BLOCK, interrupt)
+    queued chunks). SIGINT and SIGTERM are held back while they start, so that none is born
+    before it has set its own signal handling; one that came meanwhile is raised here right
+    after."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
     try:
-        pool = Pool(workers, initializer=_worker_start)
+        pool = Pool(workers, initializer=_worker_start, initargs=(os.getpid(),))
     except BaseException:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
         raise
     try:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
         yield pool
     finally:
         pool.terminate()
