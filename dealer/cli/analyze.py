@@ -103,7 +103,9 @@ def paytable(
     wager: WagerOption = "1",
     meter: Annotated[
         str | None,
-        typer.Option("--meter", help="Progressive meter for %-of-meter rows [default: its seed]."),
+        typer.Option(
+            "--meter", help="Progressive meter for %-of-meter rows.", show_default="its seed"
+        ),
     ] = None,
     paytables: PaytablesOption = None,
     as_json: JsonFlag = False,
@@ -157,16 +159,17 @@ def house_edge(
         list[str] | None,
         typer.Option(
             "--house-way",
-            help="House Way (name or file), repeatable [default: the shipped ways and the "
-            "profile's].",
+            help="House Way (name or file), repeatable.",
+            show_default="the shipped ways and the profile's",
         ),
     ] = None,
     player: Annotated[
         list[str] | None,
-        typer.Option("--player", help="house-way or best, repeatable [default: both]."),
+        typer.Option("--player", help="house-way or best, repeatable.", show_default="both"),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Processes [default: every core].")
+        int | None,
+        typer.Option("--workers", help="Processes to deal on.", show_default="every core"),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
