@@ -3,6 +3,9 @@
 A round is one deal (dealer and player, seven cards each) settled for each House Way asked for
 and each player mode (the House Way's setting, and the best reply to the exposed dealer hand).
 
+The target is a million rounds of one House Way in at most 30 s on 2 cores; the figures (each
+with its standard error) depend only on the rounds and the seed, never on the workers.
+
 Run: .venv/bin/python benchmarks/bench_house_edge.py [--rounds N] [--seed S] [--workers W]
      [--house-way NAME ...] [--player house-way|best ...]
 """

@@ -1,8 +1,8 @@
 """The one input boundary: every value that comes from a person or a file becomes a domain value
 here, before any game engine or the audit log sees it.
 
-Money, seats, table ids, record ids, user ids, times, cards (through the kernel's one card
-parser and the deck's vocabulary), text files and YAML documents. Each function raises a
+Money, seats, table ids, patron ids, record ids, user ids, times, cards (through the kernel's
+one card parser and the deck's vocabulary), text files and YAML documents. Each function raises a
 `DealerError` whose message names the input and says what is allowed; nothing else in the
 package parses what a person typed. (Structured readers — a round file, a table profile, a
 House Way, a pay-table file — walk their documents and hand every leaf value to these.)
@@ -122,6 +122,16 @@ def table_id(text: object) -> str:
     if not isinstance(text, str) or not _TABLE_ID.fullmatch(text):
         raise DealerError(
             f"table id {quoted(text)} is not valid: use letters, digits and . _ @ # - (up to 64)"
+        )
+    return text
+
+
+def patron_id(text: object) -> str:
+    """A patron id (`P-123`, `club#4471`): letters, digits and `._@#-`, up to 64 characters,
+    as a table id. It names the player at a seat, kept with the ruling and searchable."""
+    if not isinstance(text, str) or not _TABLE_ID.fullmatch(text):
+        raise DealerError(
+            f"patron id {quoted(text)} is not valid: use letters, digits and . _ @ # - (up to 64)"
         )
     return text
 

@@ -11,7 +11,12 @@ to the feature tests (users, disputes, meters, corrections) and the CLI tests th
 
 `pg_server` is one throwaway PostgreSQL server for the whole run (tests/pg_server.py), started
 on first use and stopped at the end; each test gets a fresh database from its template. With no
-server binaries the PostgreSQL tests skip, except under CI=true, where they fail."""
+server binaries the PostgreSQL tests skip, except under CI=true, where they fail.
+
+A new signing key's scrypt cost (`dealer.audit.keys.KDF_N`, 128 MiB and about a third of a
+second a key) is lowered for every in-process test, except those marked `shipped_kdf`: the cost
+is stored in each key blob, so a cheap blob opens exactly as a shipped one does, and the shipped
+cost itself is tested on its own. Commands run as subprocesses use the shipped cost."""
 
 from __future__ import annotations
 
@@ -75,3 +80,12 @@ def storage(log_at: Path | str) -> Iterator[Storage]:
 
     with open_log(log_at) as opened:
         yield opened
+
+
+@pytest.fixture(autouse=True)
+def cheap_keys(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """New signing keys at a small scrypt cost, unless the test is marked `shipped_kdf`."""
+    if request.node.get_closest_marker("shipped_kdf") is None:
+        from dealer.audit import keys
+
+        monkeypatch.setattr(keys, "KDF_N", 2**10)

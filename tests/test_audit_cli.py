@@ -15,7 +15,7 @@ from dealer.audit.records import Entry
 from dealer.cli.app import build_app
 
 APP = build_app("audit")
-PIN = "2468"
+PIN = "lantern-2468"
 
 
 def run(*args: str, stdin: str | None = None) -> Result:
@@ -25,7 +25,13 @@ def run(*args: str, stdin: str | None = None) -> Result:
 @pytest.fixture
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "audit.sqlite"
-    for name in ("DEALER_USER", "DEALER_TABLE", "DEALER_PIN", "DEALER_NEW_PIN"):
+    for name in (
+        "DEALER_USER",
+        "DEALER_TABLE",
+        "DEALER_PIN",
+        "DEALER_NEW_PIN",
+        "DEALER_REVIEWER_PIN",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DEALER_DB", str(path))
     return path
@@ -36,7 +42,7 @@ def staffed(db: Path) -> Path:
     """S1 (bootstrap), S2, D1, A1 and three rulings at PG-1/PG-2 (records 5-7)."""
     assert run("user", "add", "S1", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
     for user, role, extra in (
-        ("S2", "supervisor", ["--new-pin", "1357"]),
+        ("S2", "supervisor", ["--new-pin", "harbor-1357"]),
         ("D1", "dealer", []),
         ("A1", "auditor", []),
     ):
@@ -136,7 +142,7 @@ def test_void_with_prompted_pin(staffed: Path) -> None:
 
 
 def test_override_json_and_pin_from_env(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DEALER_PIN", "1357")
+    monkeypatch.setenv("DEALER_PIN", "harbor-1357")
     monkeypatch.setenv("DEALER_USER", "S2")
     result = run(
         "override",
@@ -353,13 +359,15 @@ def test_dispute_flow(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "--amount",
         "25",
         "--reviewer",
-        "A1",
+        "S1",
+        "--reviewer-pin",
+        PIN,
         "--reason",
         "video confirms",
         "--supervisor",
         "S2",
         "--pin",
-        "1357",
+        "harbor-1357",
         "--json",
     )
     assert resolved.exit_code == 0, resolved.output
@@ -391,10 +399,12 @@ def resolve(amount: str, *signed: str) -> Result:
         "--amount",
         amount,
         "--reviewer",
-        "A1",
+        "S1",
+        "--reviewer-pin",
+        PIN,
         "--reason",
         "video confirms",
-        *(signed or ("--supervisor", "S2", "--pin", "1357")),
+        *(signed or ("--supervisor", "S2", "--pin", "harbor-1357")),
     )
 
 
@@ -406,10 +416,12 @@ def correct(amount: str, *signed: str) -> Result:
         "--amount",
         amount,
         "--reviewer",
-        "A1",
+        "S1",
+        "--reviewer-pin",
+        PIN,
         "--reason",
         "typed 2500 for 25",
-        *(signed or ("--supervisor", "S2", "--pin", "1357")),
+        *(signed or ("--supervisor", "S2", "--pin", "harbor-1357")),
     )
 
 
@@ -463,6 +475,81 @@ def test_dispute_amounts_are_bounded(
     assert head(staffed) == before
 
 
+REVIEW = "second review of resolving a dispute"
+
+
+@pytest.mark.parametrize(
+    ("reviewer", "pin", "written"),
+    [
+        ("S1", "0000", "wrong PIN for S1: " + REVIEW + " refused"),
+        ("A1", PIN, "A1 is an auditor: " + REVIEW + " needs a supervisor id and PIN"),
+        ("D1", PIN, "D1 is a dealer: " + REVIEW + " needs a supervisor id and PIN"),
+    ],
+)
+def test_a_reviewer_refused_is_on_the_record(
+    staffed: Path, reviewer: str, pin: str, written: str
+) -> None:
+    """A registered reviewer who cannot confirm (a wrong PIN, not a supervisor) is refused in one
+    line, an `access-denied` record naming them, and the dispute stays open."""
+    assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
+    refused = run(
+        "dispute", "resolve", "8", "--outcome", "no-error", "--reason", "video",
+        "--reviewer", reviewer, "--reviewer-pin", pin, "--supervisor", "S2", "--pin", "harbor-1357",
+    )  # fmt: skip
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", f"Error: {written}\n")
+    denied = json.loads(run("show", "9", "--json").stdout)
+    assert (denied["kind"], denied["user_id"], denied["action"], denied["reason"]) == (
+        "access-denied",
+        reviewer,
+        REVIEW,
+        written,
+    )
+    assert json.loads(run("dispute", "list", "--json").stdout)["count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("reviewer", "written"),
+    [
+        ("S2", "the second reviewer must be someone other than the resolving supervisor"),
+        (
+            "sup-9",
+            "user sup-9 is not a registered supervisor: " + REVIEW + " needs the id and PIN of "
+            "an active supervisor",
+        ),
+    ],
+)
+def test_a_reviewer_who_is_no_one_else_writes_nothing(
+    staffed: Path, reviewer: str, written: str
+) -> None:
+    assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
+    before = head(staffed)
+    refused = run(
+        "dispute", "resolve", "8", "--outcome", "no-error", "--reason", "video",
+        "--reviewer", reviewer, "--reviewer-pin", "harbor-1357",
+        "--supervisor", "S2", "--pin", "harbor-1357",
+    )  # fmt: skip
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", f"Error: {written}\n")
+    assert head(staffed) == before
+
+
+def test_the_reviewer_pin_is_asked_hidden_or_read_from_the_environment(
+    staffed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
+    args = ("--reviewer", "S1", "--reason", "video", "--supervisor", "S2", "--pin", "harbor-1357")
+    asked = run("dispute", "resolve", "8", "--outcome", "no-error", *args, stdin=f"{PIN}\n")
+    assert (asked.exit_code, asked.stdout) == (
+        0,
+        "PIN for second reviewer S1: \nDispute 8 resolved (no-error) as record 9.\n",
+    )
+    monkeypatch.setenv("DEALER_REVIEWER_PIN", PIN)
+    corrected = run("dispute", "correct", "8", "--amount", "5", *args)
+    assert (corrected.exit_code, corrected.stdout) == (
+        0,
+        "Dispute 8: amount adjusted corrected as record 10.\n",
+    )
+
+
 def test_dispute_amount_corrected_by_a_linked_record(staffed: Path) -> None:
     assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
     assert resolve("2500").stdout == "Dispute 8 resolved (dealer-error) as record 9.\n"
@@ -481,7 +568,7 @@ def test_dispute_amount_corrected_by_a_linked_record(staffed: Path) -> None:
     assert [
         (c["record_id"], c["previous"], c["amount_adjusted"]) for c in resolution["corrections"]
     ] == [(10, 2500, -25)]
-    again = correct("-25", "--supervisor", "S2", "--pin", "1357", "--json")
+    again = correct("-25", "--supervisor", "S2", "--pin", "harbor-1357", "--json")
     assert (again.exit_code, json.loads(again.stderr)) == (
         1,
         {"error": "the amount adjusted of dispute 8 is already -$25", "exit": 1},
@@ -563,11 +650,12 @@ def test_user_set(staffed: Path) -> None:
         "--supervisor",
         "S2",
         "--pin",
-        "1357",
-        stdin="8642\n8642\n",
+        "harbor-1357",
+        stdin="copper-8642\ncopper-8642\n",
     )
     assert pin.stdout.endswith("User S2 changed (record 9).\n")
-    assert run("void", "5", "--reason", "r", "--supervisor", "S2", "--pin", "8642").exit_code == 0
+    voided = run("void", "5", "--reason", "r", "--supervisor", "S2", "--pin", "copper-8642")
+    assert voided.exit_code == 0
     nothing = run("user", "set", "D1", "--supervisor", "S1", "--pin", PIN)
     assert nothing.stderr == "Error: nothing to change: give a role, a PIN or active/disabled\n"
 
@@ -624,6 +712,7 @@ def test_a_ruling_in_effect(staffed: Path) -> None:
         "decision": None,
         "result": {"category": "high-card"},
         "disputes": [],
+        "signoff": None,
     }
 
 
@@ -641,6 +730,7 @@ def test_an_overridden_ruling_shows_the_supervisors_decision(staffed: Path) -> N
         "decision": "player wins",
         "result": {"winner": 1},
         "disputes": [],
+        "signoff": None,
     }
     assert first(run("show", "8"), 3) == [
         "Record 8: override paigow rank",
@@ -669,6 +759,7 @@ def test_a_voided_ruling_has_nothing_in_effect(staffed: Path) -> None:
         "decision": None,
         "result": None,
         "disputes": [],
+        "signoff": None,
     }
 
 
@@ -685,13 +776,15 @@ def test_an_open_then_resolved_dispute(staffed: Path) -> None:
         "--amount",
         "25",
         "--reviewer",
-        "A1",
+        "S1",
+        "--reviewer-pin",
+        PIN,
         "--reason",
         "video confirms",
         "--supervisor",
         "S2",
         "--pin",
-        "1357",
+        "harbor-1357",
     )
     assert resolved.exit_code == 0, resolved.output
     assert first(run("show", "6"), 2)[1] == (
@@ -740,4 +833,5 @@ def test_an_override_stands_as_its_ruling_does(staffed: Path) -> None:
         "decision": None,
         "result": None,
         "disputes": [],
+        "signoff": None,
     }

@@ -12,7 +12,7 @@ from dealer.audit.records import Entry
 from dealer.audit.storage import Storage
 from dealer.kernel.errors import AuditError
 
-PIN = "2468"
+PIN = "lantern-2468"
 
 
 @pytest.fixture
@@ -62,7 +62,9 @@ def test_override_links_and_keeps_the_ruling(log: Storage) -> None:
         "decision": "set the pair low",
         "result": {"low": ["As", "Ks"]},
     }
-    assert made.settings == {"house_way": "foxwoods"} and made.cards == ("As", "Ks")
+    settings = dict(made.settings)
+    assert set(settings.pop("signature")) == {"key", "nonce", "signed_at", "value"}
+    assert settings == {"house_way": "foxwoods"} and made.cards == ("As", "Ks")
     assert made.reason == "patron's request under house rule 4"
     assert entries.get(log, 2) == original
     assert [r.id for r in entries.links(log, 2)] == [override_id]

@@ -45,7 +45,7 @@ COLUMNS = [
 @pytest.fixture
 def log(tmp_path: Path) -> Iterator[Storage]:
     with open_log(tmp_path / "a.sqlite") as opened:
-        staff.add_user(opened, "S1", "supervisor", pin="2468")
+        staff.add_user(opened, "S1", "supervisor", pin="lantern-2468")
         for n, text in enumerate(["as ks", "A♠ K♥, jk", 'quote " and\nnew line', "", "é, ü"]):
             entries.append(
                 opened,
@@ -65,7 +65,7 @@ def log(tmp_path: Path) -> Iterator[Storage]:
                     reason="checked" if n == 2 else None,
                 ),
             )
-        corrections.void(opened, 3, reason="misdeal", supervisor_id="S1", pin="2468")
+        corrections.void(opened, 3, reason="misdeal", supervisor_id="S1", pin="lantern-2468")
         yield opened
 
 

@@ -21,7 +21,7 @@ from dealer.cli.app import build_app
 from dealer.desk.context import open_log
 from dealer.kernel.errors import AuditError
 
-PIN = "2468"
+PIN = "lantern-2468"
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
 RULING = Entry(
     kind="ruling", user_id="D1", role="dealer", table_id="PG-1", game="paigow", input_text="As"

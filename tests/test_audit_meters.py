@@ -21,7 +21,7 @@ from dealer.audit.storage import Storage
 from dealer.cli.app import build_app
 from dealer.kernel.errors import AccessError, AuditError
 
-PIN = "2468"
+PIN = "lantern-2468"
 RANGES = {
     "progressive_insurance": MeterRange(Decimal(5000), Decimal(100000)),
     "progressive_treasure": MeterRange(Decimal(10000), Decimal(250000)),

@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 from dealer.audit import open_log, staff
 from dealer.audit.chain import GENESIS_HASH, record_hash
 from dealer.audit.postgres import PostgresStorage, redact
-from dealer.audit.records import STORED_FIELDS, Entry, UserRow
+from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
 from dealer.audit.users import user_record_result
 from dealer.audit.verify import verify
 from dealer.cli.app import build_app
@@ -31,17 +31,18 @@ TEXT = st.text(
 """Any text PostgreSQL can hold in UTF-8 (everything but NUL and lone surrogates)."""
 
 
-def ruling(user_id: str, n: int = 1) -> Entry:
+def ruling(user_id: str, n: int = 1, *, seat: int | None = None, **result: object) -> Entry:
     return Entry(
         kind="ruling",
         user_id=user_id,
         role="dealer",
         table_id="PG-1",
+        seat=seat,
         game="paigow",
         action="rank",
         input_text=f"as ks {n}",
         cards=["As", "Ks"],
-        result={"n": n},
+        result={"n": n, **result},
     )
 
 
@@ -132,6 +133,10 @@ def test_a_terminal_writes_only_through_the_server(pg_server: PgServer) -> None:
             "DELETE FROM dealer.records",
             "TRUNCATE dealer.records",
             "INSERT INTO dealer.users VALUES (1, 'd-104', 'supervisor', true, NULL)",
+            "INSERT INTO dealer.record_seats VALUES (1, 1, NULL)",
+            "UPDATE dealer.record_seats SET patron = 'x'",
+            "DELETE FROM dealer.record_seats",
+            "TRUNCATE dealer.record_seats",
         ):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 log.conn.execute(statement)
@@ -163,6 +168,39 @@ def test_even_the_owner_cannot_change_or_forge(pg_server: PgServer) -> None:
             "the role dealer_app may DELETE on users: terminals could write around the server's "
             "append function",
         ]
+
+
+def test_the_seat_index_is_written_only_with_its_record(pg_server: PgServer) -> None:
+    """The server takes a record's seats only in `append_record` and only as its content names
+    them; even the owner cannot add, change or remove a row, and `verify` reports an index
+    tampered with around the triggers."""
+    with PostgresStorage.open(pg_server.fresh_url()) as log:
+        with log.transaction() as tx:
+            tx.append(ruling("D1", 1, seat=2, patron="P-1"))
+            tx.append(ruling("D1", 2, seats=[{"seat": 4, "patron": "P-2"}, 5]))
+        assert log.conn.execute("SELECT * FROM dealer.record_seats ORDER BY 1, 2").fetchall() == [
+            (1, 2, "P-1"),
+            (2, 4, "P-2"),
+            (2, 5, None),
+        ]
+        for statement, says in (
+            ("INSERT INTO dealer.record_seats VALUES (1, 3, NULL)", "written with its record"),
+            ("INSERT INTO dealer.record_seats VALUES (2, 6, NULL)", "seat 6 is not one record 2"),
+            ("INSERT INTO dealer.record_seats VALUES (2, 4, 'P-9')", "seat 4 is not one record 2"),
+            ("UPDATE dealer.record_seats SET patron = 'x'", "cannot be changed"),
+            ("DELETE FROM dealer.record_seats", "cannot be deleted from"),
+            ("TRUNCATE dealer.record_seats", "cannot be deleted from"),
+        ):
+            with pytest.raises(psycopg.errors.RaiseException, match=says):
+                log.conn.execute(statement)
+        assert log.integrity_problems() == [] and verify(log).ok
+        log.conn.execute("ALTER TABLE dealer.record_seats DISABLE TRIGGER record_seats_no_delete")
+        log.conn.execute("DELETE FROM dealer.record_seats WHERE seat = 5")
+        log.conn.execute("ALTER TABLE dealer.record_seats ENABLE TRIGGER record_seats_no_delete")
+        assert log.integrity_problems() == [
+            "the seat index does not match record 2: it was changed outside the tool"
+        ]
+        assert not verify(log).ok
 
 
 def test_concurrent_terminals_never_fork_the_chain(pg_server: PgServer) -> None:
@@ -237,7 +275,16 @@ def test_db_init_through_the_cli(pg_server: PgServer) -> None:
         "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
     )
     added = run(
-        "audit", "user", "add", "S1", "--role", "supervisor", "--new-pin", "2468", "--db", url
+        "audit",
+        "user",
+        "add",
+        "S1",
+        "--role",
+        "supervisor",
+        "--new-pin",
+        "harbor-2468",
+        "--db",
+        url,
     )
     assert added.exit_code == 0, added.output
     checked = run("audit", "verify", "--db", url)
@@ -285,10 +332,10 @@ def test_open_log_chooses_the_backend_by_url(pg_server: PgServer) -> None:
 def test_audit_copy_there_and_back(pg_server: PgServer, tmp_path: Path) -> None:
     table_log = tmp_path / "table.sqlite"
     with open_log(table_log) as log:
-        staff.add_user(log, "S1", "supervisor", pin="2468")
-        staff.add_user(log, "D1", "dealer", supervisor_id="S1", supervisor_pin="2468")
+        staff.add_user(log, "S1", "supervisor", pin="harbor-2468")
+        staff.add_user(log, "D1", "dealer", supervisor_id="S1", supervisor_pin="harbor-2468")
         with log.transaction() as tx:
-            tx.append(ruling("D1"))
+            tx.append(ruling("D1", seats=[{"seat": 3, "patron": "P-7"}, 6]))
         head = log.head()
     floor = pg_server.fresh_url()
     there = run("audit", "copy", str(table_log), floor)
@@ -307,6 +354,8 @@ def test_audit_copy_there_and_back(pg_server: PgServer, tmp_path: Path) -> None:
             assert verify(copy).ok and copy.head() == head
             assert list(copy.rows()) == rows
             assert [row.user_id for row in copy.user_history()] == ["S1", "D1"]
+            assert [r.id for r in copy.records(RecordFilter(seat=3, patron="P-7"))] == [3]
+            assert [r.id for r in copy.records(RecordFilter(seat=6))] == [3]
 
 
 def test_audit_copy_refuses_another_chain(pg_server: PgServer, tmp_path: Path) -> None:
@@ -336,3 +385,12 @@ def test_a_terminal_cannot_copy_records_in(pg_server: PgServer, tmp_path: Path) 
     assert refused.exit_code == 1
     assert refused.stderr.startswith("Error: could not write in the audit log ")
     assert "permission denied for table records" in refused.stderr
+
+
+def test_browse_wants_an_sqlite_file() -> None:
+    result = run("audit", "browse", "--db", "postgresql://sup-7:secret@floor-db/audit")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "Error: --db postgresql://sup-7@floor-db/audit: dealer audit browse reads an SQLite log "
+        "file; copy the PostgreSQL log into one first (dealer audit copy)\n"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,56 @@ def test_old_database_is_upgraded_keeping_records(tmp_path: Path) -> None:
         assert verify(log).ok
 
 
+def test_the_seat_index_is_rebuilt_for_an_older_log(tmp_path: Path) -> None:
+    """A log from before the seat index: the migration fills it from the records' content,
+    leaving the records and their chain as they were."""
+    path = tmp_path / "old.sqlite"
+    round_result = {"seats": [{"seat": 2, "patron": "P-1"}, {"seat": 4}]}
+    with SQLiteStorage.open(path) as log:
+        entries.append(log, replace(ENTRY, result=round_result))
+        entries.append(log, replace(ENTRY, seat=4, result={"patron": "P-2"}))
+        before = list(log.rows())
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TABLE record_seats")
+    conn.execute("DELETE FROM schema_migrations WHERE version = ?", [LATEST])
+    conn.execute(f"PRAGMA user_version = {LATEST - 1}")
+    conn.close()
+    with SQLiteStorage.open(path) as log:
+        assert log.conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
+        assert log.conn.execute(
+            "SELECT record_id, seat, patron FROM record_seats ORDER BY record_id, seat"
+        ).fetchall() == [(1, 2, "P-1"), (1, 4, None), (2, 4, "P-2")]
+        assert list(log.rows()) == before
+        assert [r.id for r in log.records(RecordFilter(seat=4))] == [1, 2]
+        assert verify(log).ok
+
+
+def test_the_seat_index_is_append_only(tmp_path: Path) -> None:
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        entries.append(log, replace(ENTRY, seat=3))
+        entries.append(log, ENTRY)
+        for sql in ("UPDATE record_seats SET seat = 4", "DELETE FROM record_seats"):
+            with pytest.raises(sqlite3.DatabaseError, match="seat index cannot be"):
+                log.conn.execute(sql)
+        with pytest.raises(sqlite3.DatabaseError, match="written with its record, and only then"):
+            log.conn.execute("INSERT INTO record_seats VALUES (1, 5, 'P-1')")
+
+
+def test_verify_finds_a_seat_index_changed_outside_the_tool(tmp_path: Path) -> None:
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        entries.append(log, replace(ENTRY, seat=3))
+        entries.append(log, ENTRY)
+        assert verify(log).ok
+        log.conn.execute("DROP TRIGGER record_seats_of_the_newest")
+        log.conn.execute("INSERT INTO record_seats VALUES (1, 5, 'P-1')")
+        found = verify(log)
+        assert not found.ok
+        assert found.problems == (
+            "the protection trigger record_seats_of_the_newest is missing: someone removed it",
+            "the seat index does not match record 1: it was changed outside the tool",
+        )
+
+
 def test_newer_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "new.sqlite"
     SQLiteStorage.open(path).close()
@@ -80,7 +131,7 @@ def test_triggers_refuse_changes(tmp_path: Path, sql: str, message: str) -> None
     with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
         entries.append(log, ENTRY)
         entries.append(log, ENTRY)
-        staff.add_user(log, "S1", "supervisor", pin="2468")
+        staff.add_user(log, "S1", "supervisor", pin="lantern-2468")
         with pytest.raises(sqlite3.DatabaseError, match=message):
             log.conn.execute(sql)
         assert verify(log).ok
@@ -110,7 +161,16 @@ def test_insert_out_of_order_refused(tmp_path: Path, record_id: int, prev_hash: 
     [
         (RecordFilter(), "1", []),
         (RecordFilter(ids=(3, 5)), "id IN (?, ?)", [3, 5]),
-        (RecordFilter(table_id="T1", seat=0), "table_id = ? AND seat = ?", ["T1", 0]),
+        (
+            RecordFilter(table_id="T1", seat=0),
+            "table_id = ? AND id IN (SELECT record_id FROM record_seats WHERE seat = ?)",
+            ["T1", 0],
+        ),
+        (
+            RecordFilter(seat=2, patron="P-1"),
+            "id IN (SELECT record_id FROM record_seats WHERE seat = ? AND patron = ?)",
+            [2, "P-1"],
+        ),
         (
             RecordFilter(game="paigow", user_id="D1", since="a", until="b"),
             "game = ? AND user_id = ? AND recorded_at >= ? AND recorded_at < ?",

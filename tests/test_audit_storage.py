@@ -12,7 +12,7 @@ import pytest
 
 import dealer
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, record_hash
-from dealer.audit.records import Entry, RecordFilter, canonical_json
+from dealer.audit.records import Entry, RecordFilter, canonical_json, seats_of
 from dealer.audit.storage import Storage, UserRow
 from dealer.audit.users import user_record_result
 from dealer.kernel.errors import AuditError
@@ -129,6 +129,50 @@ def test_read_by_time_range(storage: Storage) -> None:
     ]
     assert storage.records(RecordFilter(until="2000-01-01T00:00:00.000000Z")) == []
     assert len(storage.records(RecordFilter(since="2000-01-01T00:00:00.000000Z"))) == 4
+
+
+def test_read_by_seat_and_patron(storage: Storage) -> None:
+    """A seat search finds the seats a record involved (`seats_of`): its own seat, and each
+    seat its result lists, as a round's settled seats; a patron search the same seats."""
+    seats = [{"seat": 2, "patron": "P-1"}, {"seat": 5}]
+    with storage.transaction() as tx:
+        tx.append(ruling(1, seat=None, result={"seats": seats}))  # a round
+        tx.append(ruling(2, seat=5, result={"patron": "P-1"}))  # a settle
+        tx.append(ruling(3, seat=None, result={"seats": [2, 3]}))  # a trick's seats
+        tx.append(ruling(4, seat=None))
+        # the record just appended is found by seat inside its own transaction
+        assert [r.id for r in tx.records(RecordFilter(seat=3))] == [3]
+
+    def ids(**flt: object) -> list[int]:
+        return [r.id for r in storage.records(RecordFilter(**flt))]  # type: ignore[arg-type]
+
+    assert ids(seat=2) == [1, 3]
+    assert ids(seat=5) == [1, 2]
+    assert ids(seat=5, table_id="PG-1") == [1]
+    assert ids(seat=4) == [] and ids(seat=1) == []
+    assert ids(patron="P-1") == [1, 2]
+    assert ids(patron="P-1", seat=2) == [1]  # the patron at that seat
+    assert ids(patron="P-1", seat=3) == [] and ids(patron="P-2") == []
+    assert [row["id"] for row in storage.rows(RecordFilter(seat=5), newest_first=True)] == [2, 1]
+
+
+def test_a_failed_transaction_indexes_no_seat(storage: Storage) -> None:
+    with pytest.raises(RuntimeError), storage.transaction() as tx:
+        tx.append(ruling(1, result={"patron": "P-1"}))
+        raise RuntimeError("stop")
+    fill(storage, 1)
+    assert storage.records(RecordFilter(patron="P-1")) == []
+    assert [r.id for r in storage.records(RecordFilter(seat=1))] == [1]
+
+
+def test_seats_of_reads_the_content() -> None:
+    assert seats_of(ruling(3, result={"patron": "P-9", "seats": [{"seat": 1}, 3]})) == [
+        (1, None),
+        (3, "P-9"),
+    ]
+    assert seats_of(ruling(1, seat=None, result={"seats": "2"})) == []
+    odd = {"seats": [{"seat": True}, {"seat": "4"}, None, {"seat": 4, "patron": 7}]}
+    assert seats_of(ruling(1, seat=None, result=odd)) == [(4, None)]
 
 
 def test_links(storage: Storage) -> None:

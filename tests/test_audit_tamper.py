@@ -10,11 +10,11 @@ import pytest
 
 from dealer.audit import entries, open_log, staff
 from dealer.audit.chain import Checkpoint, parse_checkpoints, record_hash
+from dealer.audit.keys import make_key
 from dealer.audit.records import Entry
-from dealer.audit.users import hash_pin
 from dealer.audit.verify import verify as verify_log
 
-PIN = "2468"
+PIN = "lantern-2468"
 
 
 def ruling(n: int) -> Entry:
@@ -175,7 +175,7 @@ def test_users_table_swapped(path: Path) -> None:
     conn.execute("DROP TRIGGER users_no_update")
     conn.execute(
         "UPDATE users SET role = 'supervisor', pin_hash = ? WHERE user_id = 'D1'",
-        [hash_pin("0000")],
+        [make_key("attacker-0000")[0]],
     )
     conn.execute(saved)
     conn.close()
@@ -191,7 +191,7 @@ def test_users_row_forged(path: Path) -> None:
     conn.execute(
         "INSERT INTO users (record_id, user_id, role, active, pin_hash) "
         "VALUES (5, 'X1', 'supervisor', 1, ?)",
-        [hash_pin("0000")],
+        [make_key("attacker-0000")[0]],
     )
     conn.close()
     assert verify(path)[3] == (

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from dealer.audit import corrections, disputes, entries, meters, open_log, staff, users
+from dealer.audit import corrections, disputes, entries, keys, meters, open_log, staff, users
 from dealer.audit.authority import append_supervised, authenticate
 from dealer.audit.records import Entry, RecordFilter
 from dealer.audit.storage import Storage
-from dealer.audit.users import hash_pin, pin_fingerprint, pin_matches
+from dealer.audit.users import pin_fingerprint
 from dealer.audit.verify import verify
 from dealer.kernel.errors import AccessError, AuditError
 
-PIN = "2468"
+PIN = "lantern-2468"
 RANGES = {"progressive_treasure": meters.MeterRange(Decimal(10000), Decimal(250000))}
 
 
@@ -26,7 +26,7 @@ def log(log_at: Path | str) -> Iterator[Storage]:
     with open_log(log_at) as opened:
         staff.add_user(opened, "S1", "supervisor", pin=PIN)
         staff.add_user(
-            opened, "S2", "supervisor", pin="1357", supervisor_id="S1", supervisor_pin=PIN
+            opened, "S2", "supervisor", pin="harbor-1357", supervisor_id="S1", supervisor_pin=PIN
         )
         staff.add_user(opened, "D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)
         staff.add_user(opened, "A1", "auditor", supervisor_id="S1", supervisor_pin=PIN)
@@ -40,30 +40,30 @@ def ruling(user_id: str = "D1", role: str = "dealer", kind: str = "ruling") -> E
     )
 
 
-def test_pin_hash() -> None:
-    stored = hash_pin("1234")
-    scheme, n, r, p, salt, digest = stored.split("$")
-    assert (scheme, n, r, p) == ("scrypt", "16384", "8", "1")
-    assert len(bytes.fromhex(salt)) == 16 and len(bytes.fromhex(digest)) == 32
-    assert pin_matches("1234", stored)
-    assert not pin_matches("1235", stored)
-    assert not pin_matches("1234", None)
-    assert not pin_matches("1234", "md5$abc")
-    assert not pin_matches("1234", "scrypt$x$8$1$00$00")
-    assert hash_pin("1234") != stored  # salted
+def test_a_pin_seals_a_signing_key() -> None:
+    stored, private = keys.make_key("lantern-2468")
+    blob = keys.parse(stored)
+    assert blob is not None and stored.startswith("ed25519-scrypt$1024$8$1$")
+    assert len(blob.salt) == 16 and blob.public == keys.public_key(stored)
+    assert users.unlock("lantern-2468", stored) is not None
+    assert users.unlock("lantern-2469", stored) is None
+    assert users.unlock("lantern-2468", None) is None
+    assert users.unlock("lantern-2468", "md5$abc") is None
+    assert users.unlock("lantern-2468", "ed25519-scrypt$x$8$1$00$00$00$00") is None
+    assert keys.make_key("lantern-2468")[0] != stored  # a new key, salted
     assert pin_fingerprint(None) is None and len(pin_fingerprint(stored) or "") == 64
 
 
-@pytest.mark.parametrize("pin", ["", "123", "   7  "])
+@pytest.mark.parametrize("pin", ["", "123", "2468", "   nine 9  ", "123456789"])
 def test_short_pin_refused(pin: str) -> None:
-    with pytest.raises(AuditError, match="at least 4"):
-        hash_pin(pin)
+    with pytest.raises(AuditError, match="the new PIN needs at least 10 characters"):
+        keys.make_key(pin)
 
 
 def test_bootstrap_first_supervisor(log_at: Path | str) -> None:
     # A PIN of letters no hex digest, time or number can hold: were it a digit string, the
     # record's random hashes would contain it by chance about once in 300 runs.
-    secret = "pin-zqxw"
+    secret = "pin-zqxw-vkjq"
     with open_log(log_at) as fresh:
         with pytest.raises(
             AccessError, match="first user of an audit database must be a supervisor"
@@ -83,7 +83,7 @@ def test_bootstrap_first_supervisor(log_at: Path | str) -> None:
         assert record.result["user"] == "S1" and record.result["active"] is True
         assert "PIN" not in str(record.result) and secret not in str(record.to_dict())
         with pytest.raises(AccessError, match="needs a supervisor id and PIN"):
-            staff.add_user(fresh, "S9", "supervisor", pin="9999")
+            staff.add_user(fresh, "S9", "supervisor", pin="summit-9999")
         assert [u.user_id for u in users.all_users(fresh)] == ["S1"]
         assert authenticate(fresh, "S1", secret, "void").role == "supervisor"
 
@@ -113,6 +113,7 @@ def test_add_user_refusals(log: Storage) -> None:
 
 def supervisor_actions(log: Storage, who: str, pin: str) -> dict[str, Callable[[], object]]:
     dispute = disputes.open_dispute(log, user_id="D1", table_id="PG-1", description="short pay")
+    reviewer, reviewer_pin = ("S1", PIN) if who == "S2" else ("S2", "harbor-1357")
     return {
         "override": lambda: corrections.override(
             log, 1 + 4, decision="push", reason="r", supervisor_id=who, pin=pin
@@ -123,7 +124,8 @@ def supervisor_actions(log: Storage, who: str, pin: str) -> dict[str, Callable[[
             dispute,
             outcome="no-error",
             amount_adjusted=0,
-            second_reviewer="A1",
+            second_reviewer=reviewer,
+            reviewer_pin=reviewer_pin,
             reason="r",
             supervisor_id=who,
             pin=pin,
@@ -243,7 +245,7 @@ def test_an_unregistered_id_is_refused_before_any_supervisor_is_registered(
 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_supervisor_may(log: Storage, action: str) -> None:
-    attempt = supervisor_actions(log, "S2", "1357")[action]
+    attempt = supervisor_actions(log, "S2", "harbor-1357")[action]
     before = log.head().records
     attempt()
     made = entries.get(log, before + 1)
@@ -253,7 +255,7 @@ def test_supervisor_may(log: Storage, action: str) -> None:
 def test_disabled_supervisor_refused(log: Storage) -> None:
     staff.change_user(log, "S2", active=False, supervisor_id="S1", supervisor_pin=PIN)
     with pytest.raises(AccessError, match="S2 is disabled: void refused"):
-        corrections.void(log, 5, reason="r", supervisor_id="S2", pin="1357")
+        corrections.void(log, 5, reason="r", supervisor_id="S2", pin="harbor-1357")
     assert log.records(RecordFilter(kind="access-denied"))[-1].user_id == "S2"
 
 
@@ -270,27 +272,29 @@ def test_authenticate_success_writes_nothing(log: Storage) -> None:
 
 
 def test_change_pin(log: Storage) -> None:
-    staff.change_user(log, "S2", pin="8642", supervisor_id="S2", supervisor_pin="1357")
+    staff.change_user(
+        log, "S2", pin="copper-8642", supervisor_id="S2", supervisor_pin="harbor-1357"
+    )
     with pytest.raises(AccessError, match="wrong PIN"):
-        authenticate(log, "S2", "1357", "void")
-    assert authenticate(log, "S2", "8642", "void").user_id == "S2"
+        authenticate(log, "S2", "harbor-1357", "void")
+    assert authenticate(log, "S2", "copper-8642", "void").user_id == "S2"
     change = log.records(RecordFilter(kind="user"))[-1]
     assert change.action == "change" and change.explanation == (
         "S2 changed S2: supervisor",
-        "PIN set",
+        "PIN set (a new signing key)",
     )
 
 
 def test_promote_and_demote(log: Storage) -> None:
-    with pytest.raises(AuditError, match="needs a PIN to be a supervisor"):
+    with pytest.raises(AuditError, match="needs a new PIN to be a supervisor"):
         staff.change_user(log, "D1", role="supervisor", supervisor_id="S1", supervisor_pin=PIN)
     staff.change_user(
-        log, "D1", role="supervisor", pin="5555", supervisor_id="S1", supervisor_pin=PIN
+        log, "D1", role="supervisor", pin="tundra-5555", supervisor_id="S1", supervisor_pin=PIN
     )
-    assert authenticate(log, "D1", "5555", "void").role == "supervisor"
+    assert authenticate(log, "D1", "tundra-5555", "void").role == "supervisor"
     staff.change_user(log, "D1", role="dealer", supervisor_id="S1", supervisor_pin=PIN)
     with pytest.raises(AccessError, match="D1 is a dealer"):
-        authenticate(log, "D1", "5555", "void")
+        authenticate(log, "D1", "tundra-5555", "void")
 
 
 def test_last_supervisor_kept(log: Storage) -> None:

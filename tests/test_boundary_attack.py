@@ -50,7 +50,8 @@ DEALER = "As Kd 9c 7h 5s 3d 2c"
 PLAYER = "Js Jd Ac Qh 8s 5d 3h"
 SEVEN = "As Kd 9c 7h 5s 3d JK"
 FIVE = "As Kd Qh Js Tc"
-SUP = ("--supervisor", "sup-1", "--pin", "9876")
+SUP = ("--supervisor", "sup-1", "--pin", "signal-9876")
+REVIEWER = ("--reviewer", "sup-2", "--reviewer-pin", "tundra-5555")
 RULING, DISPUTE, RECORDS = "4", "7", 7
 """The prepared log's settled seat, its open dispute, and how many records it holds (1-3 are its
 users, 5-6 the meters the seat moved)."""
@@ -597,7 +598,7 @@ CASES: list[Case] = [
     case("void wrong PIN", "audit", "void", RULING, "--reason", "misdeal", "--supervisor",
          "sup-1", "--pin", "0000", says="PIN", denied=True),
     case("void supervisor id with control characters", "audit", "void", RULING, "--reason",
-         "misdeal", "--supervisor", f"sup-1{PWNED}", "--pin", "9876", says="sup-1"),
+         "misdeal", "--supervisor", f"sup-1{PWNED}", "--pin", "signal-9876", says="sup-1"),
     case("approve a missing profile", "audit", "approve-profile", "{tmp}/nowhere/p.yaml",
          "--reason", "new rules", *SUP, says="p.yaml"),
     case("approve a profile alias bomb", "audit", "approve-profile", "{tmp}/p.yaml",
@@ -630,12 +631,12 @@ CASES: list[Case] = [
     case("dispute video with a newline", "audit", "dispute", "open", "misdeal", "--video",
          "CAM-1\nCAM-2", says="video"),
     case("resolve a ruling, not a dispute", "audit", "dispute", "resolve", RULING, "--outcome",
-         "no-error", "--reviewer", "sup-1", "--reason", "checked", *SUP, says=RULING),
+         "no-error", *REVIEWER, "--reason", "checked", *SUP, says=RULING),
     case("resolve outcome unknown", "audit", "dispute", "resolve", DISPUTE, "--outcome",
-         "maybe", "--reviewer", "sup-1", "--reason", "checked", *SUP, says="maybe"),
+         "maybe", *REVIEWER, "--reason", "checked", *SUP, says="maybe"),
     *[
         case(f"resolve amount {label}", "audit", "dispute", "resolve", DISPUTE, "--outcome",
-             "dealer-error", "--reviewer", "aud-1", "--reason", "short paid", "--amount", amount,
+             "dealer-error", *REVIEWER, "--reason", "short paid", "--amount", amount,
              *SUP, says="amount")
         for label, amount in [("1e400", "1e400"), ("nan", "nan"), ("0.001", "0.001"),
                               ("1,000", "1,000"), ("10**31", HUGE)]
@@ -752,16 +753,25 @@ def _made(place: Path) -> dict[Path, str]:
 
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An audit log: supervisor sup-1 (PIN 9876), dealer d-1, auditor aud-1, a settled seat
-    (record 4, with its meters, 5 and 6) and an open dispute of it (7)."""
+    """An audit log: supervisors sup-1 (PIN signal-9876) and sup-2 (PIN tundra-5555), dealer d-1,
+    a settled seat (record 4, with its meters, 5 and 6) and an open dispute of it (7)."""
     place = tmp_path_factory.mktemp("prepared")
     opened = "patron says the low hand was set wrong"
-    bootstrap = ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "9876"]
+    bootstrap = [
+        "audit",
+        "user",
+        "add",
+        "sup-1",
+        "--role",
+        "supervisor",
+        "--new-pin",
+        "signal-9876",
+    ]
     ran = run_dealer(bootstrap, cwd=place, env=dealer_env(place, {"DEALER_USER": None}))
     assert ran.status == 0, ran
     for args in (
-        ["audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "1234", *SUP],
-        ["audit", "user", "add", "aud-1", "--role", "auditor", "--new-pin", "5555", *SUP],
+        ["audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "dealer-1234", *SUP],
+        ["audit", "user", "add", "sup-2", "--role", "supervisor", "--new-pin", "tundra-5555", *SUP],
         list(settle()),
         ["audit", "dispute", "open", opened, "--seat", "1", "--ruling", RULING],
     ):

@@ -17,7 +17,7 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "audit.sqlite"
     monkeypatch.setenv("DEALER_DB", str(path))
     for args in (
-        ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "9876"],
+        ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876"],
         [
             "audit",
             "user",
@@ -26,11 +26,11 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             "--role",
             "dealer",
             "--new-pin",
-            "1234",
+            "dealer-1234",
             "--supervisor",
             "sup-1",
             "--pin",
-            "9876",
+            "signal-9876",
         ],
     ):
         assert run(*args).exit_code == 0
@@ -60,7 +60,7 @@ def test_a_supervisor_approves_a_profile_and_rulings_carry_its_digest(
         "--supervisor",
         "sup-1",
         "--pin",
-        "9876",
+        "signal-9876",
         "--json",
     )
     assert approved.exit_code == 0, approved.output
@@ -111,7 +111,7 @@ def test_a_bad_profile_is_not_approved(db: Path, tmp_path: Path) -> None:
         "--supervisor",
         "sup-1",
         "--pin",
-        "9876",
+        "signal-9876",
     )
     assert result.exit_code == 1 and "rules.wheel: 'sideways'" in result.stderr
     assert "profile-change" not in kinds(db)

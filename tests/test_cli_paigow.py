@@ -19,6 +19,19 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+SUPERVISOR_PIN = "signal-9876"
+APPROVED = ("--supervisor", "sup-1", "--pin", SUPERVISOR_PIN)
+"""A supervisor's approval of a `--rule` change to the house rules."""
+
+
+def register_supervisor(db: Path) -> None:
+    """Register supervisor sup-1 in the log at `db` (who approves `--rule` changes)."""
+    from dealer.audit import open_log, staff
+
+    with open_log(db) as log:
+        staff.add_user(log, "sup-1", "supervisor", pin=SUPERVISOR_PIN)
+
+
 def run(*args: str, stdin: str | None = None):
     return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)  # as main() does
 
@@ -66,13 +79,16 @@ def test_rank_and_compare(db: Path) -> None:
     assert out["winner"] is None
     out = json.loads(run("paigow", "compare", "2c 3d 4h 5s Ac", "Kc Qd Jh Ts 9s", "--json").stdout)
     assert out["winner"] == 0
+    register_supervisor(db)
     wheel_low = run(
-        "paigow", "compare", "2c 3d 4h 5s Ac", "Kc Qd Jh Ts 9s", "--json", "--rule", "wheel=lowest"
-    )
+        "paigow", "compare", "2c 3d 4h 5s Ac", "Kc Qd Jh Ts 9s", "--json", "--rule", "wheel=lowest",
+        *APPROVED,
+    )  # fmt: skip
     assert json.loads(wheel_low.stdout)["winner"] == 1
 
 
 def test_settle_json(db: Path) -> None:
+    register_supervisor(db)
     result = run(
         "paigow",
         "settle",
@@ -103,6 +119,7 @@ def test_settle_json(db: Path) -> None:
         "--json",
         "--rule",
         "dealer_pai_gow=push-ace-high",
+        *APPROVED,
     )
     assert json.loads(push.stdout)["base"]["outcome"] == "push"
 

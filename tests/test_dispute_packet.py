@@ -17,7 +17,7 @@ from dealer.audit.records import RecordFilter
 from dealer.cli.app import build_app
 
 APP = build_app()
-PIN = "2468"
+PIN = "lantern-2468"
 SETTLE = ("--dealer", "As Kd 9c 7h 5s 3d 2c", "--player", "Js Jd Jc Jh 8s 5d 3h")
 
 
@@ -44,8 +44,8 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     time.tzset()
     sup = ("--supervisor", "sup-7", "--pin", PIN)
     ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
-    ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "1357", *sup)
-    ok("audit", "user", "add", "aud-1", "--role", "auditor", "--new-pin", "9753", *sup)
+    ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "harbor-1357", *sup)
+    ok("audit", "user", "add", "sup-8", "--role", "supervisor", "--new-pin", "meadow-9753", *sup)
     ok("paigow", "settle", *SETTLE, "--wager", "25", "--user", "d-104", "--table", "PG-3")
     ok(
         "audit", "dispute", "open", "patron says <script>alert(1)</script> & the low hand",
@@ -54,7 +54,8 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     )  # fmt: skip
     ok(
         "audit", "dispute", "resolve", "7", "--outcome", "dealer-error", "--amount", "25",
-        "--reviewer", "aud-1", "--reason", "low hand set against the House Way", *sup,
+        "--reviewer", "sup-8", "--reviewer-pin", "meadow-9753",
+        "--reason", "low hand set against the House Way", *sup,
     )  # fmt: skip
     ok("audit", "override", "4", "--decision", "push", "--reason", "dispute 7", *sup)
     yield path
@@ -108,12 +109,12 @@ def expected(path: Path, checkpoint: str) -> str:
         '"treasure": "PT-FLT-EC-ET-01"}\n'
         f"  paytables_sha256 {contents}\n"
         "  profile        default\n"
-        "  profile_sha256 d89c5273e62aca11e9693c7b623d1533e1a9665d3c7258b91192b77a80583cf0\n"
+        "  profile_sha256 ec06b2364762595ed06eb6f2c61ee51f6c8d6e2cedecfb38b34c44d553ecfaa9\n"
         "  profile_source default\n"
         "Linked records\n"
         f"  #8             dispute-resolution dealer-error by sup-7 (supervisor), {AT}\n"
         "                 Dispute 7 resolved by sup-7: dealer-error, amount adjusted 25, "
-        "second reviewer aud-1\n"
+        "second reviewer sup-8\n"
         "                 low hand set against the House Way\n"
         f"  #9             override paigow settle by sup-7 (supervisor), {AT}\n"
         "                 Ruling 4 overridden by supervisor sup-7: push\n"
@@ -132,7 +133,7 @@ def test_the_packet_as_text(log: Path) -> None:
         0,
         expected(log, "no checkpoint recorded after record 9 yet"),
     )
-    ok("audit", "checkpoint", "--user", "aud-1")
+    ok("audit", "checkpoint", "--user", "sup-8")
     after = run("audit", "dispute", "packet", "7")
     stamp = hashes(log)[10][0]
     assert (after.exit_code, after.stdout) == (

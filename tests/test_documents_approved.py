@@ -43,7 +43,7 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("DEALER_DB", str(path))
     monkeypatch.delenv("DEALER_USER", raising=False)
     monkeypatch.delenv("DEALER_TABLE", raising=False)
-    add = run("audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "9876")
+    add = run("audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876")
     assert add.exit_code == 0, add.output
     return path
 
@@ -56,7 +56,7 @@ def _count(db: Path) -> int:
 
 def approve(profile: Path, *table: str) -> None:
     args = ["audit", "approve-profile", str(profile), "--reason", "room 2 house rules"]
-    result = run(*args, *table, "--supervisor", "sup-1", "--pin", "9876")
+    result = run(*args, *table, "--supervisor", "sup-1", "--pin", "signal-9876")
     assert result.exit_code == 0, result.output
 
 

@@ -1,9 +1,11 @@
 """The House Way engine and the two shipped ways."""
 
 import csv
+import random
 from pathlib import Path
 
 import pytest
+from house_way_reference import set_hand as set_by_reading
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,7 +13,7 @@ from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.house_way import load_house_way, parse_house_way, set_hand
 from dealer.games.paigow.ranking import high_key, is_foul, low_key
 from dealer.kernel.cards import DECK, Card
-from dealer.kernel.errors import ConfigError
+from dealer.kernel.errors import ConfigError, HouseWayError
 
 DATA = Path(__file__).parent / "data"
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "house-way-examples.tsv"
@@ -71,6 +73,41 @@ def test_a_house_way_setting_is_never_a_foul_and_uses_all_seven(cards, way, rnd)
     rnd.shuffle(shuffled)
     again = set_hand(shuffled, load_house_way(way))
     assert (again.high, again.low, again.clause) == (setting.high, setting.low, setting.clause)
+
+
+def _setting_or_refusal(cards: list[Card], way: str, setter) -> object:
+    try:
+        return setter(cards, load_house_way(way))
+    except HouseWayError as exc:
+        return str(exc)
+
+
+DECKS = {
+    "the 53 cards": DECK,
+    "9 to ace and the joker (pairs, trips, quads, straights)": tuple(
+        c for c in DECK if c.rank >= 9
+    ),
+    "two suits and the joker (flushes)": tuple(c for c in DECK if c.suit in (2, 3, 4)),
+}
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize(
+    ("deck", "hands"), [(name, 30_000 if name == "the 53 cards" else 10_000) for name in DECKS]
+)
+def test_the_compiled_way_sets_every_hand_as_its_clauses_read(
+    way: str, deck: str, hands: int
+) -> None:
+    """The engine compiles a way into a plan by ranks; the reference reads every clause for
+    every hand. A fixed sample (the same every run) from the full deck and from two small
+    decks where the rare branches are common: both set each hand alike, or refuse it alike."""
+    rnd = random.Random(f"{way} {deck}")
+    cards = DECKS[deck]
+    for _ in range(hands):
+        hand = rnd.sample(cards, 7)
+        assert _setting_or_refusal(hand, way, set_hand) == _setting_or_refusal(
+            hand, way, set_by_reading
+        ), hand
 
 
 def test_a_property_can_ship_its_own_way(tmp_path: Path) -> None:

@@ -53,9 +53,9 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("DEALER_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("DEALER_PROFILE", raising=False)
     for args in (
-        ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "9876"],
-        ["audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "1234"]
-        + ["--supervisor", "sup-1", "--pin", "9876"],
+        ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876"],
+        ["audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "dealer-1234"]
+        + ["--supervisor", "sup-1", "--pin", "signal-9876"],
         ["paigow", "set", HAND, "--user", "d-1", "--table", "PG-1"],
     ):
         assert run(*args).exit_code == 0, args
@@ -121,7 +121,7 @@ def approve(kind: str) -> Callable[[Path], list[str]]:
             "--supervisor",
             "sup-1",
             "--pin",
-            "9876",
+            "signal-9876",
         ]
 
     return args

@@ -145,6 +145,21 @@ def test_table_ids_refused(typed: object) -> None:
     assert printable(str(refused.value)) == str(refused.value)
 
 
+@pytest.mark.parametrize("typed", ["P-123", "club#4471", "ann.lee@casino", "a" * 64])
+def test_patron_ids_read(typed: str) -> None:
+    assert inputs.patron_id(typed) == typed
+
+
+@pytest.mark.parametrize("typed", ["P 1", "", "-x", "a" * 65, "P\x1b[2J", "P‮1", 7, None])
+def test_patron_ids_refused(typed: object) -> None:
+    with pytest.raises(DealerError) as refused:
+        inputs.patron_id(typed)
+    message = str(refused.value)
+    assert message.startswith("patron id ")
+    assert message.endswith("is not valid: use letters, digits and . _ @ # - (up to 64)")
+    assert printable(message) == message
+
+
 def test_free_text_is_one_plain_line() -> None:
     assert inputs.text("  wrong card read  ", "reason") == "wrong card read"
     for bad, message in [

@@ -146,6 +146,37 @@ def test_a_simulation_stops_with_its_workers(tmp_path: Path, ignoring_sigint: bo
     assert _running(workers) == set()
 
 
+def test_sigterm_stops_a_simulation_with_its_workers(tmp_path: Path) -> None:
+    proc = _start([*HOUSE_EDGE, "--workers", "2"], tmp_path)
+    workers = _workers(proc, 2)
+    os.kill(proc.pid, signal.SIGTERM)
+    assert _ended(proc) == (143, "", "Error: terminated\n")
+    assert _running(workers) == set()
+
+
+def test_sigterm_with_json_is_one_json_object(tmp_path: Path) -> None:
+    proc = _start([*HOUSE_EDGE, "--workers", "2", "--json"], tmp_path)
+    _workers(proc, 2)
+    os.kill(proc.pid, signal.SIGTERM)
+    status, out, err = _ended(proc)
+    assert (status, out, json.loads(err)) == (143, "", {"error": "terminated", "exit": 143})
+
+
+def test_workers_die_with_a_killed_simulation(tmp_path: Path) -> None:
+    """SIGKILL runs no clean-up in the command: its workers must notice by themselves."""
+    proc = _start([*HOUSE_EDGE, "--workers", "2"], tmp_path)
+    workers = _workers(proc, 2)
+    os.kill(proc.pid, signal.SIGKILL)
+    assert proc.wait(timeout=HANG_GUARD) == -signal.SIGKILL
+    deadline = time.monotonic() + HANG_GUARD
+    while _running(workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = _running(workers)
+    for pid, _ in left:
+        os.kill(pid, signal.SIGKILL)  # not to leave them computing when the test fails
+    assert left == set()
+
+
 def test_a_second_ctrl_c_while_leaving_is_not_heard(tmp_path: Path) -> None:
     proc = _start([*HOUSE_EDGE, "--workers", "2"], tmp_path)
     workers = _workers(proc, 2)

@@ -401,6 +401,19 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+SUPERVISOR_PIN = "signal-9876"
+APPROVED = ("--supervisor", "sup-1", "--pin", SUPERVISOR_PIN)
+"""A supervisor's approval of a `--rule` change to the house rules."""
+
+
+def register_supervisor(db: Path) -> None:
+    """Register supervisor sup-1 in the log at `db` (who approves `--rule` changes)."""
+    from dealer.audit import open_log, staff
+
+    with open_log(db) as log:
+        staff.add_user(log, "sup-1", "supervisor", pin=SUPERVISOR_PIN)
+
+
 def run(*args: str) -> Result:
     return CliRunner().invoke(build_app(args[0]), list(args))
 
@@ -417,9 +430,9 @@ SETTLE = ("paigow", "settle", "--dealer", DEALER, "--player", ROYAL, "--wager", 
 
 
 def test_cli_refuses_a_wager_not_offered(db: Path) -> None:
-    result = run(
-        *SETTLE, "--progressive-treasure", "1", "--rule", "offered.progressive_treasure=false"
-    )
+    register_supervisor(db)
+    offered = ("--rule", "offered.progressive_treasure=false")
+    result = run(*SETTLE, "--progressive-treasure", "1", *offered, *APPROVED)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "Error: seat 1: the progressive treasure wager is not offered at this table\n"
@@ -428,9 +441,9 @@ def test_cli_refuses_a_wager_not_offered(db: Path) -> None:
 
 
 def test_cli_refuses_an_amount_that_is_not_whole_units(db: Path) -> None:
-    result = run(
-        *SETTLE, "--progressive-treasure", "2.50", "--rule", "limits.progressive_treasure.max=5"
-    )
+    register_supervisor(db)
+    five = ("--rule", "limits.progressive_treasure.max=5")
+    result = run(*SETTLE, "--progressive-treasure", "2.50", *five, *APPROVED)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "Error: seat 1: progressive_treasure wager $2.50 is not a whole number of units of $1 "
@@ -452,6 +465,7 @@ def test_cli_refuses_a_profile_with_a_bad_unit(db: Path, tmp_path: Path) -> None
 
 
 def test_cli_settles_three_units(db: Path) -> None:
+    register_supervisor(db)
     result = run(
         *SETTLE,
         "--progressive-treasure",
@@ -461,6 +475,7 @@ def test_cli_settles_three_units(db: Path) -> None:
         "--rule",
         "progressive_treasure_table=PT-BJS-EC-ET-03",
         "--json",
+        *APPROVED,
     )
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -492,10 +507,10 @@ def test_a_round_file_with_a_multi_unit_progressive(
     assert refused.exit_code == 1 and "is not approved for table PG-12" in refused.stderr
     assert records(db) == 0
     monkeypatch.delenv("DEALER_USER")  # the first supervisor registers themselves
-    add = ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "9876"]
+    add = ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876"]
     assert run(*add).exit_code == 0
     approve = ["audit", "approve-profile", str(profile), "--reason", "room 2", "--table", "PG-12"]
-    assert run(*approve, "--supervisor", "sup-1", "--pin", "9876").exit_code == 0
+    assert run(*approve, "--supervisor", "sup-1", "--pin", "signal-9876").exit_code == 0
     result = run("round", str(rnd), "--profile", str(profile), "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)

@@ -14,7 +14,7 @@ from typer.testing import CliRunner, Result
 
 from dealer.cli.app import build_app
 
-PIN = "2468"
+PIN = "lantern-2468"
 ROOT = Path(__file__).resolve().parents[1]
 DEALER = "As Kd 9c 7h 5s 3d 2c"
 

@@ -23,7 +23,8 @@ from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.profile import load_profile
 from dealer.games.paigow.seat_rulings import round_ruling
 
-PIN = "2468"
+PIN = "lantern-2468"
+SIGNOFF_OVER = Decimal(2500)
 ROUND_A = """table: PG-5
 dealer: 2c 3d 5h 8s 9c Jd Kh
 seats:
@@ -64,8 +65,11 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     db = tmp_path_factory.mktemp("shift") / "audit.sqlite"
     ids = {"a": rule(db, "round", "-", stdin=ROUND_A)["ruling_id"]}
     rule(db, "round", "-", stdin=ROUND_A.replace("PG-5", "PG-6"))
+    with open_log(db) as log:
+        staff.add_user(log, "sup-1", "supervisor", pin=PIN)
     four_units = "limits.progressive_insurance.max=4"  # the table takes up to four $1 units
-    ids["b"] = rule(db, "round", "-", "--rule", four_units, stdin=ROUND_B)["ruling_id"]
+    approved = ("--supervisor", "sup-1", "--pin", PIN)  # a change to the house rules
+    ids["b"] = rule(db, "round", "-", "--rule", four_units, *approved, stdin=ROUND_B)["ruling_id"]
     ids["settle"] = rule(
         db,
         "paigow",
@@ -84,8 +88,9 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     ids["rank"] = rule(db, "paigow", "rank", "As Ks Qs Js Ts", "--table", "PG-5")["ruling_id"]
     ids["c"] = rule(db, "round", "-", stdin=ROUND_C)["ruling_id"]
     with open_log(db) as log:
-        staff.add_user(log, "sup-1", "supervisor", pin=PIN)
-        staff.add_user(log, "aud-1", "auditor", supervisor_id="sup-1", supervisor_pin=PIN)
+        staff.add_user(
+            log, "sup-2", "supervisor", pin="harbor-1357", supervisor_id="sup-1", supervisor_pin=PIN
+        )
         ids["void"] = corrections.void(
             log, ids["c"], reason="misdeal", supervisor_id="sup-1", pin=PIN
         )
@@ -113,7 +118,8 @@ def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             ids["closed"],
             outcome="no-error",
             amount_adjusted=0,
-            second_reviewer="aud-1",
+            second_reviewer="sup-2",
+            reviewer_pin="harbor-1357",
             reason="video",
             supervisor_id="sup-1",
             pin=PIN,
@@ -190,6 +196,7 @@ def test_the_whole_shift(shift: dict[str, Any]) -> None:
         },
         "meter_adjustments": [],
         "large_pays": {"threshold": 2500, "pays": [{"ruling": ids["b"], "seat": 4, "net": 4487.8}]},
+        "signoffs": {"awaiting": [ids["b"]], "signed": []},
         "rule_changes": [{"ruling": ids["b"], "changes": ["limits.progressive_insurance.max=4"]}],
     }
     assert [(d["id"], d["seat"], d["rulings"]) for d in out["open_disputes"]] == [
@@ -318,7 +325,7 @@ def _record(record_id: int, kind: str, action: str, result: dict[str, Any], **ex
 
 
 def test_an_empty_range() -> None:
-    empty = summarize("PG-1", None, None, [], [], [], [])
+    empty = summarize("PG-1", None, None, [], [], [], [], SIGNOFF_OVER)
     assert (empty.rounds, empty.settles, empty.seats, empty.meters) == ((), (), 0, ())
     assert empty.players_net == 0 and empty.total_wagered == 0
 
@@ -328,7 +335,9 @@ def test_a_hand_adjusted_meter() -> None:
     moved = _record(
         5, "meter", "adjust", {"meter": "progressive_treasure", "value": "12500", "delta": "2500"}
     )
-    result = summarize("PG-1", "2026-05-09T14:00:02.000000Z", None, [moved], before, [], [])
+    result = summarize(
+        "PG-1", "2026-05-09T14:00:02.000000Z", None, [moved], before, [], [], SIGNOFF_OVER
+    )
     (meter,) = result.meters
     assert meter == MeterMovement(
         "progressive_treasure",
@@ -367,7 +376,7 @@ def test_figures_add_up_to_the_rulings(seeds: list[int], void: int) -> None:
     rulings = [r for r in records if r.kind == "ruling"]
     voided = rulings[void].id if void < len(rulings) else None
     voids = [_record(90, "void", "round", {}, links_to=voided)] if voided else []
-    out = summarize("PG-1", None, None, records, [], voids, [])
+    out = summarize("PG-1", None, None, records, [], voids, [], PROFILE.signoff_over)
     counted = [r for r in rulings if r.id != voided]
     nets = sum((Decimal(str(r.result["total_net"])) for r in counted), Decimal(0))
     assert out.players_net == nets and out.house_result == -nets
@@ -432,7 +441,9 @@ def corrected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     )["ruling_id"]
     with open_log(db) as log:
         staff.add_user(log, "sup-1", "supervisor", pin=PIN)
-        staff.add_user(log, "aud-1", "auditor", supervisor_id="sup-1", supervisor_pin=PIN)
+        staff.add_user(
+            log, "sup-2", "supervisor", pin="harbor-1357", supervisor_id="sup-1", supervisor_pin=PIN
+        )
         sup = {"supervisor_id": "sup-1", "pin": PIN}
         results = {name: log.record(ids[name]).result for name in ("a", "c")}  # type: ignore[union-attr]
         ids["over_a"] = corrections.override(
@@ -475,7 +486,8 @@ def corrected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             ids["dispute"],
             outcome="dealer-error",
             amount_adjusted=Decimal("12.50"),
-            second_reviewer="aud-1",
+            second_reviewer="sup-2",
+            reviewer_pin="harbor-1357",
             reason="video",
             **sup,
         )
@@ -560,7 +572,10 @@ def test_the_corrections_in_the_report_for_people(corrected: dict[str, Any]) -> 
         f"{ids['adjust']:<3}  {adjusted}  sup-1         progressive treasure  +$1,999.50  "
         "$12,000  count",
         "",
-        "No large pays (a seat's net win of $2,500 or more).",
+        "No large pays (a seat's net win of more than $2,500).",
+        "",
+        "Awaiting sign-off: none",
+        "Signed off: none",
         "",
         "No rulings made with rule changes.",
         "",
@@ -570,12 +585,16 @@ def test_the_corrections_in_the_report_for_people(corrected: dict[str, Any]) -> 
 def test_a_large_pay_in_the_report_for_people(shift: dict[str, Any]) -> None:
     result = invoke("shift", "summary", "--table", "PG-5", "--db", str(shift["db"]))
     lines = result.stdout.splitlines()
-    start = lines.index("Large pays (a seat's net win of $2,500 or more):")
-    assert lines[start : start + 4] == [
-        "Large pays (a seat's net win of $2,500 or more):",
+    start = lines.index("Large pays (a seat's net win of more than $2,500):")
+    assert lines[start : start + 8] == [
+        "Large pays (a seat's net win of more than $2,500):",
         "ruling    seat    net",
         "--------  ------  ----------",
         f"#{shift['ids']['b']:<7}  4       +$4,487.80",
+        "",
+        f"Awaiting sign-off: #{shift['ids']['b']}",
+        "Signed off: none",
+        "",
     ]
 
 
@@ -589,7 +608,7 @@ def test_rule_changes_flagged(shift: dict[str, Any]) -> None:
     assert lines[0] == f"Record {ids['b']}: ruling paigow round"
     assert lines[1].startswith("  status     in effect")  # the status first, then the changes
     assert lines[2].startswith("  in effect  ")
-    assert lines[3] == "  rule changes: limits.progressive_insurance.max=4"
+    assert lines[3] == "  rule changes: limits.progressive_insurance.max=4 (approved by sup-1)"
     plain = invoke("audit", "show", str(ids["a"]), "--db", db).stdout
     assert "rule changes" not in plain
     lines = invoke("shift", "summary", "--table", "PG-5", "--db", db).stdout.splitlines()

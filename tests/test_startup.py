@@ -43,6 +43,7 @@ FORBIDDEN = (
     "getpass",
     "readline",
     "click.testing",
+    "cryptography",
 )
 """Third-party and standard modules a ruling must not load."""
 

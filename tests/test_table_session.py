@@ -275,7 +275,14 @@ def test_the_state_machine_step_by_step() -> None:
     assert history.lines == ("round 1: ruling #41, seats 1 4, players -$12.50, house +$12.50",)
     assert history.data == {
         "history": [
-            {"round": 1, "ruling_id": 41, "seats": [1, 4], "total_net": -12.5, "house": 12.5}
+            {
+                "round": 1,
+                "ruling_id": 41,
+                "seats": [1, 4],
+                "total_net": -12.5,
+                "house": 12.5,
+                "signoff_seats": [],
+            }
         ]
     }
     assert nxt.step("quit")[1].kind == QUIT
@@ -528,6 +535,7 @@ def test_json_lines_and_the_same_ruling_as_dealer_round(tmp_path: Path) -> None:
         "seats": [1, 2],
         "total_net": 296.5,
         "house": -296.5,
+        "signoff_seats": [],
     }
     assert objects[3] == {
         "round": 3,
@@ -755,3 +763,29 @@ def test_help_goes_to_stderr_with_json(db: Path) -> None:
     assert result.exit_code == 0 and result.stdout == ""
     assert "Commands:" in result.stderr
     assert "Commands:" in run("table", stdin="help\n").stdout
+
+
+def test_a_round_over_the_sign_off_line_says_so_in_history() -> None:
+    """The round's result names the seats whose pay awaits a sign-off; `history` says which
+    and the command a supervisor signs it with."""
+    session = Session(PROFILE, "PG-1")
+    for line in ("2s 2d 4c 6h 8s 9d Jc", "4 Ks Kd Kc Kh As Ad 3h base 5000"):
+        session, _ = session.step(line)
+    settled = {"total_net": 5000, "signoff_required": {"over": 2500, "seats": [4]}}
+    _, history = session.settled(7, settled).step("history")
+    assert history.lines == (
+        "round 1: ruling #7, seats 4, players +$5,000, house -$5,000; sign-off needed (seat 4): "
+        "dealer audit signoff 7",
+    )
+    assert history.data == {
+        "history": [
+            {
+                "round": 1,
+                "ruling_id": 7,
+                "seats": [4],
+                "total_net": 5000,
+                "house": -5000,
+                "signoff_seats": [4],
+            }
+        ]
+    }

@@ -18,20 +18,28 @@ Reproducibility: the rounds are cut into fixed chunks of `CHUNK_ROUNDS`; chunk `
 its own generator seeded from (`seed`, `i`) by SHA-256. Chunks may run in any worker in any
 order; the tallies are integer sums, so the result depends only on `rounds` and `seed`.
 Interrupts: the worker processes ignore SIGINT (Ctrl-C reaches a terminal's whole process
-group); the parent takes it, terminates the workers at once and lets the KeyboardInterrupt go
-on, so no worker outlives the command and no worker prints a traceback.
+group) and die by SIGTERM without a word; the parent takes SIGINT or SIGTERM, terminates the
+workers at once and lets the exception go on, so no worker prints a traceback. A parent killed
+outright (SIGKILL) runs no clean-up: its workers notice by themselves — on Linux the kernel
+kills them (`prctl(PR_SET_PDEATHSIG)`), elsewhere a watchdog thread sees they were given to
+another parent — so no worker outlives the command however it ends.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import os
 import random
 import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.pool import Pool
+from operator import itemgetter
 from typing import Any
 
 from dealer.games.paigow.house_way import SPLITS, HouseWay, set_hand
@@ -121,6 +129,9 @@ class Reply:
 
 _PAIR = int(Category.ONE_PAIR)
 _NO_PAIR = int(Category.HIGH_CARD)
+_SPLIT_READERS = tuple((itemgetter(*high), a, b) for high, (a, b) in SPLITS)
+"""Per legal split of seven sorted cards: a reader of its five high cards' places, and the
+places of its two low cards."""
 
 
 def best_reply(
@@ -135,7 +146,12 @@ def best_reply(
     `house_low` holds the indices of the low cards of the House Way's setting of `cards`: it is
     kept whenever no other setting does better. Among other settings with the best outcome, the
     strongest high hand, then the strongest low hand is taken (settings equal in both differ
-    only in suits and are interchangeable)."""
+    only in suits and are interchangeable).
+
+    Speed: a split is looked at only while it could still be taken. Its low hand is ranked
+    first; a low hand no better than the dealer's caps its outcome at 1, so such a split is
+    passed over unhesitatingly when the House Way's setting or a split already found does at
+    least as well, before its high hand is ranked."""
     house_high = cached_high_key([cards[i] for i in range(7) if i not in house_low], wheel_second)
     house_outcome = (house_high > dealer_high) + (
         low_key((cards[house_low[0]], cards[house_low[1]])) > dealer_low
@@ -143,30 +159,36 @@ def best_reply(
     if house_outcome == 2:
         return Reply(house_low, 2, True)
     # The cards high to low, the joker first: any five of them read in order are sorted too,
-    # so a split's high-key signature is a slice (see cached_high_key).
+    # so a split's high-key signature is read off in place (see cached_high_key).
     hand = sorted(cards, key=_mark, reverse=True)
     marks = tuple(map(_mark, hand))
     ranks = [c.rank for c in hand]  # the joker is an ace in the low hand
     naturals = [c.suit for c in hand if c.suit != JOKER_SUIT]
     may_be_suited = max(map(naturals.count, set(naturals))) >= 4
+    floor = house_outcome  # a split must do better than this to be taken
     best: tuple[int, Key, Key] = (-1, (), ())
     best_low = (0, 0)
-    for high_pos, (a, b) in SPLITS:
+    for high, a, b in _SPLIT_READERS:
+        ra, rb = ranks[a], ranks[b]
+        lk: Key = (_PAIR, ra) if ra == rb else (_NO_PAIR, ra, rb)
+        low_wins = lk > dealer_low
+        if not low_wins and floor >= 1:
+            continue
         signature = (
-            marks[:a] + marks[a + 1 : b] + marks[b + 1 :],
-            may_be_suited and _suited([hand[p] for p in high_pos]),
+            high(marks),
+            may_be_suited and _suited(high(hand)),
             wheel_second,
         )
         hk = _HIGH_KEYS.get(signature)
         if hk is None:
-            hk = _HIGH_KEYS[signature] = high_key([hand[p] for p in high_pos], wheel_second)
-        ra, rb = ranks[a], ranks[b]
-        lk: Key = (_PAIR, ra) if ra == rb else (_NO_PAIR, ra, rb)
-        if hk[: len(lk)] < lk:  # a foul
+            hk = _HIGH_KEYS[signature] = high_key(high(hand), wheel_second)
+        outcome = (hk > dealer_high) + low_wins
+        if outcome <= floor or hk[: len(lk)] < lk:  # not better, or a foul
             continue
-        score = ((hk > dealer_high) + (lk > dealer_low), hk, lk)
+        score = (outcome, hk, lk)
         if score > best:
             best, best_low = score, (a, b)
+            floor = outcome - 1  # equal outcomes still compete on their hands
     if best[0] <= house_outcome:
         return Reply(house_low, house_outcome, True)
     a, b = best_low
@@ -216,15 +238,13 @@ def run_chunk(
     mode)."""
     rng = random.Random(_chunk_seed(seed, chunk))
     sample = rng.sample
-    deck_indices = range(len(DECK))
     want_house = "house-way" in players
     want_best = "best" in players
     width = len(players) * 9
     tally = [0] * (len(ways) * width)
     for _ in range(rounds):
-        dealt = sample(deck_indices, 14)
-        dealer = [DECK[i] for i in dealt[:7]]
-        player = [DECK[i] for i in dealt[7:]]
+        dealt = sample(DECK, 14)  # the same draws as sampling the deck's places
+        dealer, player = dealt[:7], dealt[7:]
         pg_class = pai_gow_class(dealer)
         for w, way in enumerate(ways):
             outcome, reply = round_outcomes(dealer, player, way, wheel_second, want_best)
@@ -246,25 +266,49 @@ def _chunk_task(args: Task) -> tuple[list[int], int]:
     return run_chunk(*args), args[-1]
 
 
-def _worker_start() -> None:
-    """A worker leaves SIGINT to the parent, which stops the pool."""
+_PR_SET_PDEATHSIG = 1
+"""Linux prctl option: the signal a process gets when its parent dies."""
+WATCH_SECONDS = 0.5
+"""How often a worker's watchdog looks whether its parent is still there."""
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _watch(parent: int) -> None:
+    """Leave at once when the process was given to another parent (its own has died)."""
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
+
+
+def _worker_start(parent: int) -> None:
+    """A worker leaves SIGINT to the parent, which stops the pool; SIGTERM (the pool stopping
+    it) ends it without clean-up; and it dies with `parent`, even one killed by SIGKILL: by the
+    kernel's parent-death signal on Linux, and by a watchdog thread anywhere (which also covers
+    a parent that died before the worker got here)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    if sys.platform == "linux":
+        import ctypes
+
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    threading.Thread(target=_watch, args=(parent,), daemon=True).start()
 
 
 @contextmanager
 def _pool(workers: int) -> Iterator[Pool]:
     """`workers` processes, terminated on the way out whatever happened (never waiting for
-    queued chunks). SIGINT is held back while they start, so that none is born before it ignores
-    SIGINT; one that came meanwhile is raised here right after."""
-    interrupt = {signal.SIGINT}
-    signal.pthread_sigmask(signal.SIG_BLOCK, interrupt)
+    queued chunks). SIGINT and SIGTERM are held back while they start, so that none is born
+    before it has set its own signal handling; one that came meanwhile is raised here right
+    after."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
     try:
-        pool = Pool(workers, initializer=_worker_start)
+        pool = Pool(workers, initializer=_worker_start, initargs=(os.getpid(),))
     except BaseException:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
         raise
     try:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
         yield pool
     finally:
         pool.terminate()

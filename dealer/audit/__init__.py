@@ -4,8 +4,8 @@ Bottom up: `records` (what goes on the record) and `chain` (the hash recipe, che
 `storage` (the interface a backend implements), `sqlite` (the SQLite backend, the embedded
 default) and `postgres` (the PostgreSQL backend, for a floor of terminals); then the
 features, functions over a `Storage`: `users` and `authority` (roles, PINs, a supervisor's
-authority), `entries`, `staff`, `corrections`, `disputes`, `meters`, `verify`, `export`.
-Start at `open_log(path)`.
+authority), `entries`, `staff`, `corrections`, `disputes`, `signoffs`, `meters`, `verify`,
+`export`. Start at `open_log(path)`.
 """
 
 from __future__ import annotations

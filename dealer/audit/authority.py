@@ -1,29 +1,110 @@
-"""A supervisor's authority: their id and PIN checked before the work, a refusal put on the record.
+"""A supervisor's authority: their id and secret checked before the work, the work signed, a
+refusal put on the record.
 
 Every supervisor action (override, void, resolving a dispute or correcting its amount, adjusting
 a meter, approving a profile or pay tables, adding or changing a user) runs through
 `supervised`: the work is done in one write transaction if the id is a registered, active
-supervisor's and the PIN is theirs — checked together, under the write lock. Otherwise
-AccessError is raised; when the id is a registered user's (a dealer, an auditor, a disabled
-supervisor, a wrong PIN), an `access-denied` record first says who tried what and why it was
-refused. An id nobody registered writes nothing: it is no one to put on the record, and a
-mistyped id must not fill the log.
+supervisor's and the PIN opens their signing key (`dealer.audit.keys`) — checked together,
+under the write lock — and every entry the work appends in their name is signed with that key
+(`SigningTransaction`), so a new kind of supervisor action is signed without more code.
+Otherwise AccessError is raised; when the id is a registered user's (a dealer, an auditor, a
+disabled or locked supervisor, a wrong PIN), an `access-denied` record first says who tried what
+and why it was refused, and the `LOCKOUT_AFTER`th wrong PIN in a row also records their lock.
+An id nobody registered writes nothing: it is no one to put on the record, and a mistyped id
+must not fill the log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from dealer.audit import users
-from dealer.audit.records import ACCESS_DENIED, SUPERVISOR, Entry
+from dealer.audit import keys, users
+from dealer.audit.chain import Checkpoint
+from dealer.audit.records import ACCESS_DENIED, SUPERVISOR, Entry, Record, RecordFilter, UserRow
 from dealer.audit.users import User
 from dealer.kernel.errors import AccessError
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     from dealer.audit.storage import Storage, WriteTransaction
 
 T = TypeVar("T")
+
+
+class SigningTransaction:
+    """A write transaction whose entries made by `signer_id` are signed with `private` (None:
+    a supervisor whose PIN predates signing keys; nothing is signed)."""
+
+    def __init__(
+        self, tx: WriteTransaction, signer_id: str, private: Ed25519PrivateKey | None
+    ) -> None:
+        self._tx, self._signer_id, self._private = tx, signer_id, private
+
+    def append(self, entry: Entry) -> int:
+        """Sign `entry` if its maker is the signer, then append it."""
+        if self._private is not None and entry.user_id == self._signer_id:
+            entry = keys.sign(entry, self._private)
+        return self._tx.append(entry)
+
+    @property
+    def appended(self) -> Sequence[tuple[int, Entry]]:
+        """The entries appended in this transaction so far, with their ids."""
+        return self._tx.appended
+
+    def add_user(self, row: UserRow) -> None:
+        """Store a users row."""
+        self._tx.add_user(row)
+
+    def copy(self, row: dict[str, Any]) -> None:
+        """Store a copied record as it is (a copy is never signed anew)."""
+        self._tx.copy(row)
+
+    def record(self, record_id: int) -> Record | None:
+        """Record `record_id`, or None."""
+        return self._tx.record(record_id)
+
+    def records(
+        self,
+        flt: RecordFilter | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Record]:
+        """Records matching `flt` (see `Reads.records`)."""
+        return self._tx.records(flt, limit=limit, newest_first=newest_first)
+
+    def rows(
+        self,
+        flt: RecordFilter | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> Iterator[dict[str, Any]]:
+        """The stored rows behind `records`."""
+        return self._tx.rows(flt, limit=limit, newest_first=newest_first)
+
+    def head(self) -> Checkpoint:
+        """The record count and the newest record's hash."""
+        return self._tx.head()
+
+    def meter(self, table_id: str, name: str) -> Decimal | None:
+        """The newest value of a meter."""
+        return self._tx.meter(table_id, name)
+
+    def user(self, user_id: str) -> UserRow | None:
+        """The newest users row of `user_id`."""
+        return self._tx.user(user_id)
+
+    def users(self) -> list[UserRow]:
+        """The newest users row of every registered id."""
+        return self._tx.users()
+
+    def supervisor_ever_registered(self) -> bool:
+        """Whether any users row ever gave someone the supervisor role."""
+        return self._tx.supervisor_ever_registered()
 
 
 def supervised(
@@ -35,28 +116,30 @@ def supervised(
     *,
     table_id: str = "",
 ) -> T:
-    """Run `work` in one transaction if `supervisor_id` is a registered, active supervisor and
-    `pin` is theirs; else raise AccessError (recording the refusal of a registered user).
+    """Run `work` in one transaction, its entries signed, if `supervisor_id` is a registered,
+    active supervisor and `pin` opens their key; else raise AccessError (recording the refusal
+    of a registered user, and their lock at the `LOCKOUT_AFTER`th wrong PIN in a row).
 
-    The PIN is checked (scrypt, slow on purpose) before the write lock is taken, against the
-    row read then; under the lock the row is read again and the PIN checked again only if the
-    row changed in between."""
+    The secret is checked (scrypt, slow on purpose) before the write lock is taken, against the
+    row read then; under the lock the row is read again and checked again only if it changed."""
     if not supervisor_id or not isinstance(supervisor_id, str):
         raise AccessError(f"{action} needs a supervisor id and PIN")
     typed = pin if isinstance(pin, str) else ""
     seen = storage.user(supervisor_id)
-    seen_ok = seen is not None and users.pin_matches(typed, seen.pin_hash)
+    seen_open = users.unlock(typed, seen.pin_hash) if seen is not None else None
     with storage.transaction() as tx:
         row = tx.user(supervisor_id)
         if row is None:
             raise AccessError(users.unregistered(supervisor_id, action))
         if seen is not None and row.pin_hash == seen.pin_hash:
-            pin_ok = seen_ok
+            opened = seen_open
         else:
-            pin_ok = users.pin_matches(typed, row.pin_hash)
-        refused = users.refusal(row, supervisor_id, pin_ok, action)
+            opened = users.unlock(typed, row.pin_hash)
+        locked = users.is_locked(tx, row)
+        refused = users.refusal(row, supervisor_id, opened is not None, action, locked=locked)
         if refused is None:
-            return work(tx, users.user_of(row))
+            private = opened.private if opened is not None else None
+            return work(SigningTransaction(tx, supervisor_id, private), users.user_of(row))
         code, sentence = refused
         tx.append(
             Entry(
@@ -70,6 +153,9 @@ def supervised(
                 reason=sentence,
             )
         )
+        if code == "wrong-pin" and users.failed_attempts(tx, row) >= users.LOCKOUT_AFTER:
+            users.lock(tx, row)
+            sentence += f"; {supervisor_id} is now locked after {users.LOCKOUT_AFTER} wrong PINs"
     raise AccessError(sentence)
 
 

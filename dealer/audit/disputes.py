@@ -5,6 +5,12 @@ reference, the rulings in question); its resolution is a `dispute-resolution` re
 it: the outcome (`no-error`, `patron-error`, `dealer-error`), the amount adjusted and the second
 reviewer. Neither is ever edited; a dispute without a resolution is open.
 
+The second reviewer confirms with their own PIN: they must be another registered, active
+supervisor, authenticated through `authority.authenticate` (a wrong PIN is refused and recorded
+like any supervisor's), before the resolving supervisor's own check and work; under the write
+lock the reviewer's standing is read again. An auditor reads the record but never approves
+money moving, so an auditor is no second reviewer.
+
 The amount adjusted is whole cents, + paid to the patron or − taken back, at most
 `AMOUNT_LIMIT` either way. A wrong amount is corrected by a `dispute-correction` record linked
 to the dispute (a supervisor action with a second reviewer, as the resolution is): the dispute
@@ -19,9 +25,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit import users
-from dealer.audit.authority import supervised
+from dealer.audit.authority import authenticate, supervised
 from dealer.audit.records import (
-    AUDITOR,
     DISPUTE,
     DISPUTE_CORRECTION,
     DISPUTE_RESOLUTION,
@@ -205,14 +210,17 @@ def resolve_dispute(
     outcome: str,
     amount_adjusted: Decimal | int | float | str,
     second_reviewer: str,
+    reviewer_pin: str,
     reason: str,
     supervisor_id: str,
     pin: str,
 ) -> int:
     """Resolve open dispute `dispute_id`: outcome `no-error`, `patron-error` or
     `dealer-error`, the amount adjusted (+ paid to the patron, − taken back), a second
-    reviewer (another registered supervisor or auditor). Returns the resolution's id."""
+    reviewer (another registered, active supervisor, with their PIN). Returns the
+    resolution's id."""
     adjusted = check_amount(amount_adjusted)
+    _review(storage, supervisor_id, second_reviewer, reviewer_pin, "resolving")
     return supervised(
         storage,
         supervisor_id,
@@ -271,14 +279,25 @@ def _opened(reads: Reads, dispute_id: int) -> Record:
     return opened
 
 
+def _review(
+    storage: Storage, supervisor_id: str, second_reviewer: str, reviewer_pin: str, doing: str
+) -> None:
+    """The second reviewer's confirmation: someone other than the supervisor, authenticated
+    with their own PIN as a supervisor (a registered user's refusal is recorded)."""
+    if second_reviewer == supervisor_id:
+        raise AuditError(f"the second reviewer must be someone other than the {doing} supervisor")
+    authenticate(storage, second_reviewer, reviewer_pin, f"second review of {doing} a dispute")
+
+
 def _check_reviewer(reads: Reads, supervisor: users.User, second_reviewer: str, doing: str) -> None:
-    """AuditError unless `second_reviewer` is another active registered supervisor or auditor."""
+    """AuditError unless `second_reviewer` is, under the write lock, another active registered
+    supervisor (their PIN was checked by `_review`)."""
     if second_reviewer == supervisor.user_id:
         raise AuditError(f"the second reviewer must be someone other than the {doing} supervisor")
     reviewer = reads.user(second_reviewer)
-    if reviewer is None or not reviewer.active or reviewer.role not in (SUPERVISOR, AUDITOR):
+    if reviewer is None or not reviewer.active or reviewer.role != SUPERVISOR:
         raise AuditError(
-            f"second reviewer {second_reviewer} must be an active registered supervisor or auditor"
+            f"second reviewer {second_reviewer} must be an active registered supervisor"
         )
 
 
@@ -288,14 +307,16 @@ def correct_amount(
     *,
     amount_adjusted: Decimal | int | float | str,
     second_reviewer: str,
+    reviewer_pin: str,
     reason: str,
     supervisor_id: str,
     pin: str,
 ) -> int:
     """Correct the amount adjusted of resolved dispute `dispute_id`: a `dispute-correction`
     record linked to the dispute (the resolution stays as it was), with a second reviewer
-    (another registered supervisor or auditor). Returns the correction's id."""
+    (another registered, active supervisor, with their PIN). Returns the correction's id."""
     adjusted = check_amount(amount_adjusted)
+    _review(storage, supervisor_id, second_reviewer, reviewer_pin, "correcting")
     return supervised(
         storage,
         supervisor_id,

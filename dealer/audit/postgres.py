@@ -18,9 +18,11 @@ appears in a message (`redact`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import json
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from decimal import Decimal, InvalidOperation
+from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -42,6 +44,8 @@ from dealer.audit.records import (
     Record,
     RecordFilter,
     UserRow,
+    seats_in,
+    seats_of,
     utc_now,
 )
 from dealer.kernel.errors import AuditError
@@ -52,14 +56,17 @@ if TYPE_CHECKING:
 URL_SCHEMES = ("postgresql://", "postgres://")
 """How a `--db` value names a PostgreSQL log rather than an SQLite file."""
 
-_FILTERED = ("table_id", "seat", "game", "user_id", "kind", "action", "links_to")
+_FILTERED = ("table_id", "game", "user_id", "kind", "action", "links_to")
+_SEATED = ("seat", "patron")
+"""Filters answered by the seat index `record_seats` (see `records.seats_of`)."""
 _USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
 _APPEND = (
     "SELECT * FROM dealer.append_record("
     "%(kind)s, %(game)s, %(action)s, %(table_id)s, %(seat)s, %(user_id)s, %(role)s, "
     "%(input_text)s, %(cards)s, %(result)s, %(explanation)s, %(settings)s, %(links_to)s, "
-    "%(reason)s, %(software_version)s)"
+    "%(reason)s, %(software_version)s, %(seats)s, %(patrons)s)"
 )
+_SEATS_INSERT = "INSERT INTO dealer.record_seats (record_id, seat, patron) VALUES (%s, %s, %s)"
 
 
 def is_url(location: object) -> bool:
@@ -92,6 +99,11 @@ def filter_sql(flt: RecordFilter) -> tuple[str, list[Any]]:
         if value is not None:
             clauses.append(f"{column} = %s")
             params.append(value)
+    seated = [(column, getattr(flt, column)) for column in _SEATED]
+    if any(value is not None for _, value in seated):
+        matches = " AND ".join(f"{column} = %s" for column, value in seated if value is not None)
+        clauses.append(f"id IN (SELECT record_id FROM dealer.record_seats WHERE {matches})")
+        params.extend(value for _, value in seated if value is not None)
     if flt.since is not None:
         clauses.append("recorded_at >= %s")
         params.append(flt.since)
@@ -99,6 +111,19 @@ def filter_sql(flt: RecordFilter) -> tuple[str, list[Any]]:
         clauses.append("recorded_at < %s")
         params.append(flt.until)
     return (" AND ".join(clauses) or "true"), params
+
+
+def indexed_seats(rows: Iterable[Sequence[Any]]) -> Iterator[tuple[int, int, str | None]]:
+    """What the seat index should hold for records given as (id, seat, result text), as
+    (record id, seat, patron): each record's `records.seats_in`. A record whose result cannot
+    be read has none (`verify` reports it as damaged)."""
+    for record_id, seat, text in rows:
+        try:
+            result = json.loads(text)
+        except (TypeError, ValueError):
+            continue
+        for number, patron in seats_in(seat, result):
+            yield record_id, number, patron
 
 
 def _user_row(row: Sequence[Any]) -> UserRow:
@@ -325,14 +350,18 @@ class _Transaction(_Reads):
         return tuple(self._appended)
 
     def append(self, entry: Entry) -> int:
-        """Send `entry` to `dealer.append_record`, which numbers, dates and hashes it; return
-        its id. A link is checked here too, with the message the SQLite backend gives."""
+        """Send `entry` and its seats (`seats_of`) to `dealer.append_record`, which numbers,
+        dates and hashes it and indexes the seats with it; return its id. A link is checked
+        here too, with the message the SQLite backend gives."""
         if self._closed:
             raise AuditError("this audit transaction is already finished")
         row = entry.stored()
         if entry.links_to is not None and not 1 <= entry.links_to <= (self.head().records or 0):
             raise AuditError(f"there is no audit record {entry.links_to} to refer to")
         row["software_version"] = dealer.__version__
+        seats = seats_of(entry)
+        row["seats"] = [seat for seat, _ in seats]
+        row["patrons"] = [patron for _, patron in seats]
         found = self.conn.execute(_APPEND, row).fetchone()
         if found is None:
             raise AuditError("the audit log returned no record")
@@ -341,13 +370,18 @@ class _Transaction(_Reads):
         return record_id
 
     def copy(self, row: dict[str, Any]) -> None:
-        """Insert a copied record as it is: only the owner may (terminals hold no INSERT); the
-        trigger records_in_order checks its number, link, hash and time."""
+        """Insert a copied record as it is, and its seats in the index: only the owner may
+        (terminals hold no INSERT); the triggers check the record's number, link, hash and
+        time, and that each seat is the new record's."""
         if self._closed:
             raise AuditError("this audit transaction is already finished")
         columns = ", ".join(STORED_FIELDS)
         marks = ", ".join(f"%({name})s" for name in STORED_FIELDS)
         self.conn.execute(f"INSERT INTO dealer.records ({columns}) VALUES ({marks})", row)
+        with self.conn.cursor() as cursor:
+            cursor.executemany(
+                _SEATS_INSERT, list(indexed_seats([(row["id"], row["seat"], row["result"])]))
+            )
 
     def add_user(self, row: UserRow) -> None:
         """Send a users row to `dealer.add_user` (it goes with the user record just appended)."""
@@ -479,6 +513,24 @@ class PostgresStorage(_Reads):
         return problems
 
     def integrity_problems(self) -> list[str]:
-        """Nothing beyond the chain: the server keeps its own pages (checksums are a server
+        """A seat index that differs from the seats the records involved (`records.seats_of`).
+        Nothing else beyond the chain: the server keeps its own pages (checksums are a server
         setting, outside the log)."""
+        with self.errors("read"):
+            newest = self.head().records  # records and their seats are committed together
+            indexed = self.conn.execute(
+                "SELECT record_id, seat, patron FROM dealer.record_seats WHERE record_id <= %s "
+                "ORDER BY record_id, seat",
+                [newest],
+            ).fetchall()
+            records = self.conn.execute(
+                "SELECT id, seat, result FROM dealer.records WHERE id <= %s ORDER BY id", [newest]
+            )
+            for held, meant in zip_longest(indexed, indexed_seats(records)):
+                if held != meant:
+                    record = min(row[0] for row in (held, meant) if row is not None)
+                    return [
+                        f"the seat index does not match record {record}: it was changed "
+                        "outside the tool"
+                    ]
         return []

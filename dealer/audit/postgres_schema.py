@@ -13,6 +13,9 @@ floor's database owner). What a record is, the server decides:
   a record whose `user_id` is not `session_user` (terminals log in as `d-104`, `sup-7`). Only
   the owner may append in another name (it owns the tables anyway; `dealer audit copy` and
   the set-up use it, terminals never do).
+* The seat index `record_seats` (the seats each record involved, `records.seats_of`, computed
+  by the client) is written only by `append_record`, with the record, and a trigger refuses a
+  row for any record but the newest or for a seat (or patron) its content does not name.
 * The users table is written only through `dealer.add_user`, which accepts a users row only for
   the `user` record just appended by the same session, matching what that record says.
 * Triggers refuse UPDATE, DELETE and TRUNCATE for everyone and check each inserted row's
@@ -45,6 +48,10 @@ PROTECTION_TRIGGERS = (
     "users_no_update",
     "users_no_delete",
     "users_no_truncate",
+    "record_seats_no_update",
+    "record_seats_no_delete",
+    "record_seats_no_truncate",
+    "record_seats_of_the_newest",
 )
 """Triggers that keep the record append-only; `verify` reports any that are missing."""
 
@@ -121,6 +128,19 @@ SCHEMA_STATEMENTS: tuple[str, ...] = (
         pin_hash text
     )
     """,
+    """
+    CREATE TABLE dealer.record_seats (
+        record_id bigint NOT NULL REFERENCES dealer.records(id),
+        seat integer NOT NULL,
+        patron text,
+        PRIMARY KEY (record_id, seat)
+    )
+    """,
+    "CREATE INDEX record_seats_by_seat ON dealer.record_seats(seat, record_id)",
+    """
+    CREATE INDEX record_seats_by_patron ON dealer.record_seats(patron, record_id)
+    WHERE patron IS NOT NULL
+    """,
     "CREATE INDEX users_by_user ON dealer.users(user_id, record_id)",
     "CREATE INDEX records_by_table ON dealer.records(table_id, seat, id)",
     "CREATE INDEX records_by_time ON dealer.records(recorded_at)",
@@ -190,12 +210,55 @@ SCHEMA_STATEMENTS: tuple[str, ...] = (
     CREATE TRIGGER users_no_truncate BEFORE TRUNCATE ON dealer.users
     EXECUTE FUNCTION dealer.refuse('user history cannot be deleted')
     """,
+    """
+    CREATE FUNCTION dealer.check_seat() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = dealer, pg_catalog AS $$
+    DECLARE
+        r dealer.records;
+        listed jsonb;
+    BEGIN
+        SELECT * INTO r FROM dealer.records ORDER BY id DESC LIMIT 1;
+        IF NEW.record_id IS DISTINCT FROM r.id THEN
+            RAISE EXCEPTION 'the seat index is written with its record, and only then';
+        END IF;
+        listed := r.result::jsonb -> 'seats';
+        IF NOT coalesce(
+            (NEW.seat = r.seat
+             AND (NEW.patron IS NULL OR NEW.patron = r.result::jsonb ->> 'patron'))
+            OR (jsonb_typeof(listed) = 'array' AND EXISTS (
+                SELECT 1 FROM jsonb_array_elements(listed) item
+                WHERE item = to_jsonb(NEW.seat)
+                   OR (item -> 'seat' = to_jsonb(NEW.seat)
+                       AND (NEW.patron IS NULL OR item ->> 'patron' = NEW.patron)))),
+            false
+        ) THEN
+            RAISE EXCEPTION 'seat % is not one record % involved', NEW.seat, r.id;
+        END IF;
+        RETURN NEW;
+    END $$
+    """,
+    """
+    CREATE TRIGGER record_seats_no_update BEFORE UPDATE ON dealer.record_seats FOR EACH ROW
+    EXECUTE FUNCTION dealer.refuse('the seat index cannot be changed')
+    """,
+    """
+    CREATE TRIGGER record_seats_no_delete BEFORE DELETE ON dealer.record_seats FOR EACH ROW
+    EXECUTE FUNCTION dealer.refuse('the seat index cannot be deleted from')
+    """,
+    """
+    CREATE TRIGGER record_seats_no_truncate BEFORE TRUNCATE ON dealer.record_seats
+    EXECUTE FUNCTION dealer.refuse('the seat index cannot be deleted from')
+    """,
+    """
+    CREATE TRIGGER record_seats_of_the_newest BEFORE INSERT ON dealer.record_seats
+    FOR EACH ROW EXECUTE FUNCTION dealer.check_seat()
+    """,
     f"""
     CREATE FUNCTION dealer.append_record(
         p_kind text, p_game text, p_action text, p_table_id text, p_seat integer,
         p_user_id text, p_role text, p_input_text text, p_cards text, p_result text,
         p_explanation text, p_settings text, p_links_to bigint, p_reason text,
-        p_software_version text
+        p_software_version text, p_seats integer[], p_patrons text[]
     ) RETURNS dealer.records
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = dealer, pg_catalog AS $$
     DECLARE
@@ -224,6 +287,8 @@ SCHEMA_STATEMENTS: tuple[str, ...] = (
         r.prev_hash := coalesce(last.hash, '{GENESIS_HASH}');
         r.hash := dealer.record_hash(r);
         INSERT INTO dealer.records SELECT r.*;
+        INSERT INTO dealer.record_seats
+            SELECT r.id, s.seat, s.patron FROM unnest(p_seats, p_patrons) s(seat, patron);
         RETURN r;
     END $$
     """,
@@ -254,11 +319,12 @@ SCHEMA_STATEMENTS: tuple[str, ...] = (
     END $$
     """,
 )
-"""The schema, its protection and its two write functions, created by `dealer db init`."""
+"""The schema, its protection and its two write functions, created by `dealer db init`. The
+seat index is part of schema version 1: the PostgreSQL backend had no release without it."""
 
 _FUNCTIONS = (
     "dealer.append_record(text, text, text, text, integer, text, text, text, text, text, "
-    "text, text, bigint, text, text)",
+    "text, text, bigint, text, text, integer[], text[])",
     "dealer.add_user(bigint, text, text, boolean, text)",
 )
 

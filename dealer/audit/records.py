@@ -31,6 +31,7 @@ USER = "user"
 METER = "meter"
 PROFILE_CHANGE = "profile-change"
 PAYTABLE_CHANGE = "paytable-change"
+SIGNOFF = "signoff"
 
 DEALER = "dealer"
 SUPERVISOR = "supervisor"
@@ -96,7 +97,7 @@ class Entry:
 
     `kind` is `ruling` for game rulings (other kinds: override, void, dispute,
     dispute-resolution, dispute-correction, checkpoint, access-denied, user, meter,
-    profile-change, paytable-change).
+    profile-change, paytable-change, signoff).
     `input_text` is the input exactly as typed; `cards` the canonical cards; `result` and
     `settings` JSON-ready dicts (settings: profile, House Way name and version, pay table ids).
     """
@@ -228,9 +229,48 @@ class Record(NamedTuple):
         return values
 
 
+def _seat_number(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _patron(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def seats_in(seat: int | None, result: object) -> list[tuple[int, str | None]]:
+    """The seats a record with this `seat` column and `result` involved, each with its patron
+    id (None: not given), by seat: the record's own `seat` (its patron: the result's `patron`),
+    and every seat its result lists in `seats` (a round's settled seats, each a mapping with its
+    `seat` and optional `patron`; or bare seat numbers, as a trick's). A seat listed twice keeps
+    the first patron given."""
+    found: dict[int, str | None] = {}
+
+    def add(number: int | None, patron: str | None) -> None:
+        if number is not None and found.get(number) is None:
+            found[number] = patron
+
+    content = result if isinstance(result, Mapping) else {}
+    add(_seat_number(seat), _patron(content.get("patron")))
+    listed = content.get("seats")
+    for item in listed if isinstance(listed, list) else ():
+        if isinstance(item, Mapping):
+            add(_seat_number(item.get("seat")), _patron(item.get("patron")))
+        else:
+            add(_seat_number(item), None)
+    return sorted(found.items())
+
+
+def seats_of(entry: Entry | Record) -> list[tuple[int, str | None]]:
+    """The seats (and patron ids) `entry` involved (`seats_in`). Derived from the record's own
+    content only, so every backend indexes a record alike: in the transaction that appends it,
+    and for an older log when migrating."""
+    return seats_in(entry.seat, entry.result)
+
+
 class RecordFilter(NamedTuple):
     """Which records to list, search or export. Empty fields match everything; times are the
-    stored UTC form (`utc_now`); `since` is inclusive, `until` exclusive."""
+    stored UTC form (`utc_now`); `since` is inclusive, `until` exclusive. `seat` and `patron`
+    match the seats a record involved (`seats_of`): a round matches each seat it settled."""
 
     ids: tuple[int, ...] = ()
     table_id: str | None = None
@@ -242,6 +282,7 @@ class RecordFilter(NamedTuple):
     links_to: int | None = None
     since: str | None = None
     until: str | None = None
+    patron: str | None = None
 
 
 class UserRow(NamedTuple):

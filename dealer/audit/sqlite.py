@@ -14,6 +14,7 @@ not SQLite, or an SQLite database without our tables, is refused untouched. A ne
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import stat
@@ -21,6 +22,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from decimal import Decimal, InvalidOperation
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +34,17 @@ from dealer.audit.records import (
     Record,
     RecordFilter,
     UserRow,
+    seats_in,
+    seats_of,
 )
-from dealer.audit.sqlite_schema import LATEST, PROTECTION_TRIGGERS, migrate, schema_version
+from dealer.audit.sqlite_schema import (
+    LATEST,
+    PROTECTION_TRIGGERS,
+    SEATS_INSERT,
+    indexed_seats,
+    migrate,
+    schema_version,
+)
 from dealer.kernel.errors import AuditError
 
 BUSY_TIMEOUT_SECONDS = 15.0
@@ -41,7 +52,9 @@ BUSY_TIMEOUT_SECONDS = 15.0
 WAIT_SLICE_MS = 100
 """The longest single wait for the write lock (see `SQLiteStorage._begin_writing`)."""
 
-_FILTERED = ("table_id", "seat", "game", "user_id", "kind", "action", "links_to")
+_FILTERED = ("table_id", "game", "user_id", "kind", "action", "links_to")
+_SEATED = ("seat", "patron")
+"""Filters answered by the seat index `record_seats` (see `records.seats_of`)."""
 
 
 def _describe(exc: sqlite3.Error) -> str:
@@ -68,6 +81,11 @@ def filter_sql(flt: RecordFilter) -> tuple[str, list[Any]]:
         if value is not None:
             clauses.append(f"{column} = ?")
             params.append(value)
+    seated = [(column, getattr(flt, column)) for column in _SEATED]
+    if any(value is not None for _, value in seated):
+        matches = " AND ".join(f"{column} = ?" for column, value in seated if value is not None)
+        clauses.append(f"id IN (SELECT record_id FROM record_seats WHERE {matches})")
+        params.extend(value for _, value in seated if value is not None)
     if flt.since is not None:
         clauses.append("recorded_at >= ?")
         params.append(flt.since)
@@ -394,7 +412,8 @@ class _Transaction(_Reads):
         return tuple(self._appended)
 
     def append(self, entry: Entry) -> int:
-        """Store `entry` as the next record; return its id."""
+        """Store `entry` as the next record, and the seats it involved (`seats_of`) in the
+        index `record_seats`; return its id."""
         if self._closed:
             raise AuditError("this audit transaction is already finished")
         row = seal(entry, self._head, not_before=self._time)
@@ -402,12 +421,16 @@ class _Transaction(_Reads):
         marks = ", ".join(f":{name}" for name in row)
         with self._storage.errors("write the record", writing=True):
             self.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
+            self.conn.executemany(
+                SEATS_INSERT, [(row["id"], seat, patron) for seat, patron in seats_of(entry)]
+            )
         self._head, self._time = Checkpoint(row["id"], row["hash"]), row["recorded_at"]
         self._appended.append((row["id"], entry))
         return int(row["id"])
 
     def copy(self, row: dict[str, Any]) -> None:
-        """Store a copied record as it is (the trigger records_in_order checks its place)."""
+        """Store a copied record as it is (the trigger records_in_order checks its place), and
+        the seats it involved in the index, as `append` does."""
         if self._closed:
             raise AuditError("this audit transaction is already finished")
         if record_hash(row) != row["hash"]:
@@ -416,6 +439,13 @@ class _Transaction(_Reads):
         marks = ", ".join(f":{name}" for name in STORED_FIELDS)
         with self._storage.errors("copy the record", writing=True):
             self.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
+            self.conn.executemany(
+                SEATS_INSERT,
+                [
+                    (row["id"], seat, patron)
+                    for seat, patron in seats_in(row["seat"], json.loads(row["result"]))
+                ],
+            )
         self._head, self._time = Checkpoint(row["id"], row["hash"]), row["recorded_at"]
 
     def add_user(self, row: UserRow) -> None:
@@ -589,7 +619,23 @@ class SQLiteStorage(_Reads):
         ]
 
     def integrity_problems(self) -> list[str]:
-        """What SQLite's quick_check finds."""
+        """What SQLite's quick_check finds, and a seat index that differs from the seats the
+        records involved (`records.seats_of`)."""
         with self.errors("read"):
             quick = [row[0] for row in self.conn.execute("PRAGMA quick_check").fetchall()]
-        return [] if quick == ["ok"] else [f"SQLite quick_check: {'; '.join(quick)}"]
+            if quick != ["ok"]:
+                return [f"SQLite quick_check: {'; '.join(quick)}"]
+            return self._seat_index_problems()
+
+    def _seat_index_problems(self) -> list[str]:
+        indexed = self.conn.execute(
+            "SELECT record_id, seat, patron FROM record_seats ORDER BY record_id, seat"
+        )
+        for held, meant in zip_longest(indexed, indexed_seats(self.conn)):
+            if held != meant:
+                record = min(row[0] for row in (held, meant) if row is not None)
+                return [
+                    f"the seat index does not match record {record}: it was changed outside "
+                    "the tool"
+                ]
+        return []

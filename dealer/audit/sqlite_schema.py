@@ -9,10 +9,12 @@ A database newer than this software is refused rather than touched.
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from collections.abc import Callable, Iterator
 
 from dealer.audit.chain import GENESIS_HASH
-from dealer.audit.records import utc_now
+from dealer.audit.records import seats_in, utc_now
 from dealer.kernel.errors import AuditError
 
 PROTECTION_TRIGGERS = (
@@ -21,10 +23,39 @@ PROTECTION_TRIGGERS = (
     "records_in_order",
     "users_no_update",
     "users_no_delete",
+    "record_seats_no_update",
+    "record_seats_no_delete",
+    "record_seats_of_the_newest",
 )
 """Triggers that keep the record append-only; `verify` reports any that are missing."""
 
-MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+SEATS_INSERT = "INSERT INTO record_seats (record_id, seat, patron) VALUES (?, ?, ?)"
+"""How a record's seats (`records.seats_of`) go into the seat index."""
+
+
+def indexed_seats(conn: sqlite3.Connection) -> Iterator[tuple[int, int, str | None]]:
+    """What the seat index should hold, as (record id, seat, patron) by record id and seat:
+    each record's `records.seats_in`. A record whose result cannot be read has none."""
+    for record_id, seat, text in conn.execute("SELECT id, seat, result FROM records ORDER BY id"):
+        try:
+            result = json.loads(text)
+        except (TypeError, ValueError):
+            continue
+        for number, patron in seats_in(seat, result):
+            yield record_id, number, patron
+
+
+def index_seats(conn: sqlite3.Connection) -> None:
+    """Fill the seat index from the records already in the log (`records.seats_in`: derived
+    data, the records and their hashes are not touched). A record whose result cannot be read
+    is left out of the index; `verify` reports it as damaged."""
+    conn.executemany(SEATS_INSERT, list(indexed_seats(conn)))
+
+
+Step = str | Callable[[sqlite3.Connection], None]
+"""One step of a migration: an SQL statement, or a function filling derived data."""
+
+MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
     (
         "records: the hash-chained log and its append-only triggers",
         (
@@ -115,6 +146,44 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             """,
         ),
     ),
+    (
+        "record_seats: the seats (and patron ids) each record involved, for seat searches",
+        (
+            """
+            CREATE TABLE record_seats (
+                record_id INTEGER NOT NULL REFERENCES records(id),
+                seat INTEGER NOT NULL CHECK (typeof(seat) = 'integer'),
+                patron TEXT,
+                PRIMARY KEY (record_id, seat)
+            )
+            """,
+            """
+            CREATE TRIGGER record_seats_no_update BEFORE UPDATE ON record_seats
+            BEGIN
+                SELECT RAISE(ABORT, 'the seat index cannot be changed');
+            END
+            """,
+            """
+            CREATE TRIGGER record_seats_no_delete BEFORE DELETE ON record_seats
+            BEGIN
+                SELECT RAISE(ABORT, 'the seat index cannot be deleted from');
+            END
+            """,
+            "CREATE INDEX record_seats_by_seat ON record_seats(seat, record_id)",
+            """
+            CREATE INDEX record_seats_by_patron
+            ON record_seats(patron, record_id) WHERE patron IS NOT NULL
+            """,
+            index_seats,
+            """
+            CREATE TRIGGER record_seats_of_the_newest BEFORE INSERT ON record_seats
+            WHEN NEW.record_id IS NOT (SELECT MAX(id) FROM records)
+            BEGIN
+                SELECT RAISE(ABORT, 'the seat index is written with its record, and only then');
+            END
+            """,
+        ),
+    ),
 )
 
 LATEST = len(MIGRATIONS)
@@ -146,8 +215,11 @@ def migrate(conn: sqlite3.Connection) -> int:
                 "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
             for number, (name, statements) in enumerate(MIGRATIONS[version:], start=version + 1):
-                for statement in statements:
-                    conn.execute(statement)
+                for step in statements:
+                    if isinstance(step, str):
+                        conn.execute(step)
+                    else:
+                        step(conn)
                 conn.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     [number, name, utc_now()],

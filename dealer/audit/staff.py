@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dealer.audit import users
-from dealer.audit.authority import supervised
+from dealer.audit import keys, users
+from dealer.audit.authority import SigningTransaction, supervised
 from dealer.audit.records import SUPERVISOR
 from dealer.kernel.errors import AccessError, AuditError
 
@@ -23,15 +23,18 @@ def add_user(
     supervisor_id: str | None = None,
     supervisor_pin: str | None = None,
 ) -> int:
-    """Register `user_id` with `role` (supervisors need a PIN); return the record id.
+    """Register `user_id` with `role` (supervisors need a PIN); return the record id. A PIN
+    makes the user's signing key (`dealer.audit.keys`).
 
     Needs a supervisor's id and PIN — except on a database where no supervisor was ever
     registered: then, with no supervisor id given, the first user is created by
-    bootstrapping, and must be a supervisor with a PIN (recorded as `user`/`bootstrap`)."""
+    bootstrapping, and must be a supervisor with a PIN (recorded as `user`/`bootstrap`,
+    signed with the key it makes)."""
     users.check_role(role)
     if role == SUPERVISOR and pin is None:
         raise AuditError("a supervisor needs a PIN")
-    pin_hash = users.hash_pin(pin) if pin is not None else None
+    made = keys.make_key(pin) if pin is not None else None
+    pin_hash = made[0] if made else None
     if supervisor_id is None:
         with storage.transaction() as tx:
             if tx.supervisor_ever_registered():
@@ -40,8 +43,9 @@ def add_user(
                 raise AccessError(
                     "the first user of an audit database must be a supervisor (with a PIN)"
                 )
+            self_signed = SigningTransaction(tx, user_id, made[1] if made else None)
             return users.write_user(
-                tx, user_id, SUPERVISOR, "bootstrap", user_id, SUPERVISOR, True, pin_hash
+                self_signed, user_id, SUPERVISOR, "bootstrap", user_id, SUPERVISOR, True, pin_hash
             )
     return supervised(
         storage,
@@ -70,7 +74,7 @@ def change_user(
         raise AuditError("nothing to change: give a role, a PIN or active/disabled")
     if role is not None:
         users.check_role(role)
-    pin_hash = users.hash_pin(pin) if pin is not None else None
+    pin_hash = keys.make_key(pin)[0] if pin is not None else None
     return supervised(
         storage,
         supervisor_id,

@@ -7,13 +7,16 @@ shown beside that state, not instead of it, since a disputed ruling still stands
 supervisor corrects it. A dispute names a ruling through its list of rulings (its `links_to`
 is only the first), so every dispute is read. Only rulings and overrides have a status; an
 override stands or falls with its ruling (voided with it, overridden by a newer override).
+A ruling that paid a seat over the sign-off line shows its sign-off after its state:
+`awaiting sign-off` (not when voided: nothing is paid) or `signed off by sup-7 (#M)`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from dealer.audit import signoffs
 from dealer.audit.disputes import disputes
 from dealer.audit.records import OVERRIDE, RULING, VOID, Record, RecordFilter
 
@@ -43,6 +46,22 @@ class DisputeMark:
 
 
 @dataclass(frozen=True)
+class SignoffMark:
+    """A large pay's sign-off: the sign-off record and who made it (None: awaiting)."""
+
+    record: int | None
+    by: str | None
+
+    def text(self) -> str:
+        """`awaiting sign-off` or `signed off by SUP (#M)`."""
+        return signoffs.AWAITING if self.by is None else f"signed off by {self.by} (#{self.record})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"awaiting": self.by is None, "by": self.by, "record": self.record}
+
+
+@dataclass(frozen=True)
 class Status:
     """`state` (in effect, overridden, voided), the record that made it so (`by`), what is in
     effect (an override's `decision` and `result`; None when voided) and the disputes."""
@@ -52,12 +71,14 @@ class Status:
     decision: str | None
     result: dict[str, Any] | None
     disputes: tuple[DisputeMark, ...]
+    signoff: SignoffMark | None = None
 
     def text(self) -> str:
-        """One line: the state, then each dispute, e.g. `overridden by #8; disputed (open,
-        dispute #9)`."""
+        """One line: the state, the sign-off, then each dispute, e.g. `overridden by #8;
+        awaiting sign-off; disputed (open, dispute #9)`."""
         state = self.state if self.by is None else f"{self.state} by #{self.by}"
-        return "; ".join([state, *(mark.text() for mark in self.disputes)])
+        signoff = [] if self.signoff is None else [self.signoff.text()]
+        return "; ".join([state, *signoff, *(mark.text() for mark in self.disputes)])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -67,6 +88,7 @@ class Status:
             "decision": self.decision,
             "result": self.result,
             "disputes": [mark.to_dict() for mark in self.disputes],
+            "signoff": None if self.signoff is None else self.signoff.to_dict(),
         }
 
 
@@ -92,8 +114,25 @@ def _override_status(reads: Reads, record: Record, marks: tuple[DisputeMark, ...
     return Status(IN_EFFECT, None, decision, result, marks)
 
 
+def _signoff_mark(reads: Reads, record: Record, voided: bool) -> SignoffMark | None:
+    if signoffs.required(record) is None:
+        return None
+    done = signoffs.signed(reads, record.id)
+    if done is not None:
+        return SignoffMark(done.id, done.user_id)
+    return None if voided else SignoffMark(None, None)
+
+
 def status(reads: Reads, record: Record) -> Status | None:
     """The status of `record`; None unless it is a ruling or an override."""
+    found = _status(reads, record)
+    if found is None:
+        return None
+    mark = _signoff_mark(reads, record, found.state == VOIDED)
+    return found if mark is None else replace(found, signoff=mark)
+
+
+def _status(reads: Reads, record: Record) -> Status | None:
     if record.kind not in (RULING, OVERRIDE):
         return None
     marks = tuple(

@@ -1,11 +1,12 @@
 """The storage interface of the audit log: what a backend keeps, and nothing more.
 
 A backend stores records (the 19 fields of `records.STORED_FIELDS`, each row exactly as
-`chain.seal` makes it) and the users table, and answers the reads below. Every rule about who
-may write what lives in the feature modules above it (users, authority, corrections, disputes,
-meters, verify, export), which talk to a `Storage` only. `dealer.audit.sqlite` is the first
-backend; another one is a module implementing these protocols, opened by
-`dealer.audit.open_log`.
+`chain.seal` makes it), the seats each record involved (`records.seats_of`, derived from the
+record's content and stored in the transaction that appends it) and the users table, and
+answers the reads below. Every rule about who may write what lives in the feature modules
+above it (users, authority, corrections, disputes, meters, verify, export), which talk to a
+`Storage` only. `dealer.audit.sqlite` is the first backend; another one is a module
+implementing these protocols, opened by `dealer.audit.open_log`.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ class Reads(Protocol):
         newest_first: bool = False,
     ) -> list[Record]:
         """Records matching `flt` by id, oldest first (newest first with `newest_first`), at
-        most `limit`."""
+        most `limit`; `flt.seat` and `flt.patron` match the record's `seats_of` (both given:
+        the same seat)."""
         ...
 
     def rows(
@@ -78,7 +80,8 @@ class WriteTransaction(Reads, Protocol):
         ...
 
     def append(self, entry: Entry) -> int:
-        """Store `entry` as the next record (`seal`); return its id."""
+        """Store `entry` as the next record (`seal`) with its seats (`seats_of`); return its
+        id."""
         ...
 
     def add_user(self, row: UserRow) -> None:

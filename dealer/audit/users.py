@@ -2,16 +2,21 @@
 
 Roles: `dealer` (rules hands), `supervisor` (also overrides, voids, resolves disputes, adjusts
 meters, changes profiles and pay tables: each with their id and PIN), `auditor` (reads only).
-PINs are stored as salted scrypt hashes, never as typed. The `users` table keeps one row per
-change, each tied to the `user` record that made it; a person's current state is their newest
-row. Ids that were never registered may rule as dealers.
+A PIN (at least 10 characters) seals the user's signing key (`dealer.audit.keys`) and is never
+stored; the sealed key is kept in the users row, its public half on the user's record. After
+`LOCKOUT_AFTER` wrong PINs in a row a user is locked: a `user`/`lock` record disables them until
+a supervisor enables them. The `users` table keeps one row per change, each tied to the `user`
+record that made it; a person's current state is their newest row. Ids that were never
+registered may rule as dealers.
 """
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dealer.audit.records import (
+    ACCESS_DENIED,
     AUDITOR,
     CHECKPOINT,
     DEALER,
@@ -19,18 +24,21 @@ from dealer.audit.records import (
     SUPERVISOR,
     USER,
     Entry,
+    RecordFilter,
     UserRow,
 )
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AccessError, AuditError
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     from dealer.audit.storage import Reads, WriteTransaction
 
-SCRYPT_N = 2**14
-SCRYPT_R = 8
-SCRYPT_P = 1
-PIN_MIN_LENGTH = 4
+LOCKOUT_AFTER = 5
+"""Wrong secrets in a row after which a registered user is locked (disabled, on the record)."""
+LOCK = "lock"
+"""The action of the `user` record that locks a user after `LOCKOUT_AFTER` wrong secrets."""
 
 
 class User(NamedTuple):
@@ -66,26 +74,38 @@ def check_role(role: str) -> str:
     return role
 
 
-def hash_pin(pin: str) -> str:
-    """A salted scrypt hash of `pin`: `scrypt$N$r$p$SALT$HASH` (hex)."""
-    if not isinstance(pin, str) or len(pin.strip()) < PIN_MIN_LENGTH:
-        raise AuditError(f"a PIN needs at least {PIN_MIN_LENGTH} characters")
-    import secrets  # PIN work only: kept off a ruling's start-up
+class Unlocked(NamedTuple):
+    """A secret that matched: the signing key it opened (None for a PIN hash made before
+    signing keys, which checks the PIN but has no key)."""
 
-    salt = secrets.token_bytes(16)
-    digest = _scrypt(pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
-    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${digest.hex()}"
+    private: Ed25519PrivateKey | None
 
 
-def pin_matches(pin: str, stored: str | None) -> bool:
-    """Whether `pin` is the PIN behind the stored hash (constant-time compare)."""
+def unlock(pin: str, stored: str | None) -> Unlocked | None:
+    """What `pin` opens in the stored secret (a key blob, or a legacy `scrypt$` PIN hash), or
+    None when it is not the secret behind it."""
+    from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+    if keys.parse(stored) is not None:
+        private = keys.open_key(pin, stored)
+        return Unlocked(private) if private is not None else None
+    return Unlocked(None) if _legacy_pin_matches(pin, stored) else None
+
+
+def _legacy_pin_matches(pin: str, stored: str | None) -> bool:
+    """Whether `pin` is the PIN behind a salted scrypt hash `scrypt$N$r$p$SALT$HASH` (hex),
+    as stored before signing keys (constant-time compare)."""
     if stored is None or not isinstance(pin, str):
         return False
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
-        if scheme != "scrypt":
+        if scheme != "scrypt" or int(n) > 2**20:
             return False
-        computed = _scrypt(pin, bytes.fromhex(salt), int(n), int(r), int(p))
+        import hashlib  # PIN work only: kept off a ruling's start-up
+
+        computed = hashlib.scrypt(
+            pin.encode("utf-8"), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p), dklen=32
+        )
     except ValueError:
         return False
     import hmac
@@ -94,15 +114,9 @@ def pin_matches(pin: str, stored: str | None) -> bool:
 
 
 def pin_fingerprint(stored: str | None) -> str | None:
-    """SHA-256 of the stored PIN hash: written on user records so `verify` can tell a PIN hash
-    swapped in the users table, without putting the hash itself in exports."""
+    """SHA-256 of the stored secret: written on user records so `verify` can tell a secret
+    swapped in the users table, without putting the blob itself in exports."""
     return None if stored is None else sha256_hex(stored)
-
-
-def _scrypt(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    import hashlib  # PIN work only: kept off a ruling's start-up
-
-    return hashlib.scrypt(pin.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=32)
 
 
 def user(reads: Reads, user_id: str) -> User | None:
@@ -135,9 +149,17 @@ def unregistered(user_id: str, action: str) -> str:
     )
 
 
-def refusal(row: UserRow, user_id: str, pin_ok: bool, action: str) -> tuple[str, str] | None:
+def refusal(
+    row: UserRow, user_id: str, pin_ok: bool, action: str, *, locked: bool = False
+) -> tuple[str, str] | None:
     """Why the registered `user_id` may not do the supervisor `action` (a short code and a
-    sentence), or None when they may. `pin_ok` is whether the PIN given matches the row's hash."""
+    sentence), or None when they may. `pin_ok` is whether the PIN given matches the row's
+    secret; `locked` whether the row disabling them is a lockout."""
+    if locked:
+        return "locked", (
+            f"{user_id} is locked after {LOCKOUT_AFTER} wrong PINs: {action} refused until "
+            "another supervisor enables them"
+        )
     if not row.active:
         return "disabled", f"{user_id} is disabled: {action} refused"
     if row.role != SUPERVISOR:
@@ -174,13 +196,20 @@ def actor_problem(row: UserRow | None, user_id: str, role: str, kind: str) -> st
 def user_record_result(
     user_id: str, role: str, active: bool, pin_hash: str | None
 ) -> dict[str, Any]:
-    """The `result` of the user record behind a users row: what `verify` compares them on."""
-    return {
+    """The `result` of the user record behind a users row: what `verify` compares them on.
+    `key` (the public key of their signing key, hex) only when their secret has one."""
+    from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+    result: dict[str, Any] = {
         "user": user_id,
         "role": role,
         "active": active,
         "pin_fingerprint": pin_fingerprint(pin_hash),
     }
+    public = keys.public_key(pin_hash)
+    if public is not None:
+        result["key"] = public
+    return result
 
 
 def check_actor(reads: Reads, user_id: str, role: str, kind: str) -> None:
@@ -209,10 +238,11 @@ def write_user(
     pin_hash: str | None,
     *,
     was: User | None = None,
+    was_pin: str | None = None,
 ) -> int:
-    """Record a user change (`add`, `bootstrap`, `change`) made by `actor_id` and store the new
-    users row; return the record id. Adding an id that exists is refused."""
-    if action != "change" and tx.user(user_id) is not None:
+    """Record a user change (`add`, `bootstrap`, `change`, `lock`) made by `actor_id` and store
+    the new users row; return the record id. Adding an id that exists is refused."""
+    if action in ("add", "bootstrap") and tx.user(user_id) is not None:
         raise AuditError(f"user {user_id} already exists: change them instead")
     lines = [f"{actor_id} {'registered' if was is None else 'changed'} {user_id}: {role}"]
     if was is not None:
@@ -220,8 +250,10 @@ def write_user(
             lines.append(f"role {was.role} -> {role}")
         if was.active != active:
             lines.append("enabled" if active else "disabled")
-    if pin_hash is not None:
-        lines.append("PIN set")
+    if pin_hash is not None and (was is None or pin_hash != was_pin):
+        lines.append("PIN set (a new signing key)")
+    if action == LOCK:
+        lines.append(f"locked after {LOCKOUT_AFTER} wrong PINs in a row")
     if action == "bootstrap":
         lines.append("first supervisor of this audit database (bootstrap)")
     record_id = tx.append(
@@ -254,11 +286,63 @@ def change_row(
     new_role = role if role is not None else row.role
     new_active = active if active is not None else row.active
     new_pin = pin_hash if pin_hash is not None else row.pin_hash
-    if new_role == SUPERVISOR and new_pin is None:
-        raise AuditError(f"{user_id} needs a PIN to be a supervisor")
+    from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+    if new_role == SUPERVISOR and keys.parse(new_pin) is None:
+        raise AuditError(
+            f"{user_id} needs a new PIN to be a supervisor (it makes their signing key)"
+        )
     still_supervising = new_role == SUPERVISOR and new_active
     if not still_supervising and active_supervisors(tx) == [user_id]:
         raise AuditError(f"{user_id} is the last active supervisor: register another one first")
     return write_user(
-        tx, actor_id, SUPERVISOR, "change", user_id, new_role, new_active, new_pin, was=user_of(row)
+        tx,
+        actor_id,
+        SUPERVISOR,
+        "change",
+        user_id,
+        new_role,
+        new_active,
+        new_pin,
+        was=user_of(row),
+        was_pin=row.pin_hash,
+    )
+
+
+def is_locked(reads: Reads, row: UserRow) -> bool:
+    """Whether the users row `row` is a lockout (its record a `user`/`lock`)."""
+    if row.active:
+        return False
+    record = reads.record(row.record_id)
+    return record is not None and record.action == LOCK
+
+
+def failed_attempts(reads: Reads, row: UserRow) -> int:
+    """Wrong PINs given for the user of `row` in a row, counted from the record: refusals
+    `wrong-pin` after the last record they signed and after the record that set `row`."""
+    from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+    count = 0
+    for made in reads.rows(RecordFilter(user_id=row.user_id), newest_first=True):
+        if made["id"] <= row.record_id or keys.signature_of(made) is not None:
+            break
+        if made["kind"] == ACCESS_DENIED and json.loads(made["result"]).get("why") == "wrong-pin":
+            count += 1
+    return count
+
+
+def lock(tx: WriteTransaction, row: UserRow) -> int:
+    """Record that the user of `row` is locked (disabled) after `LOCKOUT_AFTER` wrong PINs;
+    the record is theirs, made without their secret. Return its id."""
+    return write_user(
+        tx,
+        row.user_id,
+        row.role,
+        LOCK,
+        row.user_id,
+        row.role,
+        False,
+        row.pin_hash,
+        was=user_of(row),
+        was_pin=row.pin_hash,
     )

@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from dealer.audit import keys
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.records import (
     ACCESS_DENIED,
@@ -17,13 +18,14 @@ from dealer.audit.records import (
     OVERRIDE,
     PAYTABLE_CHANGE,
     PROFILE_CHANGE,
+    SIGNOFF,
     SUPERVISOR,
     USER,
     VOID,
     RecordFilter,
     UserRow,
 )
-from dealer.audit.users import actor_problem, user_record_result
+from dealer.audit.users import LOCK, LOCKOUT_AFTER, actor_problem, user_record_result
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Storage
@@ -60,21 +62,45 @@ def verify(storage: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyRe
 
 
 SUPERVISOR_ACTIONS = frozenset(
-    {OVERRIDE, VOID, DISPUTE_RESOLUTION, DISPUTE_CORRECTION, PROFILE_CHANGE, PAYTABLE_CHANGE, USER}
+    {
+        OVERRIDE,
+        VOID,
+        DISPUTE_RESOLUTION,
+        DISPUTE_CORRECTION,
+        PROFILE_CHANGE,
+        PAYTABLE_CHANGE,
+        USER,
+        SIGNOFF,
+    }
 )
 """Kinds of record only an active supervisor makes (and a meter record other than a ruling's
-`move`: an adjustment)."""
+`move`: an adjustment); each is signed by its maker's key (`dealer.audit.keys`)."""
+
+
+def _supervising(row: Mapping[str, Any]) -> bool:
+    """Whether the record `row` is a supervisor action (a lock is made without a secret)."""
+    kind, action = row["kind"], row["action"]
+    if kind == USER and action == LOCK:
+        return False
+    return kind in SUPERVISOR_ACTIONS or (kind == METER and action != "move")
 
 
 def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, str]]:
-    """Each record whose maker could not make it at that point of the log, and each checkpoint
-    recorded in the log that the chain no longer matches, as (record id, problem), in order.
+    """Each record whose maker could not make it at that point of the log, each supervisor
+    action not signed by its maker's key then, each signature seen twice, each lock not earned
+    by wrong PINs, and each checkpoint recorded in the log that the chain no longer matches, as
+    (record id, problem), in order.
 
     The users are replayed from the `user` records: a supervisor action needs its maker to be,
     at that point, a registered, active supervisor (the first user record of a log may register
-    its own maker as the first supervisor: the bootstrap); every other record's role must be
-    its maker's registered role then (an id never registered acts as a dealer)."""
+    its own maker as the first supervisor: the bootstrap, signed by the key it records); every
+    other record's role must be its maker's registered role then (an id never registered acts as
+    a dealer). A supervisor whose PIN predates signing keys has no key on the chain: their
+    actions cannot be signed and are not asked to be."""
     standing: dict[str, UserRow] = {}
+    public: dict[str, str] = {}
+    wrong: dict[str, int] = {}
+    values: set[str] = set()
     hashes: dict[int, str] = {}
     for row in rows:
         record_id, maker, kind = int(row["id"]), str(row["user_id"]), str(row["kind"])
@@ -90,18 +116,48 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
                     "the history before it was rewritten",
                 )
         bootstrap = kind == USER and not standing and result.get("user") == maker
-        supervising = kind in SUPERVISOR_ACTIONS or (kind == METER and row["action"] != "move")
+        problem = None
         if kind != ACCESS_DENIED and not bootstrap:
             now = standing.get(maker)
             problem = actor_problem(now, maker, str(row["role"]), kind)
-            if problem is None and supervising and (now is None or now.role != SUPERVISOR):
+            if problem is None and _supervising(row) and (now is None or now.role != SUPERVISOR):
                 problem = f"{maker} was not a registered supervisor"
-            if problem is not None:
-                yield (record_id, f"record {record_id} ({kind}): at that point {problem}")
+        if problem is None and kind == USER and row["action"] == LOCK:
+            problem = _lock_problem(result, maker, wrong.get(maker, 0))
+        key = result.get("key") if bootstrap else public.get(maker)
+        signature = keys.signature_of(row)
+        signed = _supervising(row) or bootstrap or signature is not None
+        if problem is None and signed and isinstance(key, str):
+            why = keys.signature_problem(row, key)
+            problem = f"{why} of {maker}" if why else None
+        if problem is None and signature is not None:
+            if signature.get("value") in values:
+                problem = "its signature was already used by an earlier record: it is a copy"
+            values.add(str(signature.get("value")))
+            wrong[maker] = 0
+        if problem is not None:
+            yield (record_id, f"record {record_id} ({kind}): at that point {problem}")
+        if kind == ACCESS_DENIED and result.get("why") == "wrong-pin":
+            wrong[maker] = wrong.get(maker, 0) + 1
         if kind == USER and isinstance(result.get("user"), str):
-            standing[result["user"]] = UserRow(
-                record_id, result["user"], str(result.get("role")), bool(result.get("active")), None
+            who = result["user"]
+            standing[who] = UserRow(
+                record_id, who, str(result.get("role")), bool(result.get("active")), None
             )
+            wrong[who] = 0
+            if isinstance(result.get("key"), str):
+                public[who] = result["key"]
+            else:
+                public.pop(who, None)
+
+
+def _lock_problem(result: Mapping[str, Any], maker: str, wrong: int) -> str | None:
+    """Why a `user`/`lock` record by `maker` is not a lockout they earned, or None."""
+    if result.get("user") != maker or result.get("active") is not False:
+        return "a lock record may only disable its own maker"
+    if wrong < LOCKOUT_AFTER:
+        return f"{maker} was locked after {wrong} wrong PINs, not {LOCKOUT_AFTER}"
+    return None
 
 
 def _user_problems(storage: Storage) -> Iterator[str]:

@@ -96,14 +96,16 @@ def paytable_text(ruling: Ruling) -> str:
 
 
 @app.command("paytable")
-@at_desk()
+@at_desk(analysis=True)
 def paytable(
     house: HouseRules,
     table_id: Annotated[str, typer.Argument(help="Pay table id, e.g. PT-FLT-EC-ET-02 or E01.")],
     wager: WagerOption = "1",
     meter: Annotated[
         str | None,
-        typer.Option("--meter", help="Progressive meter for %-of-meter rows [default: its seed]."),
+        typer.Option(
+            "--meter", help="Progressive meter for %-of-meter rows.", show_default="its seed"
+        ),
     ] = None,
     paytables: PaytablesOption = None,
     as_json: JsonFlag = False,
@@ -148,7 +150,7 @@ def house_edge_text(ruling: Ruling) -> str:
 
 
 @app.command("house-edge")
-@at_desk()
+@at_desk(analysis=True)
 def house_edge(
     house: HouseRules,
     rounds: Annotated[int, typer.Option("--rounds", help="Rounds to deal.")] = 500_000,
@@ -157,16 +159,17 @@ def house_edge(
         list[str] | None,
         typer.Option(
             "--house-way",
-            help="House Way (name or file), repeatable [default: the shipped ways and the "
-            "profile's].",
+            help="House Way (name or file), repeatable.",
+            show_default="the shipped ways and the profile's",
         ),
     ] = None,
     player: Annotated[
         list[str] | None,
-        typer.Option("--player", help="house-way or best, repeatable [default: both]."),
+        typer.Option("--player", help="house-way or best, repeatable.", show_default="both"),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Processes [default: every core].")
+        int | None,
+        typer.Option("--workers", help="Processes to deal on.", show_default="every core"),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -188,7 +191,7 @@ def house_edge(
 
 
 @app.command("report")
-@at_desk()
+@at_desk(analysis=True)
 def report(
     house: HouseRules,
     fmt: Annotated[str, typer.Option("--format", help="markdown, text or json.")] = "markdown",

@@ -47,7 +47,8 @@ class _ErrorBoundary(TyperGroup):
     whichever command raised it — one `Error: …` line on stderr, or with `--json` one JSON
     object `{"error": MESSAGE, "exit": STATUS}`; exit status 1 for a domain error (a value,
     file or database that is refused), 2 for a command line that cannot be parsed (unknown
-    command or option, a missing or mistyped argument), 130 for an interrupt."""
+    command or option, a missing or mistyped argument), 130 for an interrupt (Ctrl-C), 143 for
+    SIGTERM."""
 
     def invoke(self, ctx: Any) -> Any:
         warnings.showwarning = _show_notice
@@ -67,6 +68,8 @@ class _ErrorBoundary(TyperGroup):
             _refuse(str(exc), 1, words)
         except _Interrupted:
             _refuse("interrupted", 130, words)
+        except _Terminated:
+            _refuse("terminated", 143, words)
         except NoArgsIsHelpError as exc:
             exc.show()
             sys.exit(exc.exit_code)
@@ -84,6 +87,12 @@ class _ErrorBoundary(TyperGroup):
 
 class _Interrupted(Exception):
     """Ctrl-C (SIGINT) while a command ran: carried past the framework to the boundary."""
+
+
+class _Terminated(BaseException):
+    """SIGTERM while a command ran. A BaseException, not a KeyboardInterrupt: it passes the
+    framework and a live session's Ctrl-C handling untouched, running every clean-up on its
+    way to the boundary."""
 
 
 def _usage(exc: ClickException) -> str:
@@ -202,10 +211,20 @@ def _interrupted(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM (`kill`, a service manager): stop the command like Ctrl-C, exit status 143;
+    neither signal is heard again, so that none cuts the clean-up short."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise _Terminated
+
+
 def main() -> None:
     """Console-script entry point. SIGINT is taken by `_interrupted` even where the parent left
-    it ignored (a job a script started in the background), where Python installs no handler."""
+    it ignored (a job a script started in the background), where Python installs no handler;
+    SIGTERM by `_terminated`."""
     signal.signal(signal.SIGINT, _interrupted)
+    signal.signal(signal.SIGTERM, _terminated)
     words = [a for a in sys.argv[1:] if not a.startswith("-")]
     group = words[0] if words and words[0] in GROUPS else None
     command = words[1] if group and len(words) > 1 else None

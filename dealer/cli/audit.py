@@ -1,7 +1,8 @@
 """`dealer audit …`: read, search, export and verify the record; checkpoints at shift close;
 disputes, overrides and voids; users and meters. Each command parses its arguments, calls one
 desk function and renders what it returns; supervisor actions take `--supervisor ID` and a PIN
-(`--pin`, env `DEALER_PIN`, or asked with hidden input)."""
+(`--pin`, env `DEALER_PIN`, or asked with hidden input), and a dispute's second reviewer their
+own (`--reviewer ID`, `--reviewer-pin`, env `DEALER_REVIEWER_PIN`, or asked)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from dealer.cli.common import (
 )
 from dealer.cli.render import table
 from dealer.desk import records, supervision
-from dealer.desk.context import Desk, HouseRules, LogLocation
+from dealer.desk.context import Desk, HouseRules, LogLocation, default_db, location, shown
 from dealer.desk.records import Record, RecordFilter, Shown, Status
 from dealer.desk.supervision import AMOUNT_LIMIT, OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
@@ -46,7 +47,13 @@ app.add_typer(user_app, name="user")
 app.add_typer(meter_app, name="meter")
 
 TableFilter = Annotated[str | None, typer.Option("--table", help="Only this table.")]
-SeatFilter = Annotated[int | None, typer.Option("--seat", help="Only this seat.")]
+SeatFilter = Annotated[
+    int | None,
+    typer.Option("--seat", help="Only records involving this seat (a round: each seat settled)."),
+]
+PatronFilter = Annotated[
+    str | None, typer.Option("--patron", help="Only records involving this patron id.")
+]
 GameFilter = Annotated[str | None, typer.Option("--game", help="Only this game (paigow, …).")]
 UserFilter = Annotated[str | None, typer.Option("--user", help="Only records made by this user.")]
 KindFilter = Annotated[
@@ -84,6 +91,17 @@ NewPinOption = Annotated[
     ),
 ]
 ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the record).")]
+ReviewerOption = Annotated[
+    str, typer.Option("--reviewer", help="Second reviewer: another supervisor's id.")
+]
+ReviewerPinOption = Annotated[
+    str | None,
+    typer.Option(
+        "--reviewer-pin",
+        envvar="DEALER_REVIEWER_PIN",
+        help="The second reviewer's own PIN (else asked, hidden).",
+    ),
+]
 SEATS = range(1, 9)
 """The seats of any game's table (Pai Gow 1-6, Genpoker up to 8), for filters and disputes."""
 _DISPUTE_LIMIT = fmt_money(AMOUNT_LIMIT)
@@ -102,15 +120,24 @@ def _answer(as_json: bool, data: Any, text: str) -> None:
 
 
 def _pin(pin: str | None, who: str) -> str:
-    if pin is not None:
-        return pin
-    return str(typer.prompt(f"PIN for {who}", hide_input=True))
+    return pin if pin is not None else _ask(f"PIN for {who}")
+
+
+def _ask(prompt: str) -> str:
+    return str(typer.prompt(prompt, hide_input=True))
 
 
 def _supervisor(supervisor: str | None) -> str:
     if not supervisor:
         raise DealerError("this needs a supervisor: --supervisor ID (or DEALER_USER)")
     return inputs.user_id(supervisor)
+
+
+def _reviewed(reviewer: str, reviewer_pin: str | None) -> dict[str, str]:
+    """The second reviewer's id and their own PIN (asked with hidden input if not given)."""
+    who = inputs.user_id(reviewer, "--reviewer")
+    secret = reviewer_pin if reviewer_pin is not None else _ask(f"PIN for second reviewer {who}")
+    return {"reviewer": who, "reviewer_pin": secret}
 
 
 def _new_pin(new_pin: str | None, user_id: str) -> str:
@@ -146,6 +173,7 @@ def _filter(
     links_to: int | None,
     since: str | None,
     until: str | None,
+    patron: str | None,
 ) -> RecordFilter:
     return RecordFilter(
         ids=tuple(inputs.record_id(i) for i in ids or ()),
@@ -158,6 +186,7 @@ def _filter(
         links_to=inputs.record_id(links_to, "--links-to record") if links_to is not None else None,
         since=inputs.time(since) if since else None,
         until=inputs.time(until, end_of_day=True) if until else None,
+        patron=inputs.patron_id(patron) if patron is not None else None,
     )
 
 
@@ -165,6 +194,7 @@ FILTER = Composite(
     (
         option("table_id", TableFilter),
         option("seat", SeatFilter),
+        option("patron", PatronFilter),
         option("since", SinceOption),
         option("until", UntilOption),
         option("game", GameFilter),
@@ -176,7 +206,7 @@ FILTER = Composite(
     ),
     _filter,
 )
-"""Which records: by table, seat, time range, game, user, kind, action, id or link."""
+"""Which records: by table, seat, patron, time range, game, user, kind, action, id or link."""
 
 
 def _when(stamp: str) -> str:
@@ -237,13 +267,22 @@ def list_(
 def search(
     flt: RecordFilter,
     limit: Annotated[int | None, typer.Option("--limit", help="At most this many.")] = None,
+    awaiting_signoff: Annotated[
+        bool,
+        typer.Option("--awaiting-signoff", help="Only rulings whose large pay awaits a sign-off."),
+    ] = False,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """Records by table, seat, time range, game, user, kind or ruling id, oldest first."""
+    """Records by table, seat, patron, time range, game, user, kind or ruling id, oldest
+    first (a seat or patron search finds the seats settled inside rounds too;
+    `--awaiting-signoff`: only the large pays no supervisor has signed off yet)."""
     if limit is not None:
         _at_least_one(limit)
-    _report(records.search(db, flt, limit=limit, linked=not as_json), as_json)
+    found = records.search(
+        db, flt, limit=limit, linked=not as_json, awaiting_signoff=awaiting_signoff
+    )
+    _report(found, as_json)
 
 
 def _at_least_one(limit: int) -> None:
@@ -284,7 +323,9 @@ def show(
     seat = "" if record.seat is None else f"   seat {record.seat}"
     lines = [f"Record {record.id}: {_what(record)}", *_status_lines(status)]
     if record.rule_changes:  # near the top: a ruling made under rules the profile does not have
-        lines.append(f"  rule changes: {', '.join(record.rule_changes)}")
+        approved = record.settings.get("rule_changes_approved_by")
+        by = f" (approved by {approved})" if isinstance(approved, str) else ""
+        lines.append(f"  rule changes: {', '.join(record.rule_changes)}{by}")
     lines += [
         f"  recorded   {record.recorded_at}",
         f"  table      {record.table_id or '-'}{seat}",
@@ -381,6 +422,54 @@ def copy(
     typer.echo(f"copied {copied} records: {head.records} records, head hash {head.head_hash}")
 
 
+@app.command()
+def browse(
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="Listen on this address. 127.0.0.1 (default): this machine only; another "
+            "(0.0.0.0: every network) lets anyone who reaches it read the whole log.",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", help="Listen on this port (default: a free one).")
+    ] = 0,
+    no_open: Annotated[
+        bool, typer.Option("--no-open", help="Print the address only: open no browser.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Browse the audit log read-only in a web browser (Datasette): records, a seat's history,
+    open disputes and their packets, the meter book, the shift summary, the chain's state.
+    Nothing can be written through it. Ctrl-C stops it."""
+    if not 0 <= port <= 65535:
+        raise DealerError(f"--port {port}: a port is 1-65535, or 0 for a free one")
+    where = location(db) if db is not None else default_db()
+    if not isinstance(where, Path):  # Datasette reads SQLite files only
+        raise DealerError(
+            f"--db {shown(where)}: dealer audit browse reads an SQLite log file; copy the "
+            "PostgreSQL log into one first (dealer audit copy)"
+        )
+    try:
+        from dealer.cli.browse.server import serve  # Datasette loads for this command alone
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("datasette", "uvicorn"):
+            raise
+        needed = "dealer audit browse needs Datasette: pip install 'dealer[browse]'"
+        raise DealerError(needed) from None
+
+    serve(
+        where,
+        host,
+        port,
+        open_browser=not no_open,
+        announce=lambda url: typer.echo(
+            f"Browsing the audit log read-only at {url} (Ctrl-C stops)"
+        ),
+    )
+
+
 @app.command("checkpoint")
 @at_desk(default_table="")
 def checkpoint_(
@@ -464,6 +553,26 @@ def void(
     )
 
 
+@app.command()
+@composed(who=SUPERVISOR)
+def signoff(
+    who: Supervisor,
+    record_id: Annotated[int, typer.Argument(help="The ruling whose large pay to sign off.")],
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Sign off a ruling that paid a seat more than the table's sign-off line (the profile's
+    `signoff_over`): a `signoff` record linked to it."""
+    made = supervision.sign_off(
+        db, inputs.record_id(record_id), supervisor=who.user_id, pin=who.pin
+    )
+    _answer(
+        as_json,
+        {"record_id": made, "signs_off": record_id},
+        f"Sign-off recorded as record {made} (signs off ruling {record_id}).",
+    )
+
+
 # -- disputes ----------------------------------------------------------------------------
 
 
@@ -523,9 +632,7 @@ def dispute_resolve(
     who: Supervisor,
     dispute_id: Annotated[int, typer.Argument(help="The dispute id.")],
     outcome: Annotated[str, typer.Option("--outcome", help=" | ".join(OUTCOMES))],
-    reviewer: Annotated[
-        str, typer.Option("--reviewer", help="Second reviewer: another supervisor or an auditor.")
-    ],
+    reviewer: ReviewerOption,
     reason: ReasonOption,
     amount: Annotated[
         str,
@@ -534,6 +641,7 @@ def dispute_resolve(
             help=f"Amount adjusted: + paid to the patron, - taken back (at most {_DISPUTE_LIMIT})",
         ),
     ] = "0",
+    reviewer_pin: ReviewerPinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
@@ -543,8 +651,8 @@ def dispute_resolve(
         inputs.record_id(dispute_id, "dispute"),
         outcome=outcome,
         amount=amount,
-        reviewer=inputs.user_id(reviewer, "--reviewer"),
         reason=inputs.text(reason, "--reason"),
+        **_reviewed(reviewer, reviewer_pin),
         supervisor=who.user_id,
         pin=who.pin,
     )
@@ -567,10 +675,9 @@ def dispute_correct(
             help=f"The right amount: + paid to the patron, - taken back (at most {_DISPUTE_LIMIT})",
         ),
     ],
-    reviewer: Annotated[
-        str, typer.Option("--reviewer", help="Second reviewer: another supervisor or an auditor.")
-    ],
+    reviewer: ReviewerOption,
     reason: ReasonOption,
+    reviewer_pin: ReviewerPinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
@@ -580,8 +687,8 @@ def dispute_correct(
         db,
         inputs.record_id(dispute_id, "dispute"),
         amount=amount,
-        reviewer=inputs.user_id(reviewer, "--reviewer"),
         reason=inputs.text(reason, "--reason"),
+        **_reviewed(reviewer, reviewer_pin),
         supervisor=who.user_id,
         pin=who.pin,
     )

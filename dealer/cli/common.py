@@ -61,6 +61,8 @@ def emit(
         typer.echo(human(ruling))
         if ruling_id is not None:
             typer.echo(f"ruling #{ruling_id} recorded")
+            if "signoff_required" in ruling.result:
+                typer.echo(f"awaiting sign-off: dealer audit signoff {ruling_id}")
 
 
 def emit_event(event: str, **fields: Any) -> None:
@@ -148,6 +150,43 @@ HOUSE = Composite(
 )
 """`--profile` and `--rule`: the house rules."""
 
+RuleSupervisorOption = Annotated[
+    str | None,
+    typer.Option(
+        "--supervisor", help="The supervisor approving --rule changes to an approved profile."
+    ),
+]
+RulePinOption = Annotated[
+    str | None,
+    typer.Option("--pin", envvar="DEALER_PIN", help="The supervisor's PIN (else asked, hidden)."),
+]
+
+
+def _ruling_house(
+    profile: Path | None, rule: list[str] | None, supervisor: str | None, pin: str | None
+) -> HouseRules:
+    """The house rules of a ruling command; a supervisor named without `--pin` is asked for it
+    (hidden). `--supervisor` does not read `DEALER_USER`: that is the dealer's id here."""
+    from dealer import inputs
+
+    who = inputs.user_id(supervisor, "--supervisor") if supervisor else None
+    if who is not None and pin is None:
+        pin = str(typer.prompt(f"PIN for {who}", hide_input=True))
+    return HouseRules.of(profile, rule, who, pin)
+
+
+RULING_HOUSE = Composite(
+    (
+        option("profile", ProfileOption),
+        option("rule", RuleOption),
+        option("supervisor", RuleSupervisorOption),
+        option("pin", RulePinOption),
+    ),
+    _ruling_house,
+)
+"""`--profile`, `--rule`, and `--supervisor`/`--pin`: the house rules of a ruling, with the
+supervisor who approves `--rule` changes to an approved profile."""
+
 
 class _Composed:
     """A command with composite parameters. Its signature (what typer reads to build the
@@ -202,19 +241,23 @@ INPUTS = Composite(
 
 
 def at_desk(
-    *, default_table: str = UNASSIGNED_TABLE, own_table: str | None = None
+    *,
+    default_table: str = UNASSIGNED_TABLE,
+    own_table: str | None = None,
+    analysis: bool = False,
 ) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """A command that acts at a desk (`desk: Desk`: `--db`, `--user`, `--table` with their
     environment variables; with `own_table`, always at that table: `--table` refused and
     `DEALER_TABLE` not read); with a `house: HouseRules` parameter, under house rules
-    (`--profile`, `--rule`); with an `io: Inputs` parameter, ruling typed or batch input
-    (`--json`, `--batch`)."""
+    (`--profile`, `--rule`, and for a ruling `--supervisor`/`--pin`; an `analysis` rules nothing,
+    so its `--rule` needs no supervisor); with an `io: Inputs` parameter, ruling typed or batch
+    input (`--json`, `--batch`)."""
 
     def wrap(command: Callable[..., R]) -> Callable[..., R]:
         names = inspect.signature(command).parameters
         chosen = {"desk": _desk(default_table, own_table)} if "desk" in names else {}
         if "house" in names:
-            chosen["house"] = HOUSE
+            chosen["house"] = HOUSE if analysis or own_table is not None else RULING_HOUSE
         if "io" in names:
             chosen["io"] = INPUTS
         return composed(**chosen)(command)

@@ -122,10 +122,13 @@ def settle(
     house_way: Annotated[
         str | None, typer.Option("--house-way", help="trump-plaza, foxwoods, or a file.")
     ] = None,
+    patron: Annotated[
+        str | None, typer.Option("--patron", help="The player's patron id (kept on the record).")
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Settle one seat against the dealer: the base wager and any bonus wagers."""
-    from dealer.inputs import money, optional_money
+    from dealer.inputs import money, optional_money, patron_id
     from dealer.inputs import seat as seat_number
 
     if (player is None) == (high is None and low is None):
@@ -145,5 +148,6 @@ def settle(
         progressive_insurance=optional_money(progressive_insurance, "progressive insurance wager"),
         seat=seat_number(seat),
         house_way=house_way,
+        patron=None if patron is None else patron_id(patron),
     )
     show(recorded, as_json, render.settle_text)

@@ -91,6 +91,8 @@ def settle_text(ruling: Ruling) -> str:
         ["", base["player"]["high"]["description"], base["player"]["low"]["description"]],
     ]
     out = [table(rows, ["", "high", "low"]), reasons(ruling)]
+    if "patron" in ruling.result:
+        out.insert(0, f"seat {ruling.seat}, patron {ruling.result['patron']}")
     wagers = [["base", _amount(base["wager"]), base["outcome"], base["odds"], _signed(base["net"])]]
     for bonus in ruling.result["bonuses"]:
         wagers.append(
@@ -138,7 +140,7 @@ def round_text(ruling: Ruling) -> str:
             nets[bonus["wager"]] = nets.get(bonus["wager"], 0) + bonus["net"]
         rows.append(
             [
-                seat["seat"],
+                f"{seat['seat']} {seat['patron']}" if "patron" in seat else seat["seat"],
                 pretty(base["player"]["high"]["cards"]),
                 pretty(base["player"]["low"]["cards"]),
                 f"{base['outcome']} ({base['odds']})",

@@ -9,9 +9,10 @@ from typing import Annotated
 import typer
 
 from dealer import inputs
-from dealer.cli.common import DbOption, JsonFlag
+from dealer.cli.common import HOUSE, DbOption, JsonFlag, composed
 from dealer.cli.render import table as text_table
-from dealer.desk.shift import LARGE_PAY, ShiftSummary, shift_summary
+from dealer.desk.context import HouseRules
+from dealer.desk.shift import ShiftSummary, shift_summary
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
 from dealer.kernel.text import quoted
@@ -146,7 +147,7 @@ def summary_text(summary: ShiftSummary) -> str:
         lines += ["", "Meter adjustments:", text_table(adjusted, headers)]
     else:
         lines += ["", "No meter adjustments."]
-    threshold = fmt_money(LARGE_PAY)
+    threshold = fmt_money(summary.signoff_over)
     if summary.large_pays:
         pays = [
             [f"#{p.ruling}", "" if p.seat is None else str(p.seat), fmt_money(p.net, signed=True)]
@@ -154,11 +155,14 @@ def summary_text(summary: ShiftSummary) -> str:
         ]
         lines += [
             "",
-            f"Large pays (a seat's net win of {threshold} or more):",
+            f"Large pays (a seat's net win of more than {threshold}):",
             text_table(pays, ["ruling", "seat", "net"]),
         ]
     else:
-        lines += ["", f"No large pays (a seat's net win of {threshold} or more)."]
+        lines += ["", f"No large pays (a seat's net win of more than {threshold})."]
+    waiting = _ids(summary.awaiting_signoff)
+    signed = ", ".join(f"#{s.ruling} by {s.by} (#{s.record})" for s in summary.signed_off)
+    lines += ["", f"Awaiting sign-off: {waiting}", f"Signed off: {signed or 'none'}"]
     if summary.rule_changes:
         changed = [[f"#{r}", ", ".join(c)] for r, c in summary.rule_changes.items()]
         lines += [
@@ -190,7 +194,9 @@ def summary_text(summary: ShiftSummary) -> str:
 
 
 @app.command()
+@composed(house=HOUSE)
 def summary(
+    house: HouseRules,
     table: Annotated[
         str, typer.Option("--table", envvar="DEALER_TABLE", help="The table (table id).")
     ],
@@ -206,13 +212,14 @@ def summary(
     db: DbOption = None,
 ) -> None:
     """Rounds, seats, wagered and net by wager type (of the rulings in effect), the house's
-    result, meter movements and adjustments, large pays, open and resolved disputes, rulings
-    made with rule changes, overrides and voids of one table over a time range."""
+    result, meter movements and adjustments, large pays (over the profile's `signoff_over`) and
+    their sign-offs, open and resolved disputes, rulings made with rule changes, overrides and
+    voids of one table over a time range."""
     start = inputs.time(since) if since else None
     end = inputs.time(until, end_of_day=True) if until else None
     if start is not None and end is not None and start >= end:
         raise DealerError(f"--since {quoted(since)} is not before --until {quoted(until)}")
-    result = shift_summary(db, inputs.table_id(table), since=start, until=end)
+    result = shift_summary(db, inputs.table_id(table), since=start, until=end, house=house)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     else:

@@ -110,15 +110,24 @@ def _login() -> str:
 
 class HouseRules(NamedTuple):
     """The house rules a command rules under: a table profile file (else the default profile)
-    and `--rule KEY=VALUE` overrides, in order."""
+    and `--rule KEY=VALUE` overrides, in order; on a ruling command, the supervisor (id and PIN)
+    who approves those overrides where the table's profile is an approved one."""
 
     profile: Path | None = None
     rules: tuple[str, ...] = ()
+    supervisor: str | None = None
+    pin: str | None = None
 
     @classmethod
-    def of(cls, profile: Path | None, rules: Sequence[str] | None) -> HouseRules:
-        """From the command's `--profile` and `--rule` options."""
-        return cls(profile, tuple(rules or ()))
+    def of(
+        cls,
+        profile: Path | None,
+        rules: Sequence[str] | None,
+        supervisor: str | None = None,
+        pin: str | None = None,
+    ) -> HouseRules:
+        """From the command's `--profile`, `--rule` (and `--supervisor`, `--pin`) options."""
+        return cls(profile, tuple(rules or ()), supervisor, pin)
 
     def load(self) -> Profile:
         """The table profile these rules make."""

@@ -166,9 +166,12 @@ class TableSession:
 
 
 def table_session(desk: Desk, house: HouseRules) -> TableSession:
-    """`dealer table`: a live Pai Gow table at `desk` under the house rules; a log that cannot
-    be written, or house rules not approved for the table, fail now, not at the first settle."""
-    profile = house.load()
+    """`dealer table`: a live Pai Gow table at `desk` under the house rules (`--rule` changes
+    approved once, for the session); a log that cannot be written, or house rules not approved
+    for the table, fail now, not at the first settle."""
+    from dealer.desk.paigow import ruling_profile
+
+    profile = ruling_profile(desk, house)
     check_log(desk, profile.settings())
     return TableSession(desk, profile)
 

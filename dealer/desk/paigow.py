@@ -1,7 +1,8 @@
 """What a Pai Gow dealer does: rank, compare, set by the House Way, read the bonus events,
 settle a seat, settle a whole round, deal a demo round. Each is ruled under the table's house
 rules and put on the record (with the table's progressive meters read and moved in the same
-transaction where the ruling pays from them)."""
+transaction where the ruling pays from them). A ruling's `--rule` changes go through
+`rule_changes.ruling_profile` first; the demo, dealt at its own table, only flags them."""
 
 from __future__ import annotations
 
@@ -23,14 +24,24 @@ DEMO_TABLE = "DEMO"
 table (the command refuses `--table` and does not read `DEALER_TABLE`)."""
 
 
+def ruling_profile(desk: Desk, house: HouseRules) -> Profile:
+    """The profile a ruling is made under; `--rule` changes go through
+    `rule_changes.ruling_profile` (loaded only then: a ruling without changes never loads it)."""
+    if not house.rules:
+        return house.load()
+    from dealer.desk import rule_changes
+
+    return rule_changes.ruling_profile(desk, house)
+
+
 def rank(desk: Desk, house: HouseRules, cards: str) -> Recorded:
     """Rank a five-card (high) or two-card (low) hand."""
-    return record_one(desk, rulings.rank_ruling(cards, house.load()))
+    return record_one(desk, rulings.rank_ruling(cards, ruling_profile(desk, house)))
 
 
 def compare(desk: Desk, house: HouseRules, first: str, second: str) -> Recorded:
     """Compare two hands of the same size; a copy has no winner."""
-    return record_one(desk, rulings.compare_ruling(first, second, house.load()))
+    return record_one(desk, rulings.compare_ruling(first, second, ruling_profile(desk, house)))
 
 
 def compare_line(desk: Desk, house: HouseRules, line: str) -> Recorded:
@@ -41,12 +52,12 @@ def compare_line(desk: Desk, house: HouseRules, line: str) -> Recorded:
 
 def set_hand(desk: Desk, house: HouseRules, cards: str, house_way: str | None) -> Recorded:
     """Set seven cards by the House Way (the table's, or the one named)."""
-    return record_one(desk, rulings.set_ruling(cards, house.load(), house_way))
+    return record_one(desk, rulings.set_ruling(cards, ruling_profile(desk, house), house_way))
 
 
 def bonus(desk: Desk, house: HouseRules, cards: str) -> Recorded:
     """The seven-card bonus events of a hand and the row of each posted pay table."""
-    return record_one(desk, rulings.bonus_ruling(cards, house.load()))
+    return record_one(desk, rulings.bonus_ruling(cards, ruling_profile(desk, house)))
 
 
 def settle(
@@ -65,13 +76,15 @@ def settle(
     progressive_insurance: Decimal | None = None,
     seat: int = 1,
     house_way: str | None = None,
+    patron: str | None = None,
 ) -> Recorded:
     """Settle one seat against the dealer: the base wager and its bonus wagers (None where not
     placed), the table's progressive meters moved in the same transaction. The player's seven
-    cards are set by the House Way (`player`), or the player set `high` and `low`."""
+    cards are set by the House Way (`player`), or the player set `high` and `low`; `patron` is
+    the player's patron id, kept with the ruling."""
     from dealer.games.paigow import seat_rulings
 
-    profile = house.load()
+    profile = ruling_profile(desk, house)
 
     def rule(meters: Meters) -> tuple[Ruling, Meters]:
         return seat_rulings.settle_ruling(
@@ -91,6 +104,7 @@ def settle(
                 progressive_insurance,
             ),
             seat=seat,
+            patron=patron,
         )
 
     return _with_meters(desk, profile, rule)
@@ -102,7 +116,7 @@ def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorde
     from dealer.games.paigow import seat_rulings
 
     raw = seat_rulings.read_round_text(text, origin)
-    return settle_round(desk, house.load(), raw, text)
+    return settle_round(desk, ruling_profile(desk, house), raw, text)
 
 
 def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
 
-from dealer.audit import entries
+from dealer.audit import entries, signoffs
 from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
 from dealer.audit.export import export as write_records
 from dealer.audit.records import Record, RecordFilter
@@ -110,12 +110,22 @@ def latest(
 
 
 def search(
-    db: LogLocation | None, flt: RecordFilter, *, limit: int | None = None, linked: bool = True
+    db: LogLocation | None,
+    flt: RecordFilter,
+    *,
+    limit: int | None = None,
+    linked: bool = True,
+    awaiting_signoff: bool = False,
 ) -> list[Shown]:
     """The records matching `flt` (at most `limit`), oldest first; with `linked`, each with the
-    records that refer to it."""
+    records that refer to it; with `awaiting_signoff`, only rulings whose large pay awaits a
+    supervisor's sign-off (not signed off, not voided)."""
     with open_log(db, read_only=True) as log:
-        return _shown(log, log.records(flt, limit=limit), linked)
+        if not awaiting_signoff:
+            return _shown(log, log.records(flt, limit=limit), linked)
+        with log.snapshot():
+            waiting = [r for r in log.records(flt) if signoffs.awaiting(log, r)]
+            return _shown(log, waiting[:limit], linked)
 
 
 def show(db: LogLocation | None, record_id: int) -> Shown:

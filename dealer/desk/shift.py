@@ -11,8 +11,11 @@ Floor decisions (the rule documents are silent):
   round's `seats`, a settle's `base` and `bonuses`) replaces the ruling's figures; the newest
   such override that is not voided wins. An override without a result states a decision, not
   new figures: the ruling counts as it was ruled and the override is listed to reconcile.
-* Large pays: a seat whose net win on one ruling in effect is `LARGE_PAY` ($2,500) or more;
-  the profile has no such setting, so the threshold is fixed here and named in the report.
+* Large pays: a seat whose net win on one ruling in effect is more than the table profile's
+  `signoff_over` (default $2,500; `--profile`/`--rule` give the table's own), the one line the
+  sign-off of a large pay uses. Sign-offs: the rulings in the range whose large pay still
+  awaits a supervisor's sign-off (not voided), and those signed off (whenever signed), as each
+  ruling recorded its need (`signoff_required`) when it was made.
 * Meters: the contributions and hits of every ruling in the range count, voided or not (a
   void does not move a meter back; a supervisor adjusts it by hand, and that adjustment shows).
 * Overrides and voids listed: those recorded in the range, and those (recorded at any time) of
@@ -30,8 +33,8 @@ from decimal import Decimal
 from typing import Any
 
 from dealer.audit.disputes import Dispute, disputes
-from dealer.audit.records import METER, OVERRIDE, VOID, Record, RecordFilter
-from dealer.desk.context import LogLocation, open_log
+from dealer.audit.records import METER, OVERRIDE, SIGNOFF, VOID, Record, RecordFilter
+from dealer.desk.context import HouseRules, LogLocation, open_log
 from dealer.kernel.money import money_json
 
 WAGER_TYPES = (
@@ -45,7 +48,6 @@ WAGER_TYPES = (
 METERS = ("progressive_insurance", "progressive_treasure")
 MONEY_ACTIONS = ("round", "settle")
 ZERO = Decimal(0)
-LARGE_PAY = Decimal(2500)
 
 
 def _money(value: Any) -> Decimal:
@@ -151,7 +153,7 @@ class MeterAdjustment:
 
 @dataclass(frozen=True)
 class LargePay:
-    """One seat's net win of `LARGE_PAY` or more on one ruling in effect."""
+    """One seat's net win of more than the sign-off line on one ruling in effect."""
 
     ruling: int
     seat: int | None
@@ -160,6 +162,19 @@ class LargePay:
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {"ruling": self.ruling, "seat": self.seat, "net": money_json(self.net)}
+
+
+@dataclass(frozen=True)
+class SignedOff:
+    """A ruling's large pay signed off: the ruling, the sign-off record and its supervisor."""
+
+    ruling: int
+    record: int
+    by: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"ruling": self.ruling, "record": self.record, "by": self.by}
 
 
 @dataclass(frozen=True)
@@ -179,11 +194,14 @@ class ShiftSummary:
     open_disputes: tuple[Dispute, ...]
     overrides: tuple[Correction, ...]
     voids: tuple[Correction, ...]
+    signoff_over: Decimal
     replaced: Mapping[int, int] = field(default_factory=dict)
     resolved_disputes: tuple[Dispute, ...] = ()
     meter_adjustments: tuple[MeterAdjustment, ...] = ()
     large_pays: tuple[LargePay, ...] = ()
     rule_changes: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    awaiting_signoff: tuple[int, ...] = ()
+    signed_off: tuple[SignedOff, ...] = ()
 
     @property
     def total_wagered(self) -> Decimal:
@@ -225,8 +243,12 @@ class ShiftSummary:
             "resolved_disputes": [d.to_dict() for d in self.resolved_disputes],
             "meter_adjustments": [m.to_dict() for m in self.meter_adjustments],
             "large_pays": {
-                "threshold": money_json(LARGE_PAY),
+                "threshold": money_json(self.signoff_over),
                 "pays": [p.to_dict() for p in self.large_pays],
+            },
+            "signoffs": {
+                "awaiting": list(self.awaiting_signoff),
+                "signed": [s.to_dict() for s in self.signed_off],
             },
             "rule_changes": [
                 {"ruling": ruling, "changes": list(changes)}
@@ -278,7 +300,7 @@ def _seat_net(seat: Mapping[str, Any]) -> Decimal:
 
 
 def _wager_totals(
-    rulings: Sequence[tuple[Record, Mapping[str, Any]]],
+    rulings: Sequence[tuple[Record, Mapping[str, Any]]], signoff_over: Decimal
 ) -> tuple[dict[str, WagerTotals], int, list[LargePay]]:
     totals = {name: WagerTotals() for name in WAGER_TYPES}
     seats = 0
@@ -294,7 +316,7 @@ def _wager_totals(
                     totals[name] = totals[name].add(
                         _money(bonus.get("amount")), _money(bonus.get("net"))
                     )
-            if (net := _seat_net(seat)) >= LARGE_PAY:
+            if (net := _seat_net(seat)) > signoff_over:
                 number = seat.get("seat", ruling.seat)
                 large.append(LargePay(ruling.id, number if isinstance(number, int) else None, net))
     return totals, seats, large
@@ -372,11 +394,14 @@ def summarize(
     meters_before: Sequence[Record],
     corrections: Sequence[Record],
     table_disputes: Sequence[Dispute],
+    signoff_over: Decimal,
+    signoffs: Sequence[Record] = (),
 ) -> ShiftSummary:
     """The shift summary of `table` from `records` (the table's records in the range, by id),
     `meters_before` (its meter records before the range), `corrections` (its overrides and
-    voids, at any time) and its disputes (at any time). Times are the stored UTC form; `since`
-    inclusive, `until` exclusive."""
+    voids, at any time), its disputes (at any time), the profile's sign-off line and its
+    sign-off records (at any time). Times are the stored UTC form; `since` inclusive, `until`
+    exclusive."""
     rulings = [
         r
         for r in records
@@ -387,7 +412,9 @@ def summarize(
     listed.sort(key=lambda c: c.id)
     voided = {c.links_to for c in corrections if c.kind == "void"}
     counted, replaced = _in_effect(rulings, corrections)
-    totals, seats, large = _wager_totals(counted)
+    totals, seats, large = _wager_totals(counted, signoff_over)
+    signed = {r.links_to: r for r in signoffs}
+    needing = [r for r in rulings if isinstance(r.result.get("signoff_required"), dict)]
     moves = [r for r in records if r.kind == "meter"]
     last_before: dict[str, Decimal] = {}
     for move in meters_before:
@@ -419,6 +446,13 @@ def summarize(
         ),
         meter_adjustments=tuple(_adjustment(m) for m in moves if m.action != "move"),
         large_pays=tuple(large),
+        signoff_over=signoff_over,
+        awaiting_signoff=tuple(r.id for r in needing if r.id not in signed and r.id not in voided),
+        signed_off=tuple(
+            SignedOff(r.id, signed[r.id].id, signed[r.id].user_id)
+            for r in needing
+            if r.id in signed
+        ),
         rule_changes={
             r.id: r.rule_changes for r in records if r.kind == "ruling" and r.rule_changes
         },
@@ -426,10 +460,17 @@ def summarize(
 
 
 def shift_summary(
-    db: LogLocation | None, table: str, *, since: str | None = None, until: str | None = None
+    db: LogLocation | None,
+    table: str,
+    *,
+    since: str | None = None,
+    until: str | None = None,
+    house: HouseRules | None = None,
 ) -> ShiftSummary:
     """The shift summary of `table` from the audit log at `db` (which must exist), over
-    [`since`, `until`) in the stored UTC form (None: from the first record / until now)."""
+    [`since`, `until`) in the stored UTC form (None: from the first record / until now); large
+    pays by the sign-off line of the table profile `house` makes (None: the default profile)."""
+    signoff_over = (house or HouseRules()).load().signoff_over
     with open_log(db, read_only=True) as log:
         records = log.records(RecordFilter(table_id=table, since=since, until=until))
         before = (
@@ -441,4 +482,7 @@ def shift_summary(
             RecordFilter(table_id=table, kind=VOID)
         )
         table_disputes = disputes(log, table_id=table)
-    return summarize(table, since, until, records, before, corrections, table_disputes)
+        signoffs = log.records(RecordFilter(table_id=table, kind=SIGNOFF))
+    return summarize(
+        table, since, until, records, before, corrections, table_disputes, signoff_over, signoffs
+    )

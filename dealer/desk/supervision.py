@@ -1,9 +1,9 @@
-"""What a supervisor does at the floor: override or void a ruling, open and resolve disputes
-(and correct a resolved dispute's amount), register and change users, show and adjust the
-progressive meters, approve a table profile or a pay-table file. Each function opens the log,
-does one thing, closes it; every supervisor action is checked against the supervisor's id and
-PIN (a registered user's refusal is on the record), and typed values are checked first, so a
-refused value writes nothing."""
+"""What a supervisor does at the floor: override or void a ruling, sign off a large pay, open
+and resolve disputes (and correct a resolved dispute's amount), register and change users, show
+and adjust the progressive meters, approve a table profile or a pay-table file. Each function
+opens the log, does one thing, closes it; every supervisor action is checked against the
+supervisor's id and PIN (a registered user's refusal is on the record), and typed values are
+checked first, so a refused value writes nothing."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from dealer.audit import corrections, disputes, meters, staff, users
+from dealer.audit import corrections, disputes, meters, signoffs, staff, users
 from dealer.audit.authority import append_supervised
 from dealer.audit.disputes import AMOUNT_LIMIT, OUTCOMES, Dispute
 from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE, ROLES, SUPERVISOR, Entry
@@ -44,6 +44,7 @@ __all__ = [
     "open_dispute",
     "override",
     "resolve_dispute",
+    "sign_off",
     "void",
 ]
 
@@ -103,6 +104,12 @@ def void(db: LogLocation | None, record_id: int, *, reason: str, supervisor: str
         return corrections.void(log, record_id, reason=reason, supervisor_id=supervisor, pin=pin)
 
 
+def sign_off(db: LogLocation | None, record_id: int, *, supervisor: str, pin: str) -> int:
+    """Sign off a ruling's large pay: a new record linked to it. Returns its id."""
+    with open_log(db) as log:
+        return signoffs.sign_off(log, record_id, supervisor_id=supervisor, pin=pin)
+
+
 def open_dispute(
     desk: Desk,
     description: str,
@@ -136,12 +143,14 @@ def resolve_dispute(
     outcome: str,
     amount: str,
     reviewer: str,
+    reviewer_pin: str,
     reason: str,
     supervisor: str,
     pin: str,
 ) -> tuple[int, Dispute]:
     """Resolve a dispute (outcome, amount adjusted as typed: + paid to the patron, − taken
-    back; a second reviewer); the resolution's record id and the dispute as it now stands."""
+    back; a second reviewer with their PIN); the resolution's record id and the dispute as it
+    now stands."""
     adjusted = signed_money(amount, "the amount adjusted", limit=AMOUNT_LIMIT)
     with open_log(db) as log:
         made = disputes.resolve_dispute(
@@ -150,6 +159,7 @@ def resolve_dispute(
             outcome=outcome,
             amount_adjusted=adjusted,
             second_reviewer=reviewer,
+            reviewer_pin=reviewer_pin,
             reason=reason,
             supervisor_id=supervisor,
             pin=pin,
@@ -163,11 +173,13 @@ def correct_dispute(
     *,
     amount: str,
     reviewer: str,
+    reviewer_pin: str,
     reason: str,
     supervisor: str,
     pin: str,
 ) -> tuple[int, Dispute]:
-    """Correct a resolved dispute's amount adjusted (as typed, with a second reviewer): a record
+    """Correct a resolved dispute's amount adjusted (as typed, with a second reviewer and their
+    PIN): a record
     linked to the dispute. The correction's record id and the dispute as it now stands."""
     adjusted = signed_money(amount, "the amount adjusted", limit=AMOUNT_LIMIT)
     with open_log(db) as log:
@@ -176,6 +188,7 @@ def correct_dispute(
             dispute_id,
             amount_adjusted=adjusted,
             second_reviewer=reviewer,
+            reviewer_pin=reviewer_pin,
             reason=reason,
             supervisor_id=supervisor,
             pin=pin,

@@ -26,21 +26,20 @@ best high hand, then keeps the joker and the higher suits (♠ ♥ ♦ ♣) high
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import combinations
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from dealer.games.paigow.ranking import (
-    MADE_BY_STRAIGHT_OR_FLUSH,
     Key,
-    has_straight_or_flush,
     high_key,
     is_foul,
     low_key,
 )
-from dealer.kernel.cards import Card, symbols
+from dealer.kernel.cards import JOKER_SUIT, Card, symbols
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import ConfigError, HouseWayError
 
@@ -75,17 +74,17 @@ class Shape(NamedTuple):
     straight_or_flush: bool
 
 
-def shape_of(cards: Sequence[Card]) -> Shape:
-    """Group seven cards by rank and name the pattern."""
+def shape_of(ranks: Sequence[int], straight_or_flush: bool) -> Shape:
+    """Group seven ranks (the joker as an ace) and name the pattern."""
     counts: dict[int, int] = {}
-    for c in cards:
-        counts[c.rank] = counts.get(c.rank, 0) + 1
-    by = sorted(counts, reverse=True)
-    five = next((r for r in by if counts[r] == 5), None)
-    quads = next((r for r in by if counts[r] == 4), None)
-    trips = tuple(r for r in by if counts[r] == 3)
-    pairs = tuple(r for r in by if counts[r] == 2)
-    singles = tuple(r for r in by if counts[r] == 1)
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    groups: tuple[list[int], ...] = ([], [], [], [], [], [])
+    for r in sorted(counts, reverse=True):
+        groups[counts[r]].append(r)
+    five = groups[5][0] if groups[5] else None
+    quads = groups[4][0] if groups[4] else None
+    trips, pairs, singles = tuple(groups[3]), tuple(groups[2]), tuple(groups[1])
     if five:
         pattern = "five-aces"
     elif quads:
@@ -96,7 +95,7 @@ def shape_of(cards: Sequence[Card]) -> Shape:
         pattern = "full-house" if pairs else "three-of-a-kind"
     else:
         pattern = ("no-pair", "one-pair", "two-pair", "three-pair")[len(pairs)]
-    return Shape(pattern, five, quads, trips, pairs, singles, has_straight_or_flush(cards))
+    return Shape(pattern, five, quads, trips, pairs, singles, straight_or_flush)
 
 
 class Condition(NamedTuple):
@@ -214,6 +213,146 @@ class Setting(NamedTuple):
 
 
 # --- setting seven cards --------------------------------------------------------------------
+#
+# A way is compiled once, lazily, into a plan (`_Plan`): its clauses by pattern; which clauses
+# hold, memoised by what a condition can ask of the shape (pattern, straight or flush, the
+# ranks of the groups, the singles a condition names); and, by the seven ranks (the joker as
+# an ace) and whether the joker is among them, the steps that may decide the hand with the
+# ranks each action sends low. A hand then costs its rank key, one dictionary look-up, its
+# suits only where a flush would change the clause, and a choice of cards only where the
+# ranks leave one (which of three aces goes low, the best two cards that leave a straight or
+# flush high). There are fewer than 100,000 rank keys, so a plan stays a few megabytes.
+
+
+class _Option(NamedTuple):
+    """One way to carry out an action for some ranks: the ranks that go low (None: the best
+    two cards), and whether the high hand must be a straight, flush or straight flush."""
+
+    target: tuple[int, int] | None
+    high_straight_or_flush: bool
+
+
+class _Step(NamedTuple):
+    """A clause whose condition holds, and its action's options for the ranks (two or more
+    for best_of: the better low hand, ties the first)."""
+
+    clause: Clause
+    options: tuple[_Option, ...]
+
+
+class _Entry(NamedTuple):
+    """The steps for one rank key; whether a flush would change them (the ranks hold no
+    straight and some clause asks for a straight or flush); the steps with a flush, once a
+    hand has needed them."""
+
+    plain: tuple[_Step, ...]
+    asks_suits: bool
+    with_flush: tuple[_Step, ...] | None = None
+
+
+def _options(action: Action, s: Shape) -> tuple[_Option, ...]:
+    """The options of `action` the ranks allow (best_of nested or not: the better low hand of
+    all, ties the first, is the same)."""
+    if action.best_of:
+        return tuple(o for option in action.best_of for o in _options(option, s))
+    target = action.low_ranks(s)
+    if target is None and action.low != "best":
+        return ()
+    return (_Option(target, action.high_straight_or_flush),)
+
+
+class _Plan:
+    """A way compiled for speed: its clauses by pattern, and the steps found so far by rank
+    key (seven ranks low to high, the joker as an ace; whether the joker is among them)."""
+
+    def __init__(self, way: HouseWay) -> None:
+        self.way = way
+        by_pattern: dict[str, list[Clause]] = {p: [] for p in PATTERNS}
+        for clause in way.clauses:
+            for pattern in clause.when.patterns:
+                by_pattern[pattern].append(clause)
+        self.by_pattern = {p: tuple(c) for p, c in by_pattern.items()}
+        self.asks_straight_or_flush = frozenset(
+            p
+            for p, cs in by_pattern.items()
+            if any(c.when.straight_or_flush is not None for c in cs)
+        )
+        self.watched = frozenset().union(
+            *(c.when.can_go_low | c.when.can_go_low_all for c in way.clauses)
+        )
+        self.entries: tuple[dict[tuple[int, ...], _Entry], ...] = ({}, {})
+        """Without and with the joker."""
+        self.holding: dict[tuple[object, ...], tuple[Clause, ...]] = {}
+
+    def steps(self, s: Shape) -> tuple[_Step, ...]:
+        """The clauses that may decide a hand of shape `s`, in order, up to the first that is
+        always carried out (fixed ranks low, no straight or flush demanded)."""
+        named = tuple(r for r in s.singles if r in self.watched)
+        what = (s.pattern, s.straight_or_flush, s.quads, s.trips[:1], s.pairs[:2], named)
+        holding = self.holding.get(what)
+        if holding is None:  # what a condition can ask of the shape
+            holding = tuple(c for c in self.by_pattern[s.pattern] if c.when.holds(s))
+            self.holding[what] = holding
+        steps = []
+        for clause in holding:
+            options = _options(clause.action, s)
+            if not options:
+                continue
+            steps.append(_Step(clause, options))
+            first = options[0]
+            if len(options) == 1 and first.target is not None and not first.high_straight_or_flush:
+                break
+        return tuple(steps)
+
+    def entry(self, key: tuple[int, ...], joker: bool) -> _Entry:
+        """The steps for a rank key, found once."""
+        mask = 0
+        for r in key[:-1] if joker else key:  # the joker: the last of the aces
+            mask |= 1 << (r - 1)
+        straight = _straight(mask, joker)
+        s = shape_of(key, straight)
+        asks = not straight and s.pattern in self.asks_straight_or_flush
+        entry = self.entries[joker][key] = _Entry(self.steps(s), asks)
+        return entry
+
+    def with_flush(self, key: tuple[int, ...], joker: bool) -> tuple[_Step, ...]:
+        """The steps for a rank key whose cards make a flush, found once."""
+        entry = self.entries[joker][key]
+        if entry.with_flush is not None:
+            return entry.with_flush
+        steps = self.steps(shape_of(key, True))
+        self.entries[joker][key] = entry._replace(with_flush=steps)
+        return steps
+
+
+_PLANS: dict[int, _Plan] = {}
+"""Each way's plan, by the way's identity (a way is a tuple of clauses: hashing it per hand
+would cost more than the plan saves)."""
+
+
+def _plan(way: HouseWay) -> _Plan:
+    found = _PLANS.get(id(way))
+    if found is not None and found.way is way:
+        return found
+    if len(_PLANS) >= 8:  # ways read from files one after another: keep the memory bounded
+        _PLANS.clear()
+    plan = _PLANS[id(way)] = _Plan(way)
+    return plan
+
+
+def _straight(mask: int, jokers: int) -> bool:
+    """Whether natural ranks (rank r as bit r - 1), with `jokers` (0 or 1) filling a gap, hold
+    a straight: five bits in a row, or four of five with the joker (the ace also plays low)."""
+    m = mask | mask >> 13
+    if not jokers:
+        return bool(m & m >> 1 & m >> 2 & m >> 3 & m >> 4)
+    two = m & m >> 1
+    return bool(two & m >> 2 & (m >> 3 | m >> 4) | m & m >> 3 & m >> 4 & (m >> 1 | m >> 2))
+
+
+_HIGH_OF: dict[tuple[int, int], tuple[int, ...]] = {low: high for high, low in SPLITS}
+_ORDER = attrgetter("rank", "suit")
+"""Sort key of a card: the order of `Card` (rank, then suit), without a Python-level compare."""
 
 
 def _tie_order(low: Sequence[Card]) -> tuple[int, ...]:
@@ -221,40 +360,129 @@ def _tie_order(low: Sequence[Card]) -> tuple[int, ...]:
     return tuple(sorted(-c.index for c in low))
 
 
-def _carry_out(action: Action, cards: Sequence[Card], s: Shape) -> tuple[int, ...] | None:
-    """The indices of the low hand for this action, or None if it cannot be carried out."""
-    if action.best_of:
-        best: tuple[Key, tuple[int, ...]] | None = None
-        for option in action.best_of:
-            picked = _carry_out(option, cards, s)
-            if picked is not None:
-                key = low_key([cards[i] for i in picked])
-                if best is None or key > best[0]:
-                    best = (key, picked)
-        return None if best is None else best[1]
-    target = action.low_ranks(s)
-    if target is None and action.low != "best":
-        return None
+def _pick(option: _Option, cards: Sequence[Card], ranks: list[int]) -> tuple[int, int] | None:
+    """The indices of the low hand for one option, or None if it cannot be carried out."""
+    target, need_sf = option
     if target is None:
-        candidates = SPLITS
+        return _best_low(need_sf, cards, ranks)
+    top, second = target
+    if not need_sf:  # mostly one card of each rank, or the only two of a pair
+        if top != second and ranks.count(top) == 1 and ranks.count(second) == 1:
+            a, b = ranks.index(top), ranks.index(second)
+            return (a, b) if a < b else (b, a)
+        if top == second and ranks.count(top) == 2:
+            a = ranks.index(top)
+            return (a, ranks.index(top, a + 1))
+    tops = [i for i in range(7) if ranks[i] == top]
+    if top == second:
+        candidates = list(combinations(tops, 2))
     else:
-        r = [c.rank for c in cards]
-        candidates = tuple(
-            (h, (a, b)) for h, (a, b) in SPLITS if (max(r[a], r[b]), min(r[a], r[b])) == target
-        )
-    if len(candidates) == 1 and not action.high_straight_or_flush:
-        return candidates[0][1]
-    chosen: tuple[tuple[Key | tuple[int, ...], ...], tuple[int, int]] | None = None
-    for high_idx, (a, b) in candidates:
-        low = (cards[a], cards[b])
-        hkey = high_key([cards[i] for i in high_idx])
-        if action.high_straight_or_flush and hkey[0] not in MADE_BY_STRAIGHT_OR_FLUSH:
-            continue
-        lead = (low_key(low), hkey) if target is None else (hkey,)
-        score = (*lead, _tie_order(low))
+        seconds = [i for i in range(7) if ranks[i] == second]
+        candidates = [(a, b) if a < b else (b, a) for a in tops for b in seconds]
+    return _best_high(candidates, need_sf, cards)
+
+
+def _best_high(
+    candidates: Sequence[tuple[int, int]], need_sf: bool, cards: Sequence[Card]
+) -> tuple[int, int] | None:
+    """Of the candidate low hands, the one leaving the best high hand (a straight or flush if
+    `need_sf`), then the joker and the higher suits high; None if none qualifies."""
+    if need_sf:
+        candidates = list(filter(_straight_or_flush_high(cards), candidates))
+    chosen: tuple[tuple[Key, tuple[int, ...]], tuple[int, int]] | None = None
+    for a, b in candidates:
+        hkey = high_key([cards[i] for i in _HIGH_OF[a, b]])
+        score = (hkey, _tie_order((cards[a], cards[b])))
         if chosen is None or score > chosen[0]:
             chosen = (score, (a, b))
     return None if chosen is None else chosen[1]
+
+
+def _best_low(need_sf: bool, cards: Sequence[Card], ranks: list[int]) -> tuple[int, int] | None:
+    """The best two cards low (then as `_best_high`): the splits are tried by the low hand's
+    value, best first, and a high hand is valued only when its ranks and suits make it a
+    straight or flush (or none is needed)."""
+    makes = _straight_or_flush_high(cards)
+    values = sorted(
+        (
+            (
+                256 + ranks[a]  # a pair, above every two ranks
+                if ranks[a] == ranks[b]
+                else ranks[a] * 16 + ranks[b]
+                if ranks[a] > ranks[b]
+                else ranks[b] * 16 + ranks[a],
+                (a, b),
+            )
+            for a, b in _HIGH_OF
+        ),
+        reverse=True,
+    )
+    group: list[tuple[int, int]] = []
+    best = 0
+    for value, low in values:
+        if group and value != best:
+            break
+        if not need_sf or makes(low):
+            best = value
+            group.append(low)
+    return _best_high(group, False, cards) if group else None
+
+
+def _straight_or_flush_high(cards: Sequence[Card]) -> Callable[[tuple[int, int]], bool]:
+    """A test of a low hand (two indices): whether the other five cards are a straight or a
+    flush (the joker completes one), from rank bits and suits, without valuing the hand."""
+    suits = [c.suit for c in cards]
+    jokers = int(JOKER_SUIT in suits)
+    counts = [suits.count(s) for s in range(4)]
+    most = max(counts)
+    flush_suit = counts.index(most)
+    # a flush is high when no card of another suit is: only one suit can hold four of seven
+    off = {i for i in range(7) if suits[i] not in (flush_suit, JOKER_SUIT)}
+    flush = most + jokers >= 5 and len(off) <= 2
+    bits = [0 if c.suit == JOKER_SUIT else 1 << (c.rank - 1) for c in cards]
+    straight = _straight(sum(set(bits)), jokers)
+
+    def test(low: tuple[int, int]) -> bool:
+        if flush and off.issubset(low):
+            return True
+        if not straight:
+            return False
+        mask = naturals = 0
+        for i in _HIGH_OF[low]:
+            if bits[i]:
+                mask |= bits[i]
+                naturals += 1
+        return mask.bit_count() == naturals and _straight(mask, 5 - naturals)
+
+    return test
+
+
+def _carry_out(step: _Step, cards: Sequence[Card], ranks: list[int]) -> tuple[int, int] | None:
+    """The indices of the low hand for the step's action, or None if it cannot be carried out."""
+    if len(step.options) == 1:
+        return _pick(step.options[0], cards, ranks)
+    best: tuple[Key, tuple[int, int]] | None = None
+    for option in step.options:
+        picked = _pick(option, cards, ranks)
+        if picked is not None:
+            key = low_key((cards[picked[0]], cards[picked[1]]))
+            if best is None or key > best[0]:
+                best = (key, picked)
+    return None if best is None else best[1]
+
+
+def _fouls(high: Sequence[Card], low: Sequence[Card]) -> bool:
+    """`is_foul` of the two hands (each high to low), decided from the ranks where they settle
+    it: a straight or flush only raises the high hand, so the ranks' value is a floor."""
+    hr = [c.rank for c in high]
+    kinds = len(set(hr))
+    top, second = low[0].rank, low[1].rank
+    if top != second:
+        if kinds < 5 or (hr[0], hr[1]) >= (top, second):
+            return False
+    elif kinds <= 3 or (kinds == 4 and max(r for r in hr if hr.count(r) == 2) > top):
+        return False
+    return is_foul(high_key(high), low_key(low))
 
 
 def set_hand(cards: Sequence[Card], way: HouseWay) -> Setting:
@@ -262,20 +490,30 @@ def set_hand(cards: Sequence[Card], way: HouseWay) -> Setting:
     deciding clause would foul (a defect of the document, never shown as a ruling)."""
     if len(cards) != 7:
         raise HouseWayError(f"the House Way sets seven cards, got {len(cards)}")
-    s = shape_of(cards)
-    for clause in way.clauses:
-        if not clause.when.holds(s):
-            continue
-        low_idx = _carry_out(clause.action, cards, s)
+    ranks = [c.rank for c in cards]
+    suits = [c.suit for c in cards]
+    joker = JOKER_SUIT in suits
+    key = tuple(sorted(ranks))
+    plan = _plan(way)
+    entry = plan.entries[joker].get(key) or plan.entry(key, joker)
+    steps = entry.plain
+    if entry.asks_suits and max(map(suits.count, (0, 1, 2, 3))) + joker >= 5:
+        steps = entry.with_flush or plan.with_flush(key, joker)
+    for step in steps:
+        low_idx = _carry_out(step, cards, ranks)
         if low_idx is None:
             continue
-        low = tuple(sorted((cards[i] for i in low_idx), reverse=True))
-        high = tuple(sorted((c for i, c in enumerate(cards) if i not in low_idx), reverse=True))
-        if is_foul(high_key(high), low_key(low)):
+        a, b = low_idx
+        ca, cb = cards[a], cards[b]
+        low = (ca, cb) if (ca.rank, ca.suit) > (cb.rank, cb.suit) else (cb, ca)
+        high = [cards[i] for i in _HIGH_OF[low_idx]]
+        high.sort(key=_ORDER, reverse=True)
+        clause = step.clause
+        if _fouls(high, low):
             raise HouseWayError(
                 f"House Way {way.name} v{way.version} §{clause.id} fouls {symbols(cards)}"
             )
-        return Setting(high, low, way.name, way.version, clause.id, clause.says)
+        return Setting(tuple(high), low, way.name, way.version, clause.id, clause.says)
     raise HouseWayError(f"House Way {way.name} v{way.version} has no clause for {symbols(cards)}")
 
 

@@ -10,6 +10,13 @@ min = max = $1: one unit), and its min and max must be whole numbers of units, s
 allows more units by raising `max` (`limits.progressive_treasure.max=5`: up to five $1 units)
 or sets a larger `unit`. The `offered` section marks each bonus wager offered or not at the
 table (`offered.envy=false`).
+
+`rules.signoff_over` (money, default $2,500, the floor's large-pay line the shift summary used
+before it was a setting) is the most one seat may be paid on one ruling without a supervisor's
+sign-off: a seat whose net win is more awaits `dealer audit signoff`. `rules.rule_changes`
+(`allowed`, `forbidden`) says whether a ruling at the table may be made with `--rule` changes
+(the desk enforces it, and asks a supervisor to approve a change to an approved profile); a
+ruling made with approved changes records who approved them (`rule_changes_approved_by`).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ CHOICES = {
     "wheel": ("second-highest", "lowest"),
     "dealer_pai_gow": ("half-pay", "push-king-or-less", "push-ace-high"),
     "foul": ("forfeit", "reset"),
+    "rule_changes": ("allowed", "forbidden"),
 }
 SECTIONS = ("name", "rules", "limits", "offered", "caps", "meters")
 METER_LIMIT = Decimal(1_000_000)
@@ -92,6 +100,8 @@ class Profile(NamedTuple):
     progressive_insurance_table: str
     progressive_treasure_table: str
     envy_minimum: Decimal
+    signoff_over: Decimal
+    rule_changes: str
     limits: Mapping[str, Limit]
     offered: Mapping[str, bool]
     caps: Mapping[str, Cap]
@@ -100,6 +110,8 @@ class Profile(NamedTuple):
     sha256: str = ""
     """SHA-256 of the profile file's text (of the shipped defaults for `default`), so a
     ruling can be matched to the profile a supervisor approved."""
+    approved_by: str = ""
+    """The supervisor who approved this ruling's `--rule` changes to an approved profile."""
 
     def table_id(self, wager: Wager) -> str:
         """The pay table the profile posts for one bonus wager."""
@@ -129,12 +141,15 @@ class Profile(NamedTuple):
             "profile_source": self.source,
             "profile_sha256": self.sha256,
             "overrides": list(self.overrides),
+            **({"rule_changes_approved_by": self.approved_by} if self.approved_by else {}),
             "wheel": self.wheel,
             "dealer_pai_gow": self.dealer_pai_gow,
             "foul": self.foul,
+            "rule_changes": self.rule_changes,
             "house_way": self.house_way,
             **{k: getattr(self, k) for k in TEXT_RULES[1:]},
             "envy_minimum": num(self.envy_minimum),
+            "signoff_over": num(self.signoff_over),
             "limits": {
                 k: {"min": num(v.min), "max": num(v.max)}
                 | ({} if v.unit is None else {"unit": num(v.unit)})
@@ -261,8 +276,10 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
         wheel=rules["wheel"],
         dealer_pai_gow=rules["dealer_pai_gow"],
         foul=rules["foul"],
+        rule_changes=rules["rule_changes"],
         **{key: rules[key].strip() for key in TEXT_RULES},
         envy_minimum=_need(_decimal(rules["envy_minimum"], origin, "rules.envy_minimum")),
+        signoff_over=_need(_decimal(rules["signoff_over"], origin, "rules.signoff_over")),
         limits=MappingProxyType(limits),
         offered=MappingProxyType(dict(raw["offered"])),
         caps=MappingProxyType(caps),

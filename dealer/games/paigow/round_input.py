@@ -14,9 +14,11 @@ own `high` and `low` hands:
         high: Kc Kh 9d 6s 2h
         low: Qs Td
         wagers: {base: 10, insurance: 5, insurance_on_dealer: true}
+        patron: P-123                      # optional: the player's patron id
 
 Every wager is checked against the table profile: within its limits, a progressive wager a
-whole number of its units, and no wager the table does not offer.
+whole number of its units, and no wager the table does not offer. A patron id is kept with the
+seat's ruling (searchable with `dealer audit search --patron`).
 """
 
 from __future__ import annotations
@@ -29,14 +31,14 @@ from typing import Any
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.pay import BASE_WAGER, PLACED, Wager
 from dealer.games.paigow.profile import Profile
-from dealer.inputs import money, table_id
+from dealer.inputs import money, patron_id, table_id
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
 
 SEATS = range(1, 7)
 WAGER_KEYS = (BASE_WAGER, *PLACED)
-SEAT_KEYS = {"seat", "cards", "high", "low", "wagers"}
+SEAT_KEYS = {"seat", "cards", "high", "low", "wagers", "patron"}
 
 
 class RoundError(DealerError):
@@ -64,13 +66,15 @@ class Wagers:
 
 @dataclass(frozen=True)
 class SeatInput:
-    """One occupied seat: its seven cards, its own setting if it set the hand, its wagers."""
+    """One occupied seat: its seven cards, its own setting if it set the hand, its wagers, the
+    player's patron id if given."""
 
     seat: int
     cards: tuple[Card, ...]
     high: tuple[Card, ...] | None
     low: tuple[Card, ...] | None
     wagers: Wagers
+    patron: str | None = None
 
     @property
     def house_way(self) -> bool:
@@ -195,9 +199,22 @@ class _Checker:
         wagers = None
         if not partial or "wagers" in seat_raw:
             wagers = self.wagers(seat_raw.get("wagers"), where, profile)
+        patron = self.patron(seat_raw.get("patron"), where)
         if cards and wagers and isinstance(number, int):
-            return SeatInput(number, cards, high, low, wagers)
+            return SeatInput(number, cards, high, low, wagers, patron)
         return None
+
+    def patron(self, raw: Any, where: str) -> str | None:
+        """The seat's patron id (None: not given)."""
+        if raw is None:
+            return None
+        try:
+            return patron_id(
+                str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
+            )
+        except DealerError as exc:
+            self.problems.append(f"{where}: {exc}")
+            return None
 
 
 def read_round(raw: Any, profile: Profile) -> RoundInput:

@@ -15,9 +15,10 @@ from dealer.games.paigow.paytables import shipped_paytables
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import RoundError, read_round
 from dealer.games.paigow.rulings import settings_of, way_of
-from dealer.games.paigow.table_round import settle_round
+from dealer.games.paigow.table_round import RoundResult, settle_round
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import CardError
+from dealer.kernel.money import fmt_money, money_json
 from dealer.kernel.ruling import Ruling
 
 
@@ -55,6 +56,26 @@ def _round_settings(profile: Profile, way: HouseWay) -> dict[str, Any]:
     return settings
 
 
+def _signoff(outcome: RoundResult, profile: Profile) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The sign-off a ruling needs: each seat whose net win (its `total_net`, base and bonuses
+    together) is more than the profile's `signoff_over`, as `signoff_required` for the result
+    and one line each for the explanation; nothing when no seat is over.
+
+    Per seat, not per round: the line is on what one patron is paid at once, and a round's
+    total mixes patrons (one seat's loss would hide another's large win)."""
+    limit = profile.signoff_over
+    over = [s for s in outcome.seats if s.total_net > limit]
+    if not over:
+        return {}, ()
+    required = {"over": money_json(limit), "seats": [s.seat for s in over]}
+    lines = tuple(
+        f"seat {s.seat} wins {fmt_money(s.total_net, signed=True)}, more than "
+        f"{fmt_money(limit)}: the pay awaits a supervisor's sign-off"
+        for s in over
+    )
+    return {"signoff_required": required}, lines
+
+
 def settle_ruling(
     dealer: str,
     wager: Decimal,
@@ -66,14 +87,18 @@ def settle_ruling(
     house_way: str | None = None,
     bonus: BonusWagers | None = None,
     seat: int = 1,
+    patron: str | None = None,
 ) -> tuple[Ruling, Meters]:
     """Settle one seat against the dealer: the base wager and any bonus wagers. The player's
-    seven cards are set by the House Way (`player`), or the player set `high` and `low`.
-    Returns the ruling and the progressive meters it leaves."""
+    seven cards are set by the House Way (`player`), or the player set `high` and `low`; the
+    player's `patron` id, if given, is kept in the result. Returns the ruling and the
+    progressive meters it leaves."""
     seat_raw: dict[str, Any] = {
         "seat": seat,
         "wagers": {"base": str(wager), **(bonus or BonusWagers()).as_raw()},
     }
+    if patron is not None:
+        seat_raw["patron"] = patron
     if player is not None:
         seat_raw["cards"] = player
         typed = f"dealer {dealer} | player {player}"
@@ -93,7 +118,11 @@ def settle_ruling(
         "progressive_hits": whole["progressive_hits"],
     }
     cards = tuple(str(c) for c in (*rnd.dealer, *rnd.seats[0].cards))
-    explanation = tuple(outcome.seats[0].base.explanation()) + tuple(outcome.bonuses.explanation())
+    signoff, awaits = _signoff(outcome, profile)
+    result.update(signoff)
+    explanation = (
+        tuple(outcome.seats[0].base.explanation()) + tuple(outcome.bonuses.explanation()) + awaits
+    )
     ruling = Ruling(
         "paigow", "settle", typed, cards, result, explanation, _round_settings(profile, way), seat
     )
@@ -110,13 +139,14 @@ def round_ruling(
     cards = tuple(str(c) for c in rnd.dealer) + tuple(
         str(c) for seat in rnd.seats for c in seat.cards
     )
+    signoff, awaits = _signoff(outcome, profile)
     ruling = Ruling(
         "paigow",
         "round",
         typed,
         cards,
-        outcome.to_dict(),
-        tuple(outcome.explanation()),
+        outcome.to_dict() | signoff,
+        (*outcome.explanation(), *awaits),
         _round_settings(profile, way),
     )
     return ruling, outcome.meters_after

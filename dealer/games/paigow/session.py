@@ -9,6 +9,7 @@ A seat is one line, or several when parts are left out (the session then asks fo
     3 As Kd 9c 7h 5s 3d 2c base 25 treasure 5          seven cards: set by the House Way
     seat 4: high Kc Kh 9d 6s 2h / low Qs Td  b10 i5 lammer    the player's own setting
     5 Js Jd Ac Qh 8s 5d 3h house way 25 pt=1            a bare amount after the hand: base
+    2 Qs Qh 9d 9c 4s 3h 2d base 10 patron P-123         the player's patron id, on the record
 
 Wagers: `base`, `insurance`, `treasure`, `progressive-insurance`, `progressive-treasure`,
 each with its amount (`treasure 5`, `treasure=5`, `t5`); `dealer-insurance` puts the
@@ -36,7 +37,7 @@ from dealer.games.paigow.round_input import (
     read_dealer,
     read_seat,
 )
-from dealer.inputs import money
+from dealer.inputs import money, patron_id
 from dealer.kernel.cards import Card, split_tokens, symbols
 from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.money import fmt_money, money_json
@@ -70,6 +71,7 @@ HELP = (
     "  3 As Kd 9c 7h 5s 3d 2c base 25 treasure 5      seven cards, set by the House Way",
     "  4 high Kc Kh 9d 6s 2h / low Qs Td b10 i5 lammer   the player's own setting",
     "  5 Js Jd Ac Qh 8s 5d 3h house way 25 pt 1         a bare amount after the hand is the base",
+    "  2 Qs Qh 9d 9c 4s 3h 2d base 10 patron P-123      the player's patron id, on the record",
     "Wagers: base, insurance (i), treasure (t), progressive-insurance (pi),",
     "  progressive-treasure (pt), each with an amount: 'treasure 5', 'treasure=5' or 't5';",
     "  dealer-insurance (or lammer): the insurance wager rides on the dealer's hand.",
@@ -80,7 +82,7 @@ HELP = (
     "  undo              take back the last entry (a seat, or the dealer's cards)",
     "  dealer CARDS      correct the dealer's cards",
     "  settle            settle, record and show the round, then start the next one",
-    "  history           the rounds settled in this session and their ruling ids",
+    "  history           the rounds settled, their ruling ids and any sign-off needed",
     "  help              this text",
     "  quit              leave (end of input leaves too)",
 )
@@ -97,6 +99,7 @@ class SeatParts:
     number: int | None = None
     hand: Mapping[str, str] | None = None
     wagers: Mapping[str, Any] | None = None
+    patron: str | None = None
 
 
 class _LineReader:
@@ -113,6 +116,8 @@ class _LineReader:
         self.on_dealer = False
         self.pending: str | None = None
         self.soft = False  # a pending amount that may be left out (`dealer-insurance [N]`)
+        self.patron: str | None = None
+        self.patron_next = False  # the next token is the patron id
 
     def read(self, line: str) -> SeatParts:
         spaced = re.sub(r"[/|]", " / ", re.sub(r"[=:]", " ", line))
@@ -123,7 +128,9 @@ class _LineReader:
             self._token(token, token.lower().replace("_", "-"))
         if self.pending is not None and not self.soft:
             raise DealerError(f"give the {WAGER_LABELS[self.pending]} wager's amount")
-        return SeatParts(self.number, self._hand(), self._wagers())
+        if self.patron_next:
+            raise DealerError("give the patron id after 'patron', e.g. 'patron P-123'")
+        return SeatParts(self.number, self._hand(), self._wagers(), self.patron)
 
     def _seat_number(self, tokens: list[str]) -> list[str]:
         words = [t.lower() for t in tokens[:2]]
@@ -139,6 +146,9 @@ class _LineReader:
         return rest
 
     def _token(self, token: str, word: str) -> None:
+        if self.patron_next:
+            self.patron, self.patron_next = patron_id(token), False
+            return
         amount = _AMOUNT.fullmatch(word)
         if self.pending is not None and not amount:
             if not self.soft:
@@ -182,6 +192,10 @@ class _LineReader:
                 self.groups.append([])
         elif word in HOUSE_WAY:
             self.house_way = True
+        elif word == "patron":
+            if self.patron is not None:
+                raise DealerError("the patron id is given twice")
+            self.patron_next = True
         else:
             self._card(token, word)
 
@@ -279,13 +293,19 @@ class EnteredSeat:
     seat: SeatInput
 
     def line(self) -> str:
-        """`seat 3: J♠ J♦ … (House Way); base $25, treasure $5`."""
-        return f"seat {self.seat.seat}: {_hand_text(self.seat)}; {_wager_text(self.seat.wagers)}"
+        """`seat 3: J♠ J♦ … (House Way); base $25, treasure $5` (`seat 3, patron P-123: …`)."""
+        who = f"seat {self.seat.seat}"
+        if self.seat.patron is not None:
+            who += f", patron {self.seat.patron}"
+        return f"{who}: {_hand_text(self.seat)}; {_wager_text(self.seat.wagers)}"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: seat, cards, own setting (high, low) or House Way, wagers."""
+        """JSON form: seat, cards, own setting (high, low) or House Way, wagers; `patron` only
+        when given (as in the round's result)."""
+        patron = {} if self.seat.patron is None else {"patron": self.seat.patron}
         return {
             "seat": self.seat.seat,
+            **patron,
             "cards": _cards(self.seat.cards),
             "high": _cards(self.seat.high),
             "low": _cards(self.seat.low),
@@ -301,6 +321,7 @@ class SeatDraft:
     number: int
     hand: Mapping[str, str] | None = None
     wagers: Mapping[str, Any] | None = None
+    patron: str | None = None
 
     @property
     def raw(self) -> dict[str, Any]:
@@ -308,6 +329,8 @@ class SeatDraft:
         raw: dict[str, Any] = {"seat": self.number, **(self.hand or {})}
         if self.wagers is not None:
             raw["wagers"] = dict(self.wagers)
+        if self.patron is not None:
+            raw["patron"] = self.patron
         return raw
 
     @property
@@ -328,16 +351,32 @@ class SettledRound:
     ruling_id: int
     seats: tuple[int, ...]
     total_net: Decimal
+    signoff_seats: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: round, ruling_id, seats, total_net (the players'), house (its result)."""
+        """JSON form: round, ruling_id, seats, total_net (the players'), house (its result),
+        signoff_seats (the seats whose pay needs a supervisor's sign-off)."""
         return {
             "round": self.number,
             "ruling_id": self.ruling_id,
             "seats": list(self.seats),
             "total_net": money_json(self.total_net),
             "house": money_json(-self.total_net),
+            "signoff_seats": list(self.signoff_seats),
         }
+
+    def line(self) -> str:
+        """One line of `history`: the round, its ruling, seats, the result, and any sign-off
+        it needs (as the round was settled: a supervisor signs it at the audit log)."""
+        line = (
+            f"round {self.number}: ruling #{self.ruling_id}, seats "
+            f"{' '.join(map(str, self.seats))}, players {fmt_money(self.total_net, signed=True)}, "
+            f"house {fmt_money(-self.total_net, signed=True)}"
+        )
+        if not self.signoff_seats:
+            return line
+        seats = " ".join(map(str, self.signoff_seats))
+        return f"{line}; sign-off needed (seat {seats}): dealer audit signoff {self.ruling_id}"
 
 
 ENTERED = "entered"
@@ -434,11 +473,13 @@ class Session:
 
     def settled(self, ruling_id: int, result: Mapping[str, Any]) -> Session:
         """The round was ruled and recorded as `ruling_id` (`result`: its JSON); start the next."""
+        needed = result.get("signoff_required")
         done = SettledRound(
             self.round_number,
             ruling_id,
             tuple(s.seat.seat for s in self.seats),
             Decimal(str(result.get("total_net", 0))),
+            tuple(needed.get("seats", ())) if isinstance(needed, Mapping) else (),
         )
         return Session(self.profile, self.table, history=(*self.history, done))
 
@@ -489,17 +530,18 @@ class Session:
         if draft is None:
             assert parts.number is not None
             draft = SeatDraft(parts.number)
-        for name in ("hand", "wagers"):
+        for name in ("hand", "wagers", "patron"):
             if getattr(parts, name) is not None and getattr(draft, name) is not None:
-                what = "cards" if name == "hand" else "wagers"
+                what = {"hand": "cards are", "wagers": "wagers are", "patron": "patron id is"}
                 raise DealerError(
-                    f"seat {draft.number}: its {what} are already given (undo to start the "
+                    f"seat {draft.number}: its {what[name]} already given (undo to start the "
                     "seat again)"
                 )
         draft = SeatDraft(
             draft.number,
             parts.hand if parts.hand is not None else draft.hand,
             parts.wagers if parts.wagers is not None else draft.wagers,
+            parts.patron if parts.patron is not None else draft.patron,
         )
         assert self.dealer is not None
         earlier = [s.seat for s in self.seats]
@@ -566,10 +608,4 @@ class Session:
         data = {"history": [r.to_dict() for r in self.history]}
         if not self.history:
             return Reply(HISTORY, ("no round settled yet in this session",), data)
-        lines = [
-            f"round {r.number}: ruling #{r.ruling_id}, seats {' '.join(map(str, r.seats))}, "
-            f"players {fmt_money(r.total_net, signed=True)}, house "
-            f"{fmt_money(-r.total_net, signed=True)}"
-            for r in self.history
-        ]
-        return Reply(HISTORY, tuple(lines), data)
+        return Reply(HISTORY, tuple(r.line() for r in self.history), data)

@@ -44,6 +44,7 @@ class SeatResult:
     seat: int
     base: BaseSettlement
     bonuses: SeatBonuses
+    patron: str | None = None
 
     @property
     def total_net(self) -> Decimal:
@@ -51,9 +52,12 @@ class SeatResult:
         return self.base.net + self.bonuses.net
 
     def to_dict(self) -> dict[str, Any]:
-        """CONTRACT keys: `base`, `bonuses`, `total_net`, with the seat and its events."""
+        """CONTRACT keys: `base`, `bonuses`, `total_net`, with the seat and its events; `patron`
+        only when the seat has one (so results without patrons read as they always did)."""
+        patron = {} if self.patron is None else {"patron": self.patron}
         return {
             "seat": self.seat,
+            **patron,
             "base": self.base.to_dict(),
             "bonuses": [r.to_dict() for r in self.bonuses.results],
             "events": self.bonuses.events.to_dict(),
@@ -148,7 +152,9 @@ def settle_round(
     bonuses = settle_bonuses(
         inputs, rnd.dealer, BonusSettings.from_profile(profile), meters, paytables
     )
-    seats = tuple(SeatResult(s.seat, bases[s.seat], bonuses.seat(s.seat)) for s in rnd.seats)
+    seats = tuple(
+        SeatResult(s.seat, bases[s.seat], bonuses.seat(s.seat), s.patron) for s in rnd.seats
+    )
     return RoundResult(rnd.table, seats, bonuses)
 
 

@@ -1,0 +1,217 @@
+"""Personal signing keys: each secret (PIN) guards an Ed25519 key, and supervisor work is signed.
+
+Setting a user's secret makes a new Ed25519 key pair. The private half is kept in the users row
+(the `pin_hash` column, scheme `ed25519-scrypt`), sealed with ChaCha20-Poly1305 under a key
+derived from the secret by scrypt at `KDF_N`/`KDF_R`/`KDF_P` (memory-hard: 128 MiB a guess);
+the parameters are stored in each blob, so the cost can be raised later without breaking old
+blobs. Opening the blob is the secret check: a wrong secret fails the AEAD tag. The public half
+(hex) is in the blob in clear and on the `user` record that set it (`result.key`), which the
+supervisor who set it signs.
+
+A signature covers an entry's own fields (kind … reason, `settings` without the signature), a
+random nonce, the signing time and the public key: never the number, time or hashes a backend
+assigns, so the same recipe works where a server assigns them. It is stored in the record's
+`settings` under `signature` as `{"key", "nonce", "signed_at", "value"}` (hex), inside the
+hashed record. `cryptography` is imported only here and only when a key is used: a ruling never
+loads it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from dealer.audit.records import Entry, canonical_json, utc_now
+from dealer.kernel.errors import AuditError
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+SCHEME = "ed25519-scrypt"
+KDF_N = 2**17
+"""scrypt cost of a new blob: 2^17 x r=8 = 128 MiB and about 0.35 s of one core a guess."""
+KDF_R = 8
+KDF_P = 1
+KDF_MAX_N = 2**20
+"""The largest cost a stored blob may ask for (1 GiB): a tampered row cannot exhaust memory."""
+SECRET_MIN_LENGTH = 10
+"""Characters a new secret needs (docs/security.md has the arithmetic)."""
+SIGNATURE = "signature"
+"""The key in a record's `settings` that holds its signature."""
+
+SIGNED_FIELDS = (
+    "kind",
+    "game",
+    "action",
+    "table_id",
+    "seat",
+    "user_id",
+    "role",
+    "input_text",
+    "cards",
+    "result",
+    "explanation",
+    "links_to",
+    "reason",
+)
+"""The stored fields a signature covers, with `settings` less its signature."""
+_CONTEXT = b"dealer signature v1\n"
+
+
+class Blob(NamedTuple):
+    """A stored key blob, parsed (no secret needed)."""
+
+    n: int
+    r: int
+    p: int
+    salt: bytes
+    nonce: bytes
+    sealed: bytes
+    public: str
+
+
+def check_secret(secret: object) -> str:
+    """`secret` if it may be set as a PIN, else AuditError saying what is allowed."""
+    if not isinstance(secret, str) or len(secret.strip()) < SECRET_MIN_LENGTH:
+        raise AuditError(
+            f"the new PIN needs at least {SECRET_MIN_LENGTH} characters (any characters: "
+            "digits, letters, spaces; a short phrase is easiest to remember)"
+        )
+    return secret
+
+
+def parse(stored: str | None) -> Blob | None:
+    """The key blob in a users row's `pin_hash`, or None when it holds none (or is damaged)."""
+    if not stored or not stored.startswith(SCHEME + "$"):
+        return None
+    try:
+        _, n, r, p, salt, nonce, sealed, public = stored.split("$")
+        blob = Blob(
+            int(n), int(r), int(p), bytes.fromhex(salt), bytes.fromhex(nonce),
+            bytes.fromhex(sealed), public,
+        )  # fmt: skip
+        bytes.fromhex(public)
+    except ValueError:
+        return None
+    return blob if 1 < blob.n <= KDF_MAX_N and 0 < blob.r * blob.p <= 64 else None
+
+
+def public_key(stored: str | None) -> str | None:
+    """The public key (hex) of the key blob in `stored`, or None."""
+    blob = parse(stored)
+    return blob.public if blob else None
+
+
+def _derive(secret: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    import hashlib  # key work only: kept off a ruling's start-up
+
+    memory = 128 * r * (n + p + 2) + 1024 * 1024
+    return hashlib.scrypt(secret.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=memory, dklen=32)
+
+
+def make_key(secret: str) -> tuple[str, Ed25519PrivateKey]:
+    """A new key pair for `secret` (checked: `check_secret`): the blob to store, and the
+    private key (to sign the bootstrap record with)."""
+    import os
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    check_secret(secret)
+    private = Ed25519PrivateKey.generate()
+    raw = private.private_bytes(
+        serialization.Encoding.Raw,
+        serialization.PrivateFormat.Raw,
+        serialization.NoEncryption(),
+    )
+    public = _public_hex(private)
+    salt, nonce = os.urandom(16), os.urandom(12)
+    sealing = ChaCha20Poly1305(_derive(secret, salt, KDF_N, KDF_R, KDF_P))
+    sealed = sealing.encrypt(nonce, raw, public.encode("ascii"))
+    parts = (SCHEME, KDF_N, KDF_R, KDF_P, salt.hex(), nonce.hex(), sealed.hex(), public)
+    return "$".join(str(part) for part in parts), private
+
+
+def open_key(secret: str, stored: str | None) -> Ed25519PrivateKey | None:
+    """The private key sealed in `stored` if `secret` opens it, else None (one KDF)."""
+    blob = parse(stored)
+    if blob is None or not isinstance(secret, str):
+        return None
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    try:
+        key = _derive(secret, blob.salt, blob.n, blob.r, blob.p)
+        raw = ChaCha20Poly1305(key).decrypt(blob.nonce, blob.sealed, blob.public.encode())
+        private = Ed25519PrivateKey.from_private_bytes(raw)
+    except (InvalidTag, ValueError):
+        return None
+    return private if _public_hex(private) == blob.public else None
+
+
+def _public_hex(private: Ed25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
+    return (
+        private.public_key()
+        .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        .hex()
+    )
+
+
+def _message(stored: Mapping[str, Any], key: str, nonce: str, signed_at: str) -> bytes:
+    """What is signed: the stored fields of the entry (`settings` without its signature)."""
+    payload = {name: stored[name] for name in SIGNED_FIELDS}
+    settings = json.loads(stored["settings"])
+    settings.pop(SIGNATURE, None)
+    payload["settings"] = canonical_json(settings)
+    payload.update(key=key, nonce=nonce, signed_at=signed_at)
+    return _CONTEXT + canonical_json(payload).encode("utf-8")
+
+
+def sign(entry: Entry, private: Ed25519PrivateKey) -> Entry:
+    """`entry` with its signature by `private` in its settings."""
+    import os
+
+    unsigned = {k: v for k, v in entry.settings.items() if k != SIGNATURE}
+    stored = replace(entry, settings=unsigned).stored()
+    key, nonce, signed_at = _public_hex(private), os.urandom(16).hex(), utc_now()
+    value = private.sign(_message(stored, key, nonce, signed_at)).hex()
+    signature = {"key": key, "nonce": nonce, "signed_at": signed_at, "value": value}
+    return replace(entry, settings={**unsigned, SIGNATURE: signature})
+
+
+def signature_of(row: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The signature stored in a record row's settings, or None."""
+    try:
+        settings = json.loads(row["settings"])
+    except (TypeError, ValueError):
+        return None
+    found = settings.get(SIGNATURE) if isinstance(settings, dict) else None
+    return found if isinstance(found, dict) else None
+
+
+def signature_problem(row: Mapping[str, Any], key: str) -> str | None:
+    """Why the stored record `row` is not validly signed by the public key `key`, or None."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    found = signature_of(row)
+    if found is None:
+        return "it carries no signature"
+    parts = [found.get(name) for name in ("key", "nonce", "signed_at", "value")]
+    if not all(isinstance(part, str) for part in parts):
+        return "its signature is malformed"
+    signer, nonce, signed_at, value = (str(part) for part in parts)
+    if signer != key:
+        return "it is signed with a key that was not its maker's then"
+    try:
+        public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key))
+        public.verify(bytes.fromhex(value), _message(row, signer, nonce, signed_at))
+    except (InvalidSignature, ValueError):
+        return "its signature does not match its content"
+    return None

@@ -1,0 +1,110 @@
+"""The browser's server: Datasette over the audit log, immutable, with our plugin, on a socket
+bound before it starts (so the address printed is the one served, a free port by default).
+
+Decisions: the log is opened by Datasette as an immutable file (read-only, never locked,
+never written); arbitrary SQL is off (`default_allow_sql`), since a hand-written query could
+run long or read the PIN hashes; canned queries are fixed, read-only SQL; the `users` table
+(PIN hashes) is denied and the database file cannot be downloaded. Ctrl-C stops the server:
+uvicorn closes the connections and the command returns normally."""
+
+from __future__ import annotations
+
+import socket
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from datasette.app import Datasette
+
+from dealer.cli.browse.plugin import DealerPlugin
+from dealer.desk.browse import chain_state
+from dealer.kernel.errors import DealerError
+
+QUERIES = {
+    "overrides_and_voids_by_user": {
+        "title": "Overrides and voids, by the supervisor who made them",
+        "sql": (
+            "SELECT id, recorded_at, user_id, kind, table_id, seat, links_to AS of_record, reason"
+            " FROM records WHERE kind IN ('override', 'void')"
+            " AND (:user = '' OR user_id = :user) ORDER BY id"
+        ),
+    },
+    "records_by_user": {
+        "title": "Every record a user made",
+        "sql": (
+            "SELECT id, recorded_at, kind, game, action, table_id, seat, reason"
+            " FROM records WHERE user_id = :user ORDER BY id"
+        ),
+    },
+}
+"""Fixed, read-only queries a supervisor asks for, beside the pages of the plugin."""
+
+
+SETTINGS: dict[str, Any] = {
+    "default_allow_sql": False,
+    "allow_download": False,
+    "sql_time_limit_ms": 2000,
+}
+"""No hand-written SQL, no download of the file (it holds the PIN hashes), a time limit on
+every query."""
+
+
+def build(db: Path) -> Datasette:
+    """Datasette serving `db` immutable with our plugin, verified first."""
+    from datasette.plugins import pm
+
+    pm.set_blocked("datasette.handle_exception")  # ours renders every error page
+    pm.register(DealerPlugin(db, chain_state(db)), name="dealer-browse")
+    metadata = {
+        "title": "dealer: the audit log",
+        "allow_sql": False,
+        "databases": {
+            db.stem: {"queries": QUERIES, "tables": {"users": {"allow": False}}},
+        },
+    }
+    return Datasette(immutables=[str(db)], settings=SETTINGS, metadata=metadata)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on `host`:`port` (0: a free port chosen by the system); DealerError
+    naming them when it cannot be had (in use, not an address of this machine)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise DealerError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+    return sock
+
+
+def address(sock: socket.socket) -> str:
+    """The address a browser opens for the bound socket."""
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}/-/dealer" if ":" in host else f"http://{host}:{port}/-/dealer"
+
+
+def serve(
+    db: Path, host: str, port: int, *, open_browser: bool, announce: Callable[[str], None]
+) -> None:
+    """Serve `db` until Ctrl-C; `announce` the address once listening (then open a browser
+    on it unless told not to). The socket is bound first: a port in use is refused before the
+    log is read."""
+    sock = bind(host, port)
+    try:
+        server = uvicorn.Server(
+            uvicorn.Config(build(db).app(), log_level="warning", lifespan="off")
+        )
+        url = address(sock)
+        announce(url)
+        if open_browser:
+            webbrowser.open(url)
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()

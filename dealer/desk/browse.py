@@ -1,0 +1,47 @@
+"""What the supervisor's browser shows, read from the log opened read-only: the chain's state
+when the server starts, and records with where each stands.
+
+Decisions: the chain is verified once, when the server starts (the log is served immutable, so
+it cannot change under it); statuses come from `dealer.audit.status`, the same code as
+`dealer audit show`, so the page and the command never disagree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from dealer.audit import entries
+from dealer.audit.chain import VerifyResult
+from dealer.audit.records import CHECKPOINT, Record, RecordFilter
+from dealer.audit.status import status
+from dealer.audit.verify import verify as verify_log
+from dealer.desk.context import open_log
+from dealer.desk.records import Shown
+
+__all__ = ["ChainState", "chain_state", "with_status"]
+
+
+class ChainState(NamedTuple):
+    """The newest record (the head), the newest checkpoint record, and the verification."""
+
+    head: Record | None
+    checkpoint: Record | None
+    verified: VerifyResult
+
+
+def chain_state(db: Path | None) -> ChainState:
+    """The head, the last checkpoint and `verify` of the whole chain."""
+    with open_log(db, existing=True, read_only=True) as log:
+        head = log.records(RecordFilter(), limit=1, newest_first=True)
+        mark = log.records(RecordFilter(kind=CHECKPOINT), limit=1, newest_first=True)
+        return ChainState(head[0] if head else None, mark[0] if mark else None, verify_log(log))
+
+
+def with_status(db: Path | None, flt: RecordFilter, *, limit: int | None = None) -> list[Shown]:
+    """The records matching `flt` (at most `limit`), oldest first, each with the records that
+    refer to it and its status."""
+    with open_log(db, existing=True, read_only=True) as log, log.snapshot():
+        return [
+            Shown(r, entries.links(log, r.id), status(log, r))
+            for r in log.records(flt, limit=limit)
+        ]

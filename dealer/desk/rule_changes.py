@@ -1,0 +1,49 @@
+"""A ruling's `--rule` changes, decided before it is ruled: refused where the table's profile
+forbids them (`rules.rule_changes: forbidden`); otherwise approved by a supervisor's id and PIN.
+
+Decisions: every profile a ruling may use is approved — the shipped default by the program's
+release, any other by a supervisor's approval on the chain (`dealer.audit.approvals` refuses the
+rest when the ruling is recorded) — so every change to it needs a supervisor, on a fresh log as
+on an old one: a dealer alone can never seed a meter or change a pay for one ruling. The
+supervisor is checked through `authority.authenticate` (a registered user's refusal is
+recorded) and named in the ruling's settings (`rule_changes_approved_by`); the change itself is
+still flagged (`settings.overrides`, `rule changes:` in `audit show`, the shift summary). The
+demo and the analyses rule nothing at a table and never come here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dealer.desk.context import Desk, HouseRules, open_log
+from dealer.kernel.errors import DealerError
+
+if TYPE_CHECKING:
+    from dealer.games.paigow.profile import Profile
+
+ACTION = "rule change"
+
+
+def ruling_profile(desk: Desk, house: HouseRules) -> Profile:
+    """The profile a ruling at `desk` is made under: `house` loaded, its `--rule` changes
+    refused where the table's profile forbids them, else approved by the supervisor given (the
+    approver recorded)."""
+    profile = house.load()
+    if not house.rules:
+        return profile
+    table = house._replace(rules=(), supervisor=None, pin=None).load()
+    if table.rule_changes == "forbidden":
+        raise DealerError(
+            f"--rule: the table profile {table.name} forbids rule changes "
+            "(rules.rule_changes: forbidden); rule without --rule"
+        )
+    if not house.supervisor:
+        raise DealerError(
+            f"--rule changes the table profile {table.name}: a supervisor approves the "
+            "change with --supervisor ID and --pin"
+        )
+    from dealer.audit.authority import authenticate
+
+    with open_log(desk.db) as log:
+        who = authenticate(log, house.supervisor, house.pin or "", ACTION)
+    return profile._replace(approved_by=who.user_id)

@@ -1,0 +1,273 @@
+"""Signed supervisor actions: each supervisor's key sealed under their PIN, every supervisor
+action signed, verify checking each signature (a forged, copied or unsigned record is named),
+the shipped key cost, the PIN's minimum length, and the lockout after wrong PINs."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from dealer.audit import corrections, entries, keys, open_log, staff, users
+from dealer.audit.chain import Checkpoint, seal
+from dealer.audit.records import Entry, RecordFilter
+from dealer.audit.verify import verify
+from dealer.cli.app import build_app
+from dealer.kernel.errors import AccessError
+
+PIN = "lantern-2468"
+PIN2 = "harbor-1357"
+JSON_FIELDS = ("cards", "result", "explanation", "settings")
+
+
+def ruling() -> Entry:
+    return Entry(kind="ruling", user_id="D1", role="dealer", table_id="PG-1", action="rank")
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Iterator[Path]:
+    """S1 (bootstrap, record 1), S2 (2), D1 (3), a ruling (4) and S2's void of it (5)."""
+    where = tmp_path / "a.sqlite"
+    with open_log(where) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)
+        staff.add_user(log, "S2", "supervisor", pin=PIN2, supervisor_id="S1", supervisor_pin=PIN)
+        staff.add_user(log, "D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)
+        entries.append(log, ruling())
+        corrections.void(log, 4, reason="misdeal", supervisor_id="S2", pin=PIN2)
+    yield where
+
+
+def problems(path: Path) -> tuple[bool, int | None, tuple[str, ...]]:
+    with open_log(path) as log:
+        result = verify(log)
+    return result.ok, result.first_bad, result.problems
+
+
+def forge(path: Path, entry: Entry) -> int:
+    """Append `entry` as someone with the file would: a correct chain hash, no key."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    count, head = conn.execute("SELECT id, hash FROM records ORDER BY id DESC LIMIT 1").fetchone()
+    row = seal(entry, Checkpoint(count, head))
+    conn.execute(
+        f"INSERT INTO records ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
+        list(row.values()),
+    )
+    conn.close()
+    return int(row["id"])
+
+
+def stored_row(path: Path, record_id: int) -> dict[str, object]:
+    with open_log(path) as log:
+        return next(log.rows(RecordFilter(ids=(record_id,))))
+
+
+def test_every_supervisor_action_is_signed_and_verifies(path: Path) -> None:
+    with open_log(path) as log:
+        made = log.records()
+        s1_key = made[0].result["key"]
+        assert made[0].settings["signature"]["key"] == s1_key  # the bootstrap signs itself
+        assert made[1].settings["signature"]["key"] == s1_key  # S1 added S2
+        assert made[4].settings["signature"]["key"] == made[1].result["key"]  # S2's void
+        assert "signature" not in made[3].settings  # a ruling is not signed
+        assert log.user("S2").pin_hash.startswith("ed25519-scrypt$")  # type: ignore[union-attr]
+    assert problems(path) == (True, None, ())
+
+
+def test_a_forged_void_without_a_signature_fails_naming_it(path: Path) -> None:
+    forged = forge(
+        path,
+        Entry(kind="void", user_id="S1", role="supervisor", links_to=4, reason="forged"),
+    )
+    assert problems(path) == (
+        False,
+        forged,
+        (f"record {forged} (void): at that point it carries no signature of S1",),
+    )
+
+
+def test_a_forged_signature_fails(path: Path) -> None:
+    genuine = stored_row(path, 5)
+    signature = json.loads(str(genuine["settings"]))["signature"]
+    forged = forge(
+        path,
+        Entry(
+            kind="void",
+            user_id="S2",
+            role="supervisor",
+            links_to=4,
+            reason="another reason",
+            settings={"signature": signature},
+        ),
+    )
+    assert problems(path)[2] == (
+        f"record {forged} (void): at that point its signature does not match its content of S2",
+    )
+
+
+def test_a_replayed_signed_record_fails(path: Path) -> None:
+    genuine = Entry(
+        **{
+            name: json.loads(str(value)) if name in JSON_FIELDS else value
+            for name, value in stored_row(path, 5).items()
+            if name in keys.SIGNED_FIELDS or name == "settings"
+        }
+    )
+    copy = forge(path, genuine)
+    assert problems(path) == (
+        False,
+        copy,
+        (
+            f"record {copy} (void): at that point its signature was already used by an earlier "
+            "record: it is a copy",
+        ),
+    )
+
+
+def test_a_forged_supervisor_account_fails(path: Path) -> None:
+    blob, _ = keys.make_key("attacker-0000")
+    forged = forge(
+        path,
+        Entry(
+            kind="user",
+            user_id="S1",
+            role="supervisor",
+            action="add",
+            result=users.user_record_result("X1", "supervisor", True, blob),
+        ),
+    )
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(
+        "INSERT INTO users (record_id, user_id, role, active, pin_hash) "
+        "VALUES (?, 'X1', 'supervisor', 1, ?)",
+        [forged, blob],
+    )
+    conn.close()
+    assert problems(path) == (
+        False,
+        forged,
+        (f"record {forged} (user): at that point it carries no signature of S1",),
+    )
+
+
+def test_a_signature_by_another_supervisors_key_fails(path: Path) -> None:
+    with open_log(path) as log:
+        s2 = log.user("S2")
+    assert s2 is not None
+    private = keys.open_key(PIN2, s2.pin_hash)
+    assert private is not None
+    signed = keys.sign(
+        Entry(kind="void", user_id="S1", role="supervisor", links_to=4, reason="r"), private
+    )
+    forged = forge(path, signed)
+    assert problems(path)[2] == (
+        f"record {forged} (void): at that point it is signed with a key that was not its "
+        "maker's then of S1",
+    )
+
+
+@pytest.mark.shipped_kdf
+def test_the_shipped_key_cost() -> None:
+    assert (keys.KDF_N, keys.KDF_R, keys.KDF_P) == (2**17, 8, 1)
+    assert keys.SECRET_MIN_LENGTH == 10 and users.LOCKOUT_AFTER == 5
+
+
+@pytest.mark.shipped_kdf
+def test_a_key_made_at_the_shipped_cost_opens() -> None:
+    stored, private = keys.make_key("lantern-2468")
+    assert stored.startswith("ed25519-scrypt$131072$8$1$")
+    opened = keys.open_key("lantern-2468", stored)
+    assert (
+        opened is not None
+        and keys.public_key(stored) == keys.sign(ruling(), opened).settings["signature"]["key"]
+    )
+    assert keys.open_key("lantern-2469", stored) is None
+
+
+def test_lockout_after_five_wrong_pins(path: Path) -> None:
+    with open_log(path) as log:
+        for attempt in range(1, 5):
+            with pytest.raises(AccessError, match=r"^wrong PIN for S2: void refused$"):
+                corrections.void(log, 4, reason="r", supervisor_id="S2", pin=f"wrong-{attempt}")
+        with pytest.raises(AccessError) as fifth:
+            corrections.void(log, 4, reason="r", supervisor_id="S2", pin="wrong-5")
+        assert str(fifth.value) == (
+            "wrong PIN for S2: void refused; S2 is now locked after 5 wrong PINs"
+        )
+        lock = log.records()[-1]
+        assert (lock.kind, lock.action, lock.user_id, lock.result["active"]) == (
+            "user",
+            "lock",
+            "S2",
+            False,
+        )
+        assert lock.explanation[-1] == "locked after 5 wrong PINs in a row"
+        with pytest.raises(AccessError) as locked:
+            corrections.void(log, 4, reason="r", supervisor_id="S2", pin=PIN2)
+        assert str(locked.value) == (
+            "S2 is locked after 5 wrong PINs: void refused until another supervisor enables them"
+        )
+        assert [r.result["why"] for r in log.records(RecordFilter(kind="access-denied"))] == [
+            "wrong-pin"
+        ] * 5 + ["locked"]
+    assert problems(path) == (True, None, ())
+    with open_log(path) as log:
+        staff.change_user(log, "S2", active=True, supervisor_id="S1", supervisor_pin=PIN)
+        staff.add_user(log, "D2", "dealer", supervisor_id="S2", supervisor_pin=PIN2)
+    assert problems(path) == (True, None, ())
+
+
+def test_a_success_resets_the_count(path: Path) -> None:
+    with open_log(path) as log:
+        for _ in range(4):
+            with pytest.raises(AccessError):
+                corrections.void(log, 4, reason="r", supervisor_id="S2", pin="wrong-pin!")
+        staff.add_user(log, "D2", "dealer", supervisor_id="S2", supervisor_pin=PIN2)
+        for _ in range(4):
+            with pytest.raises(AccessError, match="^wrong PIN for S2: void refused$"):
+                corrections.void(log, 4, reason="r", supervisor_id="S2", pin="wrong-pin!")
+        assert users.user(log, "S2").active  # type: ignore[union-attr]
+
+
+def test_an_unearned_lock_record_fails(path: Path) -> None:
+    with open_log(path) as log:
+        s2 = log.user("S2")
+    assert s2 is not None
+    forged = forge(
+        path,
+        Entry(
+            kind="user",
+            user_id="S2",
+            role="supervisor",
+            action="lock",
+            result=users.user_record_result("S2", "supervisor", False, s2.pin_hash),
+        ),
+    )
+    assert problems(path)[2] == (
+        f"record {forged} (user): at that point S2 was locked after 0 wrong PINs, not 5",
+    )
+
+
+def test_a_short_pin_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("DEALER_USER", "DEALER_TABLE", "DEALER_PIN", "DEALER_NEW_PIN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DEALER_DB", str(tmp_path / "audit.sqlite"))
+    app = build_app("audit")
+
+    def run(*args: str) -> Result:
+        return CliRunner().invoke(app, ["audit", *args])
+
+    refused = run("user", "add", "sup-7", "--role", "supervisor", "--new-pin", "2468")
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr == (
+        "Error: the new PIN needs at least 10 characters (any characters: digits, letters, "
+        "spaces; a short phrase is easiest to remember)\n"
+    )
+    assert run("user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
+    with open_log(tmp_path / "audit.sqlite") as log:
+        assert log.head().records == 1
