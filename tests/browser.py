@@ -45,9 +45,9 @@ def _ok(*args: str) -> None:
 
 
 def demo_log(path: Path) -> None:
-    """Records 1-2 users; 3 a settled ruling at PG-3 seat 2 (4-5 its meters); 6 a ranking at
-    the table; 7 its void; 8 the override of 3; 9 an open dispute naming 3; 10 a meter adjusted by
-    hand; 11 a checkpoint."""
+    """Records 1-2 users; 3 a settled ruling at PG-3 seat 2, patron P-123 (4-5 its meters); 6 a
+    ranking at the table; 7 its void; 8 the override of 3; 9 an open dispute naming 3; 10 a meter
+    adjusted by hand; 11 a checkpoint."""
     db = ("--db", str(path))
     _ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN, *db)
     _ok(
@@ -63,7 +63,8 @@ def demo_log(path: Path) -> None:
         *db,
     )
     at = ("--user", "d-104", "--table", "PG-3", "--seat", "2", *db)
-    _ok("paigow", "settle", *SETTLE, "--wager", "25", "--progressive-treasure", "1", *at)
+    _ok("paigow", "settle", *SETTLE, "--wager", "25", "--progressive-treasure", "1", *at,
+        "--patron", "P-123")  # fmt: skip
     _ok("paigow", "rank", "Ah Kh Qh Jh Th", "--user", "d-104", "--table", "PG-3", *db)
     _ok("audit", "void", "6", "--reason", "ranked the wrong hand", *SUPERVISOR, *db)
     _ok("audit", "override", "3", "--decision", "push", "--reason", "low hand misread",

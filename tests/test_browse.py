@@ -162,6 +162,20 @@ def test_a_seats_history_lists_its_rulings_with_their_status(served: Served, pag
 
 
 @needs_chromium
+def test_a_patrons_history_lists_the_rulings_they_were_settled_in(
+    served: Served, page: Any
+) -> None:
+    page.goto(f"{served.address}/-/dealer/seat")
+    page.fill("input[name=patron]", "P-123")
+    page.click("input[type=submit]")
+    rows = page.locator("table.rows-and-columns tr")
+    assert rows.count() == 2
+    assert rows.nth(1).locator("td").first.inner_text() == "#3"
+    page.goto(f"{served.address}/-/dealer/seat?patron=P%20123")
+    assert "patron id 'P 123' is not valid" in page.locator("body").inner_text()
+
+
+@needs_chromium
 def test_open_disputes_lead_to_a_printable_packet(served: Served, page: Any, shots: Path) -> None:
     page.goto(f"{served.address}/-/dealer/disputes")
     assert "patron says the low hand was set wrong" in page.locator("table").inner_text()
