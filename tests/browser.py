@@ -61,7 +61,7 @@ def demo_log(path: Path) -> None:
         "--seat", "2", "--ruling", "3", "--user", "d-104", *db)  # fmt: skip
     _ok("audit", "meter", "adjust", "progressive_treasure", "10000",
         "--reason", "reseed after audit", "--table", "PG-3", *SUPERVISOR, *db)  # fmt: skip
-    _ok("audit", "checkpoint", "--user", "sup-7", "--table", "PG-3", *db)
+    _ok("audit", "checkpoint", "--user", "sup-7", "--pin", PIN, "--table", "PG-3", *db)
 
 
 class Served(NamedTuple):

@@ -11,7 +11,8 @@ Otherwise AccessError is raised; when the id is a registered user's (a dealer, a
 disabled or locked supervisor, a wrong PIN), an `access-denied` record first says who tried what
 and why it was refused, and the `LOCKOUT_AFTER`th wrong PIN in a row also records their lock.
 An id nobody registered writes nothing: it is no one to put on the record, and a mistyped id
-must not fill the log.
+must not fill the log. A checkpoint runs through it too, open to auditors as well
+(`roles`), so it is signed by its maker like a supervisor action.
 """
 
 from __future__ import annotations
