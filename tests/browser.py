@@ -33,7 +33,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PIN = "2468"
+PIN = "lantern-2468"
 SUPERVISOR = ("--supervisor", "sup-7", "--pin", PIN)
 SETTLE = ("--dealer", "As Kd 9c 7h 5s 3d 2c", "--player", "Js Jd Jc Jh 8s 5d 3h")
 ADDRESS = re.compile(r"(http://127\.0\.0\.1:\d+)/-/dealer ")
@@ -50,7 +50,8 @@ def demo_log(path: Path) -> None:
     hand; 11 a checkpoint."""
     db = ("--db", str(path))
     _ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN, *db)
-    _ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "1357", *SUPERVISOR, *db)
+    dealer_pin = ("--new-pin", "harbor-1357")
+    _ok("audit", "user", "add", "d-104", "--role", "dealer", *dealer_pin, *SUPERVISOR, *db)
     at = ("--user", "d-104", "--table", "PG-3", "--seat", "2", *db)
     _ok("paigow", "settle", *SETTLE, "--wager", "25", "--progressive-treasure", "1", *at)
     _ok("paigow", "rank", "Ah Kh Qh Jh Th", "--user", "d-104", "--table", "PG-3", *db)
