@@ -51,18 +51,8 @@ def demo_log(path: Path) -> None:
     sign-off; 15 a checkpoint."""
     db = ("--db", str(path))
     _ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN, *db)
-    _ok(
-        "audit",
-        "user",
-        "add",
-        "d-104",
-        "--role",
-        "dealer",
-        "--new-pin",
-        "harbor-1357",
-        *SUPERVISOR,
-        *db,
-    )
+    dealer_pin = ("--new-pin", "harbor-1357")
+    _ok("audit", "user", "add", "d-104", "--role", "dealer", *dealer_pin, *SUPERVISOR, *db)
     at = ("--user", "d-104", "--table", "PG-3", "--seat", "2", *db)
     _ok("paigow", "settle", *SETTLE, "--wager", "25", "--progressive-treasure", "1", *at,
         "--patron", "P-123")  # fmt: skip
@@ -77,7 +67,7 @@ def demo_log(path: Path) -> None:
     _ok("paigow", "settle", "--dealer", "2s 2d 4c 6h 8s 9d Jc", "--player", "Ks Kd Kc Kh As Ad 3h",
         "--wager", "5000", "--user", "d-104", "--table", "PG-4", "--seat", "1", *db)  # fmt: skip
     _ok("audit", "signoff", "11", *SUPERVISOR, *db)
-    _ok("audit", "checkpoint", "--user", "sup-7", "--table", "PG-3", *db)
+    _ok("audit", "checkpoint", "--user", "sup-7", "--pin", PIN, "--table", "PG-3", *db)
 
 
 class Served(NamedTuple):
