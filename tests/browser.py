@@ -45,25 +45,17 @@ def _ok(*args: str) -> None:
 
 
 def demo_log(path: Path) -> None:
-    """Records 1-2 users; 3 a settled ruling at PG-3 seat 2 (4-5 its meters); 6 a ranking at
-    the table; 7 its void; 8 the override of 3; 9 an open dispute naming 3; 10 a meter adjusted by
-    hand; 11 a checkpoint."""
+    """Records 1-2 users; 3 a settled ruling at PG-3 seat 2, patron P-123 (4-5 its meters); 6 a
+    ranking at the table; 7 its void; 8 the override of 3; 9 an open dispute naming 3; 10 a meter
+    adjusted by hand; 11 a $5,000 pay at PG-4 (over the sign-off line, 12-13 its meters), 14 its
+    sign-off; 15 a checkpoint."""
     db = ("--db", str(path))
     _ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN, *db)
-    _ok(
-        "audit",
-        "user",
-        "add",
-        "d-104",
-        "--role",
-        "dealer",
-        "--new-pin",
-        "harbor-1357",
-        *SUPERVISOR,
-        *db,
-    )
+    dealer_pin = ("--new-pin", "harbor-1357")
+    _ok("audit", "user", "add", "d-104", "--role", "dealer", *dealer_pin, *SUPERVISOR, *db)
     at = ("--user", "d-104", "--table", "PG-3", "--seat", "2", *db)
-    _ok("paigow", "settle", *SETTLE, "--wager", "25", "--progressive-treasure", "1", *at)
+    _ok("paigow", "settle", *SETTLE, "--wager", "25", "--progressive-treasure", "1", *at,
+        "--patron", "P-123")  # fmt: skip
     _ok("paigow", "rank", "Ah Kh Qh Jh Th", "--user", "d-104", "--table", "PG-3", *db)
     _ok("audit", "void", "6", "--reason", "ranked the wrong hand", *SUPERVISOR, *db)
     _ok("audit", "override", "3", "--decision", "push", "--reason", "low hand misread",
@@ -72,7 +64,10 @@ def demo_log(path: Path) -> None:
         "--seat", "2", "--ruling", "3", "--user", "d-104", *db)  # fmt: skip
     _ok("audit", "meter", "adjust", "progressive_treasure", "10000",
         "--reason", "reseed after audit", "--table", "PG-3", *SUPERVISOR, *db)  # fmt: skip
-    _ok("audit", "checkpoint", "--user", "sup-7", "--table", "PG-3", *db)
+    _ok("paigow", "settle", "--dealer", "2s 2d 4c 6h 8s 9d Jc", "--player", "Ks Kd Kc Kh As Ad 3h",
+        "--wager", "5000", "--user", "d-104", "--table", "PG-4", "--seat", "1", *db)  # fmt: skip
+    _ok("audit", "signoff", "11", *SUPERVISOR, *db)
+    _ok("audit", "checkpoint", "--user", "sup-7", "--pin", PIN, "--table", "PG-3", *db)
 
 
 class Served(NamedTuple):

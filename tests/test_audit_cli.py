@@ -276,7 +276,7 @@ def test_verify_json_names_first_bad(staffed: Path) -> None:
 
 def test_checkpoint_then_truncation(staffed: Path, tmp_path: Path) -> None:
     kept = tmp_path / "shift-close.txt"
-    made = run("checkpoint", "--user", "S1", "-o", str(kept))
+    made = run("checkpoint", "--user", "S1", "--pin", PIN, "-o", str(kept))
     assert made.exit_code == 0, made.output
     line = kept.read_text().strip()
     assert line.startswith("8:") and len(line) == 66
@@ -294,11 +294,54 @@ def test_checkpoint_then_truncation(staffed: Path, tmp_path: Path) -> None:
         assert (out["ok"], out["records"], out["first_bad"]) == (False, 6, 7)
 
 
-def test_checkpoint_json(staffed: Path) -> None:
+def test_an_auditors_checkpoint_is_signed(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    given = run(
+        "user", "set", "A1", "--new-pin", "ledger-86420", "--supervisor", "S1", "--pin", PIN
+    )
+    assert given.exit_code == 0, given.output  # record 8: A1's key
+    monkeypatch.setenv("DEALER_PIN", "ledger-86420")
     result = run("checkpoint", "--user", "A1", "--json")
+    assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
-    assert (out["records"], out["record_id"]) == (8, 8)
-    assert out["checkpoint"] == f"8:{out['head_hash']}"
+    assert (out["records"], out["record_id"]) == (9, 9)
+    assert out["checkpoint"] == f"9:{out['head_hash']}"
+    shown = json.loads(run("show", "9", "--json").stdout)
+    key = json.loads(run("show", "8", "--json").stdout)["result"]["key"]
+    assert (shown["user_id"], shown["role"]) == ("A1", "auditor")
+    assert shown["settings"]["signature"]["key"] == key
+    assert run("verify").stdout == "OK: 9 records, the hash chain verifies.\n"
+
+
+def test_a_checkpoint_pin_is_asked_hidden(staffed: Path) -> None:
+    result = run("checkpoint", "--user", "S1", stdin=PIN + "\n")
+    assert (result.exit_code, result.stdout.splitlines()[:2]) == (
+        0,
+        ["PIN for S1: ", "records    8"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("maker", "pin", "said", "recorded"),
+    [
+        ("D1", PIN, "D1 is a dealer: checkpoint needs a supervisor or auditor id and PIN", True),
+        (
+            "bob",
+            PIN,
+            "user bob is not a registered supervisor or auditor: checkpoint needs the id and PIN "
+            "of an active supervisor or auditor",
+            False,
+        ),
+        ("S1", "wrong-pin!", "wrong PIN for S1: checkpoint refused", True),
+    ],
+)
+def test_a_checkpoint_is_refused_in_one_line(
+    staffed: Path, tmp_path: Path, maker: str, pin: str, said: str, recorded: bool
+) -> None:
+    kept = tmp_path / "shift.chk"
+    result = run("checkpoint", "--user", maker, "--pin", pin, "-o", str(kept))
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"Error: {said}\n")
+    assert not kept.exists()
+    assert kinds(staffed)[7:] == (["access-denied"] if recorded else [])
 
 
 def test_bad_checkpoint_argument(staffed: Path) -> None:

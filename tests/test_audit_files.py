@@ -190,7 +190,7 @@ def test_the_default_folder_is_made_private_and_said(
     assert made.stderr == "note: created the folder logs for the audit log\n"
     assert mode(tmp_path / "logs") == 0o700
     assert mode(tmp_path / "logs" / "dealer.sqlite") == 0o600
-    again = run("audit", "checkpoint", "--user", "S1")
+    again = run("audit", "checkpoint", "--user", "S1", "--pin", PIN)
     assert (again.exit_code, again.stderr) == (0, "")  # said once, when it was made
 
 
@@ -215,7 +215,7 @@ def test_an_archived_log_is_read_without_a_change(logged: Path) -> None:
 def test_an_archived_log_is_not_written(logged: Path) -> None:
     os.chmod(logged, 0o444)
     before = state(logged)
-    result = run("audit", "checkpoint", "--user", "S1", db=logged)
+    result = run("audit", "checkpoint", "--user", "S1", "--pin", PIN, db=logged)
     assert (result.exit_code, result.stderr) == (
         1,
         f"Error: the audit log {logged} is read-only (mode 0444): it can be read, listed, "
@@ -263,7 +263,7 @@ def test_an_older_log_is_reported_to_readers_and_upgraded_by_a_writer(tmp_path: 
             "it (e.g. dealer audit checkpoint) upgrades it first\n",
         ), args
     assert state(db) == before
-    assert run("audit", "checkpoint", "--user", "A1", db=db).exit_code == 0
+    assert run(*WRITING, db=db).exit_code == 0
     assert run("audit", "verify", db=db).stdout.startswith("OK: 1 records")
 
 
@@ -283,7 +283,7 @@ def test_every_file_of_the_log_is_private(tmp_path: Path, mask: int) -> None:
         made = run("audit", "export", "--format", "csv", "-o", str(export), db=db)
         assert made.exit_code == 0
         for _ in range(2):
-            taken = run("audit", "checkpoint", "--user", "S1", "-o", str(kept), db=db)
+            taken = run("audit", "checkpoint", "--user", "S1", "--pin", PIN, "-o", str(kept), db=db)
             assert taken.exit_code == 0
     assert mode(db) == 0o600
     assert mode(export) == 0o600
@@ -295,6 +295,11 @@ def test_an_existing_checkpoint_file_is_appended_to(logged: Path) -> None:
     kept = logged.parent / "paper.chk"
     kept.write_text("1:" + "0" * 64 + "\n")
     os.chmod(kept, 0o640)
-    assert run("audit", "checkpoint", "--user", "S1", "-o", str(kept), db=logged).exit_code == 0
+    assert (
+        run(
+            "audit", "checkpoint", "--user", "S1", "--pin", PIN, "-o", str(kept), db=logged
+        ).exit_code
+        == 0
+    )
     assert kept.read_text().splitlines()[1].startswith("3:")
     assert mode(kept) == 0o640  # the file kept outside is the person's: its mode is theirs

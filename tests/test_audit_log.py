@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dealer
-from dealer.audit import entries, meters, open_log, users
+from dealer.audit import entries, meters, open_log, staff, users
 from dealer.audit.chain import GENESIS_HASH, record_hash
 from dealer.audit.records import Entry, RecordFilter
 from dealer.audit.sqlite import SQLiteStorage
@@ -247,13 +247,14 @@ def test_meter_needs_a_user_and_a_number(log: SQLiteStorage) -> None:
 
 
 def test_checkpoint_counts_itself(log: SQLiteStorage) -> None:
-    entries.append(log, ruling(1))
+    staff.add_user(log, "S1", "supervisor", pin="lantern-2468")
+    entries.append(log, ruling(2))
     before = log.head()
-    cp = entries.checkpoint(log, "D1")
-    assert cp.records == 2 and cp == log.head()
-    record = entries.get(log, 2)
+    cp = entries.checkpoint(log, "S1", "lantern-2468")
+    assert cp.records == 3 and cp == log.head()
+    record = entries.get(log, 3)
     assert record.kind == "checkpoint"
-    assert record.result == {"records": 1, "head_hash": before.head_hash}
+    assert record.result == {"records": 2, "head_hash": before.head_hash}
     assert verify(log, [cp]).ok
 
 

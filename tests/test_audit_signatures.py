@@ -271,3 +271,137 @@ def test_a_short_pin_is_refused_in_one_line(
     assert run("user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
     with open_log(tmp_path / "audit.sqlite") as log:
         assert log.head().records == 1
+
+
+# -- checkpoints ----------------------------------------------------------------------------
+
+PIN_A = "ledger-86420"
+
+
+def checkpoint_entry(path: Path, maker: str, role: str, **changes: object) -> Entry:
+    """A checkpoint entry as the tool would write it next: the right count and head hash."""
+    with open_log(path) as log:
+        head = log.head()
+    fields: dict[str, object] = dict(
+        kind="checkpoint",
+        user_id=maker,
+        role=role,
+        result={"records": head.records, "head_hash": head.head_hash},
+        explanation=[f"Checkpoint after record {head.records}"],
+    )
+    return Entry(**(fields | changes))  # type: ignore[arg-type]
+
+
+def test_an_auditors_checkpoint_is_signed_and_verifies(path: Path) -> None:
+    with open_log(path) as log:
+        added = staff.add_user(
+            log, "A1", "auditor", pin=PIN_A, supervisor_id="S1", supervisor_pin=PIN
+        )
+        made = entries.checkpoint(log, "A1", PIN_A, table_id="PG-1")
+        record = entries.get(log, made.records)
+        key = entries.get(log, added).result["key"]
+        assert (record.kind, record.user_id, record.role) == ("checkpoint", "A1", "auditor")
+        assert record.settings["signature"]["key"] == key
+        entries.checkpoint(log, "S1", PIN)  # a supervisor's too
+    assert problems(path) == (True, None, ())
+
+
+@pytest.mark.parametrize(
+    ("maker", "pin", "why"),
+    [
+        ("D1", PIN, "D1 is a dealer: checkpoint needs a supervisor or auditor id and PIN"),
+        (
+            "X9",
+            PIN,
+            "user X9 is not a registered supervisor or auditor: checkpoint needs the id and PIN "
+            "of an active supervisor or auditor",
+        ),
+        ("S1", "wrong-pin!", "wrong PIN for S1: checkpoint refused"),
+    ],
+)
+def test_a_checkpoint_needs_a_supervisor_or_auditor_and_their_pin(
+    path: Path, maker: str, pin: str, why: str
+) -> None:
+    with open_log(path) as log:
+        before = log.head().records
+        with pytest.raises(AccessError) as refused:
+            entries.checkpoint(log, maker, pin)
+        assert str(refused.value) == why
+        after = log.records(RecordFilter(ids=tuple(range(before + 1, before + 3))))
+    recorded = [] if maker == "X9" else [("access-denied", maker)]
+    assert [(r.kind, r.user_id) for r in after] == recorded  # no checkpoint
+    assert problems(path) == (True, None, ())
+
+
+def test_wrong_checkpoint_pins_count_toward_the_lockout(path: Path) -> None:
+    with open_log(path) as log:
+        for attempt in range(1, 5):
+            with pytest.raises(AccessError):
+                corrections.void(log, 4, reason="r", supervisor_id="S2", pin=f"wrong-{attempt}")
+        with pytest.raises(AccessError) as fifth:
+            entries.checkpoint(log, "S2", "wrong-5")
+        assert str(fifth.value) == (
+            "wrong PIN for S2: checkpoint refused; S2 is now locked after 5 wrong PINs"
+        )
+    assert problems(path) == (True, None, ())
+
+
+def test_a_forged_checkpoint_without_a_signature_fails_naming_it(path: Path) -> None:
+    forged = forge(path, checkpoint_entry(path, "S1", "supervisor"))
+    assert problems(path) == (
+        False,
+        forged,
+        (f"record {forged} (checkpoint): at that point it carries no signature of S1",),
+    )
+
+
+def test_a_checkpoint_with_a_bad_or_copied_signature_fails(path: Path) -> None:
+    with open_log(path) as log:
+        made = entries.checkpoint(log, "S1", PIN).records
+    genuine = json.loads(str(stored_row(path, made)["settings"]))["signature"]
+    changed = forge(
+        path, checkpoint_entry(path, "S1", "supervisor", settings={"signature": genuine})
+    )
+    copied = Entry(
+        **{
+            name: json.loads(str(value)) if name in JSON_FIELDS else value
+            for name, value in stored_row(path, made).items()
+            if name in keys.SIGNED_FIELDS or name == "settings"
+        }
+    )
+    copy = forge(path, copied)
+    assert problems(path) == (
+        False,
+        changed,
+        (
+            f"record {changed} (checkpoint): at that point its signature does not match its "
+            "content of S1",
+            f"record {copy} (checkpoint): at that point its signature was already used by an "
+            "earlier record: it is a copy",
+        ),
+    )
+
+
+def test_a_checkpoint_by_a_maker_without_a_key_is_not_asked_for_a_signature(path: Path) -> None:
+    """Taken before checkpoints needed a PIN, by a dealer or an id never registered."""
+    forge(path, checkpoint_entry(path, "D1", "dealer"))
+    forge(path, checkpoint_entry(path, "nobody", "dealer"))
+    assert problems(path) == (True, None, ())
+
+
+def test_a_checkpoint_signed_by_a_dealers_own_key_fails(path: Path) -> None:
+    with open_log(path) as log:
+        staff.add_user(log, "D2", "dealer", pin=PIN_A, supervisor_id="S1", supervisor_pin=PIN)
+        d2 = log.user("D2")
+    assert d2 is not None
+    private = keys.open_key(PIN_A, d2.pin_hash)
+    assert private is not None
+    forged = forge(path, keys.sign(checkpoint_entry(path, "D2", "dealer"), private))
+    assert problems(path) == (
+        False,
+        forged,
+        (
+            f"record {forged} (checkpoint): at that point D2 was not a registered supervisor "
+            "or auditor",
+        ),
+    )

@@ -119,7 +119,7 @@ def test_delete_a_middle_record(path: Path) -> None:
 
 def test_delete_the_last_records_caught_by_checkpoint(path: Path) -> None:
     with open_log(path) as log:
-        kept = str(entries.checkpoint(log, "S1"))  # record 11, kept outside at shift close
+        kept = str(entries.checkpoint(log, "S1", PIN))  # record 11, kept outside at shift close
     conn = attacker(path)
     saved = trigger_sql(conn, "records_no_delete")
     conn.execute("DROP TRIGGER records_no_delete")
@@ -139,7 +139,7 @@ def test_rechain_after_an_edit_caught_by_checkpoint(path: Path) -> None:
         early = log.head()  # 10 records
         for n in range(11, 14):
             entries.append(log, ruling(n))
-        late = entries.checkpoint(log, "S1")  # record 14
+        late = entries.checkpoint(log, "S1", PIN)  # record 14
     conn = attacker(path)
     saved = trigger_sql(conn, "records_no_update")
     conn.execute("DROP TRIGGER records_no_update")

@@ -338,7 +338,8 @@ def test_who_may_append(log: Storage, entry: Entry, message: str) -> None:
 def test_who_may_append_allowed(log: Storage) -> None:
     assert entries.append(log, ruling("D9", "dealer")) > 0  # never registered: a dealer
     assert entries.append(log, ruling("S1", "supervisor")) > 0
-    assert entries.checkpoint(log, "A1").records == log.head().records
+    staff.add_user(log, "A2", "auditor", pin="meadow-9753", supervisor_id="S1", supervisor_pin=PIN)
+    assert entries.checkpoint(log, "A2", "meadow-9753").records == log.head().records
     assert entries.get(log, log.head().records).role == "auditor"
 
 

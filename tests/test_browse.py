@@ -74,7 +74,7 @@ def fetch(url: str, method: str = "GET") -> tuple[int, str]:
         return exc.code, exc.read().decode()
 
 
-VERIFIED = "Verified at start: 11 records, the hash chain verifies."
+VERIFIED = "Verified at start: 15 records, the hash chain verifies."
 
 
 @needs_chromium
@@ -140,7 +140,7 @@ def test_every_page_shows_the_chain(served: Served, page: Any, path: str) -> Non
     page.goto(f"{served.address}{path}")
     chain = page.locator("#chain").inner_text()
     assert chain.startswith(VERIFIED)
-    assert "Head: record #11, hash " in chain and "Last checkpoint: record #11, " in chain
+    assert "Head: record #15, hash " in chain and "Last checkpoint: record #15, " in chain
 
 
 @needs_chromium
@@ -159,6 +159,20 @@ def test_a_seats_history_lists_its_rulings_with_their_status(served: Served, pag
     assert rows.nth(1).locator("td").last.inner_text() == (
         "overridden by #8; disputed (open, dispute #9)"
     )
+
+
+@needs_chromium
+def test_a_patrons_history_lists_the_rulings_they_were_settled_in(
+    served: Served, page: Any
+) -> None:
+    page.goto(f"{served.address}/-/dealer/seat")
+    page.fill("input[name=patron]", "P-123")
+    page.click("input[type=submit]")
+    rows = page.locator("table.rows-and-columns tr")
+    assert rows.count() == 2
+    assert rows.nth(1).locator("td").first.inner_text() == "#3"
+    page.goto(f"{served.address}/-/dealer/seat?patron=P%20123")
+    assert "patron id 'P 123' is not valid" in page.locator("body").inner_text()
 
 
 @needs_chromium
@@ -225,6 +239,16 @@ def test_a_canned_query_answers(served: Served) -> None:
         (7, "void", 6),
         (8, "override", 3),
     ]
+
+
+def test_large_pays_by_who_ruled_or_signed_them(served: Served) -> None:
+    query = f"{served.address}/audit/large_pays_by_user.json?_shape=array&user="
+    for user in ("d-104", "sup-7"):
+        status, body = fetch(query + user)
+        assert status == 200
+        rows = [(r["id"], r["ruled_by"], r["seats"], r["signed_off_by"]) for r in json.loads(body)]
+        assert rows == [(11, "d-104", "[1]", "sup-7 (#14)")]
+    assert json.loads(fetch(query + "nobody")[1]) == []
 
 
 def test_a_bad_value_is_one_error_line(served: Served) -> None:

@@ -133,7 +133,7 @@ def test_the_packet_as_text(log: Path) -> None:
         0,
         expected(log, "no checkpoint recorded after record 9 yet"),
     )
-    ok("audit", "checkpoint", "--user", "sup-8")
+    ok("audit", "checkpoint", "--user", "sup-8", "--pin", "meadow-9753")
     after = run("audit", "dispute", "packet", "7")
     stamp = hashes(log)[10][0]
     assert (after.exit_code, after.stdout) == (

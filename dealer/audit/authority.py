@@ -11,7 +11,8 @@ Otherwise AccessError is raised; when the id is a registered user's (a dealer, a
 disabled or locked supervisor, a wrong PIN), an `access-denied` record first says who tried what
 and why it was refused, and the `LOCKOUT_AFTER`th wrong PIN in a row also records their lock.
 An id nobody registered writes nothing: it is no one to put on the record, and a mistyped id
-must not fill the log.
+must not fill the log. A checkpoint runs through it too, open to auditors as well
+(`roles`), so it is signed by its maker like a supervisor action.
 """
 
 from __future__ import annotations
@@ -115,28 +116,32 @@ def supervised(
     work: Callable[[WriteTransaction, User], T],
     *,
     table_id: str = "",
+    roles: Sequence[str] = (SUPERVISOR,),
 ) -> T:
     """Run `work` in one transaction, its entries signed, if `supervisor_id` is a registered,
-    active supervisor and `pin` opens their key; else raise AccessError (recording the refusal
-    of a registered user, and their lock at the `LOCKOUT_AFTER`th wrong PIN in a row).
+    active supervisor (or, given `roles`, of one of those roles) and `pin` opens their key; else
+    raise AccessError (recording the refusal of a registered user, and their lock at the
+    `LOCKOUT_AFTER`th wrong PIN in a row).
 
     The secret is checked (scrypt, slow on purpose) before the write lock is taken, against the
     row read then; under the lock the row is read again and checked again only if it changed."""
     if not supervisor_id or not isinstance(supervisor_id, str):
-        raise AccessError(f"{action} needs a supervisor id and PIN")
+        raise AccessError(users.needs_id(action, roles))
     typed = pin if isinstance(pin, str) else ""
     seen = storage.user(supervisor_id)
     seen_open = users.unlock(typed, seen.pin_hash) if seen is not None else None
     with storage.transaction() as tx:
         row = tx.user(supervisor_id)
         if row is None:
-            raise AccessError(users.unregistered(supervisor_id, action))
+            raise AccessError(users.unregistered(supervisor_id, action, roles))
         if seen is not None and row.pin_hash == seen.pin_hash:
             opened = seen_open
         else:
             opened = users.unlock(typed, row.pin_hash)
         locked = users.is_locked(tx, row)
-        refused = users.refusal(row, supervisor_id, opened is not None, action, locked=locked)
+        refused = users.refusal(
+            row, supervisor_id, opened is not None, action, locked=locked, roles=roles
+        )
         if refused is None:
             private = opened.private if opened is not None else None
             return work(SigningTransaction(tx, supervisor_id, private), users.user_of(row))

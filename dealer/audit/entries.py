@@ -6,12 +6,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dealer.audit import users
+from dealer.audit.authority import supervised
 from dealer.audit.chain import Checkpoint
-from dealer.audit.records import CHECKPOINT, Entry, Record, RecordFilter
+from dealer.audit.records import AUDITOR, CHECKPOINT, SUPERVISOR, Entry, Record, RecordFilter
 from dealer.kernel.errors import AuditError
 
 if TYPE_CHECKING:
-    from dealer.audit.storage import Reads, Storage
+    from dealer.audit.storage import Reads, Storage, WriteTransaction
+    from dealer.audit.users import User
+
+CHECKPOINT_ROLES = (SUPERVISOR, AUDITOR)
+"""Who records a checkpoint: an active supervisor or auditor, with their PIN."""
 
 
 def append(storage: Storage, entry: Entry) -> int:
@@ -21,24 +26,29 @@ def append(storage: Storage, entry: Entry) -> int:
         return users.append_checked(tx, entry)
 
 
-def checkpoint(storage: Storage, user_id: str, *, table_id: str = "") -> Checkpoint:
-    """Record a checkpoint and return the count and head hash *including* that record, to
-    keep outside the database (e.g. at shift close)."""
-    role = users.role_of(storage, user_id)
-    with storage.transaction() as tx:
+def checkpoint(storage: Storage, user_id: str, pin: str, *, table_id: str = "") -> Checkpoint:
+    """Record a checkpoint made by `user_id`, an active supervisor or auditor whose `pin` opens
+    their key (it is signed like a supervisor action; a refusal is recorded as one is), and
+    return the count and head hash *including* that record, to keep outside the database
+    (e.g. at shift close)."""
+
+    def record(tx: WriteTransaction, user: User) -> Checkpoint:
         before = tx.head()
-        users.append_checked(
-            tx,
+        tx.append(
             Entry(
                 kind=CHECKPOINT,
                 user_id=user_id,
-                role=role,
+                role=user.role,
                 table_id=table_id,
                 result={"records": before.records, "head_hash": before.head_hash},
                 explanation=[f"Checkpoint after record {before.records}"],
-            ),
+            )
         )
         return tx.head()
+
+    return supervised(
+        storage, user_id, pin, CHECKPOINT, record, table_id=table_id, roles=CHECKPOINT_ROLES
+    )
 
 
 def get(reads: Reads, record_id: int) -> Record:

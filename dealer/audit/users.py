@@ -31,6 +31,8 @@ from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AccessError, AuditError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from dealer.audit.storage import Reads, WriteTransaction
@@ -141,20 +143,38 @@ def active_supervisors(reads: Reads) -> list[str]:
     return [row.user_id for row in reads.users() if row.active and row.role == SUPERVISOR]
 
 
-def unregistered(user_id: str, action: str) -> str:
-    """The refusal of a supervisor `action` named on an id nobody registered."""
+def roles_said(roles: Sequence[str]) -> str:
+    """`roles` as said in a refusal: "supervisor", "supervisor or auditor"."""
+    return " or ".join(roles)
+
+
+def needs_id(action: str, roles: Sequence[str] = (SUPERVISOR,)) -> str:
+    """What `action` kept to `roles` needs: "void needs a supervisor id and PIN"."""
+    return f"{action} needs {_a(roles_said(roles))} id and PIN"
+
+
+def unregistered(user_id: str, action: str, roles: Sequence[str] = (SUPERVISOR,)) -> str:
+    """The refusal of an `action` for one of `roles` named on an id nobody registered."""
+    who = roles_said(roles)
     return (
-        f"user {user_id} is not a registered supervisor: {action} needs the id and PIN of an "
-        "active supervisor"
+        f"user {user_id} is not a registered {who}: {action} needs the id and PIN of an "
+        f"active {who}"
     )
 
 
 def refusal(
-    row: UserRow, user_id: str, pin_ok: bool, action: str, *, locked: bool = False
+    row: UserRow,
+    user_id: str,
+    pin_ok: bool,
+    action: str,
+    *,
+    locked: bool = False,
+    roles: Sequence[str] = (SUPERVISOR,),
 ) -> tuple[str, str] | None:
-    """Why the registered `user_id` may not do the supervisor `action` (a short code and a
+    """Why the registered `user_id` may not do `action`, kept to `roles` (a short code and a
     sentence), or None when they may. `pin_ok` is whether the PIN given matches the row's
-    secret; `locked` whether the row disabling them is a lockout."""
+    secret; `locked` whether the row disabling them is a lockout. A role not allowed is coded
+    `not-` and the roles (`not-supervisor`, `not-supervisor-or-auditor`)."""
     if locked:
         return "locked", (
             f"{user_id} is locked after {LOCKOUT_AFTER} wrong PINs: {action} refused until "
@@ -162,9 +182,9 @@ def refusal(
         )
     if not row.active:
         return "disabled", f"{user_id} is disabled: {action} refused"
-    if row.role != SUPERVISOR:
-        return "not-supervisor", (
-            f"{user_id} is {_a(row.role)}: {action} needs a supervisor id and PIN"
+    if row.role not in roles:
+        return "not-" + "-or-".join(roles), (
+            f"{user_id} is {_a(row.role)}: {needs_id(action, roles)}"
         )
     if not pin_ok:
         return "wrong-pin", f"wrong PIN for {user_id}: {action} refused"

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit import keys
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
+from dealer.audit.entries import CHECKPOINT_ROLES
 from dealer.audit.records import (
     ACCESS_DENIED,
     CHECKPOINT,
@@ -25,7 +26,13 @@ from dealer.audit.records import (
     RecordFilter,
     UserRow,
 )
-from dealer.audit.users import LOCK, LOCKOUT_AFTER, actor_problem, user_record_result
+from dealer.audit.users import (
+    LOCK,
+    LOCKOUT_AFTER,
+    actor_problem,
+    roles_said,
+    user_record_result,
+)
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Storage
@@ -88,15 +95,17 @@ def _supervising(row: Mapping[str, Any]) -> bool:
 def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, str]]:
     """Each record whose maker could not make it at that point of the log, each supervisor
     action not signed by its maker's key then, each signature seen twice, each lock not earned
-    by wrong PINs, and each checkpoint recorded in the log that the chain no longer matches, as
-    (record id, problem), in order.
+    by wrong PINs, each checkpoint not signed by its maker's key then, and each checkpoint
+    recorded in the log that the chain no longer matches, as (record id, problem), in order.
 
     The users are replayed from the `user` records: a supervisor action needs its maker to be,
     at that point, a registered, active supervisor (the first user record of a log may register
     its own maker as the first supervisor: the bootstrap, signed by the key it records); every
     other record's role must be its maker's registered role then (an id never registered acts as
-    a dealer). A supervisor whose PIN predates signing keys has no key on the chain: their
-    actions cannot be signed and are not asked to be."""
+    a dealer). A checkpoint is signed by its maker like a supervisor action, and one whose maker
+    has a key must be a supervisor's or an auditor's. A maker with no key on the chain (a PIN
+    from before signing keys; a checkpoint taken by anyone before checkpoints needed a PIN)
+    could not sign: such records are not asked to be."""
     standing: dict[str, UserRow] = {}
     public: dict[str, str] = {}
     wrong: dict[str, int] = {}
@@ -122,11 +131,14 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
             problem = actor_problem(now, maker, str(row["role"]), kind)
             if problem is None and _supervising(row) and (now is None or now.role != SUPERVISOR):
                 problem = f"{maker} was not a registered supervisor"
+            keyed = kind == CHECKPOINT and maker in public
+            if problem is None and keyed and (now is None or now.role not in CHECKPOINT_ROLES):
+                problem = f"{maker} was not a registered {roles_said(CHECKPOINT_ROLES)}"
         if problem is None and kind == USER and row["action"] == LOCK:
             problem = _lock_problem(result, maker, wrong.get(maker, 0))
         key = result.get("key") if bootstrap else public.get(maker)
         signature = keys.signature_of(row)
-        signed = _supervising(row) or bootstrap or signature is not None
+        signed = _supervising(row) or kind == CHECKPOINT or bootstrap or signature is not None
         if problem is None and signed and isinstance(key, str):
             why = keys.signature_problem(row, key)
             problem = f"{why} of {maker}" if why else None

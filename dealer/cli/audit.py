@@ -2,7 +2,8 @@
 disputes, overrides and voids; users and meters. Each command parses its arguments, calls one
 desk function and renders what it returns; supervisor actions take `--supervisor ID` and a PIN
 (`--pin`, env `DEALER_PIN`, or asked with hidden input), and a dispute's second reviewer their
-own (`--reviewer ID`, `--reviewer-pin`, env `DEALER_REVIEWER_PIN`, or asked)."""
+own (`--reviewer ID`, `--reviewer-pin`, env `DEALER_REVIEWER_PIN`, or asked); a checkpoint is
+taken by the desk's user (`--user`), a supervisor or an auditor, with their `--pin`."""
 
 from __future__ import annotations
 
@@ -83,6 +84,12 @@ SupervisorOption = Annotated[
 PinOption = Annotated[
     str | None,
     typer.Option("--pin", envvar="DEALER_PIN", help="The supervisor's PIN (else asked, hidden)."),
+]
+MakerPinOption = Annotated[
+    str | None,
+    typer.Option(
+        "--pin", envvar="DEALER_PIN", help="Your PIN, a supervisor's or an auditor's (else asked)."
+    ),
 ]
 NewPinOption = Annotated[
     str | None,
@@ -478,13 +485,15 @@ def checkpoint_(
         Path | None,
         typer.Option("--output", "-o", help="Also append the N:HASH line to FILE (kept outside)."),
     ] = None,
+    pin: MakerPinOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Record a checkpoint: the record count and head hash to keep outside (shift close).
 
+    Made by a supervisor or an auditor (`--user`) with their PIN, and signed by them.
     `dealer audit verify --checkpoint` later checks the log against it: a log cut short or
     changed and re-chained since then fails."""
-    made = records.checkpoint(desk, output)
+    made = records.checkpoint(desk, _pin(pin, desk.user), output)
     if as_json:
         _echo_json(made.to_dict() | {"record_id": made.records})
         return

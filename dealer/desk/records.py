@@ -188,15 +188,16 @@ def copy(source: LogLocation, target: LogLocation) -> Copied:
         return copy_log(src, dst)
 
 
-def checkpoint(desk: Desk, output: Path | None = None) -> Checkpoint:
-    """Record a checkpoint by the desk's user at its table; the count and head hash including
-    it, also appended as an `N:HASH` line to `output` when given (a file kept outside). A file
-    that cannot be written (in a missing folder, or a folder) is refused before any record."""
+def checkpoint(desk: Desk, pin: str, output: Path | None = None) -> Checkpoint:
+    """Record a checkpoint by the desk's user (an active supervisor or auditor, `pin` theirs:
+    it is signed) at its table; the count and head hash including it, also appended as an
+    `N:HASH` line to `output` when given (a file kept outside). A file that cannot be written
+    (in a missing folder, or a folder) is refused before any record."""
     if output is not None and (output.is_dir() or not output.parent.is_dir()):
         why = "it is a folder" if output.is_dir() else f"there is no folder {output.parent}"
         raise DealerError(f"cannot write the checkpoint to {output}: {why}")
     with open_log(desk.db) as log:
-        made = entries.checkpoint(log, desk.user, table_id=desk.table)
+        made = entries.checkpoint(log, desk.user, pin, table_id=desk.table)
     if output is not None:
         try:
             with _private(output, os.O_APPEND) as out:

@@ -140,25 +140,29 @@ class DealerPlugin:
         return await self._page(datasette, request, title, body)
 
     async def seat(self, datasette: Any, request: Any) -> Response:
-        """A seat's history at a table, over a time range. (By patron id once the log records
-        one.)"""
+        """A seat's history at a table over a time range, or a patron's (at any table, or at
+        the seat given), as `dealer audit search --table --seat` / `--patron`."""
         table, seat = _given(request, "table"), _given(request, "seat")
+        patron = _given(request, "patron")
         since, until = _given(request, "since"), _given(request, "until")
         body = "<h1>A seat's history</h1>" + pages.form(
             "/-/dealer/seat",
             [
                 pages.field("table", "table", table),
                 pages.field("seat", "seat", seat),
+                pages.field("patron", "or patron id", patron),
                 pages.field("since", "since (UTC)", since),
                 pages.field("until", "until", until),
             ],
         )
-        if table is None and seat is None:
+        if table is None and seat is None and patron is None:
             return await self._page(datasette, request, "Seat history", body)
         try:
+            by_patron = patron is not None
             flt = RecordFilter(
-                table_id=inputs.table_id(table),
-                seat=inputs.seat(seat or "", SEATS),
+                table_id=inputs.table_id(table) if table is not None or not by_patron else None,
+                seat=inputs.seat(seat or "", SEATS) if seat is not None or not by_patron else None,
+                patron=inputs.patron_id(patron) if by_patron else None,
                 since=inputs.time(since) if since else None,
                 until=inputs.time(until, end_of_day=True) if until else None,
             )

@@ -31,6 +31,21 @@ QUERIES = {
             " AND (:user = '' OR user_id = :user) ORDER BY id"
         ),
     },
+    "large_pays_by_user": {
+        "title": "Large pays (over the table's sign-off line), by who ruled or signed them off",
+        "sql": (
+            "SELECT r.id, r.recorded_at, r.table_id, r.user_id AS ruled_by,"
+            " json_extract(r.result, '$.signoff_required.seats') AS seats,"
+            " json_extract(r.result, '$.signoff_required.over') AS line,"
+            " (SELECT s.user_id || ' (#' || s.id || ')' FROM records s"
+            "  WHERE s.kind = 'signoff' AND s.links_to = r.id) AS signed_off_by"
+            " FROM records r WHERE r.kind = 'ruling'"
+            " AND json_extract(r.result, '$.signoff_required') IS NOT NULL"
+            " AND (:user = '' OR r.user_id = :user OR EXISTS (SELECT 1 FROM records s"
+            "  WHERE s.kind = 'signoff' AND s.links_to = r.id AND s.user_id = :user))"
+            " ORDER BY r.id"
+        ),
+    },
     "records_by_user": {
         "title": "Every record a user made",
         "sql": (
