@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from dealer.audit.records import Entry, canonical_json, utc_now
+from dealer.audit.records import STORED_FIELDS, Entry, canonical_json, utc_now
 from dealer.kernel.errors import AuditError
 
 if TYPE_CHECKING:
@@ -41,20 +41,10 @@ SECRET_MIN_LENGTH = 10
 SIGNATURE = "signature"
 """The key in a record's `settings` that holds its signature."""
 
-SIGNED_FIELDS = (
-    "kind",
-    "game",
-    "action",
-    "table_id",
-    "seat",
-    "user_id",
-    "role",
-    "input_text",
-    "cards",
-    "result",
-    "explanation",
-    "links_to",
-    "reason",
+SIGNED_FIELDS = tuple(
+    name
+    for name in STORED_FIELDS
+    if name not in ("id", "recorded_at", "settings", "software_version", "prev_hash", "hash")
 )
 """The stored fields a signature covers, with `settings` less its signature."""
 _CONTEXT = b"dealer signature v1\n"
