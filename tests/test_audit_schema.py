@@ -11,7 +11,8 @@ import pytest
 from dealer.audit import entries, staff
 from dealer.audit.chain import GENESIS_HASH
 from dealer.audit.records import Entry, RecordFilter
-from dealer.audit.sqlite import SQLiteStorage, filter_sql
+from dealer.audit.sql_reads import filter_sql
+from dealer.audit.sqlite import SQLiteStorage
 from dealer.audit.sqlite_schema import LATEST, MIGRATIONS, PROTECTION_TRIGGERS
 from dealer.audit.verify import verify
 from dealer.kernel.errors import AuditError
@@ -180,4 +181,4 @@ def test_insert_out_of_order_refused(tmp_path: Path, record_id: int, prev_hash: 
     ],
 )
 def test_filter_where(flt: RecordFilter, where: str, params: list[object]) -> None:
-    assert filter_sql(flt) == (where, params)
+    assert filter_sql(flt, SQLiteStorage.dialect) == (where, params)

@@ -80,6 +80,7 @@ ALLOWED_DEALER = frozenset(
         "dealer.audit.chain",
         "dealer.audit.records",
         "dealer.audit.storage",
+        "dealer.audit.sql_reads",
         "dealer.audit.sqlite",
         "dealer.audit.sqlite_schema",
         "dealer.audit.users",

@@ -18,16 +18,12 @@ appears in a message (`redact`).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from decimal import Decimal, InvalidOperation
-from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import dealer
-from dealer.audit.chain import GENESIS_HASH, Checkpoint
 from dealer.audit.postgres_schema import (
     APP_ROLE,
     LATEST,
@@ -39,14 +35,18 @@ from dealer.audit.postgres_schema import (
 )
 from dealer.audit.records import (
     STORED_FIELDS,
-    SUPERVISOR,
     Entry,
-    Record,
-    RecordFilter,
     UserRow,
-    seats_in,
     seats_of,
     utc_now,
+)
+from dealer.audit.sql_reads import (
+    USER_COLUMNS,
+    Dialect,
+    SQLReads,
+    indexed_seats,
+    seat_index_problems,
+    user_row,
 )
 from dealer.kernel.errors import AuditError
 
@@ -56,10 +56,6 @@ if TYPE_CHECKING:
 URL_SCHEMES = ("postgresql://", "postgres://")
 """How a `--db` value names a PostgreSQL log rather than an SQLite file."""
 
-_FILTERED = ("table_id", "game", "user_id", "kind", "action", "links_to")
-_SEATED = ("seat", "patron")
-"""Filters answered by the seat index `record_seats` (see `records.seats_of`)."""
-_USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
 _APPEND = (
     "SELECT * FROM dealer.append_record("
     "%(kind)s, %(game)s, %(action)s, %(table_id)s, %(seat)s, %(user_id)s, %(role)s, "
@@ -85,50 +81,6 @@ def redact(url: str) -> str:
         return urlunsplit(parts._replace(netloc=user + host))
     except ValueError:
         return "the PostgreSQL URL given"
-
-
-def filter_sql(flt: RecordFilter) -> tuple[str, list[Any]]:
-    """The SQL condition selecting the records `flt` matches, and its parameters."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if flt.ids:
-        clauses.append("id = ANY(%s)")
-        params.append(list(flt.ids))
-    for column in _FILTERED:
-        value = getattr(flt, column)
-        if value is not None:
-            clauses.append(f"{column} = %s")
-            params.append(value)
-    seated = [(column, getattr(flt, column)) for column in _SEATED]
-    if any(value is not None for _, value in seated):
-        matches = " AND ".join(f"{column} = %s" for column, value in seated if value is not None)
-        clauses.append(f"id IN (SELECT record_id FROM dealer.record_seats WHERE {matches})")
-        params.extend(value for _, value in seated if value is not None)
-    if flt.since is not None:
-        clauses.append("recorded_at >= %s")
-        params.append(flt.since)
-    if flt.until is not None:
-        clauses.append("recorded_at < %s")
-        params.append(flt.until)
-    return (" AND ".join(clauses) or "true"), params
-
-
-def indexed_seats(rows: Iterable[Sequence[Any]]) -> Iterator[tuple[int, int, str | None]]:
-    """What the seat index should hold for records given as (id, seat, result text), as
-    (record id, seat, patron): each record's `records.seats_in`. A record whose result cannot
-    be read has none (`verify` reports it as damaged)."""
-    for record_id, seat, text in rows:
-        try:
-            result = json.loads(text)
-        except (TypeError, ValueError):
-            continue
-        for number, patron in seats_in(seat, result):
-            yield record_id, number, patron
-
-
-def _user_row(row: Sequence[Any]) -> UserRow:
-    record_id, user_id, role, active, pin_hash = row
-    return UserRow(record_id, user_id, role, bool(active), pin_hash)
 
 
 def connect(url: str) -> psycopg.Connection[Any]:
@@ -214,8 +166,17 @@ def _newer(url: str, version: int) -> str:
     )
 
 
-class _Reads:
-    """The reads of `storage.Reads` over one connection."""
+class _Reads(SQLReads):
+    """The reads of `storage.Reads` over one PostgreSQL connection (`sql_reads.SQLReads`)."""
+
+    dialect = Dialect(
+        mark="%s",
+        schema="dealer.",
+        true="true",
+        meter_value="(result::json) ->> 'value'",
+        meter_name="(result::json) ->> 'meter'",
+        user_order='u.user_id COLLATE "C"',
+    )
 
     def __init__(self, conn: psycopg.Connection[Any], url: str) -> None:
         self.conn = conn
@@ -238,98 +199,6 @@ class _Reads:
 
     def _reading(self, doing: str) -> AbstractContextManager[None]:
         return self.errors(doing)
-
-    def rows(
-        self,
-        flt: RecordFilter | None = None,
-        *,
-        limit: int | None = None,
-        newest_first: bool = False,
-    ) -> Iterator[dict[str, Any]]:
-        """The stored rows matching `flt`, by id (JSON columns as their stored text)."""
-        where, params = filter_sql(flt or RecordFilter())
-        order = "DESC" if newest_first else "ASC"
-        sql = f"SELECT * FROM dealer.records WHERE {where} ORDER BY id {order}"
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
-        with self._reading("read"):
-            cursor = self.conn.execute(sql, params)
-            names = [column.name for column in cursor.description or ()]
-            for values in cursor:
-                yield dict(zip(names, values, strict=True))
-
-    def records(
-        self,
-        flt: RecordFilter | None = None,
-        *,
-        limit: int | None = None,
-        newest_first: bool = False,
-    ) -> list[Record]:
-        """Records matching `flt`, oldest first (newest first with `newest_first`)."""
-        rows = self.rows(flt, limit=limit, newest_first=newest_first)
-        return [Record.from_row(row) for row in rows]
-
-    def record(self, record_id: int) -> Record | None:
-        """Record `record_id`, or None."""
-        found = self.records(RecordFilter(ids=(record_id,)))
-        return found[0] if found else None
-
-    def head(self) -> Checkpoint:
-        """The record count and newest hash."""
-        with self._reading("read"):
-            row = self.conn.execute(
-                "SELECT id, hash FROM dealer.records ORDER BY id DESC LIMIT 1"
-            ).fetchone()
-        return Checkpoint(row[0], row[1]) if row else Checkpoint(0, GENESIS_HASH)
-
-    def meter(self, table_id: str, name: str) -> Decimal | None:
-        """The newest `meter` record's value for (table, meter name): the index records_meters.
-        The value is read as text, so no digit is lost on the way."""
-        with self._reading("read the meter"):
-            row = self.conn.execute(
-                "SELECT id, (result::json) ->> 'value' FROM dealer.records "
-                "WHERE kind = 'meter' AND table_id = %s AND (result::json) ->> 'meter' = %s "
-                "ORDER BY id DESC LIMIT 1",
-                [table_id, name],
-            ).fetchone()
-        if row is None or row[1] is None:
-            return None
-        value = row[1]
-        try:
-            return Decimal(value)
-        except (InvalidOperation, TypeError, ValueError):
-            raise AuditError(
-                f"audit record {row[0]} is damaged: meter {name} at table {table_id} holds "
-                f"{value!r}, which is not a number"
-            ) from None
-
-    def user(self, user_id: str) -> UserRow | None:
-        """The newest users row of `user_id`, or None."""
-        with self._reading("read"):
-            row = self.conn.execute(
-                f"SELECT {_USER_COLUMNS} FROM dealer.users WHERE user_id = %s "
-                "ORDER BY record_id DESC LIMIT 1",
-                [user_id],
-            ).fetchone()
-        return None if row is None else _user_row(row)
-
-    def users(self) -> list[UserRow]:
-        """The newest users row of every registered id, by id."""
-        with self._reading("read"):
-            rows = self.conn.execute(
-                f"SELECT {_USER_COLUMNS} FROM dealer.users u WHERE u.record_id = "
-                "(SELECT max(record_id) FROM dealer.users v WHERE v.user_id = u.user_id) "
-                'ORDER BY u.user_id COLLATE "C"'
-            ).fetchall()
-        return [_user_row(row) for row in rows]
-
-    def supervisor_ever_registered(self) -> bool:
-        """Whether any users row ever gave someone the supervisor role."""
-        with self._reading("read"):
-            row = self.conn.execute(
-                "SELECT 1 FROM dealer.users WHERE role = %s LIMIT 1", [SUPERVISOR]
-            ).fetchone()
-        return row is not None
 
 
 class _Transaction(_Reads):
@@ -474,9 +343,9 @@ class PostgresStorage(_Reads):
         """Every users row ever stored, by record id."""
         with self.errors("read"):
             rows = self.conn.execute(
-                f"SELECT {_USER_COLUMNS} FROM dealer.users ORDER BY record_id"
+                f"SELECT {USER_COLUMNS} FROM dealer.users ORDER BY record_id"
             ).fetchall()
-        return [_user_row(row) for row in rows]
+        return [user_row(row) for row in rows]
 
     def protection_problems(self) -> list[str]:
         """The append-only triggers that are missing, and any write right the terminals' role
@@ -526,11 +395,4 @@ class PostgresStorage(_Reads):
             records = self.conn.execute(
                 "SELECT id, seat, result FROM dealer.records WHERE id <= %s ORDER BY id", [newest]
             )
-            for held, meant in zip_longest(indexed, indexed_seats(records)):
-                if held != meant:
-                    record = min(row[0] for row in (held, meant) if row is not None)
-                    return [
-                        f"the seat index does not match record {record}: it was changed "
-                        "outside the tool"
-                    ]
-        return []
+            return seat_index_problems(indexed, records)

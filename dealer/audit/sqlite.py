@@ -14,34 +14,34 @@ not SQLite, or an SQLite database without our tables, is refused untouched. A ne
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import stat
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from decimal import Decimal, InvalidOperation
-from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
-from dealer.audit.chain import GENESIS_HASH, Checkpoint, record_hash, seal
+from dealer.audit.chain import Checkpoint, record_hash, seal
 from dealer.audit.records import (
     STORED_FIELDS,
-    SUPERVISOR,
     Entry,
-    Record,
-    RecordFilter,
     UserRow,
-    seats_in,
     seats_of,
+)
+from dealer.audit.sql_reads import (
+    USER_COLUMNS,
+    Dialect,
+    SQLReads,
+    indexed_seats,
+    seat_index_problems,
+    user_row,
 )
 from dealer.audit.sqlite_schema import (
     LATEST,
     PROTECTION_TRIGGERS,
     SEATS_INSERT,
-    indexed_seats,
     migrate,
     schema_version,
 )
@@ -51,10 +51,6 @@ BUSY_TIMEOUT_SECONDS = 15.0
 """How long a writer waits for another process's write to finish before giving up."""
 WAIT_SLICE_MS = 100
 """The longest single wait for the write lock (see `SQLiteStorage._begin_writing`)."""
-
-_FILTERED = ("table_id", "game", "user_id", "kind", "action", "links_to")
-_SEATED = ("seat", "patron")
-"""Filters answered by the seat index `record_seats` (see `records.seats_of`)."""
 
 
 def _describe(exc: sqlite3.Error) -> str:
@@ -67,40 +63,6 @@ def _describe(exc: sqlite3.Error) -> str:
             "(another process is writing)"
         )
     return text
-
-
-def filter_sql(flt: RecordFilter) -> tuple[str, list[Any]]:
-    """The SQL condition selecting the records `flt` matches, and its parameters."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if flt.ids:
-        clauses.append(f"id IN ({', '.join('?' for _ in flt.ids)})")
-        params.extend(flt.ids)
-    for column in _FILTERED:
-        value = getattr(flt, column)
-        if value is not None:
-            clauses.append(f"{column} = ?")
-            params.append(value)
-    seated = [(column, getattr(flt, column)) for column in _SEATED]
-    if any(value is not None for _, value in seated):
-        matches = " AND ".join(f"{column} = ?" for column, value in seated if value is not None)
-        clauses.append(f"id IN (SELECT record_id FROM record_seats WHERE {matches})")
-        params.extend(value for _, value in seated if value is not None)
-    if flt.since is not None:
-        clauses.append("recorded_at >= ?")
-        params.append(flt.since)
-    if flt.until is not None:
-        clauses.append("recorded_at < ?")
-        params.append(flt.until)
-    return (" AND ".join(clauses) or "1"), params
-
-
-def _user_row(row: Sequence[Any]) -> UserRow:
-    record_id, user_id, role, active, pin_hash = row
-    return UserRow(record_id, user_id, role, bool(active), pin_hash)
-
-
-_USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -286,106 +248,23 @@ def _open_reading(where: Path) -> sqlite3.Connection:
     )
 
 
-class _Reads:
-    """The reads of `storage.Reads` over one connection. `_reading` wraps each one: the storage
-    names the failure, a write transaction lets it abort the whole transaction."""
+class _Reads(SQLReads):
+    """The reads of `storage.Reads` over one SQLite connection (`sql_reads.SQLReads`)."""
+
+    dialect = Dialect(
+        mark="?",
+        schema="",
+        true="1",
+        meter_value="json_extract(result, '$.value')",
+        meter_name="json_extract(result, '$.meter')",
+        user_order="u.user_id",
+    )
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
     def _reading(self, doing: str) -> AbstractContextManager[None]:
         return nullcontext()
-
-    def rows(
-        self,
-        flt: RecordFilter | None = None,
-        *,
-        limit: int | None = None,
-        newest_first: bool = False,
-    ) -> Iterator[dict[str, Any]]:
-        """The stored rows matching `flt`, by id (JSON columns as their stored text)."""
-        where, params = filter_sql(flt or RecordFilter())
-        order = "DESC" if newest_first else "ASC"
-        sql = f"SELECT * FROM records WHERE {where} ORDER BY id {order}"
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
-        with self._reading("read"):
-            cursor = self.conn.execute(sql, params)
-            names = [column[0] for column in cursor.description]
-            for values in cursor:
-                yield dict(zip(names, values, strict=True))
-
-    def records(
-        self,
-        flt: RecordFilter | None = None,
-        *,
-        limit: int | None = None,
-        newest_first: bool = False,
-    ) -> list[Record]:
-        """Records matching `flt`, oldest first (newest first with `newest_first`)."""
-        rows = self.rows(flt, limit=limit, newest_first=newest_first)
-        return [Record.from_row(row) for row in rows]
-
-    def record(self, record_id: int) -> Record | None:
-        """Record `record_id`, or None."""
-        found = self.records(RecordFilter(ids=(record_id,)))
-        return found[0] if found else None
-
-    def head(self) -> Checkpoint:
-        """The record count and newest hash."""
-        with self._reading("read"):
-            row = self.conn.execute(
-                "SELECT id, hash FROM records ORDER BY id DESC LIMIT 1"
-            ).fetchone()
-        return Checkpoint(row[0], row[1]) if row else Checkpoint(0, GENESIS_HASH)
-
-    def meter(self, table_id: str, name: str) -> Decimal | None:
-        """The newest `meter` record's value for (table, meter name): the index records_meters.
-        A value that is no number (no version of the tool writes one) is a damaged record."""
-        with self._reading("read the meter"):
-            row = self.conn.execute(
-                "SELECT id, json_extract(result, '$.value') FROM records "
-                "WHERE kind = 'meter' AND table_id = ? AND json_extract(result, '$.meter') = ? "
-                "ORDER BY id DESC LIMIT 1",
-                [table_id, name],
-            ).fetchone()
-        if row is None or row[1] is None:
-            return None
-        try:
-            return Decimal(row[1])
-        except (InvalidOperation, TypeError, ValueError):
-            raise AuditError(
-                f"audit record {row[0]} is damaged: meter {name} at table {table_id} holds "
-                f"{row[1]!r}, which is not a number"
-            ) from None
-
-    def user(self, user_id: str) -> UserRow | None:
-        """The newest users row of `user_id`, or None."""
-        with self._reading("read"):
-            row = self.conn.execute(
-                f"SELECT {_USER_COLUMNS} FROM users WHERE user_id = ? "
-                "ORDER BY record_id DESC LIMIT 1",
-                [user_id],
-            ).fetchone()
-        return None if row is None else _user_row(row)
-
-    def users(self) -> list[UserRow]:
-        """The newest users row of every registered id, by id."""
-        with self._reading("read"):
-            rows = self.conn.execute(
-                f"SELECT {_USER_COLUMNS} FROM users u WHERE u.record_id = "
-                "(SELECT MAX(record_id) FROM users v WHERE v.user_id = u.user_id) "
-                "ORDER BY u.user_id"
-            ).fetchall()
-        return [_user_row(row) for row in rows]
-
-    def supervisor_ever_registered(self) -> bool:
-        """Whether any users row ever gave someone the supervisor role."""
-        with self._reading("read"):
-            row = self.conn.execute(
-                "SELECT 1 FROM users WHERE role = ? LIMIT 1", [SUPERVISOR]
-            ).fetchone()
-        return row is not None
 
 
 class _Transaction(_Reads):
@@ -441,10 +320,7 @@ class _Transaction(_Reads):
             self.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
             self.conn.executemany(
                 SEATS_INSERT,
-                [
-                    (row["id"], seat, patron)
-                    for seat, patron in seats_in(row["seat"], json.loads(row["result"]))
-                ],
+                list(indexed_seats([(row["id"], row["seat"], row["result"])])),
             )
         self._head, self._time = Checkpoint(row["id"], row["hash"]), row["recorded_at"]
 
@@ -453,7 +329,7 @@ class _Transaction(_Reads):
         if self._closed:
             raise AuditError("this audit transaction is already finished")
         self.conn.execute(
-            f"INSERT INTO users ({_USER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+            f"INSERT INTO users ({USER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
             [row.record_id, row.user_id, row.role, int(row.active), row.pin_hash],
         )
 
@@ -599,9 +475,9 @@ class SQLiteStorage(_Reads):
         """Every users row ever stored, by record id."""
         with self.errors("read"):
             rows = self.conn.execute(
-                f"SELECT {_USER_COLUMNS} FROM users ORDER BY record_id"
+                f"SELECT {USER_COLUMNS} FROM users ORDER BY record_id"
             ).fetchall()
-        return [_user_row(row) for row in rows]
+        return [user_row(row) for row in rows]
 
     def protection_problems(self) -> list[str]:
         """The append-only triggers that are missing."""
@@ -631,11 +507,5 @@ class SQLiteStorage(_Reads):
         indexed = self.conn.execute(
             "SELECT record_id, seat, patron FROM record_seats ORDER BY record_id, seat"
         )
-        for held, meant in zip_longest(indexed, indexed_seats(self.conn)):
-            if held != meant:
-                record = min(row[0] for row in (held, meant) if row is not None)
-                return [
-                    f"the seat index does not match record {record}: it was changed outside "
-                    "the tool"
-                ]
-        return []
+        records = self.conn.execute("SELECT id, seat, result FROM records ORDER BY id")
+        return seat_index_problems(indexed, records)

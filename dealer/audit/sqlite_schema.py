@@ -9,12 +9,12 @@ A database newer than this software is refused rather than touched.
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from dealer.audit.chain import GENESIS_HASH
-from dealer.audit.records import seats_in, utc_now
+from dealer.audit.records import utc_now
+from dealer.audit.sql_reads import indexed_seats
 from dealer.kernel.errors import AuditError
 
 PROTECTION_TRIGGERS = (
@@ -33,23 +33,12 @@ SEATS_INSERT = "INSERT INTO record_seats (record_id, seat, patron) VALUES (?, ?,
 """How a record's seats (`records.seats_of`) go into the seat index."""
 
 
-def indexed_seats(conn: sqlite3.Connection) -> Iterator[tuple[int, int, str | None]]:
-    """What the seat index should hold, as (record id, seat, patron) by record id and seat:
-    each record's `records.seats_in`. A record whose result cannot be read has none."""
-    for record_id, seat, text in conn.execute("SELECT id, seat, result FROM records ORDER BY id"):
-        try:
-            result = json.loads(text)
-        except (TypeError, ValueError):
-            continue
-        for number, patron in seats_in(seat, result):
-            yield record_id, number, patron
-
-
 def index_seats(conn: sqlite3.Connection) -> None:
     """Fill the seat index from the records already in the log (`records.seats_in`: derived
     data, the records and their hashes are not touched). A record whose result cannot be read
     is left out of the index; `verify` reports it as damaged."""
-    conn.executemany(SEATS_INSERT, list(indexed_seats(conn)))
+    records = conn.execute("SELECT id, seat, result FROM records ORDER BY id")
+    conn.executemany(SEATS_INSERT, list(indexed_seats(records)))
 
 
 Step = str | Callable[[sqlite3.Connection], None]

@@ -1,0 +1,208 @@
+"""What the two SQL backends (`sqlite`, `postgres`) share: how a `RecordFilter` becomes SQL, the
+reads of `storage.Reads` over one connection, a users row, and what the seat index should hold.
+
+Each backend names its `Dialect` (parameter marks, the schema its tables live in, its JSON
+operators, its byte order of ids) and its connection; the SQL and the checks are written once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from decimal import Decimal, InvalidOperation
+from itertools import zip_longest
+from typing import Any, ClassVar, NamedTuple
+
+from dealer.audit.chain import GENESIS_HASH, Checkpoint
+from dealer.audit.records import SUPERVISOR, Record, RecordFilter, UserRow, seats_in
+from dealer.kernel.errors import AuditError
+
+USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
+"""The columns of a users row, in `UserRow` order."""
+
+_FILTERED = ("table_id", "game", "user_id", "kind", "action", "links_to")
+_SEATED = ("seat", "patron")
+"""Filters answered by the seat index `record_seats` (see `records.seats_of`)."""
+
+
+class Dialect(NamedTuple):
+    """How one backend writes the shared SQL."""
+
+    mark: str
+    """A parameter placeholder: `?` or `%s`."""
+    schema: str
+    """The prefix of the log's tables: `` or `dealer.`."""
+    true: str
+    """An always-true condition."""
+    meter_value: str
+    """The `value` of a meter record's result, as stored (no digit lost)."""
+    meter_name: str
+    """The `meter` of a meter record's result."""
+    user_order: str
+    """User ids in byte order."""
+
+
+def filter_sql(flt: RecordFilter, d: Dialect) -> tuple[str, list[Any]]:
+    """The SQL condition selecting the records `flt` matches, and its parameters."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if flt.ids:
+        clauses.append(f"id IN ({', '.join(d.mark for _ in flt.ids)})")
+        params.extend(flt.ids)
+    for column in _FILTERED:
+        value = getattr(flt, column)
+        if value is not None:
+            clauses.append(f"{column} = {d.mark}")
+            params.append(value)
+    seated = [(column, value) for column in _SEATED if (value := getattr(flt, column)) is not None]
+    if seated:
+        matches = " AND ".join(f"{column} = {d.mark}" for column, _ in seated)
+        clauses.append(f"id IN (SELECT record_id FROM {d.schema}record_seats WHERE {matches})")
+        params.extend(value for _, value in seated)
+    if flt.since is not None:
+        clauses.append(f"recorded_at >= {d.mark}")
+        params.append(flt.since)
+    if flt.until is not None:
+        clauses.append(f"recorded_at < {d.mark}")
+        params.append(flt.until)
+    return (" AND ".join(clauses) or d.true), params
+
+
+def user_row(row: Sequence[Any]) -> UserRow:
+    """A users row as read (`USER_COLUMNS`)."""
+    record_id, user_id, role, active, pin_hash = row
+    return UserRow(record_id, user_id, role, bool(active), pin_hash)
+
+
+def indexed_seats(rows: Iterable[Sequence[Any]]) -> Iterator[tuple[int, int, str | None]]:
+    """What the seat index should hold for records given as (id, seat, result text), as
+    (record id, seat, patron): each record's `records.seats_in`. A record whose result cannot
+    be read has none (`verify` reports it as damaged)."""
+    for record_id, seat, text in rows:
+        try:
+            result = json.loads(text)
+        except (TypeError, ValueError):
+            continue
+        for number, patron in seats_in(seat, result):
+            yield record_id, number, patron
+
+
+def seat_index_problems(
+    indexed: Iterable[Sequence[Any]], records: Iterable[Sequence[Any]]
+) -> list[str]:
+    """The first record whose rows in the seat index (`indexed`: record id, seat, patron, by
+    record and seat) differ from what its content says (`records`: id, seat, result, by id)."""
+    for held, meant in zip_longest(indexed, indexed_seats(records)):
+        if held is None or meant is None or tuple(held) != tuple(meant):
+            record = min(row[0] for row in (held, meant) if row is not None)
+            return [
+                f"the seat index does not match record {record}: it was changed outside the tool"
+            ]
+    return []
+
+
+class SQLReads:
+    """The reads of `storage.Reads` over one connection (`conn`), in the backend's `dialect`.
+    `_reading` wraps each one: the storage names a failure, a write transaction lets it abort
+    the whole transaction."""
+
+    dialect: ClassVar[Dialect]
+    conn: Any
+
+    def _reading(self, doing: str) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def rows(
+        self,
+        flt: RecordFilter | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> Iterator[dict[str, Any]]:
+        """The stored rows matching `flt`, by id (JSON columns as their stored text)."""
+        where, params = filter_sql(flt or RecordFilter(), self.dialect)
+        order = "DESC" if newest_first else "ASC"
+        sql = f"SELECT * FROM {self.dialect.schema}records WHERE {where} ORDER BY id {order}"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        with self._reading("read"):
+            cursor = self.conn.execute(sql, params)
+            names = [column[0] for column in cursor.description or ()]
+            for values in cursor:
+                yield dict(zip(names, values, strict=True))
+
+    def records(
+        self,
+        flt: RecordFilter | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Record]:
+        """Records matching `flt`, oldest first (newest first with `newest_first`)."""
+        rows = self.rows(flt, limit=limit, newest_first=newest_first)
+        return [Record.from_row(row) for row in rows]
+
+    def record(self, record_id: int) -> Record | None:
+        """Record `record_id`, or None."""
+        found = self.records(RecordFilter(ids=(record_id,)))
+        return found[0] if found else None
+
+    def head(self) -> Checkpoint:
+        """The record count and newest hash."""
+        with self._reading("read"):
+            row = self.conn.execute(
+                f"SELECT id, hash FROM {self.dialect.schema}records ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return Checkpoint(row[0], row[1]) if row else Checkpoint(0, GENESIS_HASH)
+
+    def meter(self, table_id: str, name: str) -> Decimal | None:
+        """The newest `meter` record's value for (table, meter name). A value that is no number
+        (no version of the tool writes one) is a damaged record."""
+        d = self.dialect
+        with self._reading("read the meter"):
+            row = self.conn.execute(
+                f"SELECT id, {d.meter_value} FROM {d.schema}records WHERE kind = 'meter' "
+                f"AND table_id = {d.mark} AND {d.meter_name} = {d.mark} ORDER BY id DESC LIMIT 1",
+                [table_id, name],
+            ).fetchone()
+        if row is None or row[1] is None:
+            return None
+        try:
+            return Decimal(row[1])
+        except (InvalidOperation, TypeError, ValueError):
+            raise AuditError(
+                f"audit record {row[0]} is damaged: meter {name} at table {table_id} holds "
+                f"{row[1]!r}, which is not a number"
+            ) from None
+
+    def user(self, user_id: str) -> UserRow | None:
+        """The newest users row of `user_id`, or None."""
+        d = self.dialect
+        with self._reading("read"):
+            row = self.conn.execute(
+                f"SELECT {USER_COLUMNS} FROM {d.schema}users WHERE user_id = {d.mark} "
+                "ORDER BY record_id DESC LIMIT 1",
+                [user_id],
+            ).fetchone()
+        return None if row is None else user_row(row)
+
+    def users(self) -> list[UserRow]:
+        """The newest users row of every registered id, by id."""
+        d = self.dialect
+        with self._reading("read"):
+            rows = self.conn.execute(
+                f"SELECT {USER_COLUMNS} FROM {d.schema}users u WHERE u.record_id = "
+                f"(SELECT max(record_id) FROM {d.schema}users v WHERE v.user_id = u.user_id) "
+                f"ORDER BY {d.user_order}"
+            ).fetchall()
+        return [user_row(row) for row in rows]
+
+    def supervisor_ever_registered(self) -> bool:
+        """Whether any users row ever gave someone the supervisor role."""
+        d = self.dialect
+        with self._reading("read"):
+            row = self.conn.execute(
+                f"SELECT 1 FROM {d.schema}users WHERE role = {d.mark} LIMIT 1", [SUPERVISOR]
+            ).fetchone()
+        return row is not None
