@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit.authority import supervised
-from dealer.audit.records import OVERRIDE, RULING, SUPERVISOR, VOID, Entry, Record, RecordFilter
+from dealer.audit.entries import first_link
+from dealer.audit.records import OVERRIDE, RULING, SUPERVISOR, VOID, Entry, Record
 from dealer.audit.users import User
 from dealer.kernel.errors import AuditError
 
@@ -26,9 +27,9 @@ def _target(
         raise AuditError(
             f"record {record_id} is a {record.kind}: only a {' or '.join(kinds)} can be {done}"
         )
-    voids = tx.records(RecordFilter(links_to=record_id, kind=VOID))
-    if voids:
-        raise AuditError(f"record {record_id} was already voided by record {voids[0].id}")
+    void = first_link(tx, record_id, VOID)
+    if void is not None:
+        raise AuditError(f"record {record_id} was already voided by record {void.id}")
     return record
 
 

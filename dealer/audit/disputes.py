@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit import users
 from dealer.audit.authority import authenticate, supervised
+from dealer.audit.entries import first_link
 from dealer.audit.records import (
     DISPUTE,
     DISPUTE_CORRECTION,
@@ -244,7 +245,7 @@ def _resolve(
     if not reason.strip():
         raise AuditError("a dispute resolution needs a reason")
     opened = _opened(tx, dispute_id)
-    if tx.records(RecordFilter(links_to=dispute_id, kind=DISPUTE_RESOLUTION)):
+    if first_link(tx, dispute_id, DISPUTE_RESOLUTION) is not None:
         raise AuditError(f"dispute {dispute_id} is already resolved")
     _check_reviewer(tx, supervisor, second_reviewer, "resolving")
     return tx.append(
@@ -452,6 +453,6 @@ def dispute(reads: Reads, dispute_id: int) -> Dispute:
     """Dispute `dispute_id` with its resolution (and the corrections of its amount) if any;
     AuditError if there is none."""
     opened = _opened(reads, dispute_id)
-    resolved = reads.records(RecordFilter(links_to=dispute_id, kind=DISPUTE_RESOLUTION), limit=1)
+    resolved = first_link(reads, dispute_id, DISPUTE_RESOLUTION)
     corrected = reads.records(RecordFilter(links_to=dispute_id, kind=DISPUTE_CORRECTION))
-    return _dispute(opened, resolved[0] if resolved else None, corrected)
+    return _dispute(opened, resolved, corrected)

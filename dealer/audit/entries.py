@@ -62,3 +62,10 @@ def get(reads: Reads, record_id: int) -> Record:
 def links(reads: Reads, record_id: int) -> list[Record]:
     """Records that refer to `record_id` (overrides, voids, disputes, meter movements…)."""
     return reads.records(RecordFilter(links_to=record_id))
+
+
+def first_link(reads: Reads, record_id: int, kind: str) -> Record | None:
+    """The first record of `kind` that refers to `record_id` (its void, its sign-off, a
+    dispute's resolution), or None."""
+    found = reads.records(RecordFilter(links_to=record_id, kind=kind), limit=1)
+    return found[0] if found else None

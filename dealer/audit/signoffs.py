@@ -14,7 +14,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit.authority import supervised
-from dealer.audit.records import RULING, SIGNOFF, SUPERVISOR, VOID, Entry, Record, RecordFilter
+from dealer.audit.entries import first_link
+from dealer.audit.records import RULING, SIGNOFF, SUPERVISOR, VOID, Entry, Record
 from dealer.audit.users import User
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money
@@ -33,13 +34,7 @@ def required(record: Record) -> dict[str, Any] | None:
 
 def signed(reads: Reads, record_id: int) -> Record | None:
     """The sign-off of ruling `record_id`, if it has one."""
-    found = reads.records(RecordFilter(links_to=record_id, kind=SIGNOFF), limit=1)
-    return found[0] if found else None
-
-
-def voided(reads: Reads, record_id: int) -> bool:
-    """True when a void is linked to `record_id`."""
-    return bool(reads.records(RecordFilter(links_to=record_id, kind=VOID), limit=1))
+    return first_link(reads, record_id, SIGNOFF)
 
 
 def awaiting(reads: Reads, record: Record) -> bool:
@@ -47,7 +42,7 @@ def awaiting(reads: Reads, record: Record) -> bool:
     return (
         required(record) is not None
         and signed(reads, record.id) is None
-        and not voided(reads, record.id)
+        and first_link(reads, record.id, VOID) is None
     )
 
 
@@ -73,7 +68,7 @@ def _sign(tx: WriteTransaction, supervisor: User, record_id: int) -> int:
             f"record {record_id} needs no sign-off: only a ruling that paid a seat more than "
             "the table's sign-off line does"
         )
-    if voided(tx, record_id):
+    if first_link(tx, record_id, VOID) is not None:
         raise AuditError(f"ruling {record_id} is voided: nothing of it is paid to sign off")
     done = signed(tx, record_id)
     if done is not None:

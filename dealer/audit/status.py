@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit import signoffs
 from dealer.audit.disputes import disputes
+from dealer.audit.entries import first_link
 from dealer.audit.records import OVERRIDE, RULING, VOID, Record, RecordFilter
 
 if TYPE_CHECKING:
@@ -93,8 +94,8 @@ class Status:
 
 
 def _voided_by(reads: Reads, record_id: int) -> int | None:
-    voids = reads.records(RecordFilter(links_to=record_id, kind=VOID), limit=1)
-    return voids[0].id if voids else None
+    void = first_link(reads, record_id, VOID)
+    return None if void is None else void.id
 
 
 def _decided(override: Record) -> tuple[str, dict[str, Any]]:
