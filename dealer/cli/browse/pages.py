@@ -169,24 +169,17 @@ def record_page(shown: Shown) -> tuple[str, str]:
     return f"Record {record.id}", "".join(body)
 
 
+def _table(headings: tuple[str, ...], rows: list[str]) -> str:
+    """A table of Datasette's look: the headings, then the rows (each a whole `<tr>`)."""
+    head = "".join(f"<th>{h}</th>" for h in headings)
+    return f'<table class="rows-and-columns"><tr>{head}</tr>{"".join(rows)}</table>'
+
+
 def records_table(found: list[Shown]) -> str:
     """Records as rows: id, time, table, seat, user, what, cards, the first reason, status."""
     if not found:
         return "<p>No records.</p>"
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "#",
-            "time (UTC)",
-            "table",
-            "seat",
-            "user",
-            "what",
-            "cards",
-            "why",
-            "status",
-        )  # fmt: skip
-    )
+    headings = ("#", "time (UTC)", "table", "seat", "user", "what", "cards", "why", "status")
     rows = [
         "<tr>"
         f"<td>{link(r.id)}</td><td>{escape(r.recorded_at[:19])}Z</td><td>{escape(r.table_id)}</td>"
@@ -197,27 +190,14 @@ def records_table(found: list[Shown]) -> str:
         "</tr>"
         for r, _, status in found
     ]
-    return f'<table class="rows-and-columns"><tr>{head}</tr>{"".join(rows)}</table>'
+    return _table(headings, rows)
 
 
 def meter_book(found: list[Shown]) -> str:
     """Every meter movement: when, which meter, from and to, by whom, and why."""
     if not found:
         return "<p>No meter movements.</p>"
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "#",
-            "time (UTC)",
-            "table",
-            "meter",
-            "from",
-            "change",
-            "to",
-            "by",
-            "why",
-        )  # fmt: skip
-    )
+    headings = ("#", "time (UTC)", "table", "meter", "from", "change", "to", "by", "why")
     rows = []
     for r, _, _ in found:
         res = r.result
@@ -233,16 +213,14 @@ def meter_book(found: list[Shown]) -> str:
             f"<td>{escape(r.user_id)} ({escape(r.role)}), {escape(r.action)}</td>"
             f"<td>{why}</td></tr>"
         )
-    return f'<table class="rows-and-columns"><tr>{head}</tr>{"".join(rows)}</table>'
+    return _table(headings, rows)
 
 
 def disputes_table(found: list[Dispute]) -> str:
     """The disputes: opened when and by whom, where, the rulings named, the claim, the packet."""
     if not found:
         return "<p>No open disputes.</p>"
-    head = "".join(
-        f"<th>{h}</th>" for h in ("dispute", "opened", "by", "table", "rulings", "claim", "packet")
-    )
+    headings = ("dispute", "opened", "by", "table", "rulings", "claim", "packet")
     rows = [
         f"<tr><td>{link(d.id)}</td><td>{escape(d.opened_at[:19])}Z</td>"
         f"<td>{escape(d.opened_by)}</td>"
@@ -251,7 +229,7 @@ def disputes_table(found: list[Dispute]) -> str:
         f'<td><a href="/-/dealer/packet/{d.id}">packet</a></td></tr>'
         for d in found
     ]
-    return f'<table class="rows-and-columns"><tr>{head}</tr>{"".join(rows)}</table>'
+    return _table(headings, rows)
 
 
 def packet_body(packet: Packet) -> str:
