@@ -1,104 +1,162 @@
-"""Rulings per second into one audit database, from 1 process and from 4 at once.
+"""Rulings recorded per second: terminals settling hands at once into one audit log.
 
-Each ruling is one `entries.append` (its own BEGIN IMMEDIATE transaction, WAL,
-synchronous=FULL: one fsync per ruling), with a settle-sized entry. The database is a fresh
-file in a temporary folder on the same disk as the current directory.
+A ruling here is what `dealer paigow settle` does after parsing its options, through the same
+desk function: open the log, read the table's progressive meter, set the player's hand by the
+House Way, settle the base wager, a bonus and a progressive wager, record the ruling and the
+meter's move in one transaction (committed durably), close the log. Each terminal is its own
+process at its own table, under its own user id; they start together.
 
-On PostgreSQL (`--db postgresql://OWNER@HOST/DB`, a log set up by `dealer db init`, on a
-server with its default durable commits: fsync on, synchronous_commit on), 4 processes at
-once append through the server's function, each ruling its own transaction; the log's new
-records are then verified.
+SQLite: a fresh file in a temporary folder under the current directory (WAL,
+synchronous=FULL), 1 terminal and then 4 at once.
 
-Run: .venv/bin/python benchmarks/bench_audit.py [--rulings N] [--db URL]   (N per process)
+PostgreSQL: 4 terminals at once, each logged in to the server as its own database user (a
+member of `dealer_app`, made here as `bench-1` … `bench-4` if missing: the URL's user must be
+the log's owner, who ran `dealer db init`), so every record goes through the server's
+`append_record` as on a floor. `--db postgresql://OWNER@HOST/DB` measures an existing server;
+`--postgresql` starts a throwaway one from the installed server binaries (initdb and pg_ctl, as
+the tests do) with the server's default durable commits: fsync on, full page writes on,
+synchronous_commit on. Either way the log is verified afterwards.
+
+Run: .venv/bin/python benchmarks/bench_audit.py [--rulings N] [--db URL | --postgresql]
+     (N rulings per terminal)
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import multiprocessing.synchronize
+import sys
 import tempfile
 import time
+from decimal import Decimal
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
-from dealer.audit import entries, open_log
-from dealer.audit.records import Entry
+from dealer.audit import open_log
 from dealer.audit.verify import verify
+from dealer.desk import paigow
+from dealer.desk.context import Desk, HouseRules
 
-ENTRY = Entry(
-    kind="ruling",
-    user_id="D104",
-    role="dealer",
-    table_id="PG-3",
-    game="paigow",
-    action="settle",
-    input_text="--dealer 'Ks Kd 4c 4h As 9d 2c' --player 'Qs Qh Jc Jd 8s 3h 2d' --wager 25",
-    cards=["Ks", "Kd", "4c", "4h", "As", "9d", "2c", "Qs", "Qh", "Jc", "Jd", "8s", "3h", "2d"],
-    result={
-        "base": {"outcome": "lose", "net": -25, "foul": False},
-        "bonuses": [{"wager": "treasure", "event": None, "paytable": "PT-FLT-EC-ET-02", "net": -5}],
-        "total_net": -30,
-    },
-    explanation=[
-        "Dealer high: two pair, kings and fours; player high: two pair, queens and jacks",
-        "Dealer wins the high hand; dealer low ace-nine beats player low",
-        "Treasure: no event",
-    ],
-    settings={
-        "profile": "house.yaml",
-        "house_way": {"name": "trump-plaza", "version": "1"},
-        "paytables": {"treasure": "PT-FLT-EC-ET-02"},
-    },
-    seat=4,
-)
+DEALER = "Ks Kd 4c 4h As 9d 2c"
+PLAYER = "Qs Qh Jc Jd 8s 3h 2d"
 
 
-def _rule(path: str, count: int, start: multiprocessing.synchronize.Event) -> None:
-    with open_log(path) as log:
-        start.wait()
-        for _ in range(count):
-            entries.append(log, ENTRY)
+def _terminal(db: str, number: int, count: int, start: multiprocessing.synchronize.Event) -> None:
+    """One terminal: `count` settles at table BT-`number` as user bench-`number`."""
+    desk = Desk(db, f"bench-{number}", f"BT-{number}")  # as `measure` names them
+    house = HouseRules()
+    start.wait()
+    for i in range(count):
+        paigow.settle(
+            desk,
+            house,
+            DEALER,
+            Decimal(25),
+            player=PLAYER,
+            treasure=Decimal(5),
+            progressive_treasure=Decimal(1),
+            seat=1 + i % 6,
+        )
 
 
-def measure(processes: int, count: int, path: str) -> float:
-    """Rulings per second with `processes` writers each appending `count` to the log at `path`."""
-    with open_log(path) as log:
+def _as_user(url: str, user: str) -> str:
+    """`url` logged in as `user` (no password: a local server's trust or peer login)."""
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{user}@{host}"))
+
+
+def measure(terminals: int, count: int, db: str) -> float:
+    """Rulings per second with `terminals` processes each settling `count` hands into `db` (an
+    SQLite path, or a PostgreSQL URL of the log's owner)."""
+    tables = [f"BT-{n}" for n in range(1, terminals + 1)]
+    with open_log(db) as log:
         before = log.head().records or 0
+        # a table's first ruling also sets its untouched insurance meter at its seed
+        unset = sum(log.meter(table, "progressive_insurance") is None for table in tables)
+    if db.startswith("postgresql://"):
+        _make_logins(db, terminals)
+        places = [_as_user(db, f"bench-{n}") for n in range(1, terminals + 1)]
+    else:
+        places = [db] * terminals
     context = multiprocessing.get_context("spawn")
     start = context.Event()
-    workers = [context.Process(target=_rule, args=(path, count, start)) for _ in range(processes)]
+    workers = [
+        context.Process(target=_terminal, args=(place, n, count, start))
+        for n, place in enumerate(places, 1)
+    ]
     for worker in workers:
         worker.start()
-    time.sleep(1.0)  # let every worker import and open the database
+    time.sleep(2.0)  # let every terminal import the program before the clock starts
     began = time.perf_counter()
     start.set()
     for worker in workers:
         worker.join()
     elapsed = time.perf_counter() - began
     if any(worker.exitcode != 0 for worker in workers):
-        raise SystemExit("a benchmark worker failed")
-    with open_log(path) as log:
+        raise SystemExit("a benchmark terminal failed")
+    with open_log(db) as log:
         result = verify(log)
-    if not result.ok or result.records != before + processes * count:
+    # each settle records the ruling and the progressive meter's move
+    if not result.ok or result.records != before + 2 * terminals * count + unset:
         raise SystemExit(f"benchmark log does not verify: {result}")
-    return processes * count / elapsed
+    return terminals * count / elapsed
+
+
+def _make_logins(url: str, terminals: int) -> None:
+    """The terminals' database logins, members of the application role."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        for n in range(1, terminals + 1):
+            name = f"bench-{n}"
+            if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [name]).fetchone():
+                continue
+            conn.execute(f'CREATE ROLE "{name}" LOGIN IN ROLE dealer_app')
+
+
+def _postgresql(args: argparse.Namespace) -> None:
+    if args.postgresql:
+        sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+        from pg_server import PgServer
+
+        server = PgServer.start(durable=True)
+        if server is None:
+            raise SystemExit("no PostgreSQL server binaries (initdb, pg_ctl) on this machine")
+        try:
+            _report_postgresql(server.fresh_url(), args.rulings, "a throwaway local server")
+        finally:
+            server.stop()
+    else:
+        _report_postgresql(args.db, args.rulings, "the server at --db")
+
+
+def _report_postgresql(url: str, count: int, where: str) -> None:
+    rate = measure(4, count, url)
+    print(f"PostgreSQL ({where}), 4 terminals x {count} rulings: {rate:,.0f} rulings/s (verified)")
 
 
 def main() -> None:
-    """Print rulings per second for 1 and 4 concurrent processes."""
+    """Print rulings per second for 1 and 4 SQLite terminals, or 4 PostgreSQL terminals."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rulings", type=int, default=1000, help="rulings per process")
-    parser.add_argument("--db", help="a PostgreSQL log (postgresql://…) instead of SQLite")
+    parser.add_argument("--rulings", type=int, default=300, help="rulings per terminal")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--db", help="a PostgreSQL log (postgresql://OWNER@…) instead of SQLite")
+    where.add_argument(
+        "--postgresql", action="store_true", help="start a throwaway durable PostgreSQL server"
+    )
     args = parser.parse_args()
-    if args.db:
-        rate = measure(4, args.rulings, args.db)
-        print(f"PostgreSQL, 4 processes x {args.rulings} rulings: {rate:,.0f} rulings/s (verified)")
+    if args.db or args.postgresql:
+        _postgresql(args)
         return
     with tempfile.TemporaryDirectory(dir=".") as folder:
-        for processes in (1, 4):
-            rate = measure(processes, args.rulings, str(Path(folder) / f"bench-{processes}.sqlite"))
+        for terminals in (1, 4):
+            path = str(Path(folder) / f"bench-{terminals}.sqlite")
+            rate = measure(terminals, args.rulings, path)
             print(
-                f"{processes} process{'es' if processes > 1 else ''} x {args.rulings} rulings: "
-                f"{rate:,.0f} rulings/s (verified)"
+                f"SQLite, {terminals} terminal{'s' if terminals > 1 else ''} x {args.rulings} "
+                f"rulings: {rate:,.0f} rulings/s (verified)"
             )
 
 

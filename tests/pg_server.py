@@ -47,8 +47,11 @@ class PgServer:
         self._running = False
 
     @classmethod
-    def start(cls) -> PgServer | None:
-        """Start a server and make the template database; None when no binaries are found."""
+    def start(cls, *, durable: bool = False) -> PgServer | None:
+        """Start a server and make the template database; None when no binaries are found.
+        The tests' server skips syncing to disk (a crash loses nothing a test needs); a
+        `durable` one keeps the server's defaults (fsync, full page writes, synchronous
+        commits), as a floor's server runs: the benchmarks measure that."""
         bindir = server_bin()
         if bindir is None:
             return None
@@ -69,10 +72,9 @@ class PgServer:
             "--no-locale",
             "--no-sync",
         )
-        options = (
-            f"-k {server.folder} -c listen_addresses='' -c fsync=off "
-            "-c full_page_writes=off -c max_connections=60"
-        )
+        options = f"-k {server.folder} -c listen_addresses='' -c max_connections=60"
+        if not durable:
+            options += " -c fsync=off -c full_page_writes=off"
         server._run(
             "pg_ctl",
             "-D",

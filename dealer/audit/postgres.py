@@ -18,6 +18,7 @@ appears in a message (`redact`).
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
@@ -108,10 +109,58 @@ def _reason(exc: Exception, url: str) -> str:
     return text.replace(password, "***") if password else text
 
 
+_kept: dict[tuple[str, bool], psycopg.Connection[Any]] = {}
+"""The connection the process closed last, by (URL, read-only): one at most. A live table, a
+batch file or a page of the browser makes one ruling or read after another; taking the
+connection up again spares each a new server process and login (on a local server, the larger
+part of a ruling's time). Closed when the process exits."""
+
+
+def _keep(conn: psycopg.Connection[Any], url: str, read_only: bool) -> None:
+    """Keep `conn` for the next `open` of `url` if it is open with no transaction, closing the
+    one kept before; else close it."""
+    import psycopg
+
+    idle = not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    _close_kept()
+    if idle:
+        _kept[(url, read_only)] = conn
+    else:
+        conn.close()
+
+
+def _close_kept() -> None:
+    for key in list(_kept):
+        _kept.pop(key).close()
+
+
+atexit.register(_close_kept)
+
+
+def _reused(url: str, read_only: bool) -> tuple[psycopg.Connection[Any], int | None] | None:
+    """The kept connection to `url` and the log's schema version read on it, if there is one
+    and it still answers (one dropped since, or whose server restarted, is closed: the caller
+    makes a new one)."""
+    import psycopg
+
+    conn = _kept.pop((url, read_only), None)
+    if conn is None:
+        return None
+    try:
+        return conn, _latest_version(conn)  # its table was there when the connection was kept
+    except psycopg.Error:
+        conn.close()
+        return None
+
+
 def _schema_version(conn: psycopg.Connection[Any]) -> int | None:
     found = conn.execute("SELECT to_regclass('dealer.schema_migrations')").fetchone()
     if found is None or found[0] is None:
         return None
+    return _latest_version(conn)
+
+
+def _latest_version(conn: psycopg.Connection[Any]) -> int | None:
     row = conn.execute("SELECT max(version) FROM dealer.schema_migrations").fetchone()
     return None if row is None or row[0] is None else int(row[0])
 
@@ -270,23 +319,30 @@ class PostgresStorage(_Reads):
     """An audit log in a PostgreSQL database set up by `dealer db init`. Open with
     `PostgresStorage.open(url)`."""
 
-    def __init__(self, conn: psycopg.Connection[Any], url: str) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], url: str, read_only: bool = False) -> None:
         super().__init__(conn, url)
         self._in_transaction = False
+        self._read_only = read_only
 
     @classmethod
     def open(cls, url: str, *, read_only: bool = False) -> PostgresStorage:
         """Open the log at `url`. Its schema must be there (`dealer db init`): a terminal's login
-        cannot create one. `read_only` opens it for reading only (a read-only session)."""
-        conn = connect(url)
-        try:
-            with _Reads(conn, url).errors("open the log"):
-                version = _schema_version(conn)
-                if read_only:
-                    conn.execute("SET default_transaction_read_only = on")
-        except BaseException:
-            conn.close()
-            raise
+        cannot create one. `read_only` opens it for reading only (a read-only session). The
+        connection the process last closed to the same log is taken up again when it is still
+        open and idle (`_reused`); else a new one is made."""
+        reused = _reused(url, read_only)
+        if reused is not None:
+            conn, version = reused
+        else:
+            conn = connect(url)
+            try:
+                with _Reads(conn, url).errors("open the log"):
+                    version = _schema_version(conn)
+                    if read_only:
+                        conn.execute("SET default_transaction_read_only = on")
+            except BaseException:
+                conn.close()
+                raise
         if version != LATEST:
             conn.close()
             if version is None:
@@ -300,11 +356,12 @@ class PostgresStorage(_Reads):
                 f"the audit log {redact(url)} has schema version {version}, older than this "
                 f"software's ({LATEST}): run dealer db init as the database's owner"
             )
-        return cls(conn, url)
+        return cls(conn, url, read_only)
 
     def close(self) -> None:
-        """Close the connection."""
-        self.conn.close()
+        """Put the connection by for the next `open` of the same log in this process (`_kept`)
+        when it is idle, else close it."""
+        _keep(self.conn, self.url, self._read_only)
 
     def __enter__(self) -> PostgresStorage:
         return self
