@@ -145,7 +145,7 @@ def test_a_seat_search_finds_the_seats_inside_a_round(db: Path, tmp_path: Path) 
         "---  --------------------  -------  ------  -----------  -------------------  "
         + "-" * 72
         + "  -----",
-        "1    YYYY-MM-DDThh:mm:ssZ  PG-1             D1 (dealer)  ruling paigow round  "
+        "1    YYYY-MM-DDThh:mm:ssZ  PG-1     2,4     D1 (dealer)  ruling paigow round  "
         "dealer set by trump-plaza v1 §1: No pair — the highest card high, the s…",
     ]
 
@@ -247,3 +247,10 @@ def test_the_seat_line_reads_a_patron_id(line: str, parts: SeatParts) -> None:
 def test_the_seat_line_refuses_a_bad_patron(line: str, message: str) -> None:
     with pytest.raises(DealerError, match=re.escape(message)):
         parse_seat_line(line)
+
+
+def test_a_listed_round_shows_the_seats_it_settled(db: Path) -> None:
+    assert run("demo", "--seed", "7").exit_code == 0
+    listed = run("audit", "list", "--kind", "ruling")
+    row = re.split(r"\s{2,}", listed.stdout.splitlines()[2])
+    assert row[2:4] == ["DEMO", "1-6"]  # the demo seats six players

@@ -229,6 +229,16 @@ def _summary(record: Record, width: int = 72) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
+def _seats(record: Record) -> str:
+    """The seats a record involved: `4`, a round's `1-6` (each seat from 1 to 6) or `1,3,5`."""
+    from dealer.audit.records import seats_of
+
+    seats = [seat for seat, _ in seats_of(record)]
+    if len(seats) > 2 and seats == list(range(seats[0], seats[-1] + 1)):
+        return f"{seats[0]}-{seats[-1]}"
+    return ",".join(map(str, seats))
+
+
 def _notes(linked: list[Record]) -> str:
     return ", ".join(f"{r.kind} #{r.id}" for r in linked if r.kind != "meter")
 
@@ -245,7 +255,7 @@ def _report(found: list[Shown], as_json: bool) -> None:
             str(r.id),
             _when(r.recorded_at),
             r.table_id,
-            "" if r.seat is None else str(r.seat),
+            _seats(r),
             f"{r.user_id} ({r.role})",
             _what(r),
             _summary(r),
