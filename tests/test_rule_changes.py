@@ -205,3 +205,42 @@ def test_an_analysis_takes_no_supervisor() -> None:
     shown = CliRunner().invoke(build_app("analyze"), ["analyze", "paytable", "--help"])
     assert shown.exit_code == 0
     assert "--rule" in shown.stdout and "--supervisor" not in shown.stdout
+
+
+@pytest.mark.parametrize(
+    ("approver", "verified"),
+    [
+        ("sup-7", None),
+        (
+            "d-1",
+            "record 4 (ruling): at that point d-1, named as approving its rule changes, was not "
+            "an active supervisor",
+        ),
+        (
+            "sup-9",
+            "record 4 (ruling): at that point sup-9, named as approving its rule changes, was not "
+            "an active supervisor",
+        ),
+    ],
+)
+def test_verify_checks_the_approver_named_in_a_ruling(
+    approved: Path, approver: str, verified: str | None
+) -> None:
+    """A ruling written straight into the log (as someone with the file could) naming an
+    approver who was not an active supervisor then is caught by verify."""
+    from dealer.audit import entries, open_log
+    from dealer.audit.records import Entry
+
+    ruling = Entry(
+        kind="ruling",
+        user_id="d-1",
+        role="dealer",
+        table_id="PG-1",
+        game="paigow",
+        action="rank",
+        settings={"overrides": ["wheel=second-highest"], "rule_changes_approved_by": approver},
+    )
+    with open_log(approved / "audit.sqlite") as log:
+        entries.append(log, ruling)
+    checked = json.loads(run("audit", "verify", "--json").stdout)
+    assert checked.get("problem") == verified

@@ -134,6 +134,8 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
             keyed = kind == CHECKPOINT and maker in public
             if problem is None and keyed and (now is None or now.role not in CHECKPOINT_ROLES):
                 problem = f"{maker} was not a registered {roles_said(CHECKPOINT_ROLES)}"
+        if problem is None:
+            problem = _approver_problem(row, standing)
         if problem is None and kind == USER and row["action"] == LOCK:
             problem = _lock_problem(result, maker, wrong.get(maker, 0))
         key = result.get("key") if bootstrap else public.get(maker)
@@ -161,6 +163,20 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
                 public[who] = result["key"]
             else:
                 public.pop(who, None)
+
+
+def _approver_problem(row: Mapping[str, Any], standing: Mapping[str, UserRow]) -> str | None:
+    """Why the supervisor a ruling names as approving its rule changes could not approve them
+    at that point (not a registered, active supervisor), or None. The approver authenticated
+    when the ruling was made; this catches a name written in afterwards or a disabled one."""
+    settings = _json(row["settings"])
+    approver = settings.get("rule_changes_approved_by") if isinstance(settings, dict) else None
+    if approver is None:
+        return None
+    now = standing.get(str(approver))
+    if now is None or now.role != SUPERVISOR or not now.active:
+        return f"{approver}, named as approving its rule changes, was not an active supervisor"
+    return None
 
 
 def _lock_problem(result: Mapping[str, Any], maker: str, wrong: int) -> str | None:
