@@ -19,7 +19,7 @@ then reads the newest corrected amount, and every correction stays on the record
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -221,55 +221,151 @@ def resolve_dispute(
     reviewer (another registered, active supervisor, with their PIN). Returns the
     resolution's id."""
     adjusted = check_amount(amount_adjusted)
-    _review(storage, supervisor_id, second_reviewer, reviewer_pin, "resolving")
-    return supervised(
+
+    def resolution(tx: WriteTransaction, supervisor: users.User) -> Entry:
+        if outcome not in OUTCOMES:
+            raise AuditError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
+        if not reason.strip():
+            raise AuditError("a dispute resolution needs a reason")
+        opened = _opened(tx, dispute_id)
+        if first_link(tx, dispute_id, DISPUTE_RESOLUTION) is not None:
+            raise AuditError(f"dispute {dispute_id} is already resolved")
+        return _reviewed_entry(
+            DISPUTE_RESOLUTION,
+            outcome,
+            supervisor,
+            opened,
+            {"outcome": outcome},
+            f"Dispute {dispute_id} resolved by {supervisor.user_id}: {outcome}, "
+            f"amount adjusted {adjusted}",
+            adjusted,
+            second_reviewer,
+            reason,
+        )
+
+    return _reviewed(
         storage,
-        supervisor_id,
-        pin,
-        "dispute-resolve",
-        lambda tx, sup: _resolve(tx, sup, dispute_id, outcome, adjusted, second_reviewer, reason),
+        resolution,
+        doing="resolving",
+        action="dispute-resolve",
+        supervisor_id=supervisor_id,
+        pin=pin,
+        second_reviewer=second_reviewer,
+        reviewer_pin=reviewer_pin,
     )
 
 
-def _resolve(
-    tx: WriteTransaction,
-    supervisor: users.User,
+def correct_amount(
+    storage: Storage,
     dispute_id: int,
-    outcome: str,
+    *,
+    amount_adjusted: Decimal | int | float | str,
+    second_reviewer: str,
+    reviewer_pin: str,
+    reason: str,
+    supervisor_id: str,
+    pin: str,
+) -> int:
+    """Correct the amount adjusted of resolved dispute `dispute_id`: a `dispute-correction`
+    record linked to the dispute (the resolution stays as it was), with a second reviewer
+    (another registered, active supervisor, with their PIN). Returns the correction's id."""
+    adjusted = check_amount(amount_adjusted)
+
+    def correction(tx: WriteTransaction, supervisor: users.User) -> Entry:
+        if not reason.strip():
+            raise AuditError("a correction of a dispute's amount needs a reason")
+        opened = _opened(tx, dispute_id)
+        resolution = dispute(tx, dispute_id).resolution
+        if resolution is None:
+            raise AuditError(
+                f"dispute {dispute_id} is open: its amount is given when it is resolved"
+            )
+        previous = resolution.amount_adjusted
+        if Decimal(previous) == adjusted:
+            raise AuditError(
+                f"the amount adjusted of dispute {dispute_id} is already "
+                f"{fmt_money(adjusted, signed=True)}"
+            )
+        return _reviewed_entry(
+            DISPUTE_CORRECTION,
+            "amount",
+            supervisor,
+            opened,
+            {"resolution": resolution.record_id, "previous": previous},
+            f"Dispute {dispute_id}: amount adjusted corrected by {supervisor.user_id} from "
+            f"{fmt_money(Decimal(previous), signed=True)} to {fmt_money(adjusted, signed=True)}",
+            adjusted,
+            second_reviewer,
+            reason,
+        )
+
+    return _reviewed(
+        storage,
+        correction,
+        doing="correcting",
+        action="dispute-correct",
+        supervisor_id=supervisor_id,
+        pin=pin,
+        second_reviewer=second_reviewer,
+        reviewer_pin=reviewer_pin,
+    )
+
+
+def _reviewed(
+    storage: Storage,
+    entry: Callable[[WriteTransaction, users.User], Entry],
+    *,
+    doing: str,
+    action: str,
+    supervisor_id: str,
+    pin: str,
+    second_reviewer: str,
+    reviewer_pin: str,
+) -> int:
+    """A supervisor's record about a dispute that a second reviewer confirms (a resolution, a
+    correction): the reviewer authenticated first (`_review`), then, under the supervisor's
+    authority and the write lock, `entry` checks the dispute and makes the record, the reviewer
+    is checked to be another active supervisor (`_check_reviewer`), and it is appended."""
+    _review(storage, supervisor_id, second_reviewer, reviewer_pin, doing)
+
+    def write(tx: WriteTransaction, supervisor: users.User) -> int:
+        made = entry(tx, supervisor)
+        _check_reviewer(tx, supervisor, second_reviewer, doing)
+        return tx.append(made)
+
+    return supervised(storage, supervisor_id, pin, action, write)
+
+
+def _reviewed_entry(
+    kind: str,
+    action: str,
+    supervisor: users.User,
+    opened: Record,
+    facts: dict[str, Any],
+    said: str,
     adjusted: Decimal,
     second_reviewer: str,
     reason: str,
-) -> int:
-    if outcome not in OUTCOMES:
-        raise AuditError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
-    if not reason.strip():
-        raise AuditError("a dispute resolution needs a reason")
-    opened = _opened(tx, dispute_id)
-    if first_link(tx, dispute_id, DISPUTE_RESOLUTION) is not None:
-        raise AuditError(f"dispute {dispute_id} is already resolved")
-    _check_reviewer(tx, supervisor, second_reviewer, "resolving")
-    return tx.append(
-        Entry(
-            kind=DISPUTE_RESOLUTION,
-            user_id=supervisor.user_id,
-            role=SUPERVISOR,
-            table_id=opened.table_id,
-            seat=opened.seat,
-            action=outcome,
-            result={
-                "dispute": dispute_id,
-                "outcome": outcome,
-                "amount_adjusted": str(adjusted),
-                "second_reviewer": second_reviewer,
-            },
-            explanation=[
-                f"Dispute {dispute_id} resolved by {supervisor.user_id}: {outcome}, "
-                f"amount adjusted {adjusted}, second reviewer {second_reviewer}",
-                reason,
-            ],
-            links_to=dispute_id,
-            reason=reason,
-        )
+) -> Entry:
+    """The record of a reviewed decision on dispute `opened`, at its table and seat, linked to
+    it: its `facts` with the dispute, the amount adjusted and the second reviewer; what it
+    `said` and the reason as its explanation."""
+    return Entry(
+        kind=kind,
+        user_id=supervisor.user_id,
+        role=SUPERVISOR,
+        table_id=opened.table_id,
+        seat=opened.seat,
+        action=action,
+        result={
+            "dispute": opened.id,
+            **facts,
+            "amount_adjusted": str(adjusted),
+            "second_reviewer": second_reviewer,
+        },
+        explanation=[f"{said}, second reviewer {second_reviewer}", reason],
+        links_to=opened.id,
+        reason=reason,
     )
 
 
@@ -300,79 +396,6 @@ def _check_reviewer(reads: Reads, supervisor: users.User, second_reviewer: str, 
         raise AuditError(
             f"second reviewer {second_reviewer} must be an active registered supervisor"
         )
-
-
-def correct_amount(
-    storage: Storage,
-    dispute_id: int,
-    *,
-    amount_adjusted: Decimal | int | float | str,
-    second_reviewer: str,
-    reviewer_pin: str,
-    reason: str,
-    supervisor_id: str,
-    pin: str,
-) -> int:
-    """Correct the amount adjusted of resolved dispute `dispute_id`: a `dispute-correction`
-    record linked to the dispute (the resolution stays as it was), with a second reviewer
-    (another registered, active supervisor, with their PIN). Returns the correction's id."""
-    adjusted = check_amount(amount_adjusted)
-    _review(storage, supervisor_id, second_reviewer, reviewer_pin, "correcting")
-    return supervised(
-        storage,
-        supervisor_id,
-        pin,
-        "dispute-correct",
-        lambda tx, sup: _correct(tx, sup, dispute_id, adjusted, second_reviewer, reason),
-    )
-
-
-def _correct(
-    tx: WriteTransaction,
-    supervisor: users.User,
-    dispute_id: int,
-    adjusted: Decimal,
-    second_reviewer: str,
-    reason: str,
-) -> int:
-    if not reason.strip():
-        raise AuditError("a correction of a dispute's amount needs a reason")
-    opened = _opened(tx, dispute_id)
-    resolution = dispute(tx, dispute_id).resolution
-    if resolution is None:
-        raise AuditError(f"dispute {dispute_id} is open: its amount is given when it is resolved")
-    previous = resolution.amount_adjusted
-    if Decimal(previous) == adjusted:
-        raise AuditError(
-            f"the amount adjusted of dispute {dispute_id} is already "
-            f"{fmt_money(adjusted, signed=True)}"
-        )
-    _check_reviewer(tx, supervisor, second_reviewer, "correcting")
-    return tx.append(
-        Entry(
-            kind=DISPUTE_CORRECTION,
-            user_id=supervisor.user_id,
-            role=SUPERVISOR,
-            table_id=opened.table_id,
-            seat=opened.seat,
-            action="amount",
-            result={
-                "dispute": dispute_id,
-                "resolution": resolution.record_id,
-                "previous": previous,
-                "amount_adjusted": str(adjusted),
-                "second_reviewer": second_reviewer,
-            },
-            explanation=[
-                f"Dispute {dispute_id}: amount adjusted corrected by {supervisor.user_id} from "
-                f"{fmt_money(Decimal(previous), signed=True)} to "
-                f"{fmt_money(adjusted, signed=True)}, second reviewer {second_reviewer}",
-                reason,
-            ],
-            links_to=dispute_id,
-            reason=reason,
-        )
-    )
 
 
 def _correction(record: Record) -> Correction:
