@@ -274,8 +274,10 @@ class _Transaction(_Reads):
         if self._closed:
             raise AuditError("this audit transaction is already finished")
         row = entry.stored()
-        if entry.links_to is not None and not 1 <= entry.links_to <= (self.head().records or 0):
-            raise AuditError(f"there is no audit record {entry.links_to} to refer to")
+        linked = entry.links_to
+        just_made = any(linked == made for made, _ in self._appended)  # no round trip for these
+        if linked is not None and not just_made and not 1 <= linked <= (self.head().records or 0):
+            raise AuditError(f"there is no audit record {linked} to refer to")
         row["software_version"] = dealer.__version__
         seats = seats_of(entry)
         row["seats"] = [seat for seat, _ in seats]
