@@ -57,6 +57,11 @@ class Reads(Protocol):
         """The value of the newest `meter` record of (table, meter name), None if never set."""
         ...
 
+    def link_records(self, link: str, limit: int) -> list[Record]:
+        """The newest `limit` `meter` records of linked meter `link`, newest first (one indexed
+        lookup)."""
+        ...
+
     def user(self, user_id: str) -> UserRow | None:
         """The newest users row of `user_id`, None if the id was never registered."""
         ...

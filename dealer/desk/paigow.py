@@ -16,6 +16,7 @@ from dealer.games.paigow import rulings
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
+    from dealer.audit.meters import MeterLink
     from dealer.games.paigow.bonus import Meters
     from dealer.games.paigow.profile import Profile
 
@@ -149,13 +150,23 @@ def settle_round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded
 def _with_meters(
     desk: Desk, profile: Profile, rule: Callable[[Meters], tuple[Ruling, Meters]]
 ) -> Recorded:
-    """Rule with the table's progressive meters as stored (each at its seed the first time) and
-    record the ruling and the meter moves in one transaction."""
+    """Rule with the table's progressive meters as stored (each at its seed the first time; a
+    meter the profile links, the link's) and record the ruling and the meter moves in one
+    transaction."""
     from dealer.desk.recording import record_with_meters
     from dealer.games.paigow.table_round import PROGRESSIVE_METERS, starting_meters
 
     def ruled(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
         return rule(starting_meters(stored, profile, desk.table))
 
-    ruling_id, ruling = record_with_meters(desk, PROGRESSIVE_METERS, ruled)
+    links = {str(name): meter_link(profile, name) for name in PROGRESSIVE_METERS}
+    ruling_id, ruling = record_with_meters(desk, links, ruled)
     return Recorded(ruling, ruling_id)
+
+
+def meter_link(profile: Profile, name: str) -> MeterLink | None:
+    """The link meter `name` of the profile names, with its terms (None: the table's own)."""
+    from dealer.audit.meters import MeterLink
+
+    meter = profile.meters[name]
+    return None if meter.link is None else MeterLink(meter.link, meter.seed, meter.cap)
