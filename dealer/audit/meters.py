@@ -141,8 +141,9 @@ def check_adjustment(
     allowed = range_of(ranges, name)
     new = _value(value, name)
     if not allowed.seed <= new <= allowed.cap:
+        where = f"at table {table_id}" if allowed.link is None else f"of link {allowed.link}"
         raise AuditError(
-            f"meter {name} at table {table_id} cannot be set to {fmt_money(new)}: a supervisor "
+            f"meter {name} {where} cannot be set to {fmt_money(new)}: a supervisor "
             f"sets a meter between its seed and its cap, "
             f"{fmt_money(allowed.seed)}–{fmt_money(allowed.cap)}"
         )

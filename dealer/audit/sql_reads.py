@@ -159,13 +159,15 @@ class SQLReads:
         return Checkpoint(row[0], row[1]) if row else Checkpoint(0, GENESIS_HASH)
 
     def meter(self, table_id: str, name: str) -> Decimal | None:
-        """The newest `meter` record's value for (table, meter name). A value that is no number
-        (no version of the tool writes one) is a damaged record."""
+        """The newest `meter` record's value for (table, meter name), a linked meter's records
+        left out (a table's own meter is never a link's). A value that is no number (no version
+        of the tool writes one) is a damaged record."""
         d = self.dialect
         with self._reading("read the meter"):
             row = self.conn.execute(
                 f"SELECT id, {d.meter_value} FROM {d.schema}records WHERE kind = 'meter' "
-                f"AND table_id = {d.mark} AND {d.meter_name} = {d.mark} ORDER BY id DESC LIMIT 1",
+                f"AND table_id = {d.mark} AND {d.meter_name} = {d.mark} AND {d.meter_link} IS NULL "
+                "ORDER BY id DESC LIMIT 1",
                 [table_id, name],
             ).fetchone()
         if row is None or row[1] is None:
