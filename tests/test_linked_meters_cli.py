@@ -323,3 +323,15 @@ def test_the_meter_book_names_the_link(floor: Path, log_at: Path | str) -> None:
         (move,) = log.link_records("FLOOR-ET-1", 5)
     page = pages.meter_book([Shown(move, [])])
     assert "<td>PG-1</td><td>progressive_treasure (link FLOOR-ET-1)</td>" in page
+
+
+def test_the_demo_refuses_a_profile_that_links_a_meter(floor: Path, log_at: Path | str) -> None:
+    before = head(log_at)
+    refused = run("demo", "--seed", "7", "--profile", "floor.yaml")
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (
+        1,
+        "",
+        "Error: the demo deals at its own table with its own meters, and profile floor.yaml "
+        "links progressive_treasure to FLOOR-ET-1: deal the demo without it\n",
+    )
+    assert head(log_at) == before

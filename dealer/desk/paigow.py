@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from dealer.desk.context import Desk, HouseRules
 from dealer.desk.recording import Recorded, record_one
 from dealer.games.paigow import rulings
+from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
@@ -123,10 +124,17 @@ def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorde
 def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
     """Deal, set and settle a random round of six seats with sample wagers (the same seed deals
     the same round; only the wagers the table offers) at the desk's table (the CLI's is always
-    `DEMO_TABLE`)."""
+    `DEMO_TABLE`). A profile that links a meter is refused: the demo never moves a real
+    table's meters, nor a link shared by real tables."""
     from dealer.games.paigow.demo import deal_demo_round
 
     profile = house.load()
+    for name, meter in profile.meters.items():
+        if meter.link is not None:
+            raise DealerError(
+                f"the demo deals at its own table with its own meters, and profile "
+                f"{profile.source} links {name} to {meter.link}: deal the demo without it"
+            )
     raw = deal_demo_round(seed, desk.table, profile)
     return settle_round(desk, profile, raw, f"dealer demo --seed {seed}")
 

@@ -363,7 +363,9 @@ def _link(record: Record, name: str) -> str | None:
     if record.kind == METER:
         found = record.result.get("link")
     else:
-        found = (record.settings.get("meters") or {}).get(name, {}).get("link")
+        meters = record.settings.get("meters")
+        meter = meters.get(name) if isinstance(meters, Mapping) else None
+        found = meter.get("link") if isinstance(meter, Mapping) else None
     return found if isinstance(found, str) else None
 
 
