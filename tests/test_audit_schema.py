@@ -68,9 +68,11 @@ def test_the_seat_index_is_rebuilt_for_an_older_log(tmp_path: Path) -> None:
         entries.append(log, replace(ENTRY, seat=4, result={"patron": "P-2"}))
         before = list(log.rows())
     conn = sqlite3.connect(path, isolation_level=None)
+    seat_index = next(n for n, (name, _) in enumerate(MIGRATIONS, 1) if "record_seats" in name)
     conn.execute("DROP TABLE record_seats")
-    conn.execute("DELETE FROM schema_migrations WHERE version = ?", [LATEST])
-    conn.execute(f"PRAGMA user_version = {LATEST - 1}")
+    conn.execute("DROP INDEX records_linked_meters")
+    conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [seat_index])
+    conn.execute(f"PRAGMA user_version = {seat_index - 1}")
     conn.close()
     with SQLiteStorage.open(path) as log:
         assert log.conn.execute("PRAGMA user_version").fetchone()[0] == LATEST

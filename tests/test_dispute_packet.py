@@ -109,7 +109,7 @@ def expected(path: Path, checkpoint: str) -> str:
         '"treasure": "PT-FLT-EC-ET-01"}\n'
         f"  paytables_sha256 {contents}\n"
         "  profile        default\n"
-        "  profile_sha256 ec06b2364762595ed06eb6f2c61ee51f6c8d6e2cedecfb38b34c44d553ecfaa9\n"
+        "  profile_sha256 203ed752dd2da6ce951ea19478eaa0a347a03b1650a3a8689ddeff9d3a183b12\n"
         "  profile_source default\n"
         "Linked records\n"
         f"  #8             dispute-resolution dealer-error by sup-7 (supervisor), {AT}\n"

@@ -95,6 +95,10 @@ class SigningTransaction:
         """The newest value of a meter."""
         return self._tx.meter(table_id, name)
 
+    def link_records(self, link: str, limit: int) -> list[Record]:
+        """The newest meter records of a linked meter."""
+        return self._tx.link_records(link, limit)
+
     def user(self, user_id: str) -> UserRow | None:
         """The newest users row of `user_id`."""
         return self._tx.user(user_id)

@@ -1,4 +1,5 @@
-"""Progressive meters: a meter's value is the newest `meter` record of (table, meter name).
+"""Progressive meters: a meter's value is the newest `meter` record of (table, meter name), or
+for a linked meter the newest `meter` record of its link, whichever table moved it.
 
 A ruling that moves a meter records the move in the same transaction, linked to the ruling
 (read, rule, record, move: two tables' terminals never pay from the same meter value twice); a
@@ -10,30 +11,107 @@ An adjustment is checked before the supervisor's authority, so a refused one wri
 the meter must be one the table has (`ranges`, from the table profile) and the value whole
 cents from the meter's seed (its reset value) to its cap. A meter a ruling pays from is always
 one a ruling can pay from, so no typed value can stop a table.
+
+A linked meter (`MeterLink`: a profile meter naming a `link`) is one meter shared by every
+table whose profile names the link: its records carry the link, its seed and its cap in the
+result (`table_id` stays the table whose ruling or supervisor moved it), and its value is the
+newest of them (one lookup in the index `records_linked_meters`). The seed and cap are the
+link's terms, one thing on the floor: a ruling or an adjustment whose profile states other
+terms than the link's newest record is refused, naming the link and both terms. The terms
+change only under a new link id (the old link's records stay as they are).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, NamedTuple
 
 from dealer.audit import users
 from dealer.audit.authority import supervised
-from dealer.audit.records import DEALER, METER, SUPERVISOR, Entry, amount
+from dealer.audit.records import DEALER, METER, SUPERVISOR, Entry, Record, amount
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money, whole_cents
 
 if TYPE_CHECKING:
-    from dealer.audit.storage import Storage, WriteTransaction
+    from dealer.audit.storage import Reads, Storage, WriteTransaction
 
 
 class MeterRange(NamedTuple):
     """The values a supervisor may set a meter to: from its seed (the value it resets to) to
-    its cap (the most it holds)."""
+    its cap (the most it holds); `link` names the link of a linked meter (whose terms the seed
+    and cap are)."""
 
     seed: Decimal
     cap: Decimal
+    link: str | None = None
+
+    def linked(self) -> MeterLink | None:
+        """The meter's link and terms, None for a table's own meter."""
+        return None if self.link is None else MeterLink(self.link, self.seed, self.cap)
+
+
+class MeterLink(NamedTuple):
+    """A linked meter's link and its terms (seed and cap), as a table's profile states them."""
+
+    link: str
+    seed: Decimal
+    cap: Decimal
+
+    def result(self) -> dict[str, str]:
+        """What a record of the linked meter carries besides the meter's name and values."""
+        return {"link": self.link, "seed": str(self.seed), "cap": str(self.cap)}
+
+
+def newest_of_link(reads: Reads, name: str, link: MeterLink) -> Record | None:
+    """The newest meter record of `link` (None: never moved), checked against the terms the
+    table's profile states: AuditError naming the link and both terms when they differ, or
+    when the link is another meter's."""
+    found = reads.link_records(link.link, 1)
+    if not found:
+        return None
+    newest = found[0]
+    held = newest.result
+    if held.get("meter") != name:
+        raise AuditError(
+            f"link {link.link} is the {held.get('meter')} meter (record {newest.id}), not "
+            f"{name}: a link is one meter on the floor"
+        )
+    terms = (_number(held.get("seed")), _number(held.get("cap")))
+    if terms != (link.seed, link.cap):
+        recorded = "/".join("?" if t is None else fmt_money(t) for t in terms)
+        raise AuditError(
+            f"meter {name} is linked as {link.link}, whose seed/cap are {recorded} (record "
+            f"{newest.id}), but this table's profile says {fmt_money(link.seed)}/"
+            f"{fmt_money(link.cap)}: every table of a link states its terms alike"
+        )
+    return newest
+
+
+def _number(text: object) -> Decimal | None:
+    try:
+        return Decimal(str(text)) if text is not None else None
+    except InvalidOperation:
+        return None
+
+
+def current(
+    reads: Reads, table_id: str, name: str, link: MeterLink | None = None
+) -> Decimal | None:
+    """Meter `name`'s value at `table_id` (None: never set): the table's own, or with `link`
+    the link's (`newest_of_link`). A value that is no number is a damaged record."""
+    if link is None:
+        return reads.meter(table_id, name)
+    newest = newest_of_link(reads, name, link)
+    if newest is None:
+        return None
+    held = _number(newest.result.get("value"))
+    if held is None:
+        raise AuditError(
+            f"audit record {newest.id} is damaged: meter {name} of link {link.link} holds "
+            f"{newest.result.get('value')!r}, which is not a number"
+        )
+    return held
 
 
 def _value(value: Decimal | int | float | str, name: str) -> Decimal:
@@ -63,8 +141,9 @@ def check_adjustment(
     allowed = range_of(ranges, name)
     new = _value(value, name)
     if not allowed.seed <= new <= allowed.cap:
+        where = f"at table {table_id}" if allowed.link is None else f"of link {allowed.link}"
         raise AuditError(
-            f"meter {name} at table {table_id} cannot be set to {fmt_money(new)}: a supervisor "
+            f"meter {name} {where} cannot be set to {fmt_money(new)}: a supervisor "
             f"sets a meter between its seed and its cap, "
             f"{fmt_money(allowed.seed)}–{fmt_money(allowed.cap)}"
         )
@@ -84,10 +163,12 @@ def move(
     game: str | None = None,
     links_to: int | None = None,
     action: str = "move",
+    link: MeterLink | None = None,
 ) -> int:
     """Move meter `name` at `table_id` to `value`: a `meter` record (previous value, new
-    value, delta, reason). Who, game and link default to the last record other than a meter
-    move appended in this transaction (the ruling that moved it). Returns the record id."""
+    value, delta, reason; with `link`, the link's previous value and the link and its terms).
+    Who, game and link default to the last record other than a meter move appended in this
+    transaction (the ruling that moved it). Returns the record id."""
     if not isinstance(name, str) or not name.strip():
         raise AuditError("a meter needs a name")
     if not isinstance(reason, str) or not reason.strip():
@@ -102,9 +183,10 @@ def move(
     else:
         role = role or users.role_of(tx, user_id)
         users.check_actor(tx, user_id, role, METER)
-    previous = tx.meter(table_id, name)
+    previous = current(tx, table_id, name, link)
     delta = new - (previous or Decimal(0))
     shown = "unset" if previous is None else str(previous)
+    linked = "" if link is None else f" (link {link.link})"
     return tx.append(
         Entry(
             kind=METER,
@@ -118,8 +200,9 @@ def move(
                 "previous": None if previous is None else str(previous),
                 "value": str(new),
                 "delta": str(delta),
+                **({} if link is None else link.result()),
             },
-            explanation=[f"Meter {name} at table {table_id}: {shown} -> {new} ({reason})"],
+            explanation=[f"Meter {name}{linked} at table {table_id}: {shown} -> {new} ({reason})"],
             links_to=links_to if links_to is not None else last_id,
             reason=reason,
         )
@@ -146,7 +229,15 @@ def adjust(
         pin,
         "meter-adjust",
         lambda tx, sup: move(
-            tx, table_id, name, value, reason, user_id=sup.user_id, role=SUPERVISOR, action="adjust"
+            tx,
+            table_id,
+            name,
+            value,
+            reason,
+            user_id=sup.user_id,
+            role=SUPERVISOR,
+            action="adjust",
+            link=ranges[name].linked(),
         ),
         table_id=table_id,
     )

@@ -27,8 +27,10 @@ from urllib.parse import urlsplit, urlunsplit
 import dealer
 from dealer.audit.postgres_schema import (
     APP_ROLE,
+    FIRST,
     LATEST,
     LOCK_KEY,
+    MIGRATIONS,
     PROTECTION_TRIGGERS,
     SCHEMA,
     SCHEMA_STATEMENTS,
@@ -182,19 +184,23 @@ def init(url: str) -> list[str]:
                     "ENCODING 'UTF8'"
                 )
             conn.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
-            version = _schema_version(conn)
+            found = version = _schema_version(conn)
             if version is None:
                 for statement in SCHEMA_STATEMENTS:
                     conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO dealer.schema_migrations VALUES (%s, %s, %s)",
-                    [LATEST, "records, users, their protection and write functions", utc_now()],
-                )
-                done.append(f"created the schema {SCHEMA} (version {LATEST})")
+                _migrated(conn, version := 1, FIRST)
             elif version > LATEST:
                 raise AuditError(_newer(url, version))
+            for number, (name, statements) in enumerate(MIGRATIONS[version - 1 :], version + 1):
+                for statement in statements:
+                    conn.execute(statement)
+                _migrated(conn, number, name)
+            if found is None:
+                done.append(f"created the schema {SCHEMA} (version {LATEST})")
+            elif found < LATEST:
+                done.append(f"upgraded the schema {SCHEMA} from version {found} to {LATEST}")
             else:
-                done.append(f"the schema {SCHEMA} is already there (version {version})")
+                done.append(f"the schema {SCHEMA} is already there (version {found})")
             for statement in role_statements():
                 conn.execute(statement)
             done.append("granted dealer_app (terminals) and dealer_auditor (read-only)")
@@ -206,6 +212,12 @@ def init(url: str) -> list[str]:
     finally:
         conn.close()
     return done
+
+
+def _migrated(conn: psycopg.Connection[Any], version: int, name: str) -> None:
+    conn.execute(
+        "INSERT INTO dealer.schema_migrations VALUES (%s, %s, %s)", [version, name, utc_now()]
+    )
 
 
 def _newer(url: str, version: int) -> str:
@@ -224,6 +236,7 @@ class _Reads(SQLReads):
         true="true",
         meter_value="(result::json) ->> 'value'",
         meter_name="(result::json) ->> 'meter'",
+        meter_link="(result::json) ->> 'link'",
         user_order='u.user_id COLLATE "C"',
     )
 

@@ -37,7 +37,24 @@ AUDITOR_ROLE = "dealer_auditor"
 LOCK_KEY = 0x6465616C6572
 """The advisory lock (per database) every writer of the log takes first: `dealer` in ASCII."""
 
-LATEST = 1
+FIRST = "records, users, their protection and write functions"
+"""What version 1 of the schema (`SCHEMA_STATEMENTS`) holds."""
+
+MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "indexes: a linked progressive meter's newest records",
+        (
+            """
+            CREATE INDEX records_linked_meters
+            ON dealer.records(((result::json) ->> 'link'), id) WHERE kind = 'meter'
+            """,
+        ),
+    ),
+)
+"""The changes after version 1, in order: version 2 is the first (`dealer db init` applies
+the ones a log lacks, each in the transaction that records it)."""
+
+LATEST = 1 + len(MIGRATIONS)
 """The schema version this software writes (`dealer.schema_migrations`)."""
 
 PROTECTION_TRIGGERS = (

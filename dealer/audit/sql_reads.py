@@ -39,6 +39,8 @@ class Dialect(NamedTuple):
     """The `value` of a meter record's result, as stored (no digit lost)."""
     meter_name: str
     """The `meter` of a meter record's result."""
+    meter_link: str
+    """The `link` of a meter record's result (a linked meter's, `dealer.audit.meters`)."""
     user_order: str
     """User ids in byte order."""
 
@@ -157,13 +159,15 @@ class SQLReads:
         return Checkpoint(row[0], row[1]) if row else Checkpoint(0, GENESIS_HASH)
 
     def meter(self, table_id: str, name: str) -> Decimal | None:
-        """The newest `meter` record's value for (table, meter name). A value that is no number
-        (no version of the tool writes one) is a damaged record."""
+        """The newest `meter` record's value for (table, meter name), a linked meter's records
+        left out (a table's own meter is never a link's). A value that is no number (no version
+        of the tool writes one) is a damaged record."""
         d = self.dialect
         with self._reading("read the meter"):
             row = self.conn.execute(
                 f"SELECT id, {d.meter_value} FROM {d.schema}records WHERE kind = 'meter' "
-                f"AND table_id = {d.mark} AND {d.meter_name} = {d.mark} ORDER BY id DESC LIMIT 1",
+                f"AND table_id = {d.mark} AND {d.meter_name} = {d.mark} AND {d.meter_link} IS NULL "
+                "ORDER BY id DESC LIMIT 1",
                 [table_id, name],
             ).fetchone()
         if row is None or row[1] is None:
@@ -175,6 +179,20 @@ class SQLReads:
                 f"audit record {row[0]} is damaged: meter {name} at table {table_id} holds "
                 f"{row[1]!r}, which is not a number"
             ) from None
+
+    def link_records(self, link: str, limit: int) -> list[Record]:
+        """The newest `limit` `meter` records of linked meter `link`, newest first (the index
+        `records_linked_meters`: one lookup however long the log)."""
+        d = self.dialect
+        with self._reading("read the meter"):
+            cursor = self.conn.execute(
+                f"SELECT * FROM {d.schema}records WHERE kind = 'meter' AND {d.meter_link} = "
+                f"{d.mark} ORDER BY id DESC LIMIT {int(limit)}",
+                [link],
+            )
+            names = [column[0] for column in cursor.description or ()]
+            rows = [dict(zip(names, values, strict=True)) for values in cursor]
+        return [Record.from_row(row) for row in rows]
 
     def user(self, user_id: str) -> UserRow | None:
         """The newest users row of `user_id`, or None."""

@@ -173,6 +173,15 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
             """,
         ),
     ),
+    (
+        "indexes: a linked progressive meter's newest records",
+        (
+            """
+            CREATE INDEX records_linked_meters
+            ON records(json_extract(result, '$.link'), id) WHERE kind = 'meter'
+            """,
+        ),
+    ),
 )
 
 LATEST = len(MIGRATIONS)

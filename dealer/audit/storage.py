@@ -54,7 +54,13 @@ class Reads(Protocol):
         ...
 
     def meter(self, table_id: str, name: str) -> Decimal | None:
-        """The value of the newest `meter` record of (table, meter name), None if never set."""
+        """The value of the newest `meter` record of (table, meter name) that is no linked
+        meter's, None if never set."""
+        ...
+
+    def link_records(self, link: str, limit: int) -> list[Record]:
+        """The newest `limit` `meter` records of linked meter `link`, newest first (one indexed
+        lookup)."""
         ...
 
     def user(self, user_id: str) -> UserRow | None:

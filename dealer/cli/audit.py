@@ -854,7 +854,9 @@ def user_list(as_json: JsonFlag = False, db: DbOption = None) -> None:
 
 
 @meter_app.command("show")
+@composed(house=HOUSE)
 def meter_show(
+    house: HouseRules,
     name: Annotated[
         str, typer.Argument(help="The meter: progressive_insurance, progressive_treasure.")
     ],
@@ -862,13 +864,19 @@ def meter_show(
     as_json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """A progressive meter's current value."""
+    """A progressive meter's current value (a meter the table's profile links: the link's, and
+    the tables that moved it lately)."""
     if not table_id:
         raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
-    value = supervision.meter(db, inputs.table_id(table_id), name)
-    data = {"table": table_id, "meter": name, "value": None if value is None else money_json(value)}
-    shown = "not set" if value is None else fmt_money(value)
-    _answer(as_json, data, f"{name} at {table_id}: {shown}")
+    shown = supervision.meter(db, inputs.table_id(table_id), name, house)
+    value = None if shown.value is None else money_json(shown.value)
+    data: dict[str, Any] = {"table": table_id, "meter": name, "value": value}
+    text = f"{name} at {table_id}: {'not set' if shown.value is None else fmt_money(shown.value)}"
+    if shown.link is not None:
+        data |= {"link": shown.link, "tables": list(shown.tables)}
+        lately = ", ".join(shown.tables) or "none yet"
+        text += f" (linked: {shown.link}, shared by its tables; moved lately at {lately})"
+    _answer(as_json, data, text)
 
 
 @meter_app.command("adjust")
@@ -889,13 +897,15 @@ def meter_adjust(
     supervisor action, on the record); a reset or a reseed is an adjustment too."""
     if not table_id:
         raise DealerError("which table's meter? --table ID (or DEALER_TABLE)")
-    made, now = supervision.adjust_meter(
+    made, now, link = supervision.adjust_meter(
         db, house, table_id, name, value, reason, supervisor=who.user_id, pin=who.pin
     )
+    data = {"record_id": made, "table": table_id, "meter": name, "value": money_json(now)}
+    linked = "" if link is None else f" (link {link}, shared by its tables)"
     _answer(
         as_json,
-        {"record_id": made, "table": table_id, "meter": name, "value": money_json(now)},
-        f"{name} at {table_id} set to {fmt_money(now)} (record {made}).",
+        data | ({} if link is None else {"link": link}),
+        f"{name} at {table_id}{linked} set to {fmt_money(now)} (record {made}).",
     )
 
 

@@ -76,13 +76,13 @@ def summary_text(summary: ShiftSummary) -> str:
     if summary.meters:
         meters = [
             [
-                m.meter.replace("_", " "),
-                "unset" if m.start is None else fmt_money(m.start),
+                m.meter.replace("_", " ") + ("" if m.link is None else f" (link {m.link})"),
+                ("linked" if m.link else "unset") if m.start is None else fmt_money(m.start),
                 fmt_money(m.contributions),
                 f"{m.hits} ({fmt_money(m.paid)})",
                 fmt_money(m.reseeds),
                 fmt_money(m.adjustments, signed=True),
-                "unset" if m.end is None else fmt_money(m.end),
+                ("linked" if m.link else "unset") if m.end is None else fmt_money(m.end),
             ]
             for m in summary.meters
         ]

@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING, Any
 from dealer.desk.context import Desk, HouseRules
 from dealer.desk.recording import Recorded, record_one
 from dealer.games.paigow import rulings
+from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
+    from dealer.audit.meters import MeterLink
     from dealer.games.paigow.bonus import Meters
     from dealer.games.paigow.profile import Profile
 
@@ -122,10 +124,17 @@ def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorde
 def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
     """Deal, set and settle a random round of six seats with sample wagers (the same seed deals
     the same round; only the wagers the table offers) at the desk's table (the CLI's is always
-    `DEMO_TABLE`)."""
+    `DEMO_TABLE`). A profile that links a meter is refused: the demo never moves a real
+    table's meters, nor a link shared by real tables."""
     from dealer.games.paigow.demo import deal_demo_round
 
     profile = house.load()
+    for name, meter in profile.meters.items():
+        if meter.link is not None:
+            raise DealerError(
+                f"the demo deals at its own table with its own meters, and profile "
+                f"{profile.source} links {name} to {meter.link}: deal the demo without it"
+            )
     raw = deal_demo_round(seed, desk.table, profile)
     return settle_round(desk, profile, raw, f"dealer demo --seed {seed}")
 
@@ -149,13 +158,23 @@ def settle_round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded
 def _with_meters(
     desk: Desk, profile: Profile, rule: Callable[[Meters], tuple[Ruling, Meters]]
 ) -> Recorded:
-    """Rule with the table's progressive meters as stored (each at its seed the first time) and
-    record the ruling and the meter moves in one transaction."""
+    """Rule with the table's progressive meters as stored (each at its seed the first time; a
+    meter the profile links, the link's) and record the ruling and the meter moves in one
+    transaction."""
     from dealer.desk.recording import record_with_meters
     from dealer.games.paigow.table_round import PROGRESSIVE_METERS, starting_meters
 
     def ruled(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
         return rule(starting_meters(stored, profile, desk.table))
 
-    ruling_id, ruling = record_with_meters(desk, PROGRESSIVE_METERS, ruled)
+    links = {str(name): meter_link(profile, name) for name in PROGRESSIVE_METERS}
+    ruling_id, ruling = record_with_meters(desk, links, ruled)
     return Recorded(ruling, ruling_id)
+
+
+def meter_link(profile: Profile, name: str) -> MeterLink | None:
+    """The link meter `name` of the profile names, with its terms (None: the table's own)."""
+    from dealer.audit.meters import MeterLink
+
+    meter = profile.meters[name]
+    return None if meter.link is None else MeterLink(meter.link, meter.seed, meter.cap)

@@ -13,6 +13,7 @@ from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
+    from dealer.audit.meters import MeterLink
     from dealer.audit.records import Entry
     from dealer.audit.storage import WriteTransaction
 
@@ -75,22 +76,24 @@ def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
 
 def record_with_meters(
     desk: Desk,
-    names: Sequence[str],
+    links: Mapping[str, MeterLink | None],
     rule: Callable[[dict[str, Decimal | None]], tuple[Ruling, MeterValues]],
 ) -> tuple[int, Ruling]:
-    """Read the table's progressive meters, rule, record the ruling and move the meters, all in
-    one transaction (so two tables' terminals never pay from the same meter value twice)."""
+    """Read the table's progressive meters (each name of `links`: the table's own meter, or the
+    link's, `audit.meters.current`), rule, record the ruling and move the meters, all in one
+    write transaction: writers are serialised, so two terminals (at one table or at two tables
+    of one link) never pay from the same meter value twice nor lose a contribution."""
     from dealer.audit import meters, users
 
     user, table = desk.user, desk.table
     with open_log(desk.db) as log, log.transaction() as tx:
         role = users.role_of(tx, user)
-        stored = {name: tx.meter(table, name) for name in names}
+        stored = {name: meters.current(tx, table, name, link) for name, link in links.items()}
         ruling, after = rule(stored)
         ruling_id = _append(tx, _entry(ruling, user, role, table))
-        for name in names:
+        for name, link in links.items():
             if after.get(name) != stored[name]:
-                meters.move(tx, table, name, after.get(name), f"ruling #{ruling_id}")
+                meters.move(tx, table, name, after.get(name), f"ruling #{ruling_id}", link=link)
     return ruling_id, ruling
 
 

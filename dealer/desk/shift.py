@@ -18,6 +18,10 @@ Floor decisions (the rule documents are silent):
   ruling recorded its need (`signoff_required`) when it was made.
 * Meters: the contributions and hits of every ruling in the range count, voided or not (a
   void does not move a meter back; a supervisor adjusts it by hand, and that adjustment shows).
+  A linked meter (one the ruling's profile shares with other tables under a link) is shown
+  once, as the link: this table's contributions, hits and adjustments to it, with no start or
+  end (the other tables move it too; `dealer audit meter show` gives its value), so its value
+  is never shown as this table's.
 * Overrides and voids listed: those recorded in the range, and those (recorded at any time) of
   rulings in the range. Open disputes: every unresolved dispute of the table, whenever opened;
   resolved disputes: those resolved in the range. Meter adjustments: the hand adjustments and
@@ -27,8 +31,8 @@ Floor decisions (the rule documents are silent):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -93,16 +97,22 @@ class MeterMovement:
     reseeds: Decimal
     adjustments: Decimal
     end: Decimal | None
+    link: str | None = None
+    """The link of a linked meter: this table's part of its movement (no start or end)."""
 
     @property
     def unexplained(self) -> Decimal:
-        """The end value less what the movements explain."""
+        """The end value less what the movements explain (zero for a linked meter, which other
+        tables move too)."""
+        if self.link is not None:
+            return ZERO
         moved = self.contributions - self.paid + self.reseeds + self.adjustments
         return (self.end or ZERO) - ((self.start or ZERO) + moved)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form (start/end null: the meter was never set at this table)."""
-        return {
+        """JSON form (start/end null: the meter was never set at this table, or is linked; a
+        linked meter's names its `meter`)."""
+        return ({} if self.link is None else {"meter": self.meter}) | {
             "start": None if self.start is None else money_json(self.start),
             "contributions": money_json(self.contributions),
             "hits": self.hits,
@@ -218,6 +228,12 @@ class ShiftSummary:
         """The house's result: the players' net with the sign turned."""
         return -self.players_net
 
+    def _linked_meters(self) -> dict[str, Any]:
+        """`linked_meters`, by link, only when the table moved a linked meter in the range (so
+        a summary without one reads as it always did)."""
+        linked = {m.link: m.to_dict() for m in self.meters if m.link is not None}
+        return {"linked_meters": linked} if linked else {}
+
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
@@ -238,7 +254,8 @@ class ShiftSummary:
             "total_wagered": money_json(self.total_wagered),
             "players_net": money_json(self.players_net),
             "house_result": money_json(self.house_result),
-            "meters": {m.meter: m.to_dict() for m in self.meters},
+            "meters": {m.meter: m.to_dict() for m in self.meters if m.link is None},
+            **self._linked_meters(),
             "open_disputes": [d.to_dict() for d in self.open_disputes],
             "resolved_disputes": [d.to_dict() for d in self.resolved_disputes],
             "meter_adjustments": [m.to_dict() for m in self.meter_adjustments],
@@ -341,12 +358,39 @@ def _moved_by(move: Record, rulings: Sequence[Record], moves: Sequence[Record]) 
     return target if target is not None and target.kind == "ruling" else None
 
 
-def _meter_movement(
+def _link(record: Record, name: str) -> str | None:
+    """The link of meter `name` a ruling's profile named, or a meter record's link."""
+    if record.kind == METER:
+        found = record.result.get("link")
+    else:
+        meters = record.settings.get("meters")
+        meter = meters.get(name) if isinstance(meters, Mapping) else None
+        found = meter.get("link") if isinstance(meter, Mapping) else None
+    return found if isinstance(found, str) else None
+
+
+def _meter_movements(
     name: str,
     rulings: Sequence[Record],
     moves: Sequence[Record],
     before: Decimal | None,
+) -> Iterator[MeterMovement]:
+    """The table's own meter `name`, then each link it was linked to in the range."""
+    own = [r for r in (*rulings, *moves) if _link(r, name) is None]
+    if (movement := _meter_movement(name, own, before)) is not None:
+        yield movement
+    mine = [*rulings, *(m for m in moves if m.result.get("meter") == name)]
+    for link in dict.fromkeys(found for r in mine if (found := _link(r, name)) is not None):
+        linked = _meter_movement(name, [r for r in mine if _link(r, name) == link], ZERO)
+        if linked is not None:  # always, from a start of zero
+            yield replace(linked, start=None, end=None, link=link)
+
+
+def _meter_movement(
+    name: str, records: Sequence[Record], before: Decimal | None
 ) -> MeterMovement | None:
+    rulings = [r for r in records if r.kind != METER]
+    moves = [r for r in records if r.kind == METER]
     mine = [m for m in moves if m.result.get("meter") == name]
     start = before
     if start is None and mine and mine[0].action == "move":
@@ -418,11 +462,12 @@ def summarize(
     moves = [r for r in records if r.kind == "meter"]
     last_before: dict[str, Decimal] = {}
     for move in meters_before:
-        last_before[str(move.result.get("meter"))] = _money(move.result.get("value"))
+        if move.result.get("link") is None:
+            last_before[str(move.result.get("meter"))] = _money(move.result.get("value"))
     meters = tuple(
         movement
         for name in METERS
-        if (movement := _meter_movement(name, rulings, moves, last_before.get(name))) is not None
+        for movement in _meter_movements(name, rulings, moves, last_before.get(name))
     )
     return ShiftSummary(
         table=table,

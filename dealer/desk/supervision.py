@@ -63,6 +63,7 @@ class MeterSet(NamedTuple):
 
     record_id: int
     value: Decimal
+    link: str | None = None
 
 
 class Approval(NamedTuple):
@@ -261,17 +262,41 @@ def change_user(
         return UserChange(made, users.user(log, user_id))
 
 
-def meter(db: LogLocation | None, table_id: str, name: str) -> Decimal | None:
-    """A progressive meter's value at a table (None: never set); the meter named is one of the
-    progressive wagers'."""
+RECENT_MOVES = 50
+"""How many of a linked meter's newest records `meter` looks at for the tables that moved it."""
+
+
+class MeterShown(NamedTuple):
+    """A progressive meter's value at a table (None: never set); for a meter the table's profile
+    links, its link and the tables that moved it lately (newest first, among its newest
+    `RECENT_MOVES` records)."""
+
+    value: Decimal | None
+    link: str | None = None
+    tables: tuple[str, ...] = ()
+
+
+def meter(
+    db: LogLocation | None, table_id: str, name: str, house: HouseRules | None = None
+) -> MeterShown:
+    """A progressive meter at a table: the table's own, or the link's where the table's profile
+    (`house`) links the meter (its terms checked as a ruling checks them); the meter named is
+    one of the progressive wagers'."""
+    from dealer.desk.paigow import meter_link
     from dealer.games.paigow.pay import PROGRESSIVES
 
+    if name not in PROGRESSIVES:
+        raise DealerError(
+            f"there is no meter {quoted(name)}: the meters are {', '.join(PROGRESSIVES)}"
+        )
+    link = meter_link((house or HouseRules()).load(), name)
     with open_log(db, read_only=True) as log:
-        if name not in PROGRESSIVES:
-            raise DealerError(
-                f"there is no meter {quoted(name)}: the meters are {', '.join(PROGRESSIVES)}"
-            )
-        return log.meter(table_id, name)
+        value = meters.current(log, table_id, name, link)
+        if link is None:
+            return MeterShown(value)
+        recent = log.link_records(link.link, RECENT_MOVES)
+    tables = tuple(dict.fromkeys(r.table_id for r in recent))
+    return MeterShown(value, link.link, tables)
 
 
 def adjust_meter(
@@ -286,16 +311,18 @@ def adjust_meter(
     pin: str,
 ) -> MeterSet:
     """Set a progressive meter by hand (a supervisor action, on the record): a meter of the
-    table profile, to whole cents from its seed to its cap. A refused value writes nothing."""
+    table profile, to whole cents from its seed to its cap. A meter the profile links is the
+    link's, set from any of its tables, within the link's terms (the profile's must be the
+    link's). A refused value writes nothing."""
     profile = house.load()
-    ranges = {n: meters.MeterRange(m.seed, m.cap) for n, m in profile.meters.items()}
+    ranges = {n: meters.MeterRange(m.seed, m.cap, m.link) for n, m in profile.meters.items()}
     meters.range_of(ranges, name)
     amount = money(value, f"meter {name}")
     with open_log(db) as log:
         made = meters.adjust(
             log, table_id, name, amount, reason, ranges=ranges, supervisor_id=supervisor, pin=pin
         )
-    return MeterSet(made, amount)
+    return MeterSet(made, amount, ranges[name].link)
 
 
 def approve_profile(

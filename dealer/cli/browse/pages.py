@@ -193,6 +193,12 @@ def records_table(found: list[Shown]) -> str:
     return _table(headings, rows)
 
 
+def _meter_name(result: dict[str, Any]) -> str:
+    """A meter record's meter, with the link of a linked meter (whose values are the link's)."""
+    name = str(result.get("meter", ""))
+    return name if result.get("link") is None else f"{name} (link {result['link']})"
+
+
 def meter_book(found: list[Shown]) -> str:
     """Every meter movement: when, which meter, from and to, by whom, and why."""
     if not found:
@@ -207,7 +213,7 @@ def meter_book(found: list[Shown]) -> str:
             why = f"{why} ({link(r.links_to, f'ruling #{r.links_to}')})"
         rows.append(
             f"<tr><td>{link(r.id)}</td><td>{escape(r.recorded_at[:19])}Z</td>"
-            f"<td>{escape(r.table_id)}</td><td>{escape(str(res.get('meter', '')))}</td>"
+            f"<td>{escape(r.table_id)}</td><td>{escape(_meter_name(res))}</td>"
             f"<td>{before}</td><td>{money(res.get('delta'), signed=True)}</td>"
             f"<td>{money(res.get('value'))}</td>"
             f"<td>{escape(r.user_id)} ({escape(r.role)}), {escape(r.action)}</td>"

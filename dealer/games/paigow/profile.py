@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
+from itertools import combinations
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -78,11 +79,15 @@ class Cap(NamedTuple):
 
 class MeterConfig(NamedTuple):
     """A progressive meter's seed, the share of each wager it receives, and its cap (the most
-    it holds: contributions stop there, and a supervisor sets it between seed and cap)."""
+    it holds: contributions stop there, and a supervisor sets it between seed and cap); `link`
+    names the meter shared by every table whose profile names the same link (None: the
+    table's own meter). A link's seed and cap are its terms, the same at every member table
+    (`dealer.audit.meters.MeterLink`); the contribution is each table's own."""
 
     seed: Decimal
     contribution: Decimal
     cap: Decimal
+    link: str | None = None
 
 
 class Profile(NamedTuple):
@@ -162,6 +167,7 @@ class Profile(NamedTuple):
             },
             "meters": {
                 k: {"seed": num(v.seed), "contribution": num(v.contribution), "cap": num(v.cap)}
+                | ({} if v.link is None else {"link": v.link})
                 for k, v in self.meters.items()
             },
         }
@@ -231,6 +237,21 @@ def _meter_amount(value: Any, origin: str, where: str) -> Decimal:
     return amount
 
 
+def _link(value: Any, origin: str, where: str) -> str | None:
+    """A meter's link: null (the table's own meter) or an id like a table id (`FLOOR-ET-1`)."""
+    if value is None:
+        return None
+    from dealer.inputs import table_id
+
+    try:
+        return table_id(value)
+    except DealerError:
+        raise ConfigError(
+            f"profile {origin}: {where}: {value!r} is not a link: null, or an id of letters, "
+            "digits and . _ @ # - (up to 64), such as FLOOR-ET-1"
+        ) from None
+
+
 def _need(value: Decimal | None) -> Decimal:
     assert value is not None
     return value
@@ -269,7 +290,14 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
         cap = _meter_amount(cfg["cap"], origin, f"meters.{m}.cap")
         if cap < seed:
             raise ConfigError(f"profile {origin}: meters.{m}: cap {cap} is below the seed {seed}")
-        meters[m] = MeterConfig(seed, share, cap)
+        meters[m] = MeterConfig(seed, share, cap, _link(cfg["link"], origin, f"meters.{m}.link"))
+    linked = [(m, cfg.link) for m, cfg in meters.items() if cfg.link is not None]
+    for (first, link), (second, other) in combinations(linked, 2):
+        if link == other:
+            raise ConfigError(
+                f"profile {origin}: meters.{second}.link: {link} is already the link of "
+                f"meters.{first}: each linked meter has a link of its own"
+            )
     return Profile(
         name=str(raw["name"]),
         source=origin,
