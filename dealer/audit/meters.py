@@ -37,6 +37,13 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Reads, Storage, WriteTransaction
 
 
+class Previous(NamedTuple):
+    """A meter's value (None: never set) as read under the write lock of the transaction that
+    moves it."""
+
+    value: Decimal | None
+
+
 class MeterRange(NamedTuple):
     """The values a supervisor may set a meter to: from its seed (the value it resets to) to
     its cap (the most it holds); `link` names the link of a linked meter (whose terms the seed
@@ -164,11 +171,13 @@ def move(
     links_to: int | None = None,
     action: str = "move",
     link: MeterLink | None = None,
+    previous: Previous | None = None,
 ) -> int:
     """Move meter `name` at `table_id` to `value`: a `meter` record (previous value, new
     value, delta, reason; with `link`, the link's previous value and the link and its terms).
     Who, game and link default to the last record other than a meter move appended in this
-    transaction (the ruling that moved it). Returns the record id."""
+    transaction (the ruling that moved it). The previous value is read here, unless the caller
+    read it in this transaction (`previous`). Returns the record id."""
     if not isinstance(name, str) or not name.strip():
         raise AuditError("a meter needs a name")
     if not isinstance(reason, str) or not reason.strip():
@@ -183,9 +192,9 @@ def move(
     else:
         role = role or users.role_of(tx, user_id)
         users.check_actor(tx, user_id, role, METER)
-    previous = current(tx, table_id, name, link)
-    delta = new - (previous or Decimal(0))
-    shown = "unset" if previous is None else str(previous)
+    before = current(tx, table_id, name, link) if previous is None else previous.value
+    delta = new - (before or Decimal(0))
+    shown = "unset" if before is None else str(before)
     linked = "" if link is None else f" (link {link.link})"
     return tx.append(
         Entry(
@@ -197,7 +206,7 @@ def move(
             action=action,
             result={
                 "meter": name,
-                "previous": None if previous is None else str(previous),
+                "previous": None if before is None else str(before),
                 "value": str(new),
                 "delta": str(delta),
                 **({} if link is None else link.result()),

@@ -240,6 +240,18 @@ def check_actor(reads: Reads, user_id: str, role: str, kind: str) -> None:
         raise AccessError(problem)
 
 
+def acting_role(reads: Reads, user_id: str, kind: str) -> str:
+    """The role `user_id` puts a record of `kind` on the log in — their registered role, else
+    dealer — once they are checked to be allowed (`actor_problem`): the one read of a ruling's
+    maker, made under the write lock of the transaction that records the ruling."""
+    row = reads.user(user_id)
+    role = row.role if row else DEALER
+    problem = actor_problem(row, user_id, role, kind)
+    if problem:
+        raise AccessError(problem)
+    return role
+
+
 def append_checked(tx: WriteTransaction, entry: Entry) -> int:
     """Put `entry` on the record as made by `entry.user_id`; return its id. Registered users
     act in their own role only (`actor_problem`); ids never registered act as dealers."""

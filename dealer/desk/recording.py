@@ -15,7 +15,7 @@ from dealer.kernel.ruling import Ruling
 if TYPE_CHECKING:
     from dealer.audit.meters import MeterLink
     from dealer.audit.records import Entry
-    from dealer.audit.storage import WriteTransaction
+    from dealer.audit.storage import Reads, WriteTransaction
 
     class MeterValues(Protocol):
         """Progressive meter values by name (the rules' `Meters`)."""
@@ -45,12 +45,12 @@ def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
 
 
 def _append(tx: WriteTransaction, entry: Entry) -> int:
-    """Append a ruling made from shipped or approved documents only (`audit.approvals`), by a
-    user acting in their own role (`users.append_checked`)."""
-    from dealer.audit import approvals, users
+    """Append a ruling made from shipped or approved documents only (`audit.approvals`); its
+    maker was checked in this transaction (`users.acting_role`)."""
+    from dealer.audit import approvals
 
     approvals.check_documents(tx, entry.table_id, entry.settings or {})
-    return users.append_checked(tx, entry)
+    return tx.append(entry)
 
 
 def check_log(desk: Desk, settings: Mapping[str, Any]) -> None:
@@ -68,9 +68,10 @@ def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
     recorded with the role the desk's user is registered with, read under the write lock (an id
     nobody registered rules as a dealer): never a role typed or assumed."""
     from dealer.audit import users
+    from dealer.audit.records import RULING
 
     with open_log(desk.db) as log, log.transaction() as tx:
-        role = users.role_of(tx, desk.user)
+        role = users.acting_role(tx, desk.user, RULING)
         return [_append(tx, _entry(r, desk.user, role, desk.table)) for r in rulings]
 
 
@@ -82,18 +83,34 @@ def record_with_meters(
     """Read the table's progressive meters (each name of `links`: the table's own meter, or the
     link's, `audit.meters.current`), rule, record the ruling and move the meters, all in one
     write transaction: writers are serialised, so two terminals (at one table or at two tables
-    of one link) never pay from the same meter value twice nor lose a contribution."""
+    of one link) never pay from the same meter value twice nor lose a contribution.
+
+    `rule` is pure: it runs first on the meters as read before the write lock, and its ruling
+    is recorded only if the meters read again under the lock are the same; else it runs again
+    on those. So the lock, which every terminal of the log waits for, is held to record, not to
+    rule."""
     from dealer.audit import meters, users
+    from dealer.audit.records import RULING
 
     user, table = desk.user, desk.table
-    with open_log(desk.db) as log, log.transaction() as tx:
-        role = users.role_of(tx, user)
-        stored = {name: meters.current(tx, table, name, link) for name, link in links.items()}
-        ruling, after = rule(stored)
-        ruling_id = _append(tx, _entry(ruling, user, role, table))
-        for name, link in links.items():
-            if after.get(name) != stored[name]:
-                meters.move(tx, table, name, after.get(name), f"ruling #{ruling_id}", link=link)
+
+    def read(reads: Reads) -> dict[str, Decimal | None]:
+        return {name: meters.current(reads, table, name, link) for name, link in links.items()}
+
+    with open_log(desk.db) as log:
+        seen = read(log)
+        ruled = rule(seen)
+        with log.transaction() as tx:
+            role = users.acting_role(tx, user, RULING)
+            stored = read(tx)
+            ruling, after = ruled if stored == seen else rule(stored)
+            ruling_id = _append(tx, _entry(ruling, user, role, table))
+            for name, link in links.items():
+                if after.get(name) != stored[name]:
+                    meters.move(
+                        tx, table, name, after.get(name), f"ruling #{ruling_id}",
+                        link=link, previous=meters.Previous(stored[name]),
+                    )  # fmt: skip
     return ruling_id, ruling
 
 
