@@ -67,6 +67,7 @@ ALLOWED_DEALER = frozenset(
         "dealer.kernel.money",
         "dealer.kernel.ruling",
         "dealer.kernel.text",
+        "dealer.kernel.tuples",
         "dealer.inputs",
         "dealer.games",
         "dealer.games.paigow",

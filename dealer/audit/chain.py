@@ -30,12 +30,13 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import dealer
 from dealer.audit.records import STORED_FIELDS, Entry, canonical_json, utc_now
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AuditError
+from dealer.kernel.tuples import NamedTuple
 
 GENESIS_HASH = "0" * 64
 """The `prev_hash` of record 1."""

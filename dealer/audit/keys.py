@@ -21,10 +21,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from dealer.audit.records import STORED_FIELDS, Entry, canonical_json, utc_now
 from dealer.kernel.errors import AuditError
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey

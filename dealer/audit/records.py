@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, NamedTuple
+from typing import Any
 
 from dealer import inputs
 from dealer.kernel.errors import AuditError
 from dealer.kernel.text import has_control
+from dealer.kernel.tuples import NamedTuple
 
 RULING = "ruling"
 OVERRIDE = "override"

@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any
 
 import typer
 
@@ -34,6 +34,7 @@ from dealer.desk.supervision import AMOUNT_LIMIT, OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.money import fmt_money, money_json
 from dealer.kernel.text import printable
+from dealer.kernel.tuples import NamedTuple
 
 app = typer.Typer(
     help="The audit log: every ruling on a tamper-evident record.", no_args_is_help=True

@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, NamedTuple
+from typing import IO, TYPE_CHECKING
 
 from dealer.audit import entries, signoffs
 from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
@@ -22,6 +22,7 @@ from dealer.desk.context import Desk, LogLocation, open_log
 from dealer.inputs import text_file
 from dealer.kernel.errors import AuditError, DealerError
 from dealer.kernel.text import quoted
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.copy import Copied

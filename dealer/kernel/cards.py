@@ -17,10 +17,11 @@ import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import total_ordering
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, TypeVar
 
 from dealer.kernel.errors import CardError
 from dealer.kernel.text import quoted
+from dealer.kernel.tuples import NamedTuple
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"  # index order: clubs 0, diamonds 1, hearts 2, spades 3 (joker 4)
