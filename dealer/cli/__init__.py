@@ -2,7 +2,7 @@
 
 The command framework is imported here with Python's cyclic garbage collector paused, and the
 objects it made are then left out of every later collection (`gc.freeze`): they live as long as
-the process, and scanning them again and again was a twentieth of a ruling's start-up. The
+the process, and scanning them again and again was a tenth of a ruling's start-up. The
 collector then runs as it did (for a live session's objects, a server's)."""
 
 import gc
