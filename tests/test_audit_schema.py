@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -64,8 +63,8 @@ def test_the_seat_index_is_rebuilt_for_an_older_log(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     round_result = {"seats": [{"seat": 2, "patron": "P-1"}, {"seat": 4}]}
     with SQLiteStorage.open(path) as log:
-        entries.append(log, replace(ENTRY, result=round_result))
-        entries.append(log, replace(ENTRY, seat=4, result={"patron": "P-2"}))
+        entries.append(log, ENTRY._replace(result=round_result))
+        entries.append(log, ENTRY._replace(seat=4, result={"patron": "P-2"}))
         before = list(log.rows())
     conn = sqlite3.connect(path, isolation_level=None)
     seat_index = next(n for n, (name, _) in enumerate(MIGRATIONS, 1) if "record_seats" in name)
@@ -86,7 +85,7 @@ def test_the_seat_index_is_rebuilt_for_an_older_log(tmp_path: Path) -> None:
 
 def test_the_seat_index_is_append_only(tmp_path: Path) -> None:
     with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
-        entries.append(log, replace(ENTRY, seat=3))
+        entries.append(log, ENTRY._replace(seat=3))
         entries.append(log, ENTRY)
         for sql in ("UPDATE record_seats SET seat = 4", "DELETE FROM record_seats"):
             with pytest.raises(sqlite3.DatabaseError, match="seat index cannot be"):
@@ -97,7 +96,7 @@ def test_the_seat_index_is_append_only(tmp_path: Path) -> None:
 
 def test_verify_finds_a_seat_index_changed_outside_the_tool(tmp_path: Path) -> None:
     with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
-        entries.append(log, replace(ENTRY, seat=3))
+        entries.append(log, ENTRY._replace(seat=3))
         entries.append(log, ENTRY)
         assert verify(log).ok
         log.conn.execute("DROP TRIGGER record_seats_of_the_newest")

@@ -4,10 +4,16 @@ Every ruling pays for every module it imports, so `dealer paigow set … --json`
 console script does it, in a fresh process) must load no YAML parser (documents come from the
 parsed-document cache once seen), no tables library, no sqlite-utils, no OpenSSL, no analysis,
 no other game, no other command group, and no Pai Gow module that setting a hand does not need.
-A refactor that puts something on this path fails here, not silently in every command."""
+A refactor that puts something on this path fails here, not silently in every command.
+
+What is loaded costs less when it is built cheaply: no value type on the path is a dataclass
+(each compiles its methods at import) and none is a `typing.NamedTuple` (which compiles each
+field's annotation: the package's `NamedTuple` is `dealer.kernel.tuples`'); start-up runs with
+the garbage collector paused, and the command with it running again."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -17,7 +23,7 @@ from pathlib import Path
 import pytest
 
 PROBE = """
-import json, sys
+import gc, json, sys
 sys.argv = ["dealer", *json.loads(sys.argv[1])]
 from dealer.cli.app import main
 try:
@@ -27,7 +33,8 @@ except SystemExit as exc:
 else:
     code = 0
 sys.stdout.flush()
-print("\\nMODULES " + json.dumps({"code": code, "modules": sorted(sys.modules)}))
+report = {"code": code, "modules": sorted(sys.modules), "collecting": gc.isenabled()}
+print("\\nMODULES " + json.dumps(report))
 """
 
 SET = ["paigow", "set", "As Kd 9c 7h 5s 3d JK", "--json", "--user", "d-1", "--table", "PG-1"]
@@ -44,6 +51,8 @@ FORBIDDEN = (
     "readline",
     "click.testing",
     "cryptography",
+    "dataclasses",
+    "termios",
 )
 """Third-party and standard modules a ruling must not load."""
 
@@ -67,6 +76,7 @@ ALLOWED_DEALER = frozenset(
         "dealer.kernel.money",
         "dealer.kernel.ruling",
         "dealer.kernel.text",
+        "dealer.kernel.tuples",
         "dealer.inputs",
         "dealer.games",
         "dealer.games.paigow",
@@ -106,8 +116,8 @@ def _run(args: list[str], env: dict[str, str]) -> dict[str, object]:
 
 
 @pytest.fixture(scope="module")
-def loaded(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
-    """The modules of the second `paigow set` run (the first fills the document cache)."""
+def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The report of the second `paigow set` run (the first fills the document cache)."""
     tmp = tmp_path_factory.mktemp("startup")
     env = {
         **os.environ,
@@ -117,7 +127,13 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
     }
     env.pop("DEALER_PROFILE", None)
     _run(SET, env)
-    modules = _run(SET, env)["modules"]
+    return _run(SET, env)
+
+
+@pytest.fixture(scope="module")
+def loaded(probed: dict[str, object]) -> set[str]:
+    """The modules the ruling loaded."""
+    modules = probed["modules"]
     assert isinstance(modules, list)
     return set(modules)
 
@@ -132,6 +148,29 @@ def test_a_ruling_loads_no_heavy_module(loaded: set[str]) -> None:
 def test_a_ruling_loads_only_its_own_dealer_modules(loaded: set[str]) -> None:
     ours = {name for name in loaded if name == "dealer" or name.startswith("dealer.")}
     assert sorted(ours - ALLOWED_DEALER) == []
+
+
+def test_the_collector_runs_again_after_start_up(probed: dict[str, object]) -> None:
+    """Start-up pauses the garbage collector (`dealer.cli`, `app.main`); the command, and a
+    long live session with it, runs with it on."""
+    assert probed["collecting"] is True
+
+
+def test_every_named_tuple_is_the_kernel_s() -> None:
+    """Every `NamedTuple` of the package is `dealer.kernel.tuples`' (typing's compiles each
+    field's annotation at import; `dataclasses`, in `FORBIDDEN`, keeps dataclasses off the
+    path)."""
+    package = Path(__file__).resolve().parents[1] / "dealer"
+    typing_tuples = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        and node.module == "typing"
+        and any(alias.name == "NamedTuple" for alias in node.names)
+        and path.name != "tuples.py"
+    )
+    assert typing_tuples == []
 
 
 def test_the_probe_sees_the_path_it_guards(loaded: set[str]) -> None:

@@ -29,13 +29,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import dealer
 from dealer.audit.records import STORED_FIELDS, Entry, canonical_json, utc_now
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AuditError
+from dealer.kernel.tuples import NamedTuple
 
 GENESIS_HASH = "0" * 64
 """The `prev_hash` of record 1."""
@@ -110,23 +110,19 @@ class VerifyResult(NamedTuple):
         }
 
 
-@dataclass
 class ChainCheck:
     """Walks stored rows in id order, keeping what the checkpoints need."""
 
-    checkpoints: Sequence[Checkpoint] = ()
-    count: int = 0
-    rows: int = 0
-    head_hash: str = GENESIS_HASH
-    head_time: str = ""
-    first_bad: int | None = None
-    problem: str | None = None
-    _wanted: dict[int, str] = field(default_factory=dict)
-    _bare: set[str] = field(default_factory=set)
-
-    def __post_init__(self) -> None:
-        self._wanted = {cp.records: "" for cp in self.checkpoints if cp.records is not None}
-        self._bare = {cp.head_hash for cp in self.checkpoints if cp.records is None}
+    def __init__(self, checkpoints: Sequence[Checkpoint] = ()) -> None:
+        self.checkpoints = checkpoints
+        self.count = 0
+        self.rows = 0
+        self.head_hash = GENESIS_HASH
+        self.head_time = ""
+        self.first_bad: int | None = None
+        self.problem: str | None = None
+        self._wanted = {cp.records: "" for cp in checkpoints if cp.records is not None}
+        self._bare = {cp.head_hash for cp in checkpoints if cp.records is None}
 
     def feed(self, rows: Iterable[Mapping[str, Any]]) -> None:
         """Check each row against its own hash and the row before it."""

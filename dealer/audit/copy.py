@@ -9,11 +9,12 @@ On PostgreSQL only the database's owner can copy (terminals cannot insert record
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
 from dealer.audit.verify import verify
 from dealer.kernel.errors import AuditError
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Storage

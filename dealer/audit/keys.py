@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from dealer.audit.records import STORED_FIELDS, Entry, canonical_json, utc_now
 from dealer.kernel.errors import AuditError
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -168,11 +168,11 @@ def sign(entry: Entry, private: Ed25519PrivateKey) -> Entry:
     import os
 
     unsigned = {k: v for k, v in entry.settings.items() if k != SIGNATURE}
-    stored = replace(entry, settings=unsigned).stored()
+    stored = entry._replace(settings=unsigned).stored()
     key, nonce, signed_at = _public_hex(private), os.urandom(16).hex(), utc_now()
     value = private.sign(_message(stored, key, nonce, signed_at)).hex()
     signature = {"key": key, "nonce": nonce, "signed_at": signed_at, "value": value}
-    return replace(entry, settings={**unsigned, SIGNATURE: signature})
+    return entry._replace(settings={**unsigned, SIGNATURE: signature})
 
 
 def signature_of(row: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from dealer.audit import users
 from dealer.audit.authority import supervised
 from dealer.audit.records import DEALER, METER, SUPERVISOR, Entry, Record, amount
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money, whole_cents
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Reads, Storage, WriteTransaction

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, NamedTuple
+from typing import Any
 
 from dealer import inputs
 from dealer.kernel.errors import AuditError
 from dealer.kernel.text import has_control
+from dealer.kernel.tuples import NamedTuple
 
 RULING = "ruling"
 OVERRIDE = "override"
@@ -91,9 +91,8 @@ def amount(value: Decimal | int | float | str, what: str) -> Decimal:
     return number
 
 
-@dataclass(frozen=True, kw_only=True)
-class Entry:
-    """One thing to put on the record, as the caller knows it.
+class Entry(NamedTuple):
+    """One thing to put on the record, as the caller knows it (built by keyword).
 
     `kind` is `ruling` for game rulings (other kinds: override, void, dispute,
     dispute-resolution, dispute-correction, checkpoint, access-denied, user, meter,
@@ -110,9 +109,9 @@ class Entry:
     action: str = ""
     input_text: str = ""
     cards: Sequence[str] = ()
-    result: Mapping[str, Any] = field(default_factory=dict)
+    result: Mapping[str, Any] = {}
     explanation: Sequence[str] = ()
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, Any] = {}
     seat: int | None = None
     links_to: int | None = None
     reason: str | None = None

@@ -12,11 +12,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from decimal import Decimal, InvalidOperation
 from itertools import zip_longest
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
 from dealer.audit.records import SUPERVISOR, Record, RecordFilter, UserRow, seats_in
 from dealer.kernel.errors import AuditError
+from dealer.kernel.tuples import NamedTuple
 
 USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
 """The columns of a users row, in `UserRow` order."""

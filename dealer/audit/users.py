@@ -13,7 +13,7 @@ registered may rule as dealers.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from dealer.audit.records import (
     ACCESS_DENIED,
@@ -29,6 +29,7 @@ from dealer.audit.records import (
 )
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AccessError, AuditError
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -5,6 +5,7 @@ desk's modules); `dealer --help` and the test runner see every group."""
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import re
@@ -228,4 +229,10 @@ def main() -> None:
     words = [a for a in sys.argv[1:] if not a.startswith("-")]
     group = words[0] if words and words[0] in GROUPS else None
     command = words[1] if group and len(words) > 1 else None
-    build_app(group, command)()
+    gc.disable()  # as for the framework (`dealer.cli`): the command's modules live to the end
+    try:
+        app = build_app(group, command)
+    finally:
+        gc.freeze()
+        gc.enable()
+    app()

@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any
 
 import typer
 
@@ -34,6 +34,7 @@ from dealer.desk.supervision import AMOUNT_LIMIT, OUTCOMES, ROLES, Dispute
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.money import fmt_money, money_json
 from dealer.kernel.text import printable
+from dealer.kernel.tuples import NamedTuple
 
 app = typer.Typer(
     help="The audit log: every ruling on a tamper-evident record.", no_args_is_help=True
@@ -229,11 +230,8 @@ def _summary(record: Record, width: int = 72) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def _seats(record: Record) -> str:
+def _seats(seats: list[int]) -> str:
     """The seats a record involved: `4`, a round's `1-6` (each seat from 1 to 6) or `1,3,5`."""
-    from dealer.audit.records import seats_of
-
-    seats = [seat for seat, _ in seats_of(record)]
     if len(seats) > 2 and seats == list(range(seats[0], seats[-1] + 1)):
         return f"{seats[0]}-{seats[-1]}"
     return ",".join(map(str, seats))
@@ -252,16 +250,16 @@ def _report(found: list[Shown], as_json: bool) -> None:
         return
     rows = [
         [
-            str(r.id),
-            _when(r.recorded_at),
-            r.table_id,
-            _seats(r),
-            f"{r.user_id} ({r.role})",
-            _what(r),
-            _summary(r),
-            _notes(linked),
+            str(shown.record.id),
+            _when(shown.record.recorded_at),
+            shown.record.table_id,
+            _seats(shown.seats),
+            f"{shown.record.user_id} ({shown.record.role})",
+            _what(shown.record),
+            _summary(shown.record),
+            _notes(shown.linked),
         ]
-        for r, linked, _ in found
+        for shown in found
     ]
     typer.echo(table(rows, ["#", "time (UTC)", "table", "seat", "user", "what", "summary", "see"]))
 

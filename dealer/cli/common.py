@@ -7,7 +7,7 @@ import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple, TypeVar, cast
+from typing import Annotated, Any, TypeVar, cast
 
 import typer
 
@@ -15,6 +15,7 @@ from dealer.desk.context import UNASSIGNED_TABLE, HouseRules, desk_for, own_tabl
 from dealer.desk.recording import Recorded, rule_lines
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
+from dealer.kernel.tuples import NamedTuple
 
 R = TypeVar("R")
 

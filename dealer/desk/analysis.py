@@ -8,10 +8,11 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from dealer.desk.context import HouseRules
 from dealer.kernel.ruling import Ruling
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.analysis.report import OperatorReport

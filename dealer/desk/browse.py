@@ -8,7 +8,6 @@ it cannot change under it); statuses come from `dealer.audit.status`, the same c
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 from dealer.audit import entries
 from dealer.audit.chain import VerifyResult
@@ -17,6 +16,7 @@ from dealer.audit.status import status
 from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import open_log
 from dealer.desk.records import Shown
+from dealer.kernel.tuples import NamedTuple
 
 __all__ = ["ChainState", "chain_state", "with_status"]
 

@@ -11,7 +11,7 @@ chain's verification is the only proof), and the verification of the whole chain
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from dealer.audit import disputes, entries
 from dealer.audit.chain import VerifyResult
@@ -19,6 +19,7 @@ from dealer.audit.records import CHECKPOINT, METER, Record, RecordFilter
 from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import LogLocation, open_log
 from dealer.desk.records import write_whole
+from dealer.kernel.tuples import NamedTuple
 
 __all__ = ["Packet", "packet", "save"]
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from dealer.games.paigow.paytables import (
     PayTable,
@@ -14,6 +13,7 @@ from dealer.games.paigow.paytables import (
     load_paytables,
     shipped_paytables,
 )
+from dealer.kernel.tuples import NamedTuple
 
 
 class Validation(NamedTuple):

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dealer.desk.context import Desk, open_log
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.meters import MeterLink

@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, NamedTuple
+from typing import IO, TYPE_CHECKING
 
 from dealer.audit import entries, signoffs
 from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
@@ -22,6 +22,7 @@ from dealer.desk.context import Desk, LogLocation, open_log
 from dealer.inputs import text_file
 from dealer.kernel.errors import AuditError, DealerError
 from dealer.kernel.text import quoted
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.copy import Copied
@@ -51,6 +52,13 @@ class Shown(NamedTuple):
     record: Record
     linked: list[Record]
     status: Status | None = None
+
+    @property
+    def seats(self) -> list[int]:
+        """The seats the record involved (`audit.records.seats_of`): a round's every seat."""
+        from dealer.audit.records import seats_of
+
+        return [seat for seat, _ in seats_of(self.record)]
 
 
 class Verification(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from dealer.audit import corrections, disputes, meters, signoffs, staff, users
 from dealer.audit.authority import append_supervised
@@ -22,6 +22,7 @@ from dealer.inputs import money, signed_money, text_file
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import DealerError
 from dealer.kernel.text import quoted
+from dealer.kernel.tuples import NamedTuple
 
 __all__ = [
     "AMOUNT_LIMIT",

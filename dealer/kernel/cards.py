@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import total_ordering
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, TypeVar
 
 from dealer.kernel.errors import CardError
 from dealer.kernel.text import quoted
+from dealer.kernel.tuples import NamedTuple
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"  # index order: clubs 0, diamonds 1, hearts 2, spades 3 (joker 4)
@@ -195,19 +194,13 @@ def distinct(deck: Deck[C], hands: Iterable[tuple[str, Iterable[C]]]) -> tuple[t
 # --- the standard playing card and the 53-card deck ---------------------------------------------
 
 
-@total_ordering
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(NamedTuple):
     """One card. `rank` 2-14 (ace 14); `suit` 0-3 (c d h s). The joker is rank 14, suit 4:
-    it counts as an ace wherever the rules do not play it as something else."""
+    it counts as an ace wherever the rules do not play it as something else. Cards order by
+    rank, then suit."""
 
     rank: int
     suit: int
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Card):
-            return NotImplemented
-        return (self.rank, self.suit) < (other.rank, other.suit)
 
     @property
     def is_joker(self) -> bool:
@@ -215,7 +208,7 @@ class Card:
         return self.suit == JOKER_SUIT
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # a card's number, not tuple.index
         """A dense index 0-52 (the joker is 52)."""
         return 52 if self.suit == JOKER_SUIT else (self.rank - 2) * 4 + self.suit
 

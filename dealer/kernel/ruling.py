@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
+
+from dealer.kernel.tuples import NamedTuple
 
 
 class Ruling(NamedTuple):

@@ -31,7 +31,7 @@ from functools import cache
 from itertools import combinations
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from dealer.games.paigow.ranking import (
     Key,
@@ -42,6 +42,7 @@ from dealer.games.paigow.ranking import (
 from dealer.kernel.cards import JOKER_SUIT, Card, symbols
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import ConfigError, HouseWayError
+from dealer.kernel.tuples import NamedTuple
 
 PATTERNS = (
     "five-aces",

@@ -32,10 +32,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_FLOOR, Decimal
 from enum import StrEnum
-from typing import NamedTuple
 
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import CENT, fmt_money
+from dealer.kernel.tuples import NamedTuple
 
 ZERO = Decimal(0)
 BASE_WAGER = "base"

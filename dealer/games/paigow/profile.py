@@ -26,13 +26,14 @@ from decimal import Decimal, InvalidOperation
 from itertools import combinations
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.money import fmt_money, whole_cents
 from dealer.kernel.text import quoted
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.games.paigow.pay import Wager

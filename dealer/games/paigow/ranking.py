@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import NamedTuple
 
 from dealer.kernel.cards import ACE, RANK_NAMES, RANK_PLURALS, Card
 from dealer.kernel.errors import CardError
+from dealer.kernel.tuples import NamedTuple
 
 WHEEL_SETTINGS = ("second-highest", "lowest")
 
