@@ -1,0 +1,158 @@
+"""A supervisor's decisions on the record: `dealer audit override`, `void`, `signoff`,
+`approve-profile` and `approve-paytables`, each signed by the supervisor."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dealer import inputs
+from dealer.cli.audit.log import app
+from dealer.cli.audit.options import (
+    SUPERVISOR,
+    ReasonOption,
+    Supervisor,
+    answer,
+)
+from dealer.cli.common import (
+    DbOption,
+    JsonFlag,
+    TableOption,
+    composed,
+)
+from dealer.desk import supervision
+from dealer.desk.context import LogLocation
+from dealer.kernel.errors import DealerError
+
+
+@app.command()
+@composed(who=SUPERVISOR)
+def override(
+    who: Supervisor,
+    record_id: Annotated[int, typer.Argument(help="The ruling to override.")],
+    decision: Annotated[str, typer.Option("--decision", help="What the supervisor ruled.")],
+    reason: ReasonOption,
+    result: Annotated[
+        str | None, typer.Option("--result", help="The ruling as a JSON object (optional).")
+    ] = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Override a ruling: a new record linked to it (the ruling itself is never changed)."""
+    replacement = None
+    if result is not None:
+        try:
+            replacement = json.loads(result)
+        except ValueError:
+            replacement = None
+        if not isinstance(replacement, dict):
+            raise DealerError("--result must be a JSON object, e.g. '{\"winner\": 1}'")
+    made = supervision.override(
+        db,
+        inputs.record_id(record_id),
+        decision=inputs.text(decision, "--decision"),
+        reason=inputs.text(reason, "--reason"),
+        result=replacement,
+        supervisor=who.user_id,
+        pin=who.pin,
+    )
+    said = f"Override recorded as record {made} (overrides ruling {record_id})."
+    answer(as_json, {"record_id": made, "overrides": record_id}, said)
+
+
+@app.command()
+@composed(who=SUPERVISOR)
+def void(
+    who: Supervisor,
+    record_id: Annotated[int, typer.Argument(help="The ruling (or override) to void.")],
+    reason: ReasonOption,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Void a ruling or an override: a new record linked to it."""
+    made = supervision.void(
+        db,
+        inputs.record_id(record_id),
+        reason=inputs.text(reason, "--reason"),
+        supervisor=who.user_id,
+        pin=who.pin,
+    )
+    answer(
+        as_json,
+        {"record_id": made, "voids": record_id},
+        f"Void recorded as record {made} (voids record {record_id}).",
+    )
+
+
+@app.command()
+@composed(who=SUPERVISOR)
+def signoff(
+    who: Supervisor,
+    record_id: Annotated[int, typer.Argument(help="The ruling whose large pay to sign off.")],
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Sign off a ruling that paid a seat more than the table's sign-off line (the profile's
+    `signoff_over`): a `signoff` record linked to it."""
+    made = supervision.sign_off(
+        db, inputs.record_id(record_id), supervisor=who.user_id, pin=who.pin
+    )
+    answer(
+        as_json,
+        {"record_id": made, "signs_off": record_id},
+        f"Sign-off recorded as record {made} (signs off ruling {record_id}).",
+    )
+
+
+# -- disputes ----------------------------------------------------------------------------
+
+
+FileArgument = Annotated[Path, typer.Argument(help="The file to approve.")]
+
+
+def _approve(
+    approve: Callable[..., supervision.Approval],
+    who: Supervisor,
+    file: Path,
+    reason: str,
+    table_id: str | None,
+    db: LogLocation | None,
+) -> supervision.Approval:
+    return approve(db, file, reason, supervisor=who.user_id, pin=who.pin, table_id=table_id or "")
+
+
+@app.command("approve-profile")
+@composed(who=SUPERVISOR)
+def approve_profile(
+    who: Supervisor,
+    file: FileArgument,
+    reason: ReasonOption,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+    table_id: TableOption = None,
+) -> None:
+    """Approve a table profile (house rules) for use: checked, then recorded with its SHA-256,
+    which every ruling made with it carries as settings.profile_sha256."""
+    made, digest, (name,) = _approve(supervision.approve_profile, who, file, reason, table_id, db)
+    said = f"Profile {name} approved as record {made} (sha256 {digest})."
+    answer(as_json, {"record_id": made, "sha256": digest, "profile": name}, said)
+
+
+@app.command("approve-paytables")
+@composed(who=SUPERVISOR)
+def approve_paytables(
+    who: Supervisor,
+    file: FileArgument,
+    reason: ReasonOption,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+    table_id: TableOption = None,
+) -> None:
+    """Approve a pay-table file for use: checked, then recorded with its SHA-256."""
+    made, digest, ids = _approve(supervision.approve_paytables, who, file, reason, table_id, db)
+    said = f"Pay tables {', '.join(ids)} approved as record {made} (sha256 {digest})."
+    answer(as_json, {"record_id": made, "sha256": digest, "paytables": list(ids)}, said)

@@ -1,0 +1,387 @@
+"""Reading and keeping the record: `dealer audit list`, `search`, `show`, `export`, `verify`,
+`copy`, `browse` and `checkpoint`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dealer import inputs
+from dealer.cli.audit.options import (
+    SEATS,
+    ActionFilter,
+    GameFilter,
+    IdFilter,
+    KindFilter,
+    LinkFilter,
+    MakerPinOption,
+    PatronFilter,
+    SeatFilter,
+    SinceOption,
+    TableFilter,
+    UntilOption,
+    UserFilter,
+    echo_json,
+    pin_or_ask,
+    when,
+)
+from dealer.cli.common import (
+    Composite,
+    DbOption,
+    JsonFlag,
+    at_desk,
+    composed,
+    option,
+)
+from dealer.cli.render import table
+from dealer.desk import records
+from dealer.desk.context import Desk, default_db, location, shown
+from dealer.desk.records import Record, RecordFilter, Shown, Status
+from dealer.kernel.errors import DealerError, VerificationError
+from dealer.kernel.text import printable
+
+app = typer.Typer(
+    help="The audit log: every ruling on a tamper-evident record.", no_args_is_help=True
+)
+"""The group; its own commands are these, then the supervisor's decisions (`decisions`)."""
+
+
+def _filter(
+    ids: list[int] | None,
+    table_id: str | None,
+    seat: int | None,
+    game: str | None,
+    user: str | None,
+    kind: str | None,
+    action: str | None,
+    links_to: int | None,
+    since: str | None,
+    until: str | None,
+    patron: str | None,
+) -> RecordFilter:
+    return RecordFilter(
+        ids=tuple(inputs.record_id(i) for i in ids or ()),
+        table_id=inputs.table_id(table_id) if table_id else None,
+        seat=inputs.seat(seat, SEATS) if seat is not None else None,
+        game=game,
+        user_id=inputs.user_id(user) if user else None,
+        kind=kind,
+        action=action,
+        links_to=inputs.record_id(links_to, "--links-to record") if links_to is not None else None,
+        since=inputs.time(since) if since else None,
+        until=inputs.time(until, end_of_day=True) if until else None,
+        patron=inputs.patron_id(patron) if patron is not None else None,
+    )
+
+
+FILTER = Composite(
+    (
+        option("table_id", TableFilter),
+        option("seat", SeatFilter),
+        option("patron", PatronFilter),
+        option("since", SinceOption),
+        option("until", UntilOption),
+        option("game", GameFilter),
+        option("user", UserFilter),
+        option("kind", KindFilter),
+        option("action", ActionFilter),
+        option("ids", IdFilter),
+        option("links_to", LinkFilter),
+    ),
+    _filter,
+)
+"""Which records: by table, seat, patron, time range, game, user, kind, action, id or link."""
+
+
+def _what(record: Record) -> str:
+    return " ".join(part for part in (record.kind, record.game, record.action) if part)
+
+
+def _summary(record: Record, width: int = 72) -> str:
+    line = record.explanation[0] if record.explanation else record.input_text
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def _seats(seats: list[int]) -> str:
+    """The seats a record involved: `4`, a round's `1-6` (each seat from 1 to 6) or `1,3,5`."""
+    if len(seats) > 2 and seats == list(range(seats[0], seats[-1] + 1)):
+        return f"{seats[0]}-{seats[-1]}"
+    return ",".join(map(str, seats))
+
+
+def _notes(linked: list[Record]) -> str:
+    return ", ".join(f"{r.kind} #{r.id}" for r in linked if r.kind != "meter")
+
+
+def _report(found: list[Shown], as_json: bool) -> None:
+    if as_json:
+        echo_json({"count": len(found), "records": [s.record.to_dict() for s in found]})
+        return
+    if not found:
+        typer.echo("No records.")
+        return
+    rows = [
+        [
+            str(shown.record.id),
+            when(shown.record.recorded_at),
+            shown.record.table_id,
+            _seats(shown.seats),
+            f"{shown.record.user_id} ({shown.record.role})",
+            _what(shown.record),
+            _summary(shown.record),
+            _notes(shown.linked),
+        ]
+        for shown in found
+    ]
+    typer.echo(table(rows, ["#", "time (UTC)", "table", "seat", "user", "what", "summary", "see"]))
+
+
+@app.command("list")
+@composed(flt=FILTER)
+def list_(
+    flt: RecordFilter,
+    limit: Annotated[int, typer.Option("--limit", help="How many of the newest.")] = 20,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """The newest records (20 unless --limit), oldest first."""
+    _at_least_one(limit)
+    _report(records.latest(db, flt, limit=limit, linked=not as_json), as_json)
+
+
+@app.command()
+@composed(flt=FILTER)
+def search(
+    flt: RecordFilter,
+    limit: Annotated[int | None, typer.Option("--limit", help="At most this many.")] = None,
+    awaiting_signoff: Annotated[
+        bool,
+        typer.Option("--awaiting-signoff", help="Only rulings whose large pay awaits a sign-off."),
+    ] = False,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Records by table, seat, patron, time range, game, user, kind or ruling id, oldest
+    first (a seat or patron search finds the seats settled inside rounds too;
+    `--awaiting-signoff`: only the large pays no supervisor has signed off yet)."""
+    if limit is not None:
+        _at_least_one(limit)
+    found = records.search(
+        db, flt, limit=limit, linked=not as_json, awaiting_signoff=awaiting_signoff
+    )
+    _report(found, as_json)
+
+
+def _at_least_one(limit: int) -> None:
+    if limit < 1:
+        raise DealerError(f"--limit {limit}: give how many records, from 1")
+
+
+def _status_lines(status: Status | None) -> list[str]:
+    """The status, then the supervisor's decision and the result in effect (none if voided)."""
+    if status is None:
+        return []
+    lines = [f"  status     {status.text()}"]
+    if status.decision is not None:
+        lines.append(f"  decision   {status.decision}")
+    if status.result:
+        lines.append(f"  in effect  {json.dumps(status.result, ensure_ascii=False)}")
+    return lines
+
+
+@app.command()
+def show(
+    record_id: Annotated[int, typer.Argument(help="The record (ruling) id.")],
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """One record in full, status first (in effect, overridden, voided, disputed), with the
+    records that refer to it (overrides, voids, disputes)."""
+    record, linked, status = records.show(db, inputs.record_id(record_id))
+    if as_json:
+        echo_json(
+            record.to_dict()
+            | {
+                "status": None if status is None else status.to_dict(),
+                "linked": [r.to_dict() for r in linked],
+            }
+        )
+        return
+    seat = "" if record.seat is None else f"   seat {record.seat}"
+    lines = [f"Record {record.id}: {_what(record)}", *_status_lines(status)]
+    if record.rule_changes:  # near the top: a ruling made under rules the profile does not have
+        approved = record.settings.get("rule_changes_approved_by")
+        by = f" (approved by {approved})" if isinstance(approved, str) else ""
+        lines.append(f"  rule changes: {', '.join(record.rule_changes)}{by}")
+    lines += [
+        f"  recorded   {record.recorded_at}",
+        f"  table      {record.table_id or '-'}{seat}",
+        f"  user       {record.user_id} ({record.role})",
+    ]
+    if record.input_text:
+        lines.append(f"  input      {record.input_text}")
+    if record.cards:
+        lines.append(f"  cards      {' '.join(record.cards)}")
+    lines.append(f"  result     {json.dumps(record.result, ensure_ascii=False)}")
+    if record.settings:
+        lines.append(f"  settings   {json.dumps(record.settings, ensure_ascii=False)}")
+    if record.reason:
+        lines.append(f"  reason     {record.reason}")
+    if record.links_to is not None:
+        lines.append(f"  refers to  record {record.links_to}")
+    lines += [
+        f"  software   {record.software_version}",
+        f"  hash       {record.hash}",
+        f"  prev hash  {record.prev_hash}",
+    ]
+    if record.explanation:
+        lines.append("Why:")
+        lines += [f"  · {line}" for line in record.explanation]
+    if linked:
+        lines.append("Referred to by:")
+        lines += [
+            f"  #{r.id} {_what(r)} by {r.user_id}, {when(r.recorded_at)}"
+            + (f": {r.reason}" if r.reason else "")
+            for r in linked
+        ]
+    typer.echo("\n".join(printable(line) for line in lines))
+
+
+@app.command()
+@composed(flt=FILTER)
+def export(
+    flt: RecordFilter,
+    fmt: Annotated[str, typer.Option("--format", help="csv or jsonl.")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to FILE (default: stdout).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Records with their hashes, for re-verifying outside the tool (recipe: dealer.audit.chain)."""
+    count = records.export(db, fmt, flt, sys.stdout if output is None else output)
+    if output is not None:
+        typer.echo(f"{count} records written to {output}", err=True)
+
+
+@app.command()
+def verify(
+    checkpoint: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--checkpoint",
+            help="A checkpoint kept outside: a file of N:HASH lines, or N:HASH / HASH itself "
+            "(repeatable).",
+        ),
+    ] = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Recompute the hash chain and name the first bad record; exit 1 unless it verifies."""
+    result, against_count = records.verify(db, checkpoint or ())
+    if as_json:
+        echo_json(result.to_dict())
+    elif result.ok:
+        plural = "s" if against_count > 1 else ""
+        against = f" against {against_count} checkpoint{plural}" if against_count else ""
+        typer.echo(f"OK: {result.records} records, the hash chain verifies{against}.")
+    else:
+        where = f"first bad record: {result.first_bad}" if result.first_bad else "problems found"
+        typer.echo(f"FAILED: {result.records} records, {where}")
+        typer.echo("\n".join(f"  · {problem}" for problem in result.problems))
+    if not result.ok:
+        raise VerificationError(f"the audit log does not verify: {result.problem}")
+
+
+@app.command()
+def copy(
+    source: Annotated[str, typer.Argument(metavar="FROM", help="The log to copy (read only).")],
+    target: Annotated[str, typer.Argument(metavar="TO", help="Where to copy it: a file or URL.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Copy a log, every record and hash kept (SQLite to PostgreSQL and back).
+
+    Only the records TO lacks are added; a TO holding another chain is refused. Both then
+    verify with the same head hash."""
+    copied, head = records.copy(source, target)
+    if as_json:
+        echo_json(head.to_dict() | {"copied": copied})
+        return
+    typer.echo(f"copied {copied} records: {head.records} records, head hash {head.head_hash}")
+
+
+@app.command()
+def browse(
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="Listen on this address. 127.0.0.1 (default): this machine only; another "
+            "(0.0.0.0: every network) lets anyone who reaches it read the whole log.",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", help="Listen on this port (default: a free one).")
+    ] = 0,
+    no_open: Annotated[
+        bool, typer.Option("--no-open", help="Print the address only: open no browser.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Browse the audit log read-only in a web browser (Datasette): records, a seat's history,
+    open disputes and their packets, the meter book, the shift summary, the chain's state.
+    Nothing can be written through it. Ctrl-C stops it."""
+    if not 0 <= port <= 65535:
+        raise DealerError(f"--port {port}: a port is 1-65535, or 0 for a free one")
+    where = location(db) if db is not None else default_db()
+    if not isinstance(where, Path):  # Datasette reads SQLite files only
+        raise DealerError(
+            f"--db {shown(where)}: dealer audit browse reads an SQLite log file; copy the "
+            "PostgreSQL log into one first (dealer audit copy)"
+        )
+    try:
+        from dealer.cli.browse.server import serve  # Datasette loads for this command alone
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("datasette", "uvicorn"):
+            raise
+        needed = "dealer audit browse needs Datasette: pip install 'dealer[browse]'"
+        raise DealerError(needed) from None
+
+    serve(
+        where,
+        host,
+        port,
+        open_browser=not no_open,
+        announce=lambda url: typer.echo(
+            f"Browsing the audit log read-only at {url} (Ctrl-C stops)"
+        ),
+    )
+
+
+@app.command("checkpoint")
+@at_desk(default_table="")
+def checkpoint_(
+    desk: Desk,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Also append the N:HASH line to FILE (kept outside)."),
+    ] = None,
+    pin: MakerPinOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Record a checkpoint: the record count and head hash to keep outside (shift close).
+
+    Made by a supervisor or an auditor (`--user`) with their PIN, and signed by them.
+    `dealer audit verify --checkpoint` later checks the log against it: a log cut short or
+    changed and re-chained since then fails."""
+    made = records.checkpoint(desk, pin_or_ask(pin, desk.user), output)
+    if as_json:
+        echo_json(made.to_dict() | {"record_id": made.records})
+        return
+    typer.echo(f"records    {made.records}")
+    typer.echo(f"head hash  {made.head_hash}")
+    typer.echo(f"checkpoint {made}")
+    typer.echo("Keep the checkpoint line outside this database (paper, another machine).")

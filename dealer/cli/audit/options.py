@@ -1,0 +1,144 @@
+"""The options, prompts and answers the `dealer audit` commands share: record filters,
+supervisor and reviewer credentials (`--supervisor ID` and a PIN from `--pin`, env `DEALER_PIN`,
+or asked with hidden input), a JSON answer or a sentence."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from dealer import inputs
+from dealer.cli.common import (
+    Composite,
+    option,
+)
+from dealer.kernel.errors import DealerError
+from dealer.kernel.tuples import NamedTuple
+
+TableFilter = Annotated[str | None, typer.Option("--table", help="Only this table.")]
+SeatFilter = Annotated[
+    int | None,
+    typer.Option("--seat", help="Only records involving this seat (a round: each seat settled)."),
+]
+PatronFilter = Annotated[
+    str | None, typer.Option("--patron", help="Only records involving this patron id.")
+]
+GameFilter = Annotated[str | None, typer.Option("--game", help="Only this game (paigow, …).")]
+UserFilter = Annotated[str | None, typer.Option("--user", help="Only records made by this user.")]
+KindFilter = Annotated[
+    str | None, typer.Option("--kind", help="Only this kind: ruling, override, void, dispute, …")
+]
+ActionFilter = Annotated[str | None, typer.Option("--action", help="Only this action (rank, …).")]
+IdFilter = Annotated[list[int] | None, typer.Option("--id", help="Only this record (repeatable).")]
+LinkFilter = Annotated[
+    int | None, typer.Option("--links-to", help="Only records that refer to this record.")
+]
+SinceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--since", help="From this time, UTC: 2026-05-09 or 2026-05-09T14:00 (or +02:00)."
+    ),
+]
+UntilOption = Annotated[
+    str | None,
+    typer.Option("--until", help="Before this time (a date alone: through that day), UTC."),
+]
+SupervisorOption = Annotated[
+    str | None,
+    typer.Option(
+        "--supervisor", envvar="DEALER_USER", help="The supervisor's id [env DEALER_USER]."
+    ),
+]
+PinOption = Annotated[
+    str | None,
+    typer.Option("--pin", envvar="DEALER_PIN", help="The supervisor's PIN (else asked, hidden)."),
+]
+MakerPinOption = Annotated[
+    str | None,
+    typer.Option(
+        "--pin", envvar="DEALER_PIN", help="Your PIN, a supervisor's or an auditor's (else asked)."
+    ),
+]
+NewPinOption = Annotated[
+    str | None,
+    typer.Option(
+        "--new-pin", envvar="DEALER_NEW_PIN", help="The user's own PIN (else asked, hidden)."
+    ),
+]
+ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the record).")]
+ReviewerOption = Annotated[
+    str, typer.Option("--reviewer", help="Second reviewer: another supervisor's id.")
+]
+ReviewerPinOption = Annotated[
+    str | None,
+    typer.Option(
+        "--reviewer-pin",
+        envvar="DEALER_REVIEWER_PIN",
+        help="The second reviewer's own PIN (else asked, hidden).",
+    ),
+]
+SEATS = range(1, 9)
+"""The seats of any game's table (Pai Gow 1-6, Genpoker up to 8), for filters and disputes."""
+
+
+def echo_json(value: Any) -> None:
+    typer.echo(json.dumps(value, ensure_ascii=False))
+
+
+def answer(as_json: bool, data: Any, text: str) -> None:
+    """What a command did: its JSON object, or its sentence for a person."""
+    if as_json:
+        echo_json(data)
+    else:
+        typer.echo(text)
+
+
+def pin_or_ask(pin: str | None, who: str) -> str:
+    return pin if pin is not None else ask_hidden(f"PIN for {who}")
+
+
+def ask_hidden(prompt: str) -> str:
+    return str(typer.prompt(prompt, hide_input=True))
+
+
+def supervisor_id(supervisor: str | None) -> str:
+    if not supervisor:
+        raise DealerError("this needs a supervisor: --supervisor ID (or DEALER_USER)")
+    return inputs.user_id(supervisor)
+
+
+def second_reviewer(reviewer: str, reviewer_pin: str | None) -> dict[str, str]:
+    """The second reviewer's id and their own PIN (asked with hidden input if not given)."""
+    who = inputs.user_id(reviewer, "--reviewer")
+    secret = (
+        reviewer_pin if reviewer_pin is not None else ask_hidden(f"PIN for second reviewer {who}")
+    )
+    return {"reviewer": who, "reviewer_pin": secret}
+
+
+def new_pin_or_ask(new_pin: str | None, user_id: str) -> str:
+    if new_pin is not None:
+        return new_pin
+    return str(typer.prompt(f"New PIN for {user_id}", hide_input=True, confirmation_prompt=True))
+
+
+class Supervisor(NamedTuple):
+    """Who signs a supervisor action: their id and PIN (asked with hidden input if not given)."""
+
+    user_id: str
+    pin: str
+
+
+def signed(supervisor: str | None, pin: str | None) -> Supervisor:
+    who = supervisor_id(supervisor)
+    return Supervisor(who, pin_or_ask(pin, who))
+
+
+SUPERVISOR = Composite((option("supervisor", SupervisorOption), option("pin", PinOption)), signed)
+"""`--supervisor ID` and `--pin` (or `DEALER_USER`, `DEALER_PIN`, or asked)."""
+
+
+def when(stamp: str) -> str:
+    return stamp[:19] + "Z"
