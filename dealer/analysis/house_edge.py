@@ -289,8 +289,9 @@ def reply_outcome(settings: Frontier, dealer_high: Key, dealer_low: Key) -> int:
 # has the keys of its House Way setting, its dealer pai gow and its frontier fixed by its ranks
 # (the suits only choose between cards of equal rank, which changes no key). A worker keeps
 # them by the hand's ranks; there are 67,600 rank multisets (the joker apart from the
-# aces), most met early. A hand that can hold a flush (about one in 24) is set and ranked
-# card by card, as `round_outcomes` does.
+# aces), most met early: a worker's first 5,000 rounds cost five to six times its 100th 5,000,
+# and it grows to about 180 MB with two House Ways. A hand that can hold a flush (about one
+# in 24) is set and ranked card by card, as `round_outcomes` does.
 
 _SUIT_SHIFT = 42
 """Bits of a hand's code below its suit counts: 3 bits for each of 14 ranks (the joker apart)."""
