@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dealer.analysis import house_edge
 from dealer.analysis.house_edge import (
     CHUNK_ROUNDS,
     DEALER_PAI_GOW_OPTIONS,
@@ -21,9 +22,12 @@ from dealer.analysis.house_edge import (
     StrategyEdge,
     best_reply,
     cached_high_key,
+    frontier,
     net_halves,
     pai_gow_class,
+    reply_outcome,
     round_outcomes,
+    run_chunk,
     simulate,
 )
 from dealer.games.paigow.house_way import SPLITS, HouseWay, load_house_way
@@ -158,6 +162,98 @@ def _keys(cards: Sequence[Card], split: tuple[tuple[int, ...], tuple[int, int]])
 def test_cached_high_key_is_high_key(cards: list[Card], wheel_second: bool) -> None:
     five = cards[:5]
     assert cached_high_key(five, wheel_second) == high_key(five, wheel_second)
+
+
+# ------------------------------------------------------------------ a worker's round by ranks
+
+
+def test_the_deal_draws_what_sample_draws() -> None:
+    dealt = [0] * 14
+    for seed in range(200):
+        house_edge._deal(random.Random(seed).getrandbits, dealt)
+        assert house_edge._cards(dealt) == random.Random(seed).sample(DECK, 14)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(DECK))
+def test_a_hand_code_counts_ranks_and_suits(deck: list[Card]) -> None:
+    hand = deck[:7]
+    code = sum(house_edge._CODES[c.index] for c in hand)
+    joker = sum(c.is_joker for c in hand)
+    suits = [sum(c.suit == s for c in hand) for s in range(4)]
+    assert bool(house_edge._may_flush(code)) == (max(suits) + joker >= 5)
+    ranks = [(code >> 3 * slot) & 7 for slot in range(14)]
+    assert ranks[13] == joker
+    assert ranks[:13] == [sum(c.rank == r and not c.is_joker for c in hand) for r in range(2, 15)]
+
+
+def _resuited(cards: list[Card], rnd: random.Random) -> list[Card]:
+    """The same ranks (the joker kept) with other suits, drawn at random."""
+    out: list[Card] = []
+    for rank in sorted({c.rank for c in cards if not c.is_joker}):
+        n = sum(c.rank == rank and not c.is_joker for c in cards)
+        out += [Card(rank, s) for s in rnd.sample(range(4), n)]
+    return out + [c for c in cards if c.is_joker]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.permutations(DECK), st.randoms(use_true_random=False))
+def test_a_hand_that_cannot_hold_a_flush_is_decided_by_its_ranks(
+    deck: list[Card], rnd: random.Random
+) -> None:
+    # what run_chunk keeps by a hand's ranks is the same for every hand with those ranks
+    hand, other = deck[:7], _resuited(deck[:7], rnd)
+    codes = [sum(house_edge._CODES[c.index] for c in h) for h in (hand, other)]
+    assert codes[0] & house_edge._RANKS == codes[1] & house_edge._RANKS
+    if any(map(house_edge._may_flush, codes)):
+        return
+    assert pai_gow_class(hand) == pai_gow_class(other)
+    for wheel_second in (True, False):
+        assert frontier(hand, wheel_second) == frontier(other, wheel_second)
+        for way in (TRUMP, FOXWOODS):
+            keys = house_edge._house_keys(hand, way, wheel_second)
+            assert keys == house_edge._house_keys(other, way, wheel_second)
+
+
+@pytest.mark.parametrize("wheel_second", [True, False])
+def test_the_frontier_gives_the_best_reply(wheel_second: bool) -> None:
+    for dealer, player in deals(400, 11):
+        d = house_way_sets(dealer, TRUMP)
+        dh, dl = high_key(d.high, wheel_second), low_key(d.low)
+        _, reply = round_outcomes(dealer, player, TRUMP, wheel_second)
+        assert reply is not None
+        assert reply_outcome(frontier(player, wheel_second), dh, dl) == reply.outcome
+
+
+def test_the_frontier_is_every_unbeaten_legal_setting() -> None:
+    for _, player in deals(100, 12):
+        legal = [k for k in (_keys(player, s) for s in SPLITS) if not is_foul(*k)]
+        unbeaten = {
+            (lk, hk)
+            for hk, lk in legal
+            if not any(h >= hk and lo >= lk and (h, lo) != (hk, lk) for h, lo in legal)
+        }
+        assert set(frontier(player)) == unbeaten
+
+
+@pytest.mark.parametrize("wheel_second", [True, False])
+def test_a_chunk_tallies_what_its_rounds_settle_card_by_card(wheel_second: bool) -> None:
+    rounds, seed, chunk = 1500, 8, 3
+    rnd = random.Random(house_edge._chunk_seed(seed, chunk))
+    expected = [0] * 36
+    for _ in range(rounds):
+        cards = rnd.sample(DECK, 14)
+        pg = pai_gow_class(cards[:7])
+        for w, way in enumerate((TRUMP, FOXWOODS)):
+            house, reply = round_outcomes(cards[:7], cards[7:], way, wheel_second)
+            assert reply is not None
+            expected[w * 18 + house * 3 + pg] += 1
+            expected[w * 18 + 9 + reply.outcome * 3 + pg] += 1
+    for _ in range(2):  # the second time from what the first kept
+        got = run_chunk((TRUMP, FOXWOODS), ("house-way", "best"), wheel_second, seed, chunk, rounds)
+        assert got == expected
+    alone = run_chunk((FOXWOODS,), ("best",), wheel_second, seed, chunk, rounds)
+    assert alone == expected[27:36]
 
 
 # ------------------------------------------------------------------ the tally and its figures

@@ -206,6 +206,12 @@ def pai_gow_class(dealer: Sequence[Card]) -> int:
     return 0 if pg is None else (1 if pg == 14 else 2)
 
 
+def _house_keys(cards: Sequence[Card], way: HouseWay, wheel_second: bool) -> tuple[Key, Key]:
+    """The high and low keys of the House Way's setting of seven cards."""
+    setting = set_hand(cards, way)
+    return cached_high_key(setting.high, wheel_second), low_key(setting.low)
+
+
 def round_outcomes(
     dealer: Sequence[Card],
     player: Sequence[Card],
@@ -215,14 +221,132 @@ def round_outcomes(
 ) -> tuple[int, Reply | None]:
     """One round under one House Way: the hand outcome of a player setting by the House Way,
     and (with `best`) the player's best reply to the exposed dealer setting."""
-    d = set_hand(dealer, way)
-    dh, dl = cached_high_key(d.high, wheel_second), low_key(d.low)
+    return player_outcomes(player, way, *_house_keys(dealer, way, wheel_second), wheel_second, best)
+
+
+def player_outcomes(
+    player: Sequence[Card],
+    way: HouseWay,
+    dealer_high: Key,
+    dealer_low: Key,
+    wheel_second: bool = True,
+    best: bool = True,
+) -> tuple[int, Reply | None]:
+    """The player's side of `round_outcomes`, against the dealer setting's keys."""
     p = set_hand(player, way)
-    outcome = (cached_high_key(p.high, wheel_second) > dh) + (low_key(p.low) > dl)
+    outcome = (cached_high_key(p.high, wheel_second) > dealer_high) + (low_key(p.low) > dealer_low)
     if not best:
         return outcome, None
     house_low = (player.index(p.low[0]), player.index(p.low[1]))
-    return outcome, best_reply(player, dh, dl, house_low, wheel_second)
+    return outcome, best_reply(player, dealer_high, dealer_low, house_low, wheel_second)
+
+
+Frontier = tuple[tuple[Key, Key], ...]
+"""The legal settings of seven cards that no other legal setting matches or beats in both
+hands, as (low key, high key): low keys high to low, so high keys low to high."""
+
+
+def frontier(cards: Sequence[Card], wheel_second: bool = True) -> Frontier:
+    """The frontier of the legal settings of seven cards (each of the 21 splits ranked, its high
+    key read off in place as in `best_reply`)."""
+    hand = sorted(cards, key=_mark, reverse=True)
+    marks = tuple(map(_mark, hand))
+    naturals = [c.suit for c in hand if c.suit != JOKER_SUIT]
+    may_be_suited = max(map(naturals.count, set(naturals))) >= 4
+    settings = set()
+    for high, a, b in _SPLIT_READERS:
+        lk = low_key((hand[a], hand[b]))
+        signature = (high(marks), may_be_suited and _suited(high(hand)), wheel_second)
+        hk = _HIGH_KEYS.get(signature)
+        if hk is None:
+            hk = _HIGH_KEYS[signature] = high_key(high(hand), wheel_second)
+        if hk[: len(lk)] >= lk:  # not a foul
+            settings.add((lk, hk))
+    kept: list[tuple[Key, Key]] = []
+    for lk, hk in sorted(settings, reverse=True):
+        if not kept or hk > kept[-1][1]:
+            kept.append((lk, hk))
+    return tuple(kept)
+
+
+def reply_outcome(settings: Frontier, dealer_high: Key, dealer_low: Key) -> int:
+    """The outcome of the best reply (`best_reply(...).outcome`) from the player's frontier: the
+    best outcome of any legal setting, which some setting of the frontier reaches."""
+    outcome = int(settings[-1][1] > dealer_high)  # the strongest high hand
+    for lk, hk in settings:
+        if lk <= dealer_low:
+            break
+        if hk > dealer_high:
+            return 2
+        outcome = 1
+    return outcome
+
+
+# --- a worker's round -----------------------------------------------------------------------
+#
+# A round deals two hands of seven, and most of its work is what the ranks alone decide: a
+# hand that cannot hold a flush (no five cards of one suit, the joker counted in every suit)
+# has the keys of its House Way setting, its dealer pai gow and its frontier fixed by its ranks
+# (the suits only choose between cards of equal rank, which changes no key). A worker keeps
+# them by the hand's ranks; there are 67,600 rank multisets (the joker apart from the
+# aces), most met early: a worker's first 5,000 rounds cost five to six times its 100th 5,000,
+# and it grows to about 180 MB with two House Ways. A hand that can hold a flush (about one
+# in 24) is set and ranked card by card, as `round_outcomes` does.
+
+_SUIT_SHIFT = 42
+"""Bits of a hand's code below its suit counts: 3 bits for each of 14 ranks (the joker apart)."""
+_RANKS = (1 << _SUIT_SHIFT) - 1
+_CODES: tuple[int, ...] = tuple(
+    1 << 3 * (i >> 2) | (0o1111 if i == 52 else 1 << 3 * (i & 3)) << _SUIT_SHIFT
+    for i in range(len(DECK))
+)
+"""A card's code by deck index; a hand's code is the sum of its cards'. Its low 42 bits count
+the cards of each rank (equal for hands with the same ranks); above, the cards of each suit,
+3 bits a suit, the joker counted in every suit."""
+_CARD_OF_CODE = dict(zip(_CODES, DECK, strict=True))
+_FIVE_BITS = 0o4444 << _SUIT_SHIFT
+"""The top bit of each suit's count: a count of 5 to 7 also has one of the two bits below."""
+
+
+def _may_flush(code: int) -> int:
+    """Non-zero when the hand holds five cards of one suit (the joker counted in every suit)."""
+    return code & (code << 1 | code << 2) & _FIVE_BITS
+
+
+def _deal(getrandbits: Callable[[int], int], dealt: list[int]) -> None:
+    """Fill `dealt` with 14 card codes: the cards `Random.sample(DECK, 14)` draws from a
+    generator with this `getrandbits` (the same draws, without its generality: every pool
+    size from 53 down to 40 takes 6 random bits)."""
+    pool = list(_CODES)
+    n = len(pool)
+    for i in range(14):
+        j = getrandbits(6)
+        while j >= n:
+            j = getrandbits(6)
+        dealt[i] = pool[j]
+        n -= 1
+        pool[j] = pool[n]
+
+
+class _Memo:
+    """What a worker has found of hands that cannot hold a flush, by their ranks: the keys of
+    each House Way's setting, the dealer pai gow class, the frontier."""
+
+    def __init__(self) -> None:
+        self.ways: dict[HouseWay, dict[int, tuple[Key, Key]]] = {}
+        self.pai_gow: dict[int, int] = {}
+        self.frontier: dict[int, Frontier] = {}
+
+
+_MEMOS = {True: _Memo(), False: _Memo()}
+"""By wheel setting (wheel second or not)."""
+_SEEN_WAYS: dict[HouseWay, HouseWay] = {}
+"""Each House Way a worker was given, by value: a chunk's ways arrive as new copies, and the
+first copy seen keeps its compiled plan (found by identity) warm from chunk to chunk."""
+
+
+def _cards(codes: Sequence[int]) -> list[Card]:
+    return [_CARD_OF_CODE[c] for c in codes]
 
 
 def run_chunk(
@@ -236,24 +360,56 @@ def run_chunk(
     """Deal `rounds` rounds of chunk `chunk` of a simulation seeded `seed` and tally them: a
     flat list indexed [way][player mode][outcome][dealer pai gow class] (3 x 3 per way and
     mode)."""
-    rng = random.Random(_chunk_seed(seed, chunk))
-    sample = rng.sample
+    ways = [_SEEN_WAYS.setdefault(way, way) for way in ways]
+    getrandbits = random.Random(_chunk_seed(seed, chunk)).getrandbits
     want_house = "house-way" in players
     want_best = "best" in players
     width = len(players) * 9
     tally = [0] * (len(ways) * width)
+    memo = _MEMOS[wheel_second]
+    settings = [memo.ways.setdefault(way, {}) for way in ways]
+    pai_gows, frontiers = memo.pai_gow, memo.frontier
+    dealt = [0] * 14
     for _ in range(rounds):
-        dealt = sample(DECK, 14)  # the same draws as sampling the deck's places
-        dealer, player = dealt[:7], dealt[7:]
-        pg_class = pai_gow_class(dealer)
-        for w, way in enumerate(ways):
-            outcome, reply = round_outcomes(dealer, player, way, wheel_second, want_best)
-            base = w * width + pg_class
+        _deal(getrandbits, dealt)
+        d_code, p_code = sum(dealt[:7]), sum(dealt[7:])
+        dealer = None if not _may_flush(d_code) else _cards(dealt[:7])
+        player = None if not _may_flush(p_code) else _cards(dealt[7:])
+        d_code &= _RANKS
+        p_code &= _RANKS
+        if dealer is None:
+            pg = pai_gows.get(d_code)
+            if pg is None:
+                pg = pai_gows[d_code] = pai_gow_class(_cards(dealt[:7]))
+        else:
+            pg = pai_gow_class(dealer)
+        for w, known in enumerate(settings):
+            if dealer is None:
+                dk = known.get(d_code)
+                if dk is None:
+                    dk = known[d_code] = _house_keys(_cards(dealt[:7]), ways[w], wheel_second)
+            else:
+                dk = _house_keys(dealer, ways[w], wheel_second)
+            dh, dl = dk
+            if player is None:
+                pk = known.get(p_code)
+                if pk is None:
+                    pk = known[p_code] = _house_keys(_cards(dealt[7:]), ways[w], wheel_second)
+                outcome = (pk[0] > dh) + (pk[1] > dl)
+                if want_best:
+                    front = frontiers.get(p_code)
+                    if front is None:
+                        front = frontiers[p_code] = frontier(_cards(dealt[7:]), wheel_second)
+                    best = reply_outcome(front, dh, dl)
+            else:
+                outcome, reply = player_outcomes(player, ways[w], dh, dl, wheel_second, want_best)
+                best = 0 if reply is None else reply.outcome
+            base = w * width + pg
             if want_house:
                 tally[base + outcome * 3] += 1
                 base += 9
-            if reply is not None:
-                tally[base + reply.outcome * 3] += 1
+            if want_best:
+                tally[base + best * 3] += 1
     return tally
 
 
