@@ -7,7 +7,8 @@ benchmarks/, never asserted in tests), so both are off for every property test.
 `storage` is an empty audit log on each storage backend: the contract tests of
 `dealer.audit.storage.Storage` (tests/test_audit_storage.py) run once per entry of BACKENDS,
 so a new backend is tested by adding where its new log is there; `log_at` gives that place
-to the feature tests (users, disputes, meters, corrections) and the CLI tests that run on both.
+to the feature tests (users, disputes, meters, corrections), and `dealer_db` names it in
+DEALER_DB to the CLI tests of everything a log records (tests/log_reads.py reads it on either).
 
 `pg_server` is one throwaway PostgreSQL server for the whole run (tests/pg_server.py), started
 on first use and stopped at the end; each test gets a fresh database from its template. With no
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+from log_reads import use
 from pg_server import PgServer
 
 if TYPE_CHECKING:
@@ -71,6 +73,13 @@ def log_at(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     """Where an empty audit log is, once per storage backend: the audit, dispute, meter, user
     and correction tests run on both."""
     return BACKENDS[request.param](request, tmp_path)
+
+
+@pytest.fixture
+def dealer_db(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """`log_at` named to the commands as an operator names it, in DEALER_DB (no other DEALER_
+    setting from the shell): the CLI tests of the log's features run on both backends."""
+    return use(log_at, monkeypatch)
 
 
 @pytest.fixture
