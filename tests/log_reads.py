@@ -56,3 +56,10 @@ def head(where: Path | str) -> Checkpoint:
     """How many records there are and the newest one's hash."""
     with open_log(where, read_only=True) as log:
         return log.head()
+
+
+def untouched(where: Path | str) -> bool:
+    """Whether nothing was written: no SQLite file made, no record in the PostgreSQL log."""
+    if isinstance(where, Path):
+        return not where.exists()
+    return head(where).records == 0
