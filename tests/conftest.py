@@ -75,6 +75,19 @@ def log_at(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     return BACKENDS[request.param](request, tmp_path)
 
 
+@pytest.fixture(scope="module", params=sorted(BACKENDS))
+def new_log(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[], Path | str]:
+    """Makes empty audit logs, on each storage backend in turn: for a module's fixture that
+    builds a log once for tests that only read it."""
+
+    def make() -> Path | str:
+        return BACKENDS[request.param](request, tmp_path_factory.mktemp(request.param))
+
+    return make
+
+
 @pytest.fixture
 def dealer_db(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     """`log_at` named to the commands as an operator names it, in DEALER_DB (no other DEALER_
