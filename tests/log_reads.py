@@ -63,3 +63,11 @@ def untouched(where: Path | str) -> bool:
     if isinstance(where, Path):
         return not where.exists()
     return head(where).records == 0
+
+
+def rows(where: Path | str, **match: Any) -> list[dict[str, Any]]:
+    """The stored rows matching `match`, by id: every field as stored (JSON fields as text)."""
+    if not exists(where):
+        return []
+    with open_log(where, read_only=True) as log:
+        return [dict(row) for row in log.rows(RecordFilter(**match))]
