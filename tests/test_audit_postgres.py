@@ -17,7 +17,7 @@ from pg_server import PgServer
 from typer.testing import CliRunner, Result
 
 from dealer.audit import open_log, staff
-from dealer.audit.chain import GENESIS_HASH, record_hash
+from dealer.audit.chain import GENESIS_HASH, record_hash, seal
 from dealer.audit.postgres import PostgresStorage, redact
 from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
 from dealer.audit.users import user_record_result
@@ -201,6 +201,102 @@ def test_the_seat_index_is_written_only_with_its_record(pg_server: PgServer) -> 
             "the seat index does not match record 2: it was changed outside the tool"
         ]
         assert not verify(log).ok
+
+
+PIN = "lantern-2468"
+
+
+def test_a_terminal_cannot_rewrite_the_users_or_lift_the_protection(pg_server: PgServer) -> None:
+    """The counterparts of editing an SQLite file (tests/test_audit_tamper.py): a terminal's
+    login is refused every write around the server's two functions, and the users row of a
+    user record made by someone else."""
+    url = pg_server.fresh_url()
+    with open_log(url) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)  # record 1, by S1
+    with PostgresStorage.open(terminal(pg_server, url, "d-104")) as log:
+        for statement in (
+            "UPDATE dealer.users SET role = 'dealer'",
+            "DELETE FROM dealer.users",
+            "TRUNCATE dealer.users",
+            "UPDATE dealer.schema_migrations SET version = 0",
+            "DELETE FROM dealer.schema_migrations",
+            "ALTER TABLE dealer.records DISABLE TRIGGER records_no_update",
+            "DROP TRIGGER records_no_delete ON dealer.records",
+            "ALTER TABLE dealer.users DISABLE TRIGGER users_no_update",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                log.conn.execute(statement)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="was not made by d-104"):
+            log.conn.execute("SELECT dealer.add_user(1, 'S1', 'supervisor', true, NULL)")
+        assert log.protection_problems() == [] and verify(log).ok
+
+
+def test_a_terminal_that_promotes_itself_is_caught_by_verify(pg_server: PgServer) -> None:
+    """A login may append a user record in its own name and the users row it says, as the tool
+    does for a supervisor: one that makes itself a supervisor passes the server and fails
+    verify, which replays who could act at each point of the log."""
+    url = pg_server.fresh_url()
+    with open_log(url) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)
+    with PostgresStorage.open(terminal(pg_server, url, "d-104")) as log:
+        with log.transaction() as tx:
+            made = tx.append(
+                Entry(
+                    kind="user",
+                    user_id="d-104",
+                    role="supervisor",
+                    action="add",
+                    result=user_record_result("d-104", "supervisor", True, None),
+                )
+            )
+            tx.add_user(UserRow(made, "d-104", "supervisor", True, None))
+        checked = verify(log)
+    assert (checked.ok, checked.first_bad) == (False, 2)
+    assert checked.problems == (
+        "record 2 (user): at that point d-104 is not a registered supervisor: unregistered ids "
+        "act as dealers",
+    )
+
+
+def test_the_owner_who_lifts_the_protection_is_caught_by_verify(pg_server: PgServer) -> None:
+    """The counterpart of dropping an SQLite file's triggers: the database's owner may disable
+    them; verify then names the protection lifted, a record changed, and records deleted from
+    the end against a checkpoint kept outside."""
+    with PostgresStorage.open(pg_server.fresh_url()) as log:
+        with log.transaction() as tx:
+            for n in range(1, 5):
+                tx.append(ruling("D1", n))
+        kept = log.head()
+        log.conn.execute("ALTER TABLE dealer.records DISABLE TRIGGER records_no_update")
+        log.conn.execute("ALTER TABLE dealer.records DISABLE TRIGGER records_no_delete")
+        log.conn.execute("""UPDATE dealer.records SET result = '{"n":9}' WHERE id = 2""")
+        changed = verify(log)
+        assert (changed.ok, changed.records, changed.first_bad) == (False, 4, 2)
+        assert changed.problems == (
+            "record 2 was changed after it was written",
+            "the protection trigger records_no_update is missing or disabled: someone removed it",
+            "the protection trigger records_no_delete is missing or disabled: someone removed it",
+        )
+        log.conn.execute("DELETE FROM dealer.records WHERE id >= 2")
+        log.conn.execute("ALTER TABLE dealer.records ENABLE TRIGGER records_no_update")
+        log.conn.execute("ALTER TABLE dealer.records ENABLE TRIGGER records_no_delete")
+        assert verify(log).ok  # what is left is a whole chain: only a checkpoint knows more
+        cut = verify(log, [kept])
+        assert (cut.ok, cut.records, cut.first_bad) == (False, 1, 2)
+
+
+def test_even_the_owner_cannot_back_date_a_record(pg_server: PgServer) -> None:
+    with PostgresStorage.open(pg_server.fresh_url()) as log:
+        with log.transaction() as tx:
+            tx.append(ruling("D1", 1))
+        with (
+            pytest.raises(AuditError, match="audit record 2 is dated before the record before it"),
+            log.transaction() as tx,
+        ):
+            row = seal(ruling("D1", 2), tx.head())
+            row["recorded_at"] = "2000-01-01T00:00:00.000000Z"
+            tx.copy(row | {"hash": record_hash(row)})
+        assert log.head().records == 1
 
 
 def test_concurrent_terminals_never_fork_the_chain(pg_server: PgServer) -> None:
