@@ -229,6 +229,19 @@ def test_list_and_search(staffed: Path | str) -> None:
     )
 
 
+@pytest.mark.parametrize("limit", ["0", "-1", "1000000000000000000", "99999999999999999999"])
+def test_a_limit_is_a_count_of_records(staffed: Path | str, limit: str) -> None:
+    """A count no log can hold is refused before any read, the same on each backend."""
+    for command in ("list", "search"):
+        result = run(command, "--limit", limit)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            1,
+            "",
+            f"Error: --limit {limit}: give how many records, from 1 to 999,999,999,999,999,999\n",
+        )
+    assert run("list", "--limit", "999999999999999999").stdout.count("\n") == 9  # 7, 2 heads
+
+
 def test_show(staffed: Path | str) -> None:
     result = run("show", "6")
     assert result.exit_code == 0
