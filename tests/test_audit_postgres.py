@@ -46,12 +46,13 @@ def ruling(user_id: str, n: int = 1, *, seat: int | None = None, **result: objec
     )
 
 
-def terminal(server: PgServer, url: str, login: str) -> str:
-    """`url` as the terminal login `login`, a member of dealer_app (made once per server)."""
+def terminal(server: PgServer, url: str, login: str, role: str = "dealer_app") -> str:
+    """`url` as the login `login`, a member of `role`: a terminal's (dealer_app) or an
+    auditor's (dealer_auditor); made once per server."""
     server.sql(
         "postgres",
         f"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{login}') THEN "
-        f'CREATE ROLE "{login}" LOGIN IN ROLE dealer_app; END IF; END $$',
+        f'CREATE ROLE "{login}" LOGIN IN ROLE {role}; END IF; END $$',
     )
     return url.replace("floor_owner@", f"{login}@")
 
@@ -353,6 +354,49 @@ APP = build_app()
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(APP, list(args))
+
+
+READING = (
+    ["audit", "list"],
+    ["audit", "search", "--table", "PG-1"],
+    ["audit", "show", "2"],
+    ["audit", "verify"],
+    ["audit", "export", "--format", "jsonl"],
+    ["audit", "user", "list"],
+    ["audit", "dispute", "list"],
+    ["audit", "meter", "show", "progressive_treasure", "--table", "PG-1"],
+    ["shift", "summary", "--table", "PG-1"],
+)
+"""Every reading command (as tests/test_audit_files.py reads an SQLite file)."""
+
+
+def test_a_read_only_login_reads_everything_and_writes_nothing(pg_server: PgServer) -> None:
+    """The counterpart of an archived (read-only) SQLite file: an auditor's login runs every
+    reading command and is refused any write in one line, before a PIN is checked."""
+    url = pg_server.fresh_url()
+    with open_log(url) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)
+        with log.transaction() as tx:
+            tx.append(ruling("D1", seat=1))
+        before = log.head()
+    auditor = terminal(pg_server, url, "a-3", "dealer_auditor")
+    for args in READING:
+        result = run(*args, "--db", auditor)
+        assert result.exit_code == 0, (args, result.output)
+    refused = f"Error: the audit log {auditor} is read-only for the login a-3: it can be read, "
+    for args in (
+        ["audit", "checkpoint", "--user", "S1", "--pin", PIN],
+        ["audit", "checkpoint", "--user", "S1", "--pin", "wrong-pin-0"],
+        ["paigow", "rank", "As Ks", "--user", "D1"],
+    ):
+        result = run(*args, "--db", auditor)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            1,
+            "",
+            refused + "listed, verified and exported, not written\n",
+        )
+    with open_log(url, read_only=True) as log:
+        assert log.head() == before
 
 
 def test_db_init_through_the_cli(pg_server: PgServer) -> None:

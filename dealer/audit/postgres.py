@@ -26,6 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 import dealer
 from dealer.audit.postgres_schema import (
     APP_ROLE,
+    APPEND_FUNCTION,
     LATEST,
     LOCK_KEY,
     PROTECTION_TRIGGERS,
@@ -159,6 +160,18 @@ def init(url: str) -> list[str]:
     return done
 
 
+def _check_may_append(conn: psycopg.Connection[Any], url: str) -> None:
+    """AuditError if the login may not execute the append function (it may only read)."""
+    row = conn.execute(
+        "SELECT current_user, has_function_privilege(%s, 'EXECUTE')", [APPEND_FUNCTION]
+    ).fetchone()
+    if row is not None and not row[1]:
+        raise AuditError(
+            f"the audit log {redact(url)} is read-only for the login {row[0]}: it can be read, "
+            "listed, verified and exported, not written"
+        )
+
+
 def _newer(url: str, version: int) -> str:
     return (
         f"the audit database {redact(url)} has schema version {version}, newer than this "
@@ -277,13 +290,17 @@ class PostgresStorage(_Reads):
     @classmethod
     def open(cls, url: str, *, read_only: bool = False) -> PostgresStorage:
         """Open the log at `url`. Its schema must be there (`dealer db init`): a terminal's login
-        cannot create one. `read_only` opens it for reading only (a read-only session)."""
+        cannot create one. `read_only` opens it for reading only (a read-only session). A login
+        that may not append (an auditor's) is refused for writing here, in one line, as a
+        read-only SQLite file is: not after a PIN was asked and a record signed."""
         conn = connect(url)
         try:
             with _Reads(conn, url).errors("open the log"):
                 version = _schema_version(conn)
                 if read_only:
                     conn.execute("SET default_transaction_read_only = on")
+                elif version == LATEST:
+                    _check_may_append(conn, url)
         except BaseException:
             conn.close()
             raise
