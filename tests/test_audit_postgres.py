@@ -329,6 +329,31 @@ def test_concurrent_terminals_never_fork_the_chain(pg_server: PgServer) -> None:
         )
 
 
+def test_a_writer_gives_up_after_the_busy_timeout_as_on_sqlite(
+    pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another terminal holding the log's lock (stopped mid-write): a writer waits for it at
+    most the busy timeout, then says so in SQLite's words, and nothing is saved."""
+    from dealer.audit import postgres, sqlite
+    from dealer.audit.postgres_schema import LOCK_KEY
+
+    assert postgres.BUSY_TIMEOUT_SECONDS == sqlite.BUSY_TIMEOUT_SECONDS == 15
+    monkeypatch.setattr(postgres, "BUSY_TIMEOUT_SECONDS", 0.2)
+    url = pg_server.fresh_url()
+    with psycopg.connect(url) as holder, open_log(url) as log:
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+        with pytest.raises(AuditError) as waited, log.transaction() as tx:
+            tx.append(ruling("D1"))
+        assert str(waited.value) == (
+            f"could not write in the audit log {url} (the database stayed busy for more than "
+            "0.2 s (another process is writing)): nothing was saved"
+        )
+        holder.rollback()
+        assert log.head().records == 0
+        with log.transaction() as tx:
+            assert tx.append(ruling("D1")) == 1
+
+
 def test_a_user_row_written_through_the_server(pg_server: PgServer) -> None:
     with PostgresStorage.open(pg_server.fresh_url()) as log, log.transaction() as tx:
         made = tx.append(

@@ -12,8 +12,8 @@ with the recipe of `dealer.audit.chain`.
 
 A write transaction is READ COMMITTED and takes the log's advisory lock first, so the head
 cannot move under it (its reads, a meter's value among them, are the latest) and writers at
-once queue up. Commits are durable (`synchronous_commit = on`). The URL's password never
-appears in a message (`redact`).
+once queue up, each for at most `BUSY_TIMEOUT_SECONDS`. Commits are durable
+(`synchronous_commit = on`). The URL's password never appears in a message (`redact`).
 """
 
 from __future__ import annotations
@@ -54,6 +54,10 @@ from dealer.kernel.errors import AuditError
 if TYPE_CHECKING:
     import psycopg
 
+BUSY_TIMEOUT_SECONDS = 15.0
+"""How long a writer waits for another terminal's write (the log's lock) before giving up, as
+on SQLite (`dealer.audit.sqlite.BUSY_TIMEOUT_SECONDS`): a terminal stopped in the middle of a
+write does not hold up the floor's others for ever. The session's `lock_timeout`."""
 URL_SCHEMES = ("postgresql://", "postgres://")
 """How a `--db` value names a PostgreSQL log rather than an SQLite file."""
 
@@ -95,12 +99,22 @@ def connect(url: str) -> psycopg.Connection[Any]:
         raise AuditError(
             f"cannot connect to the audit log {redact(url)}: {_reason(exc, url)}"
         ) from None
-    conn.execute("SET synchronous_commit = on")
+    conn.execute(
+        f"SET synchronous_commit = on; SET lock_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}"
+    )
     return conn
 
 
 def _reason(exc: Exception, url: str) -> str:
-    """The first line of a driver error, with any trace of the URL's password removed."""
+    """The first line of a driver error, with any trace of the URL's password removed; a lock
+    waited for too long in the words SQLite's backend uses."""
+    import psycopg
+
+    if isinstance(exc, psycopg.errors.LockNotAvailable):
+        return (
+            f"the database stayed busy for more than {BUSY_TIMEOUT_SECONDS:g} s "
+            "(another process is writing)"
+        )
     text = (str(exc).strip().splitlines() or ["unknown error"])[0]
     try:
         password = urlsplit(url).password
