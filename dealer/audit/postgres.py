@@ -200,7 +200,6 @@ class _Reads(SQLReads):
         mark="%s",
         schema="dealer.",
         true="true",
-        meter_value="(result::json) ->> 'value'",
         meter_name="(result::json) ->> 'meter'",
         user_order='u.user_id COLLATE "C"',
     )

@@ -255,7 +255,6 @@ class _Reads(SQLReads):
         mark="?",
         schema="",
         true="1",
-        meter_value="json_extract(result, '$.value')",
         meter_name="json_extract(result, '$.meter')",
         user_order="u.user_id",
     )
