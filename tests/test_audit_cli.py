@@ -649,6 +649,40 @@ def test_dispute_amount_corrected_by_a_linked_record(staffed: Path | str) -> Non
     assert kinds(staffed)[7:] == ["dispute", "dispute-resolution", "dispute-correction"]
 
 
+SUPERVISED = ("--supervisor", "S1", "--pin", PIN)
+NOT_UTF8 = "bad \udcff byte"
+"""A command-line argument holding a byte that is not UTF-8, as Python receives it."""
+CONTROL = "a newline, tab, ESC…): write it on one line in plain characters"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ("void", "5", "--reason", NOT_UTF8, *SUPERVISED),
+            f"--reason 'bad \\udcff byte' has a control character ({CONTROL}",
+        ),
+        (
+            ("dispute", "open", NOT_UTF8, "--table", "PG-1", "--user", "D1"),
+            f"the dispute's description 'bad \\udcff byte' has a control character ({CONTROL}",
+        ),
+        (
+            ("override", "5", "--decision", "d", "--reason", "r", "--result", '{"a": "\\ud800"}',
+             *SUPERVISED),
+            "--result must be a JSON object, e.g. '{\"winner\": 1}'",
+        ),
+    ],
+)  # fmt: skip
+def test_text_that_is_not_unicode_is_refused_in_one_line(
+    staffed: Path | str, args: tuple[str, ...], said: str
+) -> None:
+    """It could be neither signed, hashed nor stored: it failed as an unexpected error."""
+    before = head(staffed)
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"Error: {said}\n")
+    assert head(staffed) == before
+
+
 def test_dispute_needs_a_table(staffed: Path | str) -> None:
     result = run("dispute", "open", "x", "--user", "D1")
     assert (result.exit_code, result.stderr) == (
@@ -740,9 +774,6 @@ def test_user_ids_are_checked(staffed: Path | str) -> None:
         "Error: user id 'D 2' is not valid: use letters, digits and . _ @ - (up to 64)\n",
     )
     assert "D 2" not in run("user", "list").stdout
-
-
-SUPERVISED = ("--supervisor", "S1", "--pin", PIN)
 
 
 def first(shown: Result, lines: int) -> list[str]:
