@@ -480,6 +480,26 @@ def test_an_unreachable_server_is_one_line_without_the_password(tmp_path: Path) 
     assert "s3cret" not in result.stderr and result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://d-104:s3cret@[::1/floor", "the PostgreSQL URL given"),
+        (
+            "postgresql://d-104:s3%ZZcret@/floor?host=/nowhere",
+            "postgresql://d-104@/floor?host=/nowhere",
+        ),
+    ],
+)
+def test_a_url_the_driver_cannot_read_is_one_line_without_the_password(
+    url: str, shown: str
+) -> None:
+    """The driver's own words follow (they may quote the URL: never with its password)."""
+    result = run("audit", "list", "--db", url)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith(f"Error: cannot connect to the audit log {shown}: ")
+    assert "s3" not in result.stderr and result.stderr.count("\n") == 1
+
+
 def test_db_init_wants_a_url() -> None:
     result = run("db", "init", "logs/dealer.sqlite")
     assert (result.exit_code, result.stdout) == (1, "")

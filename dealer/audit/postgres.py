@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import dealer
 from dealer.audit.postgres_schema import (
@@ -115,12 +115,14 @@ def _reason(exc: Exception, url: str) -> str:
             f"the database stayed busy for more than {BUSY_TIMEOUT_SECONDS:g} s "
             "(another process is writing)"
         )
-    text = (str(exc).strip().splitlines() or ["unknown error"])[0]
+    text = (str(exc).strip().splitlines() or ["unknown error"])[0].replace(url, redact(url))
     try:
         password = urlsplit(url).password
-    except ValueError:
+    except ValueError:  # a URL it cannot read is never repeated whole (above)
         password = None
-    return text.replace(password, "***") if password else text
+    for secret in {password, unquote(password)} if password else ():
+        text = text.replace(secret, "***")
+    return text
 
 
 def _schema_version(conn: psycopg.Connection[Any]) -> int | None:
