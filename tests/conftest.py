@@ -11,8 +11,9 @@ to the feature tests (users, disputes, meters, corrections), and `dealer_db` nam
 DEALER_DB to the CLI tests of everything a log records (tests/log_reads.py reads it on either).
 
 `pg_server` is one throwaway PostgreSQL server for the whole run (tests/pg_server.py), started
-on first use and stopped at the end; each test gets a fresh database from its template. With no
-server binaries the PostgreSQL tests skip, except under CI=true, where they fail.
+on first use and stopped at the end; each test gets a fresh database from its template, dropped
+after it. With no server binaries the PostgreSQL tests skip, except under CI=true, where they
+fail.
 
 A new signing key's scrypt cost (`dealer.audit.keys.KDF_N`, 128 MiB and about a third of a
 second a key) is lowered for every in-process test, except those marked `shipped_kdf`: the cost
@@ -57,7 +58,9 @@ def _sqlite(request: pytest.FixtureRequest, folder: Path) -> Path:
 
 def _postgresql(request: pytest.FixtureRequest, folder: Path) -> str:
     server: PgServer = request.getfixturevalue("pg_server")
-    return server.fresh_url()
+    url = server.fresh_url()
+    request.addfinalizer(lambda: server.drop(url))
+    return url
 
 
 BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], Path | str]] = {
