@@ -94,6 +94,39 @@ def test_reading_a_missing_database_fails(sqlite_db: Path) -> None:
     assert not db.exists()
 
 
+def from_a_newer_version(db: Path | str) -> int:
+    """Mark the log at `db` as written by a newer version of dealer (as its owner would find
+    it); return that version."""
+    if isinstance(db, Path):
+        from dealer.audit.sqlite_schema import LATEST
+
+        with sqlite3.connect(db) as conn:
+            conn.execute(f"PRAGMA user_version = {LATEST + 1}")
+        conn.close()
+        return LATEST + 1
+    import psycopg
+
+    from dealer.audit.postgres_schema import LATEST as PG_LATEST
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO dealer.schema_migrations VALUES (%s, 'a newer dealer', 'then')",
+            [PG_LATEST + 1],
+        )
+    return PG_LATEST + 1
+
+
+def test_a_log_of_a_newer_version_is_refused_reading_or_writing(staffed: Path | str) -> None:
+    newer = from_a_newer_version(staffed)
+    said = (
+        f"Error: the audit database {staffed} has schema version {newer}, newer than this "
+        f"software knows ({newer - 1}): upgrade dealer\n"
+    )
+    for args in (["list"], ["verify"], ["checkpoint", "--user", "S1", "--pin", PIN]):
+        result = run(*args)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", said)
+
+
 def test_bootstrap_with_prompted_pin(db: Path | str) -> None:
     result = run("user", "add", "S1", "--role", "supervisor", stdin=f"{PIN}\n{PIN}\n")
     assert result.exit_code == 0, result.output
