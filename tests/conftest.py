@@ -7,11 +7,13 @@ benchmarks/, never asserted in tests), so both are off for every property test.
 `storage` is an empty audit log on each storage backend: the contract tests of
 `dealer.audit.storage.Storage` (tests/test_audit_storage.py) run once per entry of BACKENDS,
 so a new backend is tested by adding where its new log is there; `log_at` gives that place
-to the feature tests (users, disputes, meters, corrections) and the CLI tests that run on both.
+to the feature tests (users, disputes, meters, corrections), and `dealer_db` names it in
+DEALER_DB to the CLI tests of everything a log records (tests/log_reads.py reads it on either).
 
 `pg_server` is one throwaway PostgreSQL server for the whole run (tests/pg_server.py), started
-on first use and stopped at the end; each test gets a fresh database from its template. With no
-server binaries the PostgreSQL tests skip, except under CI=true, where they fail.
+on first use and stopped at the end; each test gets a fresh database from its template, dropped
+after it. With no server binaries the PostgreSQL tests skip, except under CI=true, where they
+fail.
 
 A new signing key's scrypt cost (`dealer.audit.keys.KDF_N`, 128 MiB and about a third of a
 second a key) is lowered for every in-process test, except those marked `shipped_kdf`: the cost
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+from log_reads import use
 from pg_server import PgServer
 
 if TYPE_CHECKING:
@@ -55,7 +58,9 @@ def _sqlite(request: pytest.FixtureRequest, folder: Path) -> Path:
 
 def _postgresql(request: pytest.FixtureRequest, folder: Path) -> str:
     server: PgServer = request.getfixturevalue("pg_server")
-    return server.fresh_url()
+    url = server.fresh_url()
+    request.addfinalizer(lambda: server.drop(url))
+    return url
 
 
 BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], Path | str]] = {
@@ -71,6 +76,26 @@ def log_at(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     """Where an empty audit log is, once per storage backend: the audit, dispute, meter, user
     and correction tests run on both."""
     return BACKENDS[request.param](request, tmp_path)
+
+
+@pytest.fixture(scope="module", params=sorted(BACKENDS))
+def new_log(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[], Path | str]:
+    """Makes empty audit logs, on each storage backend in turn: for a module's fixture that
+    builds a log once for tests that only read it."""
+
+    def make() -> Path | str:
+        return BACKENDS[request.param](request, tmp_path_factory.mktemp(request.param))
+
+    return make
+
+
+@pytest.fixture
+def dealer_db(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """`log_at` named to the commands as an operator names it, in DEALER_DB (no other DEALER_
+    setting from the shell): the CLI tests of the log's features run on both backends."""
+    return use(log_at, monkeypatch)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from log_reads import head, kinds, use
 from typer.testing import CliRunner, Result
 
 from dealer.audit import entries, open_log
@@ -23,22 +24,21 @@ def run(*args: str, stdin: str | None = None) -> Result:
 
 
 @pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
-    for name in (
-        "DEALER_USER",
-        "DEALER_TABLE",
-        "DEALER_PIN",
-        "DEALER_NEW_PIN",
-        "DEALER_REVIEWER_PIN",
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DEALER_DB", str(path))
-    return path
+def db(dealer_db: Path | str) -> Path | str:
+    """An empty log on each backend, named in DEALER_DB."""
+    return dealer_db
 
 
 @pytest.fixture
-def staffed(db: Path) -> Path:
+def sqlite_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An SQLite log file, named in DEALER_DB, for what only a file can undergo: being missing,
+    or being edited around the tool (PostgreSQL's counterparts: tests/test_audit_postgres.py)."""
+    path = tmp_path / "audit.sqlite"
+    use(path, monkeypatch)
+    return path
+
+
+def staff(db: Path | str) -> None:
     """S1 (bootstrap), S2, D1, A1 and three rulings at PG-1/PG-2 (records 5-7)."""
     assert run("user", "add", "S1", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
     for user, role, extra in (
@@ -69,15 +69,24 @@ def staffed(db: Path) -> Path:
                     settings={"profile": "house"},
                 ),
             )
+
+
+@pytest.fixture
+def staffed(db: Path | str) -> Path | str:
+    """The staffed log (`staff`) on each backend."""
+    staff(db)
     return db
 
 
-def kinds(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return [row[0] for row in conn.execute("SELECT kind FROM records ORDER BY id")]
+@pytest.fixture
+def staffed_file(sqlite_db: Path) -> Path:
+    """The staffed log (`staff`) in an SQLite file."""
+    staff(sqlite_db)
+    return sqlite_db
 
 
-def test_reading_a_missing_database_fails(db: Path) -> None:
+def test_reading_a_missing_database_fails(sqlite_db: Path) -> None:
+    db = sqlite_db
     for args in (["list"], ["show", "1"], ["search"], ["verify"], ["export", "--format", "csv"]):
         result = run(*args)
         assert result.exit_code == 1
@@ -85,7 +94,40 @@ def test_reading_a_missing_database_fails(db: Path) -> None:
     assert not db.exists()
 
 
-def test_bootstrap_with_prompted_pin(db: Path) -> None:
+def from_a_newer_version(db: Path | str) -> int:
+    """Mark the log at `db` as written by a newer version of dealer (as its owner would find
+    it); return that version."""
+    if isinstance(db, Path):
+        from dealer.audit.sqlite_schema import LATEST
+
+        with sqlite3.connect(db) as conn:
+            conn.execute(f"PRAGMA user_version = {LATEST + 1}")
+        conn.close()
+        return LATEST + 1
+    import psycopg
+
+    from dealer.audit.postgres_schema import LATEST as PG_LATEST
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO dealer.schema_migrations VALUES (%s, 'a newer dealer', 'then')",
+            [PG_LATEST + 1],
+        )
+    return PG_LATEST + 1
+
+
+def test_a_log_of_a_newer_version_is_refused_reading_or_writing(staffed: Path | str) -> None:
+    newer = from_a_newer_version(staffed)
+    said = (
+        f"Error: the audit database {staffed} has schema version {newer}, newer than this "
+        f"software knows ({newer - 1}): upgrade dealer\n"
+    )
+    for args in (["list"], ["verify"], ["checkpoint", "--user", "S1", "--pin", PIN]):
+        result = run(*args)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", said)
+
+
+def test_bootstrap_with_prompted_pin(db: Path | str) -> None:
     result = run("user", "add", "S1", "--role", "supervisor", stdin=f"{PIN}\n{PIN}\n")
     assert result.exit_code == 0, result.output
     assert "First supervisor S1 registered (bootstrap) as record 1." in result.stdout
@@ -95,7 +137,7 @@ def test_bootstrap_with_prompted_pin(db: Path) -> None:
     assert again.stderr == "Error: this needs a supervisor: --supervisor ID (or DEALER_USER)\n"
 
 
-def test_first_user_must_be_a_supervisor(db: Path) -> None:
+def test_first_user_must_be_a_supervisor(db: Path | str) -> None:
     result = run("user", "add", "D1", "--role", "dealer")
     assert result.exit_code == 1
     assert (
@@ -104,7 +146,7 @@ def test_first_user_must_be_a_supervisor(db: Path) -> None:
     )
 
 
-def test_user_list_json(staffed: Path) -> None:
+def test_user_list_json(staffed: Path | str) -> None:
     result = run("user", "list", "--json")
     assert result.exit_code == 0
     listed = {u["user_id"]: (u["role"], u["has_pin"]) for u in json.loads(result.stdout)["users"]}
@@ -118,13 +160,13 @@ def test_user_list_json(staffed: Path) -> None:
     assert "S2      supervisor  active    yes" in text
 
 
-def test_wrong_pin_refused_and_recorded(staffed: Path) -> None:
+def test_wrong_pin_refused_and_recorded(staffed: Path | str) -> None:
     result = run("void", "5", "--reason", "misdeal", "--supervisor", "S1", "--pin", "0000")
     assert (result.exit_code, result.stderr) == (1, "Error: wrong PIN for S1: void refused\n")
     assert kinds(staffed)[-1] == "access-denied"
 
 
-def test_dealer_refused(staffed: Path) -> None:
+def test_dealer_refused(staffed: Path | str) -> None:
     result = run(
         "override", "5", "--decision", "push", "--reason", "r", "--supervisor", "D1", "--pin", "1"
     )
@@ -132,7 +174,7 @@ def test_dealer_refused(staffed: Path) -> None:
     assert result.stderr == "Error: D1 is a dealer: override needs a supervisor id and PIN\n"
 
 
-def test_void_with_prompted_pin(staffed: Path) -> None:
+def test_void_with_prompted_pin(staffed: Path | str) -> None:
     result = run("void", "5", "--reason", "misdeal", "--supervisor", "S1", stdin=f"{PIN}\n")
     assert result.exit_code == 0, result.output
     assert "Void recorded as record 8 (voids record 5)." in result.stdout
@@ -141,7 +183,9 @@ def test_void_with_prompted_pin(staffed: Path) -> None:
     assert shown.stdout.rstrip().endswith(": misdeal")
 
 
-def test_override_json_and_pin_from_env(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_override_json_and_pin_from_env(
+    staffed: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("DEALER_PIN", "harbor-1357")
     monkeypatch.setenv("DEALER_USER", "S2")
     result = run(
@@ -162,7 +206,7 @@ def test_override_json_and_pin_from_env(staffed: Path, monkeypatch: pytest.Monke
     assert (record["user_id"], record["links_to"], record["linked"]) == ("S2", 6, [])
 
 
-def test_override_result_must_be_an_object(staffed: Path) -> None:
+def test_override_result_must_be_an_object(staffed: Path | str) -> None:
     result = run(
         "override",
         "6",
@@ -181,7 +225,7 @@ def test_override_result_must_be_an_object(staffed: Path) -> None:
     assert result.stderr.startswith("Error: --result must be a JSON object")
 
 
-def test_list_and_search(staffed: Path) -> None:
+def test_list_and_search(staffed: Path | str) -> None:
     listed = run("list", "--limit", "2")
     assert listed.exit_code == 0
     lines = listed.stdout.splitlines()
@@ -218,7 +262,20 @@ def test_list_and_search(staffed: Path) -> None:
     )
 
 
-def test_show(staffed: Path) -> None:
+@pytest.mark.parametrize("limit", ["0", "-1", "1000000000000000000", "99999999999999999999"])
+def test_a_limit_is_a_count_of_records(staffed: Path | str, limit: str) -> None:
+    """A count no log can hold is refused before any read, the same on each backend."""
+    for command in ("list", "search"):
+        result = run(command, "--limit", limit)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            1,
+            "",
+            f"Error: --limit {limit}: give how many records, from 1 to 999,999,999,999,999,999\n",
+        )
+    assert run("list", "--limit", "999999999999999999").stdout.count("\n") == 9  # 7, 2 heads
+
+
+def test_show(staffed: Path | str) -> None:
     result = run("show", "6")
     assert result.exit_code == 0
     assert result.stdout.startswith(
@@ -238,7 +295,7 @@ def test_show(staffed: Path) -> None:
     assert (missing.exit_code, missing.stderr) == (1, "Error: there is no audit record 99\n")
 
 
-def test_verify_json_ok(staffed: Path) -> None:
+def test_verify_json_ok(staffed: Path | str) -> None:
     result = run("verify", "--json")
     assert result.exit_code == 0
     out = json.loads(result.stdout)
@@ -258,8 +315,8 @@ def tamper(db: Path, sql: str) -> None:
     conn.close()
 
 
-def test_verify_json_names_first_bad(staffed: Path) -> None:
-    tamper(staffed, """UPDATE records SET result = '{"category":"five-aces"}' WHERE id = 6""")
+def test_verify_json_names_first_bad(staffed_file: Path) -> None:
+    tamper(staffed_file, """UPDATE records SET result = '{"category":"five-aces"}' WHERE id = 6""")
     result = run("verify", "--json")
     assert result.exit_code == 1
     out = json.loads(result.stdout)
@@ -274,18 +331,30 @@ def test_verify_json_names_first_bad(staffed: Path) -> None:
     )
 
 
-def test_checkpoint_then_truncation(staffed: Path, tmp_path: Path) -> None:
-    kept = tmp_path / "shift-close.txt"
+def keep_checkpoint(kept: Path) -> str:
+    """Take a checkpoint as S1 into the file `kept` (record 8); return its line."""
     made = run("checkpoint", "--user", "S1", "--pin", PIN, "-o", str(kept))
     assert made.exit_code == 0, made.output
     line = kept.read_text().strip()
-    assert line.startswith("8:") and len(line) == 66
     assert f"checkpoint {line}\n" in made.stdout and "records    8\n" in made.stdout
-    assert (
-        run("verify", "--checkpoint", str(kept)).stdout
-        == "OK: 8 records, the hash chain verifies against 1 checkpoint.\n"
-    )
-    tamper(staffed, "DELETE FROM records WHERE id >= 7")
+    return line
+
+
+def test_a_checkpoint_kept_outside(staffed: Path | str, tmp_path: Path) -> None:
+    kept = tmp_path / "shift-close.txt"
+    line = keep_checkpoint(kept)
+    assert line.startswith("8:") and len(line) == 66
+    for given in (str(kept), line):
+        assert (
+            run("verify", "--checkpoint", given).stdout
+            == "OK: 8 records, the hash chain verifies against 1 checkpoint.\n"
+        )
+
+
+def test_checkpoint_then_truncation(staffed_file: Path, tmp_path: Path) -> None:
+    kept = tmp_path / "shift-close.txt"
+    line = keep_checkpoint(kept)
+    tamper(staffed_file, "DELETE FROM records WHERE id >= 7")
     assert run("verify").exit_code == 1  # triggers gone
     for given in (str(kept), line):
         result = run("verify", "--checkpoint", given, "--json")
@@ -294,7 +363,9 @@ def test_checkpoint_then_truncation(staffed: Path, tmp_path: Path) -> None:
         assert (out["ok"], out["records"], out["first_bad"]) == (False, 6, 7)
 
 
-def test_an_auditors_checkpoint_is_signed(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_auditors_checkpoint_is_signed(
+    staffed: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     given = run(
         "user", "set", "A1", "--new-pin", "ledger-86420", "--supervisor", "S1", "--pin", PIN
     )
@@ -312,7 +383,7 @@ def test_an_auditors_checkpoint_is_signed(staffed: Path, monkeypatch: pytest.Mon
     assert run("verify").stdout == "OK: 9 records, the hash chain verifies.\n"
 
 
-def test_a_checkpoint_pin_is_asked_hidden(staffed: Path) -> None:
+def test_a_checkpoint_pin_is_asked_hidden(staffed: Path | str) -> None:
     result = run("checkpoint", "--user", "S1", stdin=PIN + "\n")
     assert (result.exit_code, result.stdout.splitlines()[:2]) == (
         0,
@@ -344,13 +415,13 @@ def test_a_checkpoint_is_refused_in_one_line(
     assert kinds(staffed)[7:] == (["access-denied"] if recorded else [])
 
 
-def test_bad_checkpoint_argument(staffed: Path) -> None:
+def test_bad_checkpoint_argument(staffed: Path | str) -> None:
     result = run("verify", "--checkpoint", "not-a-hash")
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: checkpoint 'not-a-hash': no checkpoint found")
 
 
-def test_export(staffed: Path, tmp_path: Path) -> None:
+def test_export(staffed: Path | str, tmp_path: Path) -> None:
     out = run("export", "--format", "jsonl", "--table", "PG-1")
     assert out.exit_code == 0
     rows = [json.loads(line) for line in out.stdout.splitlines()]
@@ -366,7 +437,7 @@ def test_export(staffed: Path, tmp_path: Path) -> None:
     )
 
 
-def test_dispute_flow(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dispute_flow(staffed: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DEALER_TABLE", "PG-1")
     opened = run(
         "dispute",
@@ -422,14 +493,6 @@ def test_dispute_flow(staffed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert run("dispute", "list").stdout == "No open disputes.\n"
     assert json.loads(run("dispute", "list", "--all", "--json").stdout)["count"] == 1
-
-
-def head(db: Path) -> tuple[int, str]:
-    with sqlite3.connect(db) as conn:
-        count, last = conn.execute(
-            "SELECT count(*), (SELECT hash FROM records ORDER BY id DESC LIMIT 1) FROM records"
-        ).fetchone()
-    return count, last
 
 
 def resolve(amount: str, *signed: str) -> Result:
@@ -593,7 +656,7 @@ def test_the_reviewer_pin_is_asked_hidden_or_read_from_the_environment(
     )
 
 
-def test_dispute_amount_corrected_by_a_linked_record(staffed: Path) -> None:
+def test_dispute_amount_corrected_by_a_linked_record(staffed: Path | str) -> None:
     assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
     assert resolve("2500").stdout == "Dispute 8 resolved (dealer-error) as record 9.\n"
     corrected = correct("-25")
@@ -619,7 +682,41 @@ def test_dispute_amount_corrected_by_a_linked_record(staffed: Path) -> None:
     assert kinds(staffed)[7:] == ["dispute", "dispute-resolution", "dispute-correction"]
 
 
-def test_dispute_needs_a_table(staffed: Path) -> None:
+SUPERVISED = ("--supervisor", "S1", "--pin", PIN)
+NOT_UTF8 = "bad \udcff byte"
+"""A command-line argument holding a byte that is not UTF-8, as Python receives it."""
+CONTROL = "a newline, tab, ESC…): write it on one line in plain characters"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ("void", "5", "--reason", NOT_UTF8, *SUPERVISED),
+            f"--reason 'bad \\udcff byte' has a control character ({CONTROL}",
+        ),
+        (
+            ("dispute", "open", NOT_UTF8, "--table", "PG-1", "--user", "D1"),
+            f"the dispute's description 'bad \\udcff byte' has a control character ({CONTROL}",
+        ),
+        (
+            ("override", "5", "--decision", "d", "--reason", "r", "--result", '{"a": "\\ud800"}',
+             *SUPERVISED),
+            "--result must be a JSON object, e.g. '{\"winner\": 1}'",
+        ),
+    ],
+)  # fmt: skip
+def test_text_that_is_not_unicode_is_refused_in_one_line(
+    staffed: Path | str, args: tuple[str, ...], said: str
+) -> None:
+    """It could be neither signed, hashed nor stored: it failed as an unexpected error."""
+    before = head(staffed)
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"Error: {said}\n")
+    assert head(staffed) == before
+
+
+def test_dispute_needs_a_table(staffed: Path | str) -> None:
     result = run("dispute", "open", "x", "--user", "D1")
     assert (result.exit_code, result.stderr) == (
         1,
@@ -627,7 +724,7 @@ def test_dispute_needs_a_table(staffed: Path) -> None:
     )
 
 
-def test_meter_adjust_and_show(staffed: Path) -> None:
+def test_meter_adjust_and_show(staffed: Path | str) -> None:
     assert (
         run("meter", "show", "progressive_treasure", "--table", "PG-1").stdout
         == "progressive_treasure at PG-1: not set\n"
@@ -680,7 +777,7 @@ def test_meter_adjust_and_show(staffed: Path) -> None:
     assert refused.stderr == "Error: D1 is a dealer: meter-adjust needs a supervisor id and PIN\n"
 
 
-def test_user_set(staffed: Path) -> None:
+def test_user_set(staffed: Path | str) -> None:
     result = run("user", "set", "D1", "--disable", "--supervisor", "S1", "--pin", PIN, "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -703,16 +800,13 @@ def test_user_set(staffed: Path) -> None:
     assert nothing.stderr == "Error: nothing to change: give a role, a PIN or active/disabled\n"
 
 
-def test_user_ids_are_checked(staffed: Path) -> None:
+def test_user_ids_are_checked(staffed: Path | str) -> None:
     bad = run("user", "add", "D 2", "--role", "dealer", "--supervisor", "S1", "--pin", PIN)
     assert (bad.exit_code, bad.stderr) == (
         1,
         "Error: user id 'D 2' is not valid: use letters, digits and . _ @ - (up to 64)\n",
     )
     assert "D 2" not in run("user", "list").stdout
-
-
-SUPERVISED = ("--supervisor", "S1", "--pin", PIN)
 
 
 def first(shown: Result, lines: int) -> list[str]:
@@ -743,7 +837,7 @@ def dispute_about(record: int) -> Result:
     )
 
 
-def test_a_ruling_in_effect(staffed: Path) -> None:
+def test_a_ruling_in_effect(staffed: Path | str) -> None:
     assert first(run("show", "6"), 3) == [
         "Record 6: ruling paigow rank",
         "  status     in effect",
@@ -759,7 +853,7 @@ def test_a_ruling_in_effect(staffed: Path) -> None:
     }
 
 
-def test_an_overridden_ruling_shows_the_supervisors_decision(staffed: Path) -> None:
+def test_an_overridden_ruling_shows_the_supervisors_decision(staffed: Path | str) -> None:
     assert override_as_s1(6, "--result", '{"winner": 1}').exit_code == 0
     assert first(run("show", "6"), 4) == [
         "Record 6: ruling paigow rank",
@@ -782,7 +876,7 @@ def test_an_overridden_ruling_shows_the_supervisors_decision(staffed: Path) -> N
     ]
 
 
-def test_a_voided_override_puts_the_ruling_back_in_effect(staffed: Path) -> None:
+def test_a_voided_override_puts_the_ruling_back_in_effect(staffed: Path | str) -> None:
     assert override_as_s1(6).exit_code == 0
     assert run("void", "8", "--reason", "wrong record", *SUPERVISED).exit_code == 0
     shown = first(run("show", "8"), 3)
@@ -791,7 +885,7 @@ def test_a_voided_override_puts_the_ruling_back_in_effect(staffed: Path) -> None
     assert first(run("show", "6"), 2)[1] == "  status     in effect"
 
 
-def test_a_voided_ruling_has_nothing_in_effect(staffed: Path) -> None:
+def test_a_voided_ruling_has_nothing_in_effect(staffed: Path | str) -> None:
     assert run("void", "5", "--reason", "misdeal", *SUPERVISED).exit_code == 0
     shown = first(run("show", "5"), 3)
     assert shown[:2] == ["Record 5: ruling paigow rank", "  status     voided by #8"]
@@ -806,7 +900,7 @@ def test_a_voided_ruling_has_nothing_in_effect(staffed: Path) -> None:
     }
 
 
-def test_an_open_then_resolved_dispute(staffed: Path) -> None:
+def test_an_open_then_resolved_dispute(staffed: Path | str) -> None:
     assert dispute_about(6).exit_code == 0
     assert first(run("show", "6"), 2)[1] == "  status     in effect; disputed (open, dispute #8)"
     assert status_of(6)["disputes"] == [{"dispute": 8, "open": True, "outcome": None}]
@@ -836,7 +930,7 @@ def test_an_open_then_resolved_dispute(staffed: Path) -> None:
     assert status_of(6)["disputes"] == [{"dispute": 8, "open": False, "outcome": "dealer-error"}]
 
 
-def test_a_dispute_names_every_ruling_it_lists(staffed: Path) -> None:
+def test_a_dispute_names_every_ruling_it_lists(staffed: Path | str) -> None:
     opened = run(
         "dispute",
         "open",
@@ -854,12 +948,12 @@ def test_a_dispute_names_every_ruling_it_lists(staffed: Path) -> None:
     assert first(run("show", "6"), 2)[1] == "  status     in effect; disputed (open, dispute #8)"
 
 
-def test_a_record_that_is_not_a_ruling_has_no_status(staffed: Path) -> None:
+def test_a_record_that_is_not_a_ruling_has_no_status(staffed: Path | str) -> None:
     assert first(run("show", "1"), 2)[1].startswith("  recorded   ")
     assert status_of(1) is None
 
 
-def test_an_override_stands_as_its_ruling_does(staffed: Path) -> None:
+def test_an_override_stands_as_its_ruling_does(staffed: Path | str) -> None:
     assert override_as_s1(6).exit_code == 0
     assert override_as_s1(6, "--result", '{"winner": 2}').exit_code == 0
     assert first(run("show", "8"), 4) == [

@@ -17,6 +17,7 @@ from dealer.audit import entries, meters, open_log, staff, users
 from dealer.audit.chain import GENESIS_HASH, record_hash
 from dealer.audit.records import Entry, RecordFilter
 from dealer.audit.sqlite import SQLiteStorage
+from dealer.audit.storage import Storage
 from dealer.audit.verify import verify
 from dealer.desk.context import DeskNotice, default_db
 from dealer.desk.context import open_log as desk_log
@@ -43,7 +44,16 @@ def ruling(n: int = 0, **changes: object) -> Entry:
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Iterator[SQLiteStorage]:
+def log(storage: Storage) -> Storage:
+    """An empty log on each backend."""
+    return storage
+
+
+@pytest.fixture
+def sqlite_log(tmp_path: Path) -> Iterator[SQLiteStorage]:
+    """An empty SQLite log, for what is SQLite's own (its pragmas, its file filling up, any
+    text: PostgreSQL holds no NUL, and its hashing of any other text is
+    tests/test_audit_postgres.py's)."""
     (tmp_path / "logs").mkdir()
     with SQLiteStorage.open(tmp_path / "logs" / "dealer.sqlite") as opened:
         yield opened
@@ -73,7 +83,8 @@ def test_open_default_creates_folder_under_cwd(
     assert again == []  # said once, when it was created
 
 
-def test_pragmas(log: SQLiteStorage) -> None:
+def test_pragmas(sqlite_log: SQLiteStorage) -> None:
+    log = sqlite_log
     assert log.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert log.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert log.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 15000
@@ -99,7 +110,7 @@ def test_missing_folder_is_not_created(tmp_path: Path) -> None:
     assert not (tmp_path / "missing").exists()
 
 
-def test_append_numbers_and_chains(log: SQLiteStorage) -> None:
+def test_append_numbers_and_chains(log: Storage) -> None:
     ids = [entries.append(log, ruling(n)) for n in range(5)]
     assert ids == [1, 2, 3, 4, 5]
     records = log.records()
@@ -111,7 +122,7 @@ def test_append_numbers_and_chains(log: SQLiteStorage) -> None:
     assert all(record_hash(row) == row["hash"] for row in rows)
 
 
-def test_get_returns_what_was_appended(log: SQLiteStorage) -> None:
+def test_get_returns_what_was_appended(log: Storage) -> None:
     entry = ruling(3, reason="second look", links_to=None, input_text="  as KS  jk ")
     record = entries.get(log, entries.append(log, entry))
     assert (record.kind, record.game, record.action, record.table_id) == (
@@ -132,12 +143,12 @@ def test_get_returns_what_was_appended(log: SQLiteStorage) -> None:
     assert record.to_dict()["cards"] == ["As", "Ks"]
 
 
-def test_get_missing(log: SQLiteStorage) -> None:
+def test_get_missing(log: Storage) -> None:
     with pytest.raises(AuditError, match="there is no audit record 4"):
         entries.get(log, 4)
 
 
-def test_transaction_appends_together(log: SQLiteStorage) -> None:
+def test_transaction_appends_together(log: Storage) -> None:
     with log.transaction() as tx:
         ids = [users.append_checked(tx, ruling(n)) for n in range(3)]
         assert log.head().records == 3  # visible inside the same connection
@@ -145,7 +156,7 @@ def test_transaction_appends_together(log: SQLiteStorage) -> None:
     assert verify(log).ok
 
 
-def test_transaction_rolls_back_on_error(log: SQLiteStorage) -> None:
+def test_transaction_rolls_back_on_error(log: Storage) -> None:
     entries.append(log, ruling(0))
     with pytest.raises(RuntimeError, match="seat 4 blew up"), log.transaction() as tx:
         users.append_checked(tx, ruling(1))
@@ -156,28 +167,28 @@ def test_transaction_rolls_back_on_error(log: SQLiteStorage) -> None:
     assert entries.append(log, ruling(2)) == 2  # no gap left behind
 
 
-def test_bad_entry_in_transaction_saves_nothing(log: SQLiteStorage) -> None:
+def test_bad_entry_in_transaction_saves_nothing(log: Storage) -> None:
     with pytest.raises(AuditError, match="not JSON-ready"), log.transaction() as tx:
         users.append_checked(tx, ruling(1))
         users.append_checked(tx, ruling(2, result={"net": Decimal("1.5")}))
     assert log.head().records == 0
 
 
-def test_finished_transaction_refuses_writes(log: SQLiteStorage) -> None:
+def test_finished_transaction_refuses_writes(log: Storage) -> None:
     with log.transaction() as tx:
         users.append_checked(tx, ruling(1))
     with pytest.raises(AuditError, match="already finished"):
         users.append_checked(tx, ruling(2))
 
 
-def test_nested_transaction_refused(log: SQLiteStorage) -> None:
+def test_nested_transaction_refused(log: Storage) -> None:
     with log.transaction(), pytest.raises(AuditError, match="already open"):
         entries.append(log, ruling(1))
     assert log.head().records == 0
 
 
-def test_closed_log(tmp_path: Path) -> None:
-    opened = open_log(tmp_path / "a.sqlite")
+def test_closed_log(log_at: Path | str) -> None:
+    opened = open_log(log_at)
     opened.close()
     with pytest.raises(AuditError, match="nothing was saved"):
         entries.append(opened, ruling(1))
@@ -185,7 +196,8 @@ def test_closed_log(tmp_path: Path) -> None:
         opened.records()
 
 
-def test_disk_full_fails_and_saves_nothing(log: SQLiteStorage) -> None:
+def test_disk_full_fails_and_saves_nothing(sqlite_log: SQLiteStorage) -> None:
+    log = sqlite_log
     entries.append(log, ruling(0))
     head = log.head()
     pages = log.conn.execute("PRAGMA page_count").fetchone()[0]
@@ -200,7 +212,7 @@ def test_disk_full_fails_and_saves_nothing(log: SQLiteStorage) -> None:
     assert verify(log).ok
 
 
-def test_meters(log: SQLiteStorage) -> None:
+def test_meters(log: Storage) -> None:
     assert log.meter("PG-1", "treasure") is None
     with log.transaction() as tx:
         ruling_id = users.append_checked(tx, ruling(1))
@@ -233,7 +245,7 @@ def test_meters(log: SQLiteStorage) -> None:
     assert verify(log).ok
 
 
-def test_meter_needs_a_user_and_a_number(log: SQLiteStorage) -> None:
+def test_meter_needs_a_user_and_a_number(log: Storage) -> None:
     with log.transaction() as tx:
         with pytest.raises(AuditError, match="needs the id of the user"):
             meters.move(tx, "PG-1", "treasure", 1, "seed")
@@ -246,7 +258,7 @@ def test_meter_needs_a_user_and_a_number(log: SQLiteStorage) -> None:
         assert meters.move(tx, "PG-1", "treasure", 7, "seed", user_id="D1") == 1
 
 
-def test_checkpoint_counts_itself(log: SQLiteStorage) -> None:
+def test_checkpoint_counts_itself(log: Storage) -> None:
     staff.add_user(log, "S1", "supervisor", pin="lantern-2468")
     entries.append(log, ruling(2))
     before = log.head()
@@ -258,12 +270,12 @@ def test_checkpoint_counts_itself(log: SQLiteStorage) -> None:
     assert verify(log, [cp]).ok
 
 
-def test_empty_log_verifies(log: SQLiteStorage) -> None:
+def test_empty_log_verifies(log: Storage) -> None:
     result = verify(log)
     assert (result.ok, result.records, result.first_bad) == (True, 0, None)
 
 
-def test_search_filters(log: SQLiteStorage) -> None:
+def test_search_filters(log: Storage) -> None:
     entries.append(log, ruling(1, table_id="PG-1", seat=1))
     entries.append(log, ruling(2, table_id="PG-2", seat=1, user_id="D2"))
     entries.append(log, ruling(3, table_id="PG-1", seat=2, game="burosh", action="rank"))
@@ -284,14 +296,14 @@ def test_search_filters(log: SQLiteStorage) -> None:
 
 
 @pytest.mark.parametrize("target", [0, 2, -1])
-def test_link_to_a_missing_record(log: SQLiteStorage, target: int) -> None:
+def test_link_to_a_missing_record(log: Storage, target: int) -> None:
     entries.append(log, ruling(1))
     with pytest.raises(AuditError, match=f"there is no audit record {target} to refer to"):
         entries.append(log, ruling(2, links_to=target))
     assert log.head().records == 1
 
 
-def test_links(log: SQLiteStorage) -> None:
+def test_links(log: Storage) -> None:
     first = entries.append(log, ruling(1))
     with log.transaction() as tx:
         users.append_checked(tx, ruling(2))
@@ -306,7 +318,8 @@ def test_links(log: SQLiteStorage) -> None:
     texts=st.lists(st.text(max_size=30), min_size=1, max_size=5),
     seat=st.one_of(st.none(), st.integers(-5, 12)),
 )
-def test_any_text_verifies(log: SQLiteStorage, texts: list[str], seat: int | None) -> None:
+def test_any_text_verifies(sqlite_log: SQLiteStorage, texts: list[str], seat: int | None) -> None:
+    log = sqlite_log
     start = log.head().records
     with log.transaction() as tx:
         for text in texts:

@@ -17,7 +17,7 @@ from pg_server import PgServer
 from typer.testing import CliRunner, Result
 
 from dealer.audit import open_log, staff
-from dealer.audit.chain import GENESIS_HASH, record_hash
+from dealer.audit.chain import GENESIS_HASH, record_hash, seal
 from dealer.audit.postgres import PostgresStorage, redact
 from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
 from dealer.audit.users import user_record_result
@@ -46,12 +46,13 @@ def ruling(user_id: str, n: int = 1, *, seat: int | None = None, **result: objec
     )
 
 
-def terminal(server: PgServer, url: str, login: str) -> str:
-    """`url` as the terminal login `login`, a member of dealer_app (made once per server)."""
+def terminal(server: PgServer, url: str, login: str, role: str = "dealer_app") -> str:
+    """`url` as the login `login`, a member of `role`: a terminal's (dealer_app) or an
+    auditor's (dealer_auditor); made once per server."""
     server.sql(
         "postgres",
         f"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{login}') THEN "
-        f'CREATE ROLE "{login}" LOGIN IN ROLE dealer_app; END IF; END $$',
+        f'CREATE ROLE "{login}" LOGIN IN ROLE {role}; END IF; END $$',
     )
     return url.replace("floor_owner@", f"{login}@")
 
@@ -203,6 +204,102 @@ def test_the_seat_index_is_written_only_with_its_record(pg_server: PgServer) -> 
         assert not verify(log).ok
 
 
+PIN = "lantern-2468"
+
+
+def test_a_terminal_cannot_rewrite_the_users_or_lift_the_protection(pg_server: PgServer) -> None:
+    """The counterparts of editing an SQLite file (tests/test_audit_tamper.py): a terminal's
+    login is refused every write around the server's two functions, and the users row of a
+    user record made by someone else."""
+    url = pg_server.fresh_url()
+    with open_log(url) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)  # record 1, by S1
+    with PostgresStorage.open(terminal(pg_server, url, "d-104")) as log:
+        for statement in (
+            "UPDATE dealer.users SET role = 'dealer'",
+            "DELETE FROM dealer.users",
+            "TRUNCATE dealer.users",
+            "UPDATE dealer.schema_migrations SET version = 0",
+            "DELETE FROM dealer.schema_migrations",
+            "ALTER TABLE dealer.records DISABLE TRIGGER records_no_update",
+            "DROP TRIGGER records_no_delete ON dealer.records",
+            "ALTER TABLE dealer.users DISABLE TRIGGER users_no_update",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                log.conn.execute(statement)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="was not made by d-104"):
+            log.conn.execute("SELECT dealer.add_user(1, 'S1', 'supervisor', true, NULL)")
+        assert log.protection_problems() == [] and verify(log).ok
+
+
+def test_a_terminal_that_promotes_itself_is_caught_by_verify(pg_server: PgServer) -> None:
+    """A login may append a user record in its own name and the users row it says, as the tool
+    does for a supervisor: one that makes itself a supervisor passes the server and fails
+    verify, which replays who could act at each point of the log."""
+    url = pg_server.fresh_url()
+    with open_log(url) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)
+    with PostgresStorage.open(terminal(pg_server, url, "d-104")) as log:
+        with log.transaction() as tx:
+            made = tx.append(
+                Entry(
+                    kind="user",
+                    user_id="d-104",
+                    role="supervisor",
+                    action="add",
+                    result=user_record_result("d-104", "supervisor", True, None),
+                )
+            )
+            tx.add_user(UserRow(made, "d-104", "supervisor", True, None))
+        checked = verify(log)
+    assert (checked.ok, checked.first_bad) == (False, 2)
+    assert checked.problems == (
+        "record 2 (user): at that point d-104 is not a registered supervisor: unregistered ids "
+        "act as dealers",
+    )
+
+
+def test_the_owner_who_lifts_the_protection_is_caught_by_verify(pg_server: PgServer) -> None:
+    """The counterpart of dropping an SQLite file's triggers: the database's owner may disable
+    them; verify then names the protection lifted, a record changed, and records deleted from
+    the end against a checkpoint kept outside."""
+    with PostgresStorage.open(pg_server.fresh_url()) as log:
+        with log.transaction() as tx:
+            for n in range(1, 5):
+                tx.append(ruling("D1", n))
+        kept = log.head()
+        log.conn.execute("ALTER TABLE dealer.records DISABLE TRIGGER records_no_update")
+        log.conn.execute("ALTER TABLE dealer.records DISABLE TRIGGER records_no_delete")
+        log.conn.execute("""UPDATE dealer.records SET result = '{"n":9}' WHERE id = 2""")
+        changed = verify(log)
+        assert (changed.ok, changed.records, changed.first_bad) == (False, 4, 2)
+        assert changed.problems == (
+            "record 2 was changed after it was written",
+            "the protection trigger records_no_update is missing or disabled: someone removed it",
+            "the protection trigger records_no_delete is missing or disabled: someone removed it",
+        )
+        log.conn.execute("DELETE FROM dealer.records WHERE id >= 2")
+        log.conn.execute("ALTER TABLE dealer.records ENABLE TRIGGER records_no_update")
+        log.conn.execute("ALTER TABLE dealer.records ENABLE TRIGGER records_no_delete")
+        assert verify(log).ok  # what is left is a whole chain: only a checkpoint knows more
+        cut = verify(log, [kept])
+        assert (cut.ok, cut.records, cut.first_bad) == (False, 1, 2)
+
+
+def test_even_the_owner_cannot_back_date_a_record(pg_server: PgServer) -> None:
+    with PostgresStorage.open(pg_server.fresh_url()) as log:
+        with log.transaction() as tx:
+            tx.append(ruling("D1", 1))
+        with (
+            pytest.raises(AuditError, match="audit record 2 is dated before the record before it"),
+            log.transaction() as tx,
+        ):
+            row = seal(ruling("D1", 2), tx.head())
+            row["recorded_at"] = "2000-01-01T00:00:00.000000Z"
+            tx.copy(row | {"hash": record_hash(row)})
+        assert log.head().records == 1
+
+
 def test_concurrent_terminals_never_fork_the_chain(pg_server: PgServer) -> None:
     url = pg_server.fresh_url()
     logins = [terminal(pg_server, url, f"d-{n}") for n in range(4)]
@@ -232,6 +329,31 @@ def test_concurrent_terminals_never_fork_the_chain(pg_server: PgServer) -> None:
         )
 
 
+def test_a_writer_gives_up_after_the_busy_timeout_as_on_sqlite(
+    pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another terminal holding the log's lock (stopped mid-write): a writer waits for it at
+    most the busy timeout, then says so in SQLite's words, and nothing is saved."""
+    from dealer.audit import postgres, sqlite
+    from dealer.audit.postgres_schema import LOCK_KEY
+
+    assert postgres.BUSY_TIMEOUT_SECONDS == sqlite.BUSY_TIMEOUT_SECONDS == 15
+    monkeypatch.setattr(postgres, "BUSY_TIMEOUT_SECONDS", 0.2)
+    url = pg_server.fresh_url()
+    with psycopg.connect(url) as holder, open_log(url) as log:
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+        with pytest.raises(AuditError) as waited, log.transaction() as tx:
+            tx.append(ruling("D1"))
+        assert str(waited.value) == (
+            f"could not write in the audit log {url} (the database stayed busy for more than "
+            "0.2 s (another process is writing)): nothing was saved"
+        )
+        holder.rollback()
+        assert log.head().records == 0
+        with log.transaction() as tx:
+            assert tx.append(ruling("D1")) == 1
+
+
 def test_a_user_row_written_through_the_server(pg_server: PgServer) -> None:
     with PostgresStorage.open(pg_server.fresh_url()) as log, log.transaction() as tx:
         made = tx.append(
@@ -257,6 +379,49 @@ APP = build_app()
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(APP, list(args))
+
+
+READING = (
+    ["audit", "list"],
+    ["audit", "search", "--table", "PG-1"],
+    ["audit", "show", "2"],
+    ["audit", "verify"],
+    ["audit", "export", "--format", "jsonl"],
+    ["audit", "user", "list"],
+    ["audit", "dispute", "list"],
+    ["audit", "meter", "show", "progressive_treasure", "--table", "PG-1"],
+    ["shift", "summary", "--table", "PG-1"],
+)
+"""Every reading command (as tests/test_audit_files.py reads an SQLite file)."""
+
+
+def test_a_read_only_login_reads_everything_and_writes_nothing(pg_server: PgServer) -> None:
+    """The counterpart of an archived (read-only) SQLite file: an auditor's login runs every
+    reading command and is refused any write in one line, before a PIN is checked."""
+    url = pg_server.fresh_url()
+    with open_log(url) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)
+        with log.transaction() as tx:
+            tx.append(ruling("D1", seat=1))
+        before = log.head()
+    auditor = terminal(pg_server, url, "a-3", "dealer_auditor")
+    for args in READING:
+        result = run(*args, "--db", auditor)
+        assert result.exit_code == 0, (args, result.output)
+    refused = f"Error: the audit log {auditor} is read-only for the login a-3: it can be read, "
+    for args in (
+        ["audit", "checkpoint", "--user", "S1", "--pin", PIN],
+        ["audit", "checkpoint", "--user", "S1", "--pin", "wrong-pin-0"],
+        ["paigow", "rank", "As Ks", "--user", "D1"],
+    ):
+        result = run(*args, "--db", auditor)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            1,
+            "",
+            refused + "listed, verified and exported, not written\n",
+        )
+    with open_log(url, read_only=True) as log:
+        assert log.head() == before
 
 
 def test_db_init_through_the_cli(pg_server: PgServer) -> None:
@@ -313,6 +478,26 @@ def test_an_unreachable_server_is_one_line_without_the_password(tmp_path: Path) 
         f"Error: cannot connect to the audit log postgresql://d-104@/floor?host={tmp_path}: "
     )
     assert "s3cret" not in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://d-104:s3cret@[::1/floor", "the PostgreSQL URL given"),
+        (
+            "postgresql://d-104:s3%ZZcret@/floor?host=/nowhere",
+            "postgresql://d-104@/floor?host=/nowhere",
+        ),
+    ],
+)
+def test_a_url_the_driver_cannot_read_is_one_line_without_the_password(
+    url: str, shown: str
+) -> None:
+    """The driver's own words follow (they may quote the URL: never with its password)."""
+    result = run("audit", "list", "--db", url)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith(f"Error: cannot connect to the audit log {shown}: ")
+    assert "s3" not in result.stderr and result.stderr.count("\n") == 1
 
 
 def test_db_init_wants_a_url() -> None:

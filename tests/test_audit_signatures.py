@@ -5,7 +5,6 @@ the shipped key cost, the PIN's minimum length, and the lockout after wrong PINs
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,8 +12,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from dealer.audit import corrections, entries, keys, open_log, staff, users
-from dealer.audit.chain import Checkpoint, seal
-from dealer.audit.records import Entry, RecordFilter
+from dealer.audit.chain import seal
+from dealer.audit.records import Entry, RecordFilter, UserRow
 from dealer.audit.verify import verify
 from dealer.cli.app import build_app
 from dealer.kernel.errors import AccessError
@@ -29,9 +28,10 @@ def ruling() -> Entry:
 
 
 @pytest.fixture
-def path(tmp_path: Path) -> Iterator[Path]:
-    """S1 (bootstrap, record 1), S2 (2), D1 (3), a ruling (4) and S2's void of it (5)."""
-    where = tmp_path / "a.sqlite"
+def path(log_at: Path | str) -> Iterator[Path | str]:
+    """S1 (bootstrap, record 1), S2 (2), D1 (3), a ruling (4) and S2's void of it (5), on each
+    backend."""
+    where = log_at
     with open_log(where) as log:
         staff.add_user(log, "S1", "supervisor", pin=PIN)
         staff.add_user(log, "S2", "supervisor", pin=PIN2, supervisor_id="S1", supervisor_pin=PIN)
@@ -41,31 +41,30 @@ def path(tmp_path: Path) -> Iterator[Path]:
     yield where
 
 
-def problems(path: Path) -> tuple[bool, int | None, tuple[str, ...]]:
+def problems(path: Path | str) -> tuple[bool, int | None, tuple[str, ...]]:
     with open_log(path) as log:
         result = verify(log)
     return result.ok, result.first_bad, result.problems
 
 
-def forge(path: Path, entry: Entry) -> int:
-    """Append `entry` as someone with the file would: a correct chain hash, no key."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    count, head = conn.execute("SELECT id, hash FROM records ORDER BY id DESC LIMIT 1").fetchone()
-    row = seal(entry, Checkpoint(count, head))
-    conn.execute(
-        f"INSERT INTO records ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
-        list(row.values()),
-    )
-    conn.close()
+def forge(path: Path | str, entry: Entry, account: tuple[str, str] | None = None) -> int:
+    """Append `entry` as someone who can write around the tool would (who holds the SQLite
+    file; the PostgreSQL database's owner): a correct chain hash, no key. With `account` (a
+    user id, a sealed key), a users row registering that supervisor too."""
+    with open_log(path) as log, log.transaction() as tx:
+        row = seal(entry, tx.head())
+        tx.copy(row)
+        if account is not None:
+            tx.add_user(UserRow(int(row["id"]), account[0], "supervisor", True, account[1]))
     return int(row["id"])
 
 
-def stored_row(path: Path, record_id: int) -> dict[str, object]:
+def stored_row(path: Path | str, record_id: int) -> dict[str, object]:
     with open_log(path) as log:
         return next(log.rows(RecordFilter(ids=(record_id,))))
 
 
-def test_every_supervisor_action_is_signed_and_verifies(path: Path) -> None:
+def test_every_supervisor_action_is_signed_and_verifies(path: Path | str) -> None:
     with open_log(path) as log:
         made = log.records()
         s1_key = made[0].result["key"]
@@ -77,7 +76,7 @@ def test_every_supervisor_action_is_signed_and_verifies(path: Path) -> None:
     assert problems(path) == (True, None, ())
 
 
-def test_a_forged_void_without_a_signature_fails_naming_it(path: Path) -> None:
+def test_a_forged_void_without_a_signature_fails_naming_it(path: Path | str) -> None:
     forged = forge(
         path,
         Entry(kind="void", user_id="S1", role="supervisor", links_to=4, reason="forged"),
@@ -89,7 +88,7 @@ def test_a_forged_void_without_a_signature_fails_naming_it(path: Path) -> None:
     )
 
 
-def test_a_forged_signature_fails(path: Path) -> None:
+def test_a_forged_signature_fails(path: Path | str) -> None:
     genuine = stored_row(path, 5)
     signature = json.loads(str(genuine["settings"]))["signature"]
     forged = forge(
@@ -108,7 +107,7 @@ def test_a_forged_signature_fails(path: Path) -> None:
     )
 
 
-def test_a_replayed_signed_record_fails(path: Path) -> None:
+def test_a_replayed_signed_record_fails(path: Path | str) -> None:
     genuine = Entry(
         **{
             name: json.loads(str(value)) if name in JSON_FIELDS else value
@@ -127,7 +126,7 @@ def test_a_replayed_signed_record_fails(path: Path) -> None:
     )
 
 
-def test_a_forged_supervisor_account_fails(path: Path) -> None:
+def test_a_forged_supervisor_account_fails(path: Path | str) -> None:
     blob, _ = keys.make_key("attacker-0000")
     forged = forge(
         path,
@@ -138,14 +137,8 @@ def test_a_forged_supervisor_account_fails(path: Path) -> None:
             action="add",
             result=users.user_record_result("X1", "supervisor", True, blob),
         ),
+        account=("X1", blob),
     )
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute(
-        "INSERT INTO users (record_id, user_id, role, active, pin_hash) "
-        "VALUES (?, 'X1', 'supervisor', 1, ?)",
-        [forged, blob],
-    )
-    conn.close()
     assert problems(path) == (
         False,
         forged,
@@ -153,7 +146,7 @@ def test_a_forged_supervisor_account_fails(path: Path) -> None:
     )
 
 
-def test_a_signature_by_another_supervisors_key_fails(path: Path) -> None:
+def test_a_signature_by_another_supervisors_key_fails(path: Path | str) -> None:
     with open_log(path) as log:
         s2 = log.user("S2")
     assert s2 is not None
@@ -187,7 +180,7 @@ def test_a_key_made_at_the_shipped_cost_opens() -> None:
     assert keys.open_key("lantern-2469", stored) is None
 
 
-def test_lockout_after_five_wrong_pins(path: Path) -> None:
+def test_lockout_after_five_wrong_pins(path: Path | str) -> None:
     with open_log(path) as log:
         for attempt in range(1, 5):
             with pytest.raises(AccessError, match=r"^wrong PIN for S2: void refused$"):
@@ -220,7 +213,7 @@ def test_lockout_after_five_wrong_pins(path: Path) -> None:
     assert problems(path) == (True, None, ())
 
 
-def test_a_success_resets_the_count(path: Path) -> None:
+def test_a_success_resets_the_count(path: Path | str) -> None:
     with open_log(path) as log:
         for _ in range(4):
             with pytest.raises(AccessError):
@@ -232,7 +225,7 @@ def test_a_success_resets_the_count(path: Path) -> None:
         assert users.user(log, "S2").active  # type: ignore[union-attr]
 
 
-def test_an_unearned_lock_record_fails(path: Path) -> None:
+def test_an_unearned_lock_record_fails(path: Path | str) -> None:
     with open_log(path) as log:
         s2 = log.user("S2")
     assert s2 is not None
@@ -251,12 +244,7 @@ def test_an_unearned_lock_record_fails(path: Path) -> None:
     )
 
 
-def test_a_short_pin_is_refused_in_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for name in ("DEALER_USER", "DEALER_TABLE", "DEALER_PIN", "DEALER_NEW_PIN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DEALER_DB", str(tmp_path / "audit.sqlite"))
+def test_a_short_pin_is_refused_in_one_line(dealer_db: Path | str) -> None:
     app = build_app("audit")
 
     def run(*args: str) -> Result:
@@ -269,7 +257,7 @@ def test_a_short_pin_is_refused_in_one_line(
         "spaces; a short phrase is easiest to remember)\n"
     )
     assert run("user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
-    with open_log(tmp_path / "audit.sqlite") as log:
+    with open_log(dealer_db) as log:
         assert log.head().records == 1
 
 
@@ -278,7 +266,7 @@ def test_a_short_pin_is_refused_in_one_line(
 PIN_A = "ledger-86420"
 
 
-def checkpoint_entry(path: Path, maker: str, role: str, **changes: object) -> Entry:
+def checkpoint_entry(path: Path | str, maker: str, role: str, **changes: object) -> Entry:
     """A checkpoint entry as the tool would write it next: the right count and head hash."""
     with open_log(path) as log:
         head = log.head()
@@ -292,7 +280,7 @@ def checkpoint_entry(path: Path, maker: str, role: str, **changes: object) -> En
     return Entry(**(fields | changes))  # type: ignore[arg-type]
 
 
-def test_an_auditors_checkpoint_is_signed_and_verifies(path: Path) -> None:
+def test_an_auditors_checkpoint_is_signed_and_verifies(path: Path | str) -> None:
     with open_log(path) as log:
         added = staff.add_user(
             log, "A1", "auditor", pin=PIN_A, supervisor_id="S1", supervisor_pin=PIN
@@ -320,7 +308,7 @@ def test_an_auditors_checkpoint_is_signed_and_verifies(path: Path) -> None:
     ],
 )
 def test_a_checkpoint_needs_a_supervisor_or_auditor_and_their_pin(
-    path: Path, maker: str, pin: str, why: str
+    path: Path | str, maker: str, pin: str, why: str
 ) -> None:
     with open_log(path) as log:
         before = log.head().records
@@ -333,7 +321,7 @@ def test_a_checkpoint_needs_a_supervisor_or_auditor_and_their_pin(
     assert problems(path) == (True, None, ())
 
 
-def test_wrong_checkpoint_pins_count_toward_the_lockout(path: Path) -> None:
+def test_wrong_checkpoint_pins_count_toward_the_lockout(path: Path | str) -> None:
     with open_log(path) as log:
         for attempt in range(1, 5):
             with pytest.raises(AccessError):
@@ -346,7 +334,7 @@ def test_wrong_checkpoint_pins_count_toward_the_lockout(path: Path) -> None:
     assert problems(path) == (True, None, ())
 
 
-def test_a_forged_checkpoint_without_a_signature_fails_naming_it(path: Path) -> None:
+def test_a_forged_checkpoint_without_a_signature_fails_naming_it(path: Path | str) -> None:
     forged = forge(path, checkpoint_entry(path, "S1", "supervisor"))
     assert problems(path) == (
         False,
@@ -355,7 +343,7 @@ def test_a_forged_checkpoint_without_a_signature_fails_naming_it(path: Path) -> 
     )
 
 
-def test_a_checkpoint_with_a_bad_or_copied_signature_fails(path: Path) -> None:
+def test_a_checkpoint_with_a_bad_or_copied_signature_fails(path: Path | str) -> None:
     with open_log(path) as log:
         made = entries.checkpoint(log, "S1", PIN).records
     genuine = json.loads(str(stored_row(path, made)["settings"]))["signature"]
@@ -382,14 +370,16 @@ def test_a_checkpoint_with_a_bad_or_copied_signature_fails(path: Path) -> None:
     )
 
 
-def test_a_checkpoint_by_a_maker_without_a_key_is_not_asked_for_a_signature(path: Path) -> None:
+def test_a_checkpoint_by_a_maker_without_a_key_is_not_asked_for_a_signature(
+    path: Path | str,
+) -> None:
     """Taken before checkpoints needed a PIN, by a dealer or an id never registered."""
     forge(path, checkpoint_entry(path, "D1", "dealer"))
     forge(path, checkpoint_entry(path, "nobody", "dealer"))
     assert problems(path) == (True, None, ())
 
 
-def test_a_checkpoint_signed_by_a_dealers_own_key_fails(path: Path) -> None:
+def test_a_checkpoint_signed_by_a_dealers_own_key_fails(path: Path | str) -> None:
     with open_log(path) as log:
         staff.add_user(log, "D2", "dealer", pin=PIN_A, supervisor_id="S1", supervisor_pin=PIN)
         d2 = log.user("D2")

@@ -1,10 +1,10 @@
 """Supervisor approval of profiles and pay tables, and the profile digest on every ruling."""
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from log_reads import kinds
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
@@ -13,9 +13,9 @@ PAYTABLES = Path(__file__).parents[1] / "paytables"
 
 
 @pytest.fixture()
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
-    monkeypatch.setenv("DEALER_DB", str(path))
+def db(dealer_db: Path | str) -> Path | str:
+    """Supervisor sup-1 and dealer d-1 on a log on each backend."""
+    path = dealer_db
     for args in (
         ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876"],
         [
@@ -41,13 +41,8 @@ def run(*args: str):
     return CliRunner().invoke(build_app(args[0]), list(args))
 
 
-def kinds(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return [row[0] for row in conn.execute("SELECT kind FROM records ORDER BY id")]
-
-
 def test_a_supervisor_approves_a_profile_and_rulings_carry_its_digest(
-    db: Path, tmp_path: Path
+    db: Path | str, tmp_path: Path
 ) -> None:
     profile = tmp_path / "room.yaml"
     profile.write_text("name: room\nrules:\n  foul: reset\n", encoding="utf-8")
@@ -70,7 +65,7 @@ def test_a_supervisor_approves_a_profile_and_rulings_carry_its_digest(
     assert kinds(db)[-2:] == ["profile-change", "ruling"]
 
 
-def test_a_dealer_or_a_wrong_pin_is_refused_and_recorded(db: Path, tmp_path: Path) -> None:
+def test_a_dealer_or_a_wrong_pin_is_refused_and_recorded(db: Path | str, tmp_path: Path) -> None:
     table = PAYTABLES / "envy-bonus.yaml"
     dealer = run(
         "audit",
@@ -99,7 +94,7 @@ def test_a_dealer_or_a_wrong_pin_is_refused_and_recorded(db: Path, tmp_path: Pat
     assert kinds(db)[-2:] == ["access-denied", "access-denied"]
 
 
-def test_a_bad_profile_is_not_approved(db: Path, tmp_path: Path) -> None:
+def test_a_bad_profile_is_not_approved(db: Path | str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("rules:\n  wheel: sideways\n", encoding="utf-8")
     result = run(

@@ -1,12 +1,12 @@
 """`dealer burosh …` through the CLI runner: exact output, JSON keys, exit codes, the record."""
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from log_reads import rows
 from typer.testing import CliRunner
 
 from dealer.cli.app import app
@@ -15,30 +15,26 @@ from dealer.games.burosh.rulings import compare_ruling, rank_ruling
 
 
 @pytest.fixture()
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
-    monkeypatch.setenv("DEALER_DB", str(path))
+def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """An empty log on each backend; the commands run as d-104 at BR-1."""
     monkeypatch.setenv("DEALER_USER", "d-104")
     monkeypatch.setenv("DEALER_TABLE", "BR-1")
-    return path
+    return dealer_db
 
 
 def run(*args: str, stdin: str | None = None):
     return CliRunner().invoke(app, list(args), input=stdin)
 
 
-def rulings(db: Path) -> list[tuple[str, str, str, str]]:
+def rulings(db: Path | str) -> list[tuple[str, str, str, str]]:
     """(game, action, input, settings) of every ruling on the record, in order."""
-    if not db.exists():
-        return []
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "SELECT game, action, input_text, settings FROM records WHERE kind = 'ruling' "
-            "ORDER BY id"
-        ).fetchall()
+    return [
+        (row["game"], row["action"], row["input_text"], row["settings"])
+        for row in rows(db, kind="ruling")
+    ]
 
 
-def test_rank_json_emperors_court(db: Path) -> None:
+def test_rank_json_emperors_court(db: Path | str) -> None:
     result = run("burosh", "rank", "EM", "Ah", "Kh", "Qh", "Jh", "--trump", "h", "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -76,12 +72,14 @@ def test_rank_json_emperors_court(db: Path) -> None:
         ("Ah 9d", "s", "high-card", {}),
     ],
 )
-def test_rank_categories(db: Path, cards: str, trump: str, category: str, wilds: dict) -> None:
+def test_rank_categories(
+    db: Path | str, cards: str, trump: str, category: str, wilds: dict
+) -> None:
     out = json.loads(run("burosh", "rank", cards, "--trump", trump, "--json").stdout)
     assert (out["category"], out["wilds"]) == (category, wilds)
 
 
-def test_rank_for_people(db: Path) -> None:
+def test_rank_for_people(db: Path | str) -> None:
     result = run("burosh", "rank", "Kd EM 4h", "--trump", "s")
     assert result.exit_code == 0
     assert result.stdout == (
@@ -95,7 +93,7 @@ def test_rank_for_people(db: Path) -> None:
     )
 
 
-def test_compare_tie_json(db: Path) -> None:
+def test_compare_tie_json(db: Path | str) -> None:
     result = run("burosh", "compare", "Ts Th", "Td MG", "--trump", "s", "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -110,7 +108,7 @@ def test_compare_tie_json(db: Path) -> None:
     assert rulings(db) == [("burosh", "compare", "Ts Th | Td MG", '{"trump":"s"}')]
 
 
-def test_compare_tie_for_people(db: Path) -> None:
+def test_compare_tie_for_people(db: Path | str) -> None:
     result = run("burosh", "compare", "Ts Th", "Td MG", "--trump", "s")
     assert result.exit_code == 0
     assert result.stdout == (
@@ -137,7 +135,7 @@ def test_compare_tie_for_people(db: Path) -> None:
         (["2h 2d EM", "2c HM"], [0, 1]),
     ],
 )
-def test_compare_winners(db: Path, hands: list[str], winners: list[int]) -> None:
+def test_compare_winners(db: Path | str, hands: list[str], winners: list[int]) -> None:
     out = json.loads(run("burosh", "compare", *hands, "--trump", "s", "--json").stdout)
     assert out["winners"] == winners
     assert len(out["hands"]) == len(hands)
@@ -160,7 +158,7 @@ def test_compare_winners(db: Path, hands: list[str], winners: list[int]) -> None
     ],
 )
 def test_bad_input_is_one_error_line_exit_1_and_nothing_recorded(
-    db: Path, args: list[str], message: str
+    db: Path | str, args: list[str], message: str
 ) -> None:
     if "--trump" not in args:
         args = [*args, "--trump", "s"]
@@ -182,12 +180,12 @@ def test_bad_input_is_one_error_line_exit_1_and_nothing_recorded(
         ["burosh", "deal"],
     ],
 )
-def test_bad_usage_exits_2(db: Path, args: list[str]) -> None:
+def test_bad_usage_exits_2(db: Path | str, args: list[str]) -> None:
     assert run(*args).exit_code == 2
     assert rulings(db) == []
 
 
-def test_batch_rank_with_a_bad_line_in_the_middle(db: Path) -> None:
+def test_batch_rank_with_a_bad_line_in_the_middle(db: Path | str) -> None:
     lines = "EM Ah Kh Qh Jh\n# a comment\n\nAs JK\n2s 2h 2d\n"
     result = run("burosh", "rank", "--trump", "h", "--batch", "-", "--json", stdin=lines)
     assert result.exit_code == 1
@@ -203,7 +201,7 @@ def test_batch_rank_with_a_bad_line_in_the_middle(db: Path) -> None:
     ]
 
 
-def test_batch_compare_from_a_file(db: Path, tmp_path: Path) -> None:
+def test_batch_compare_from_a_file(db: Path | str, tmp_path: Path) -> None:
     batch = tmp_path / "challenges.txt"
     batch.write_text("Ks Kh | Kd EM\nTs Th|Td MG\nAh 9d | 2s | Kh Kd\nKs Kh | Ks\n", "utf-8")
     result = run("burosh", "compare", "--trump", "s", "--batch", str(batch), "--json")
@@ -214,7 +212,7 @@ def test_batch_compare_from_a_file(db: Path, tmp_path: Path) -> None:
     assert [r[2] for r in rulings(db)] == ["Ks Kh | Kd EM", "Ts Th | Td MG", "Ah 9d | 2s | Kh Kd"]
 
 
-def test_batch_file_missing(db: Path, tmp_path: Path) -> None:
+def test_batch_file_missing(db: Path | str, tmp_path: Path) -> None:
     result = run("burosh", "rank", "--trump", "s", "--batch", str(tmp_path / "none.txt"))
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: cannot read batch file")

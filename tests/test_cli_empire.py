@@ -3,12 +3,12 @@ exit codes, the record."""
 
 import json
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from log_reads import records
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
@@ -35,29 +35,23 @@ PROVISIONAL = PROVISIONAL_LINE.format(name="empire-attested", version="1")
 
 
 @pytest.fixture()
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
-    monkeypatch.setenv("DEALER_DB", str(path))
+def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """An empty log on each backend; the commands run as d-104 at EM-2."""
     monkeypatch.setenv("DEALER_USER", "d-104")
     monkeypatch.setenv("DEALER_TABLE", "EM-2")
     monkeypatch.delenv("DEALER_EMPIRE_COMBINATIONS", raising=False)
-    return path
+    return dealer_db
 
 
 def run(*args: str, stdin: str | None = None):
     return CliRunner().invoke(APP, list(args), input=stdin)
 
 
-def rulings_in(db: Path) -> list[tuple[str, str, str]]:
-    if not db.exists():
-        return []
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "SELECT game, action, input_text FROM records WHERE kind = 'ruling' ORDER BY id"
-        ).fetchall()
+def rulings_in(db: Path | str) -> list[tuple[str | None, str | None, str]]:
+    return [(r.game, r.action, r.input_text) for r in records(db, kind="ruling")]
 
 
-def test_rank_on_the_provisional_table_says_so(db: Path) -> None:
+def test_rank_on_the_provisional_table_says_so(db: Path | str) -> None:
     result = run("empire", "rank", "red-sword", "blue-sword", "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -91,7 +85,7 @@ def test_rank_on_the_provisional_table_says_so(db: Path) -> None:
     assert rulings_in(db) == [("empire", "rank", "red-sword blue-sword")]
 
 
-def test_compare_on_an_operator_table_is_not_provisional(db: Path) -> None:
+def test_compare_on_an_operator_table_is_not_provisional(db: Path | str) -> None:
     tableaux = ("red-gate blue-gate", "red-bow blue-bow")
     shipped = json.loads(run("empire", "compare", *tableaux, "--json").stdout)
     assert shipped["winners"] == [1] and shipped["provisional"] is True  # bow above gate
@@ -117,7 +111,7 @@ def test_compare_on_an_operator_table_is_not_provisional(db: Path) -> None:
 
 
 def test_an_operator_combination_and_the_environment_variable(
-    db: Path, monkeypatch: pytest.MonkeyPatch
+    db: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DEALER_EMPIRE_COMBINATIONS", str(OPERATOR))
     out = json.loads(run("empire", "rank", "red-gate red-tower red-crown", "--json").stdout)
@@ -125,7 +119,7 @@ def test_an_operator_combination_and_the_environment_variable(
     assert PROVISIONAL not in out["explanation"]
 
 
-def test_a_split_between_tableaux(db: Path) -> None:
+def test_a_split_between_tableaux(db: Path | str) -> None:
     out = json.loads(run("empire", "compare", "red-sword", "red-bow", "--json").stdout)
     assert out["winners"] == [0]
     out = json.loads(run("empire", "compare", "dragon", "dragon", "--json").stdout)
@@ -137,7 +131,7 @@ def test_a_split_between_tableaux(db: Path) -> None:
     )
 
 
-def test_other_tableaux_restrict_the_ranked_one(db: Path) -> None:
+def test_other_tableaux_restrict_the_ranked_one(db: Path | str) -> None:
     result = run("empire", "rank", "red-gate", "dragon", "--other", "dwarf green-gate", "--json")
     out = json.loads(result.stdout)
     assert out["category"] == "no-combination"
@@ -151,7 +145,7 @@ def test_other_tableaux_restrict_the_ranked_one(db: Path) -> None:
     ]
 
 
-def test_rank_for_people(db: Path) -> None:
+def test_rank_for_people(db: Path | str) -> None:
     result = run("empire", "rank", "red-sword", "blue-sword", "dragon", "elf")
     assert result.exit_code == 0, result.output
     assert result.stdout == (
@@ -172,7 +166,7 @@ def test_rank_for_people(db: Path) -> None:
     )
 
 
-def test_compare_for_people(db: Path) -> None:
+def test_compare_for_people(db: Path | str) -> None:
     result = run("empire", "compare", "red-gate blue-gate", "red-bow blue-bow",
                  "--combinations", str(OPERATOR))  # fmt: skip
     assert result.stdout.splitlines()[:4] == [
@@ -228,7 +222,7 @@ combinations: [{name: pair, kind: same-type, count: 2}]
     ],
 )
 def test_bad_input_is_one_error_line_exit_1_and_nothing_recorded(
-    db: Path, tmp_path: Path, args: list[str], message: str
+    db: Path | str, tmp_path: Path, args: list[str], message: str
 ) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(BAD_TABLE)
@@ -252,12 +246,12 @@ def test_bad_input_is_one_error_line_exit_1_and_nothing_recorded(
         ["nothing"],
     ],
 )
-def test_bad_usage_exits_2(db: Path, args: list[str]) -> None:
+def test_bad_usage_exits_2(db: Path | str, args: list[str]) -> None:
     assert run("empire", *args, stdin="yield\n").exit_code == 2
     assert rulings_in(db) == []
 
 
-def test_batch_rank_with_a_bad_line_in_the_middle(db: Path) -> None:
+def test_batch_rank_with_a_bad_line_in_the_middle(db: Path | str) -> None:
     lines = "red-sword blue-sword\nred-sword blue-sowrd\n# a comment\nred-bow blue-bow green-bow\n"
     result = run("empire", "rank", "--batch", "-", "--json", stdin=lines)
     assert result.exit_code == 1
@@ -269,7 +263,7 @@ def test_batch_rank_with_a_bad_line_in_the_middle(db: Path) -> None:
     assert len(rulings_in(db)) == 2
 
 
-def test_batch_compare_with_an_operator_table(db: Path) -> None:
+def test_batch_compare_with_an_operator_table(db: Path | str) -> None:
     lines = "red-gate blue-gate | red-bow blue-bow\nred-sword | blue-sword | green-sword\n"
     result = run("empire", "compare", "--batch", "-", "--json", "--combinations", str(OPERATOR),
                  stdin=lines)  # fmt: skip
@@ -303,7 +297,7 @@ see
 """
 
 
-def test_numbers_are_ascii_digits_and_at_most_nine_of_them(db: Path) -> None:
+def test_numbers_are_ascii_digits_and_at_most_nine_of_them(db: Path | str) -> None:
     """A superscript passes `str.isdigit` and breaks `int`; 5,000 digits break `int` too."""
     many = "9" * 5000
     moves = ["bet \u00b2", f"bet {many}", "bet 1000000000", "seat \u00b2 bet 1",
@@ -322,7 +316,7 @@ def test_numbers_are_ascii_digits_and_at_most_nine_of_them(db: Path) -> None:
     assert rulings_in(db) == []
 
 
-def test_a_scripted_hand_with_illegal_moves_refused_then_corrected(db: Path) -> None:
+def test_a_scripted_hand_with_illegal_moves_refused_then_corrected(db: Path | str) -> None:
     result = run("empire", "hand", "--players", "2", "--seed", "5", "--ante", "1",
                  "--stack", "20", "--json", stdin=HAND_SCRIPT)  # fmt: skip
     assert result.exit_code == 1, result.output  # a piped session with refused lines
@@ -367,7 +361,7 @@ def test_a_scripted_hand_with_illegal_moves_refused_then_corrected(db: Path) -> 
     assert typed.endswith("seat 2: bet 1 | seat 1: see")
 
 
-def test_a_hand_for_people_ending_in_a_yield(db: Path) -> None:
+def test_a_hand_for_people_ending_in_a_yield(db: Path | str) -> None:
     result = run("empire", "hand", "--players", "2", "--seed", "5", "--ante", "1",
                  stdin="bet 2\nyield\n")  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -402,7 +396,7 @@ def test_a_hand_for_people_ending_in_a_yield(db: Path) -> None:
     ]
 
 
-def test_a_hand_that_ends_early_records_nothing(db: Path) -> None:
+def test_a_hand_that_ends_early_records_nothing(db: Path | str) -> None:
     result = run("empire", "hand", "--players", "3", "--seed", "5", stdin="bet 1\nsee\n")
     assert result.exit_code == 1
     assert result.stderr == (

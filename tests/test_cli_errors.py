@@ -4,12 +4,15 @@ exit 1 for a refused value, 2 for a command line that cannot be parsed; nothing 
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from log_reads import head, use
 from typer.testing import CliRunner, Result
 
+from dealer.audit import open_log
+from dealer.audit.chain import record_hash, seal
+from dealer.audit.records import Entry
 from dealer.cli.app import build_app
 
 SETTLE = (
@@ -22,24 +25,28 @@ SETTLE = (
 )
 
 
-@pytest.fixture()
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
-    monkeypatch.setenv("DEALER_DB", str(path))
+def settled(where: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """The log at `where` named in DEALER_DB, holding one settle by d-104 (record 1)."""
+    use(where, monkeypatch)
     monkeypatch.setenv("DEALER_USER", "d-104")
-    monkeypatch.delenv("DEALER_TABLE", raising=False)
     assert run(*SETTLE, "--wager", "25").exit_code == 0
-    return path
+    return where
+
+
+@pytest.fixture()
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """A log with one settle, for what is refused before any log is read (one backend)."""
+    return settled(tmp_path / "audit.sqlite", monkeypatch)
+
+
+@pytest.fixture()
+def each_db(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """A log with one settle, on each backend."""
+    return settled(log_at, monkeypatch)
 
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(build_app(args[0]), list(args), prog_name="dealer")
-
-
-def state(db: Path) -> tuple[int, str]:
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-        count, head = conn.execute("SELECT count(*), max(hash) FROM records").fetchone()
-    return count, head
 
 
 @pytest.mark.parametrize(
@@ -73,16 +80,16 @@ def state(db: Path) -> tuple[int, str]:
     ],
 )
 def test_a_refused_value_is_one_line_and_nothing_is_recorded(
-    db: Path, args: tuple[str, ...], message: str
+    db: Path | str, args: tuple[str, ...], message: str
 ) -> None:
-    before = state(db)
+    before = head(db)
     result = run(*SETTLE, *args)
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"Error: {message}\n")
     as_json = run(*SETTLE, *args, "--json")
     assert (as_json.exit_code, as_json.stdout) == (1, "")
     assert json.loads(as_json.stderr) == {"error": message, "exit": 1}
     assert as_json.stderr.count("\n") == 1
-    assert state(db) == before
+    assert head(db) == before
 
 
 @pytest.mark.parametrize(
@@ -104,17 +111,17 @@ def test_a_refused_value_is_one_line_and_nothing_is_recorded(
     ],
 )
 def test_a_command_line_that_cannot_be_parsed_is_one_line_exit_2(
-    db: Path, args: tuple[str, ...], message: str
+    db: Path | str, args: tuple[str, ...], message: str
 ) -> None:
-    before = state(db)
+    before = head(db)
     result = run(*args)
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"Error: {message}\n")
     as_json = run(*args, "--json")
     assert json.loads(as_json.stderr) == {"error": message, "exit": 2}
-    assert state(db) == before
+    assert head(db) == before
 
 
-def test_a_long_token_is_not_echoed_back_whole(db: Path) -> None:
+def test_a_long_token_is_not_echoed_back_whole(db: Path | str) -> None:
     result = run("paigow", "rank", "A" * 100_000)
     assert result.exit_code == 1
     assert len(result.stderr) < 400
@@ -125,7 +132,7 @@ def test_a_long_token_is_not_echoed_back_whole(db: Path) -> None:
     assert result.stderr.count("\n") == 1
 
 
-def test_a_control_character_in_an_error_is_shown_escaped(db: Path) -> None:
+def test_a_control_character_in_an_error_is_shown_escaped(db: Path | str) -> None:
     result = run("paigow", "rank", "As", "\x1b]0;pwned\x07")
     assert result.exit_code == 1
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
@@ -133,14 +140,16 @@ def test_a_control_character_in_an_error_is_shown_escaped(db: Path) -> None:
 
 
 @pytest.mark.parametrize("record", ["0", "1000000000000000000000000000000"])
-def test_a_record_number_out_of_range_is_refused(db: Path, record: str) -> None:
+def test_a_record_number_out_of_range_is_refused(db: Path | str, record: str) -> None:
     result = run("audit", "show", record)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"Error: record id '{record}' is ")
     assert result.stderr.count("\n") == 1
 
 
-def test_an_unexpected_failure_is_still_one_line(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_failure_is_still_one_line(
+    db: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import dealer.desk.records
 
     def broken(*args: object, **kwargs: object) -> None:
@@ -155,16 +164,14 @@ def test_an_unexpected_failure_is_still_one_line(db: Path, monkeypatch: pytest.M
     )
 
 
-def test_a_stored_control_character_is_shown_escaped(db: Path) -> None:
-    forged = run(*SETTLE, "--wager", "25", "--table", "PG-3")
-    assert forged.exit_code == 0
-    with sqlite3.connect(db, isolation_level=None) as conn:
-        conn.execute("DROP TRIGGER records_no_update")
-        conn.execute(
-            "UPDATE records SET table_id = 'T\x07', "
-            "reason = 'ok\n  user       sup-7 (supervisor)\x1b[2J' WHERE id = 2"
-        )
-    shown = run("audit", "show", "2")
+def test_a_stored_control_character_is_shown_escaped(each_db: Path | str) -> None:
+    """A record written around the tool (by whoever holds the SQLite file, or the PostgreSQL
+    database's owner), with control characters no command would store."""
+    with open_log(each_db) as log, log.transaction() as tx:
+        row = seal(Entry(kind="ruling", user_id="d-104", role="dealer"), tx.head())
+        row.update(table_id="T\x07", reason="ok\n  user       sup-7 (supervisor)\x1b[2J")
+        tx.copy(row | {"hash": record_hash(row)})
+    shown = run("audit", "show", str(row["id"]))
     assert shown.exit_code == 0
     assert "  reason     ok\\n  user       sup-7 (supervisor)\\x1b[2J\n" in shown.stdout
     assert "\x1b" not in shown.stdout

@@ -4,13 +4,13 @@ the rulings on the record."""
 import csv
 import json
 import random
-import sqlite3
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from log_reads import records
 from typer.testing import CliRunner
 
 import dealer.cli.console as console
@@ -26,32 +26,25 @@ DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture()
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
-    monkeypatch.setenv("DEALER_DB", str(path))
+def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """An empty log on each backend; the commands run as d-104 at HY-2."""
     monkeypatch.setenv("DEALER_USER", "d-104")
     monkeypatch.setenv("DEALER_TABLE", "HY-2")
-    return path
+    return dealer_db
 
 
 def run(*args: str, stdin: str | None = None):
     return CliRunner().invoke(app, list(args), input=stdin)
 
 
-def rulings(db: Path) -> list[tuple[int, str, str, str]]:
+def rulings(db: Path | str) -> list[tuple[int, str | None, str | None, str]]:
     """(id, game, action, input) of every ruling on the record, in order."""
-    if not db.exists():
-        return []
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "SELECT id, game, action, input_text FROM records WHERE kind = 'ruling' ORDER BY id"
-        ).fetchall()
+    return [(r.id, r.game, r.action, r.input_text) for r in records(db, kind="ruling")]
 
 
-def result_of(db: Path, record_id: int) -> dict:
-    with sqlite3.connect(db) as conn:
-        (text,) = conn.execute("SELECT result FROM records WHERE id = ?", (record_id,)).fetchone()
-    return json.loads(text)
+def result_of(db: Path | str, record_id: int) -> dict:
+    (record,) = records(db, ids=(record_id,))
+    return dict(record.result)
 
 
 def json_lines(text: str) -> list[dict]:
@@ -73,7 +66,9 @@ def json_lines(text: str) -> list[dict]:
         ("5c 5h", 0, [], "suit-order"),
     ],
 )
-def test_turn_json(db: Path, cards: str, winner: int | None, tied: list[int], rule: str) -> None:
+def test_turn_json(
+    db: Path | str, cards: str, winner: int | None, tied: list[int], rule: str
+) -> None:
     result = run("hyrule", "turn", cards, "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -83,7 +78,7 @@ def test_turn_json(db: Path, cards: str, winner: int | None, tied: list[int], ru
     assert rulings(db) == [(1, "hyrule", "turn", cards)]
 
 
-def test_two_joker_tie_exact_json(db: Path) -> None:
+def test_two_joker_tie_exact_json(db: Path | str) -> None:
     out = json.loads(run("hyrule", "turn", "JK", "2c", "joker", "--json").stdout)
     assert out == {
         "winner": None,
@@ -100,7 +95,7 @@ def test_two_joker_tie_exact_json(db: Path) -> None:
     }
 
 
-def test_turn_for_people(db: Path) -> None:
+def test_turn_for_people(db: Path | str) -> None:
     result = run("hyrule", "turn", "9c Qs 7c")
     assert result.exit_code == 0
     assert result.stdout == (
@@ -130,7 +125,7 @@ def test_turn_for_people(db: Path) -> None:
     ],
 )
 def test_bad_turn_is_one_error_line_exit_1_and_nothing_recorded(
-    db: Path, args: list[str], message: str
+    db: Path | str, args: list[str], message: str
 ) -> None:
     result = run("hyrule", "turn", *args)
     assert result.exit_code == 1
@@ -139,7 +134,7 @@ def test_bad_turn_is_one_error_line_exit_1_and_nothing_recorded(
     assert rulings(db) == []
 
 
-def test_batch_turns_with_a_bad_line_in_the_middle(db: Path) -> None:
+def test_batch_turns_with_a_bad_line_in_the_middle(db: Path | str) -> None:
     lines = "Jh 3d 5c\nJK 2c JK\nJh Jh\n# skipped\nKs JK Qh\n"
     result = run("hyrule", "turn", "--batch", "-", "--json", stdin=lines)
     assert result.exit_code == 1
@@ -198,7 +193,7 @@ def play(players: int, rules: str, deck: str, moves: list[str], *extra: str):
     )
 
 
-def test_strategy_game_json(db: Path) -> None:
+def test_strategy_game_json(db: Path | str) -> None:
     rules, players, deck, moves = _script("hyrule_game_strategy.tsv")
     result = play(players, rules, deck, moves, "--json")
     assert result.exit_code == 0, result.output
@@ -238,7 +233,7 @@ def test_strategy_game_json(db: Path) -> None:
     assert result_of(db, 8)["captured"] == [15, 6, 0]
 
 
-def test_chance_game_for_people_ends_in_a_draw(db: Path) -> None:
+def test_chance_game_for_people_ends_in_a_draw(db: Path | str) -> None:
     rules, players, deck, moves = _script("hyrule_game_chance.tsv")
     result = play(players, rules, deck, moves)
     assert result.exit_code == 0, result.output
@@ -285,7 +280,7 @@ def test_chance_game_for_people_ends_in_a_draw(db: Path) -> None:
     assert [r[2] for r in rulings(db)] == ["trick"] * 7 + ["game"]
 
 
-def test_an_illegal_move_is_refused_and_then_corrected(db: Path) -> None:
+def test_an_illegal_move_is_refused_and_then_corrected(db: Path | str) -> None:
     rules, players, deck, moves = _script("hyrule_game_strategy.tsv")
     # seat 2 tries to swap right after a swap, seat 0 to play a card it does not hold, then a
     # typo: each refused, the game goes on
@@ -306,7 +301,7 @@ def test_an_illegal_move_is_refused_and_then_corrected(db: Path) -> None:
     assert "As" not in recorded[-1][3] and recorded[-1][3] == "; ".join(moves)
 
 
-def test_a_card_not_held_is_refused_with_nothing_lost(db: Path) -> None:
+def test_a_card_not_held_is_refused_with_nothing_lost(db: Path | str) -> None:
     rules, players, deck, moves = _script("hyrule_game_strategy.tsv")
     fixed = [*moves[:4], "play 2 Qh", "show", *moves[4:]]
     result = play(players, rules, deck, fixed)
@@ -324,7 +319,7 @@ def test_a_card_not_held_is_refused_with_nothing_lost(db: Path) -> None:
     assert result.stdout.count("final score") == 1
 
 
-def test_quit_records_the_score_so_far(db: Path) -> None:
+def test_quit_records_the_score_so_far(db: Path | str) -> None:
     rules, players, deck, moves = _script("hyrule_game_strategy.tsv")
     result = play(players, rules, deck, [*moves[:8], "quit", *moves[8:]], "--json")
     assert result.exit_code == 0
@@ -342,7 +337,7 @@ def test_quit_records_the_score_so_far(db: Path) -> None:
     assert [r[2] for r in rulings(db)] == ["trick", "game"]
 
 
-def test_input_ending_before_any_trick_records_nothing(db: Path) -> None:
+def test_input_ending_before_any_trick_records_nothing(db: Path | str) -> None:
     rules, players, deck, moves = _script("hyrule_game_strategy.tsv")
     result = play(players, rules, deck, moves[:4])
     assert result.exit_code == 0
@@ -368,7 +363,7 @@ def _moves_for(game: HyruleGame) -> list[str]:
 
 
 @pytest.mark.parametrize(("players", "rules", "seed"), [(2, "strategy", 7), (7, "chance", 11)])
-def test_seeded_game_is_reproducible(db: Path, players: int, rules: str, seed: int) -> None:
+def test_seeded_game_is_reproducible(db: Path | str, players: int, rules: str, seed: int) -> None:
     dealt = HyruleGame.deal(players, rules, rng=random.Random(seed))
     moves = _moves_for(dealt)
     args = ["hyrule", "game", "--players", str(players), "--rules", rules, "--seed", str(seed)]
@@ -398,7 +393,7 @@ def test_seeded_game_is_reproducible(db: Path, players: int, rules: str, seed: i
     assert [o["captured"] for o in json_lines(replay.stdout)] == [o["captured"] for o in outs]
 
 
-def test_without_a_seed_the_chosen_seed_is_shown_and_recorded(db: Path) -> None:
+def test_without_a_seed_the_chosen_seed_is_shown_and_recorded(db: Path | str) -> None:
     result = run("hyrule", "game", "--players", "2", stdin="quit\n")
     assert result.exit_code == 0
     first = result.stdout.splitlines()[0]
@@ -408,7 +403,7 @@ def test_without_a_seed_the_chosen_seed_is_shown_and_recorded(db: Path) -> None:
     assert again.stdout == result.stdout
 
 
-def test_help_and_prompts_at_a_terminal(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_help_and_prompts_at_a_terminal(db: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(console, "at_terminal", lambda: True)
     result = run("hyrule", "game", "--players", "3", "--seed", "5", stdin="help\nleader 4\nquit\n")
     assert result.exit_code == 0  # at a terminal the person saw the refusal; from a pipe: 1
@@ -432,7 +427,9 @@ def test_help_and_prompts_at_a_terminal(db: Path, monkeypatch: pytest.MonkeyPatc
         (["--deck", "JK JK JK"], "Error: the deck: a third joker in the deck: the Hyrule deck"),
     ],
 )
-def test_bad_deck_is_exit_1_and_nothing_recorded(db: Path, args: list[str], message: str) -> None:
+def test_bad_deck_is_exit_1_and_nothing_recorded(
+    db: Path | str, args: list[str], message: str
+) -> None:
     result = run("hyrule", "game", "--players", "3", *args, stdin="leader 1\n")
     assert result.exit_code == 1
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
@@ -462,7 +459,7 @@ def test_bad_deck_is_exit_1_and_nothing_recorded(db: Path, args: list[str], mess
         ["hyrule", "deal"],
     ],
 )
-def test_bad_usage_exits_2(db: Path, args: list[str]) -> None:
+def test_bad_usage_exits_2(db: Path | str, args: list[str]) -> None:
     assert run(*args, stdin="quit\n").exit_code == 2
     assert rulings(db) == []
 

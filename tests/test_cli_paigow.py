@@ -1,22 +1,21 @@
 """`dealer paigow …` through the CLI runner: exact output, JSON keys, exit codes, the record."""
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from log_reads import records as logged
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
 
 
 @pytest.fixture()
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
-    monkeypatch.setenv("DEALER_DB", str(path))
+def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """An empty log on each backend; the commands run as d-104 at PG-3."""
     monkeypatch.setenv("DEALER_USER", "d-104")
     monkeypatch.setenv("DEALER_TABLE", "PG-3")
-    return path
+    return dealer_db
 
 
 SUPERVISOR_PIN = "signal-9876"
@@ -24,7 +23,7 @@ APPROVED = ("--supervisor", "sup-1", "--pin", SUPERVISOR_PIN)
 """A supervisor's approval of a `--rule` change to the house rules."""
 
 
-def register_supervisor(db: Path) -> None:
+def register_supervisor(db: Path | str) -> None:
     """Register supervisor sup-1 in the log at `db` (who approves `--rule` changes)."""
     from dealer.audit import open_log, staff
 
@@ -36,14 +35,11 @@ def run(*args: str, stdin: str | None = None):
     return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)  # as main() does
 
 
-def records(db: Path) -> int:
-    if not db.exists():
-        return 0
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT count(*) FROM records WHERE kind = 'ruling'").fetchone()[0]
+def records(db: Path | str) -> int:
+    return len(logged(db, kind="ruling"))
 
 
-def test_set_json_keys(db: Path) -> None:
+def test_set_json_keys(db: Path | str) -> None:
     result = run("paigow", "set", "Ks Kd 4c 4h As 9d 2c", "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -56,7 +52,7 @@ def test_set_json_keys(db: Path) -> None:
     assert records(db) == 1
 
 
-def test_set_with_foxwoods_for_people(db: Path) -> None:
+def test_set_with_foxwoods_for_people(db: Path | str) -> None:
     result = run("paigow", "set", "Ks Kd 4c 4h As 9d 2c", "--house-way", "foxwoods")
     assert result.exit_code == 0
     assert result.stdout == (
@@ -70,7 +66,7 @@ def test_set_with_foxwoods_for_people(db: Path) -> None:
     )
 
 
-def test_rank_and_compare(db: Path) -> None:
+def test_rank_and_compare(db: Path | str) -> None:
     out = json.loads(run("paigow", "rank", "JK", "Kd", "Qh", "Js", "Tc", "--json").stdout)
     assert (out["category"], out["cards"]) == ("straight", ["JK", "Kd", "Qh", "Js", "Tc"])
     out = json.loads(run("paigow", "rank", "2c 2d", "--json").stdout)
@@ -87,7 +83,7 @@ def test_rank_and_compare(db: Path) -> None:
     assert json.loads(wheel_low.stdout)["winner"] == 1
 
 
-def test_settle_json(db: Path) -> None:
+def test_settle_json(db: Path | str) -> None:
     register_supervisor(db)
     result = run(
         "paigow",
@@ -166,7 +162,7 @@ def test_settle_json(db: Path) -> None:
     ],
 )
 def test_bad_input_is_one_error_line_exit_1_and_nothing_recorded(
-    db: Path, args: list[str], message: str
+    db: Path | str, args: list[str], message: str
 ) -> None:
     result = run(*args)
     assert result.exit_code == 1
@@ -184,12 +180,12 @@ def test_bad_input_is_one_error_line_exit_1_and_nothing_recorded(
         ["paigow", "nothing"],
     ],
 )
-def test_bad_usage_exits_2(db: Path, args: list[str]) -> None:
+def test_bad_usage_exits_2(db: Path | str, args: list[str]) -> None:
     assert run(*args).exit_code == 2
     assert records(db) == 0
 
 
-def test_batch_rules_and_logs_each_line(db: Path) -> None:
+def test_batch_rules_and_logs_each_line(db: Path | str) -> None:
     lines = "As Kd 9c 7h 5s 3d 2c\n# a comment\n\nKs Kd 4c 4h As 9d 2c\nAs Zx\n"
     result = run("paigow", "set", "--batch", "-", "--json", stdin=lines)
     assert result.exit_code == 1
@@ -200,7 +196,7 @@ def test_batch_rules_and_logs_each_line(db: Path) -> None:
     assert records(db) == 2
 
 
-def test_batch_compare(db: Path) -> None:
+def test_batch_compare(db: Path | str) -> None:
     result = run(
         "paigow", "compare", "--batch", "-", "--json", stdin="As Ks | Ad Qd\n2c 2d | Ac Kc\n"
     )
@@ -208,7 +204,7 @@ def test_batch_compare(db: Path) -> None:
     assert [json.loads(x)["winner"] for x in result.stdout.splitlines()] == [0, 0]
 
 
-def test_bonus_json_keys_and_rows(db: Path) -> None:
+def test_bonus_json_keys_and_rows(db: Path | str) -> None:
     result = run("paigow", "bonus", "As Ks Qs Js JK Ah Kh", "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -225,14 +221,14 @@ def test_bonus_json_keys_and_rows(db: Path) -> None:
     assert records(db) == 2
 
 
-def test_bonus_batch_and_bad_input(db: Path) -> None:
+def test_bonus_batch_and_bad_input(db: Path | str) -> None:
     result = run("paigow", "bonus", "--batch", "-", "--json", stdin="9s 8d 7h 5s 4c 3d 2c\nAs Ks\n")
     assert result.exit_code == 1
     assert "Error: line 2: wrong number of cards for the seven-card hand" in result.stderr
     assert records(db) == 1
 
 
-def test_a_real_process_mounts_only_the_command_it_runs(db: Path) -> None:
+def test_a_real_process_mounts_only_the_command_it_runs(db: Path | str) -> None:
     import subprocess
     import sys
 

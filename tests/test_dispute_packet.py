@@ -7,6 +7,7 @@ import json
 import stat
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -32,13 +33,12 @@ def ok(*args: str) -> Result:
 
 
 @pytest.fixture
-def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def log(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path | str]:
     """Records 1-3 users, 4 the ruling (5-6 its meters), 7 the dispute, 8 the resolution, 9 the
-    override; every record at 2026-05-09T14:00:00Z, shown in a local zone 5 hours behind."""
-    path = tmp_path / "audit.sqlite"
-    for name in ("DEALER_USER", "DEALER_TABLE", "DEALER_PIN", "DEALER_NEW_PIN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DEALER_DB", str(path))
+    override, on each backend; shown in a local zone 5 hours behind UTC. An SQLite log dates
+    every record 2026-05-09T14:00:00Z (the client's clock, fixed); a PostgreSQL server dates
+    them by its own clock."""
+    path = dealer_db
     monkeypatch.setattr("dealer.audit.chain.utc_now", lambda: "2026-05-09T14:00:00.000000Z")
     monkeypatch.setenv("TZ", "EST+5")
     time.tzset()
@@ -63,26 +63,43 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     time.tzset()
 
 
-def hashes(path: Path) -> dict[int, tuple[str, str]]:
+def hashes(path: Path | str) -> dict[int, tuple[str, str]]:
     with open_log(path, read_only=True) as opened:
         return {r.id: (r.hash, r.prev_hash) for r in opened.records(RecordFilter())}
 
 
-AT = "2026-05-09 09:00:00 EST (2026-05-09T14:00:00Z UTC)"
+def at(stamp: str) -> str:
+    """A stored time as the packet shows it in the zone EST (5 hours behind UTC, no summer)."""
+    utc = stamp[:19]
+    local = datetime.fromisoformat(utc) - timedelta(hours=5)
+    return f"{local:%Y-%m-%d %H:%M:%S} EST ({utc}Z UTC)"
 
 
-def expected(path: Path, checkpoint: str) -> str:
+def test_a_time_is_shown_in_the_local_zone_beside_utc() -> None:
+    assert at("2026-05-09T14:00:00.000000Z") == (
+        "2026-05-09 09:00:00 EST (2026-05-09T14:00:00Z UTC)"
+    )
+
+
+def when(path: Path | str) -> dict[int, str]:
+    """When each record was made, as the packet shows it."""
+    with open_log(path, read_only=True) as opened:
+        return {r.id: at(r.recorded_at) for r in opened.records(RecordFilter())}
+
+
+def expected(path: Path | str, checkpoint: str) -> str:
     chain = hashes(path)
     with open_log(path, read_only=True) as opened:
         ruling = opened.record(4)
     assert ruling is not None
+    made = when(path)
     contents = json.dumps(ruling.settings["paytables_sha256"], ensure_ascii=False)
     proof = "".join(
         f"  #{n} hash        {chain[n][0]}\n  prev hash      {chain[n][1]}\n" for n in (4, 7, 8, 9)
     )
     return (
         "Dispute 7: the claim\n"
-        f"  opened         {AT} by d-104\n"
+        f"  opened         {made[7]} by d-104\n"
         "  table          PG-3, seat 1\n"
         "  happened       2026-05-09 08:58:00 EST (2026-05-09T13:58:00Z UTC)\n"
         "  parties        seat 1 patron\n"
@@ -91,7 +108,7 @@ def expected(path: Path, checkpoint: str) -> str:
         "  description    patron says <script>alert(1)</script> & the low hand\n"
         "  status         dealer-error, amount adjusted +$25\n"
         "Record 4: ruling paigow settle\n"
-        f"  recorded       {AT} by d-104 (dealer)\n"
+        f"  recorded       {made[4]} by d-104 (dealer)\n"
         "  table          PG-3, seat 1\n"
         "  input          dealer As Kd 9c 7h 5s 3d 2c | player Js Jd Jc Jh 8s 5d 3h\n"
         "  cards          As Kd 9c 7h 5s 3d 2c Js Jd Jc Jh 8s 5d 3h\n"
@@ -112,11 +129,11 @@ def expected(path: Path, checkpoint: str) -> str:
         "  profile_sha256 203ed752dd2da6ce951ea19478eaa0a347a03b1650a3a8689ddeff9d3a183b12\n"
         "  profile_source default\n"
         "Linked records\n"
-        f"  #8             dispute-resolution dealer-error by sup-7 (supervisor), {AT}\n"
+        f"  #8             dispute-resolution dealer-error by sup-7 (supervisor), {made[8]}\n"
         "                 Dispute 7 resolved by sup-7: dealer-error, amount adjusted 25, "
         "second reviewer sup-8\n"
         "                 low hand set against the House Way\n"
-        f"  #9             override paigow settle by sup-7 (supervisor), {AT}\n"
+        f"  #9             override paigow settle by sup-7 (supervisor), {made[9]}\n"
         "                 Ruling 4 overridden by supervisor sup-7: push\n"
         "                 Reason: dispute 7\n"
         "Proof: the records on the hash chain\n"
@@ -127,7 +144,7 @@ def expected(path: Path, checkpoint: str) -> str:
     )
 
 
-def test_the_packet_as_text(log: Path) -> None:
+def test_the_packet_as_text(log: Path | str) -> None:
     result = run("audit", "dispute", "packet", "7")
     assert (result.exit_code, result.stdout) == (
         0,
@@ -138,11 +155,11 @@ def test_the_packet_as_text(log: Path) -> None:
     stamp = hashes(log)[10][0]
     assert (after.exit_code, after.stdout) == (
         0,
-        expected(log, f"record 10, {AT}, hash {stamp}"),
+        expected(log, f"record 10, {when(log)[10]}, hash {stamp}"),
     )
 
 
-def test_the_packet_as_json(log: Path) -> None:
+def test_the_packet_as_json(log: Path | str) -> None:
     result = run("audit", "dispute", "packet", "7", "--json")
     assert result.exit_code == 0
     packet = json.loads(result.stdout)
@@ -157,7 +174,7 @@ def test_the_packet_as_json(log: Path) -> None:
     assert packet["verify"]["ok"] is True
 
 
-def test_the_packet_as_a_page(log: Path, tmp_path: Path) -> None:
+def test_the_packet_as_a_page(log: Path | str, tmp_path: Path) -> None:
     page = tmp_path / "dispute-7.html"
     result = run("audit", "dispute", "packet", "7", "--html", str(page))
     assert result.exit_code == 0
@@ -170,7 +187,7 @@ def test_the_packet_as_a_page(log: Path, tmp_path: Path) -> None:
     assert list(tmp_path.glob(".dispute-7.html.*")) == []
 
 
-def test_a_missing_dispute_is_one_error_line(log: Path) -> None:
+def test_a_missing_dispute_is_one_error_line(log: Path | str) -> None:
     for given in ("99", "4"):
         result = run("audit", "dispute", "packet", given)
         assert (result.exit_code, result.stdout, result.stderr) == (
@@ -180,7 +197,7 @@ def test_a_missing_dispute_is_one_error_line(log: Path) -> None:
         )
 
 
-def test_a_page_that_cannot_be_written_is_one_error_line(log: Path, tmp_path: Path) -> None:
+def test_a_page_that_cannot_be_written_is_one_error_line(log: Path | str, tmp_path: Path) -> None:
     page = tmp_path / "missing" / "dispute-7.html"
     result = run("audit", "dispute", "packet", "7", "--html", str(page))
     assert (result.exit_code, result.stdout, result.stderr) == (

@@ -5,10 +5,10 @@ and nothing is recorded."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from log_reads import records
 from typer.testing import CliRunner, Result
 
 from dealer.audit import approvals, open_log
@@ -38,20 +38,16 @@ def run(*args: str) -> Result:
 
 
 @pytest.fixture()
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
-    monkeypatch.setenv("DEALER_DB", str(path))
-    monkeypatch.delenv("DEALER_USER", raising=False)
-    monkeypatch.delenv("DEALER_TABLE", raising=False)
+def db(dealer_db: Path | str) -> Path | str:
+    """Supervisor sup-1 on a log on each backend."""
+    path = dealer_db
     add = run("audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876")
     assert add.exit_code == 0, add.output
     return path
 
 
-def _count(db: Path) -> int:
-    with sqlite3.connect(db) as conn:
-        row = conn.execute("SELECT count(*) FROM records WHERE kind = ?", (RULING,)).fetchone()
-        return int(row[0])
+def _count(db: Path | str) -> int:
+    return len(records(db, kind=RULING))
 
 
 def approve(profile: Path, *table: str) -> None:
@@ -60,13 +56,15 @@ def approve(profile: Path, *table: str) -> None:
     assert result.exit_code == 0, result.output
 
 
-def test_the_shipped_profile_needs_no_approval(db: Path) -> None:
+def test_the_shipped_profile_needs_no_approval(db: Path | str) -> None:
     result = run(*SETTLE, "--table", "PG-1", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["settings"]["profile_sha256"] in shipped_documents()
 
 
-def test_a_profile_never_approved_is_refused_and_nothing_recorded(db: Path, tmp_path: Path) -> None:
+def test_a_profile_never_approved_is_refused_and_nothing_recorded(
+    db: Path | str, tmp_path: Path
+) -> None:
     profile = tmp_path / "room.yaml"
     profile.write_text(ROOM, encoding="utf-8")
     result = run(*SETTLE, "--table", "PG-1", "--profile", str(profile))
@@ -79,7 +77,7 @@ def test_a_profile_never_approved_is_refused_and_nothing_recorded(db: Path, tmp_
     assert _count(db) == 0
 
 
-def test_an_approval_holds_for_its_table_or_for_every_table(db: Path, tmp_path: Path) -> None:
+def test_an_approval_holds_for_its_table_or_for_every_table(db: Path | str, tmp_path: Path) -> None:
     profile = tmp_path / "room.yaml"
     profile.write_text(ROOM, encoding="utf-8")
     approve(profile, "--table", "PG-1")
@@ -91,7 +89,7 @@ def test_an_approval_holds_for_its_table_or_for_every_table(db: Path, tmp_path: 
     assert _count(db) == 2
 
 
-def test_a_profile_edited_after_its_approval_is_refused(db: Path, tmp_path: Path) -> None:
+def test_a_profile_edited_after_its_approval_is_refused(db: Path | str, tmp_path: Path) -> None:
     profile = tmp_path / "room.yaml"
     profile.write_text(ROOM, encoding="utf-8")
     approve(profile)
@@ -101,7 +99,7 @@ def test_a_profile_edited_after_its_approval_is_refused(db: Path, tmp_path: Path
     assert _count(db) == 0
 
 
-def test_a_pay_table_file_not_shipped_needs_its_approval(db: Path) -> None:
+def test_a_pay_table_file_not_shipped_needs_its_approval(db: Path | str) -> None:
     settings = {"paytables_sha256": {"PT-HOUSE-01": "ab" * 32}}
     shipped = next(iter(shipped_documents()))
     with open_log(db) as log:
@@ -113,7 +111,7 @@ def test_a_pay_table_file_not_shipped_needs_its_approval(db: Path) -> None:
 
 
 def test_a_live_session_with_rules_not_approved_is_refused_at_the_start(
-    db: Path, tmp_path: Path
+    db: Path | str, tmp_path: Path
 ) -> None:
     profile = tmp_path / "room.yaml"
     profile.write_text(ROOM, encoding="utf-8")

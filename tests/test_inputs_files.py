@@ -7,12 +7,12 @@ the input, no traceback, and the audit log exactly as it was. Then the limits th
 from __future__ import annotations
 
 import io
-import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from log_reads import head
 from typer.testing import CliRunner
 
 from dealer import inputs
@@ -47,7 +47,8 @@ NOT_UTF8 = "name: caf\u00e9\n".encode("latin-1")
 
 @pytest.fixture()
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A log with a supervisor, a dealer and one ruling already on it."""
+    """A log with a supervisor, a dealer and one ruling already on it: one backend, as a file
+    is refused before any log is opened."""
     path = tmp_path / "audit.sqlite"
     monkeypatch.setenv("DEALER_DB", str(path))
     monkeypatch.setenv("DEALER_CACHE", str(tmp_path / "cache"))
@@ -67,8 +68,7 @@ def run(*args: str, stdin: str | bytes | None = None):
 
 
 def records(db: Path) -> int:
-    with sqlite3.connect(db) as conn:
-        return int(conn.execute("SELECT count(*) FROM records").fetchone()[0])
+    return head(db).records or 0
 
 
 def write(folder: Path, name: str, content: str | bytes) -> Path:

@@ -7,6 +7,7 @@ so that a hang fails the test instead of stalling the suite; no time is ever ass
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -16,10 +17,12 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
 import pytest
+from log_reads import records as logged
 from test_table_session import Terminal
 
 from dealer.desk import records
@@ -38,13 +41,24 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
+def _env(tmp_path: Path, db: Path | str | None = None) -> dict[str, str]:
+    """Commands run in `tmp_path`, on the log at `db` (by default audit.sqlite there)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEALER_")}
-    env.update(DEALER_DB=str(tmp_path / "audit.sqlite"), DEALER_USER="d-104", PYTHONPATH=str(ROOT))
+    env.update(
+        DEALER_DB=str(tmp_path / "audit.sqlite" if db is None else db),
+        DEALER_USER="d-104",
+        PYTHONPATH=str(ROOT),
+    )
     return env
 
 
-def _start(args: list[str], tmp_path: Path, *, ignoring_sigint: bool = False) -> subprocess.Popen:
+def _start(
+    args: list[str],
+    tmp_path: Path,
+    *,
+    ignoring_sigint: bool = False,
+    db: Path | str | None = None,
+) -> subprocess.Popen:
     """`dealer args` in a process group of its own (as a terminal runs a command: Ctrl-C goes
     to the whole group); with `ignoring_sigint`, started as a script starts a background job,
     with SIGINT ignored."""
@@ -57,7 +71,7 @@ def _start(args: list[str], tmp_path: Path, *, ignoring_sigint: bool = False) ->
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=_env(tmp_path),
+        env=_env(tmp_path, db),
         cwd=tmp_path,
         start_new_session=True,
     )
@@ -252,15 +266,14 @@ def test_ctrl_c_in_a_live_session_at_a_terminal_drops_the_line_every_time(tmp_pa
         term.close()
 
 
-def _recorded(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return [row[0] for row in conn.execute("SELECT input_text FROM records ORDER BY id")]
+def _recorded(db: Path | str) -> list[str]:
+    return [record.input_text for record in logged(db)]
 
 
-def _verifies(tmp_path: Path) -> bool:
+def _verifies(tmp_path: Path, db: Path | str | None = None) -> bool:
     done = subprocess.run(
         [*DEALER, "audit", "verify", "--json"],
-        env=_env(tmp_path),
+        env=_env(tmp_path, db),
         capture_output=True,
         text=True,
         timeout=HANG_GUARD,
@@ -269,9 +282,9 @@ def _verifies(tmp_path: Path) -> bool:
     return bool(json.loads(done.stdout)["ok"])
 
 
-def test_a_batch_keeps_every_ruling_it_made(tmp_path: Path) -> None:
+def test_a_batch_keeps_every_ruling_it_made(log_at: Path | str, tmp_path: Path) -> None:
     """Each line is its own transaction: the rulings shown are on the record, whole."""
-    proc = _start(["paigow", "set", "--batch", "-", "--json"], tmp_path)
+    proc = _start(["paigow", "set", "--batch", "-", "--json"], tmp_path, db=log_at)
     assert proc.stdin is not None and proc.stdout is not None
     for number, line in enumerate(SET_LINES, 1):
         proc.stdin.write(line + "\n")
@@ -280,12 +293,12 @@ def test_a_batch_keeps_every_ruling_it_made(tmp_path: Path) -> None:
     _waiting(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)
     assert _ended(proc) == (130, "", '{"error": "interrupted", "exit": 130}\n')  # --json
-    assert _recorded(tmp_path / "audit.sqlite") == SET_LINES
-    assert _verifies(tmp_path)
+    assert _recorded(log_at) == SET_LINES
+    assert _verifies(tmp_path, log_at)
 
 
-def test_a_piped_table_session_keeps_its_settled_rounds(tmp_path: Path) -> None:
-    proc = _start(["table", "--table", "PG-2", "--json"], tmp_path)
+def test_a_piped_table_session_keeps_its_settled_rounds(log_at: Path | str, tmp_path: Path) -> None:
+    proc = _start(["table", "--table", "PG-2", "--json"], tmp_path, db=log_at)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(f"{SET_LINES[0]}\n1 {SET_LINES[1]} base 25\nsettle\n{SET_LINES[2]}\n")
     proc.stdin.flush()
@@ -293,10 +306,8 @@ def test_a_piped_table_session_keeps_its_settled_rounds(tmp_path: Path) -> None:
     _waiting(proc.pid)  # round 2 dealt, not settled
     os.killpg(proc.pid, signal.SIGINT)
     assert _ended(proc) == (130, "", '{"error": "interrupted", "exit": 130}\n')  # --json
-    with sqlite3.connect(tmp_path / "audit.sqlite") as conn:
-        rounds = conn.execute("SELECT id FROM records WHERE action = 'round'").fetchall()
-    assert rounds == [(1,)]
-    assert _verifies(tmp_path)
+    assert [record.id for record in logged(log_at, action="round")] == [1]
+    assert _verifies(tmp_path, log_at)
 
 
 # -- an export is written whole or not at all ----------------------------------------------------
@@ -372,33 +383,66 @@ def _has_open(pid: int, path: Path) -> bool:
         return False
 
 
-def test_a_ruling_waiting_for_the_log_stops(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def _another_terminal_writing(db: Path | str) -> Iterator[Callable[[int], bool]]:
+    """Another terminal in the middle of a write to the log at `db`, holding the write lock
+    until the block ends; yields whether a process waits for that lock. SQLite: a transaction
+    begun IMMEDIATE, and the process has the file open. PostgreSQL: the log's advisory lock,
+    and a session waits for it."""
+    if isinstance(db, Path):
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            yield lambda pid: _has_open(pid, db.resolve())
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        return
+    import psycopg
+
+    from dealer.audit.postgres_schema import LOCK_KEY
+
+    with psycopg.connect(db) as holder, psycopg.connect(db, autocommit=True) as watcher:
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+
+        def waits(pid: int) -> bool:
+            """Whether a session of this log's database waits for its lock (the one the
+            process `pid` opened: no other session writes there)."""
+            found = watcher.execute(
+                "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
+                "WHERE l.locktype = 'advisory' AND NOT l.granted "
+                "AND d.datname = current_database()"
+            ).fetchone()
+            return found is not None and found[0] > 0
+
+        try:
+            yield waits
+        finally:
+            holder.rollback()
+
+
+def test_a_ruling_waiting_for_the_log_stops(log_at: Path | str, tmp_path: Path) -> None:
     """Ctrl-C while a ruling waits for another terminal's write: exit 130, one line, nothing
     recorded, the log still verifies. (That the wait is heard within a slice, not after the
     busy timeout, is `test_audit_concurrency.py::test_a_writer_waits_for_the_lock_in_short_slices`:
     this test asserts no time.)"""
-    db = (tmp_path / "audit.sqlite").resolve()
     first = subprocess.run(
         [*DEALER, "paigow", "set", SET_LINES[0]],
-        env=_env(tmp_path),
+        env=_env(tmp_path, log_at),
         capture_output=True,
         timeout=HANG_GUARD,
         check=True,
     )
     assert first.returncode == 0
-    holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")  # another terminal, mid-write
-    try:
-        proc = _start(["paigow", "set", SET_LINES[1]], tmp_path)
+    with _another_terminal_writing(log_at) as waits:
+        proc = _start(["paigow", "set", SET_LINES[1]], tmp_path, db=log_at)
         deadline = time.monotonic() + HANG_GUARD
-        while not _has_open(proc.pid, db):
-            assert time.monotonic() < deadline, "the command never opened the log"
+        while not waits(proc.pid):
+            assert proc.poll() is None, f"the command ended first: {proc.communicate()}"
+            assert time.monotonic() < deadline, "the command never waited for the log"
             time.sleep(0.01)
         _waiting(proc.pid)
         os.killpg(proc.pid, signal.SIGINT)
         assert _ended(proc) == (130, "", "Error: interrupted\n")
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
-    assert _recorded(db) == [SET_LINES[0]]
-    assert _verifies(tmp_path)
+    assert _recorded(log_at) == [SET_LINES[0]]
+    assert _verifies(tmp_path, log_at)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import csv
 import json
-import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from log_reads import records as logged
+from log_reads import use
 from typer.testing import CliRunner, Result
 
 from dealer.cli.app import build_app
@@ -393,12 +394,17 @@ def test_the_bonus_ruling_names_a_wager_not_offered() -> None:
 
 
 @pytest.fixture()
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
-    monkeypatch.setenv("DEALER_DB", str(path))
+def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """An empty log on each backend; the commands run as d-104 at PG-3."""
     monkeypatch.setenv("DEALER_USER", "d-104")
     monkeypatch.setenv("DEALER_TABLE", "PG-3")
-    return path
+    return dealer_db
+
+
+@pytest.fixture()
+def no_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Where a log would be made, for an analysis, which never records (no backend to vary)."""
+    return Path(use(tmp_path / "audit.sqlite", monkeypatch))
 
 
 SUPERVISOR_PIN = "signal-9876"
@@ -406,7 +412,7 @@ APPROVED = ("--supervisor", "sup-1", "--pin", SUPERVISOR_PIN)
 """A supervisor's approval of a `--rule` change to the house rules."""
 
 
-def register_supervisor(db: Path) -> None:
+def register_supervisor(db: Path | str) -> None:
     """Register supervisor sup-1 in the log at `db` (who approves `--rule` changes)."""
     from dealer.audit import open_log, staff
 
@@ -418,18 +424,14 @@ def run(*args: str) -> Result:
     return CliRunner().invoke(build_app(args[0]), list(args))
 
 
-def records(db: Path) -> int:
-    if not db.exists():
-        return 0
-    with sqlite3.connect(db) as conn:
-        count = conn.execute("SELECT count(*) FROM records WHERE kind = 'ruling'").fetchone()
-        return int(count[0])
+def records(db: Path | str) -> int:
+    return len(logged(db, kind="ruling"))
 
 
 SETTLE = ("paigow", "settle", "--dealer", DEALER, "--player", ROYAL, "--wager", "10")
 
 
-def test_cli_refuses_a_wager_not_offered(db: Path) -> None:
+def test_cli_refuses_a_wager_not_offered(db: Path | str) -> None:
     register_supervisor(db)
     offered = ("--rule", "offered.progressive_treasure=false")
     result = run(*SETTLE, "--progressive-treasure", "1", *offered, *APPROVED)
@@ -440,7 +442,7 @@ def test_cli_refuses_a_wager_not_offered(db: Path) -> None:
     assert records(db) == 0
 
 
-def test_cli_refuses_an_amount_that_is_not_whole_units(db: Path) -> None:
+def test_cli_refuses_an_amount_that_is_not_whole_units(db: Path | str) -> None:
     register_supervisor(db)
     five = ("--rule", "limits.progressive_treasure.max=5")
     result = run(*SETTLE, "--progressive-treasure", "2.50", *five, *APPROVED)
@@ -452,7 +454,7 @@ def test_cli_refuses_an_amount_that_is_not_whole_units(db: Path) -> None:
     assert records(db) == 0
 
 
-def test_cli_refuses_a_profile_with_a_bad_unit(db: Path, tmp_path: Path) -> None:
+def test_cli_refuses_a_profile_with_a_bad_unit(db: Path | str, tmp_path: Path) -> None:
     profile = tmp_path / "room.yaml"
     profile.write_text("limits:\n  progressive_treasure: {max: 5, unit: 2}\n", encoding="utf-8")
     result = run(*SETTLE, "--progressive-treasure", "2", "--profile", str(profile))
@@ -464,7 +466,7 @@ def test_cli_refuses_a_profile_with_a_bad_unit(db: Path, tmp_path: Path) -> None
     assert records(db) == 0
 
 
-def test_cli_settles_three_units(db: Path) -> None:
+def test_cli_settles_three_units(db: Path | str) -> None:
     register_supervisor(db)
     result = run(
         *SETTLE,
@@ -494,7 +496,7 @@ def test_cli_settles_three_units(db: Path) -> None:
 
 
 def test_a_round_file_with_a_multi_unit_progressive(
-    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: Path | str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     profile = tmp_path / "room.yaml"
     profile.write_text(
@@ -536,7 +538,7 @@ def analyze(*args: str) -> Result:
     return CliRunner().invoke(build_app("analyze"), ["analyze", *args])
 
 
-def test_the_exact_return_of_a_multi_unit_wager(db: Path) -> None:
+def test_the_exact_return_of_a_multi_unit_wager(no_log: Path) -> None:
     one = json.loads(analyze("paytable", "PT-BJS-EC-ET-03", "--json").stdout)
     three = json.loads(analyze("paytable", "PT-BJS-EC-ET-03", "--wager", "3", "--json").stdout)
     assert (one["units"], three["units"], three["settings"]["units"]) == (1, 3, 3)
@@ -549,10 +551,10 @@ def test_the_exact_return_of_a_multi_unit_wager(db: Path) -> None:
         "3 units of $1: a fixed pay is paid once per unit, a share of the meter once per hit"
         in (three["explanation"])
     )
-    assert not db.exists()
+    assert not no_log.exists()
 
 
-def test_analysis_refuses_a_wager_that_is_not_whole_units(db: Path) -> None:
+def test_analysis_refuses_a_wager_that_is_not_whole_units(no_log: Path) -> None:
     result = analyze("paytable", "PT-BJS-EC-PGI-01", "--wager", "2.50")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
@@ -575,7 +577,7 @@ def test_analysis_refuses_a_wager_that_is_not_whole_units(db: Path) -> None:
     )
 
 
-def test_the_report_counts_progressive_wagers_in_units(db: Path) -> None:
+def test_the_report_counts_progressive_wagers_in_units(no_log: Path) -> None:
     out = json.loads(analyze("report", "--wager", "5", "--format", "json").stdout)
     assert out["units"] == {"progressive_insurance": 5, "progressive_treasure": 5}
     assert (

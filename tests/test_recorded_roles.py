@@ -5,11 +5,11 @@ nothing."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from log_reads import head, records
 from typer.testing import CliRunner, Result
 
 from dealer.cli.app import build_app
@@ -24,12 +24,9 @@ def run(*args: str, stdin: str | None = None) -> Result:
 
 
 @pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """S1 (bootstrap), D1 and A1 registered: records 1-3."""
-    path = tmp_path / "audit.sqlite"
-    for name in ("DEALER_USER", "DEALER_TABLE", "DEALER_PIN", "DEALER_NEW_PIN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DEALER_DB", str(path))
+def db(dealer_db: Path | str) -> Path | str:
+    """S1 (bootstrap), D1 and A1 registered: records 1-3, on each backend."""
+    path = dealer_db
     assert (
         run("audit", "user", "add", "S1", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
     )
@@ -41,19 +38,8 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-def rulings(db: Path) -> list[tuple[str, str]]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "SELECT user_id, role FROM records WHERE kind = 'ruling' ORDER BY id"
-        ).fetchall()
-
-
-def head(db: Path) -> tuple[int, str]:
-    with sqlite3.connect(db) as conn:
-        count, last = conn.execute(
-            "SELECT count(*), (SELECT hash FROM records ORDER BY id DESC LIMIT 1) FROM records"
-        ).fetchone()
-    return count, last
+def rulings(db: Path | str) -> list[tuple[str, str]]:
+    return [(record.user_id, record.role) for record in records(db, kind="ruling")]
 
 
 def by_option(user: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Result:
@@ -104,7 +90,7 @@ PATHS: dict[str, Callable[[str, Path, pytest.MonkeyPatch], Result]] = {
     ("user", "role"), [("sup-7", "dealer"), ("D1", "dealer"), ("S1", "supervisor")]
 )
 def test_a_ruling_records_the_registered_role(
-    db: Path,
+    db: Path | str,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     path: str,
@@ -135,7 +121,7 @@ REFUSED = {
 
 @pytest.mark.parametrize("path", sorted(PATHS))
 def test_an_auditor_rules_on_nothing(
-    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
+    db: Path | str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
 ) -> None:
     before = head(db)
     refused = PATHS[path]("A1", tmp_path, monkeypatch)

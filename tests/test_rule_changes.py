@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from log_reads import untouched
 from typer.testing import CliRunner, Result
 
 from dealer.cli.app import build_app
@@ -34,12 +35,9 @@ def records(db: Path) -> int:
 
 
 @pytest.fixture
-def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def place(dealer_db: Path | str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A folder with profiles `house.yaml` (wheel: lowest) and `strict.yaml` (rule changes
-    forbidden), and the log's path in `DEALER_DB` (no log yet)."""
-    for name in ("DEALER_USER", "DEALER_TABLE", "DEALER_PIN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DEALER_DB", str(tmp_path / "audit.sqlite"))
+    forbidden), and an empty log on each backend in `DEALER_DB`."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "house.yaml").write_text("name: house\nrules:\n  wheel: lowest\n")
     (tmp_path / "strict.yaml").write_text("name: strict\nrules:\n  rule_changes: forbidden\n")
@@ -67,7 +65,9 @@ def settings_of(result: Result) -> dict[str, Any]:
     return out
 
 
-def test_a_change_to_the_shipped_profile_needs_a_supervisor_on_a_fresh_log(place: Path) -> None:
+def test_a_change_to_the_shipped_profile_needs_a_supervisor_on_a_fresh_log(
+    place: Path, dealer_db: Path | str
+) -> None:
     """The shipped profile is approved by the release: a dealer alone cannot change it."""
     seeded = ("--rule", "meters.progressive_treasure.seed=200000")
     args = ("paigow", "rank", ROYAL, "--user", "d-1", "--table", "PG-1", *seeded)
@@ -78,7 +78,7 @@ def test_a_change_to_the_shipped_profile_needs_a_supervisor_on_a_fresh_log(place
         "Error: --rule changes the table profile default: a supervisor approves the change "
         "with --supervisor ID and --pin\n",
     )
-    assert not (place / "audit.sqlite").exists()
+    assert untouched(dealer_db)
     ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
     settings = settings_of(ok(*args, *SUP, "--json"))
     assert settings["overrides"] == ["meters.progressive_treasure.seed=200000"]
@@ -190,7 +190,7 @@ def test_a_settle_and_a_round_need_the_supervisor_too(approved: Path) -> None:
     )
 
 
-def test_a_profile_that_forbids_changes_refuses_them(place: Path) -> None:
+def test_a_profile_that_forbids_changes_refuses_them(place: Path, dealer_db: Path | str) -> None:
     refused = run("paigow", "rank", ROYAL, "--profile", "strict.yaml", "--rule", "wheel=lowest")
     assert (refused.exit_code, refused.stdout, refused.stderr) == (
         1,
@@ -198,7 +198,7 @@ def test_a_profile_that_forbids_changes_refuses_them(place: Path) -> None:
         "Error: --rule: the table profile strict forbids rule changes "
         "(rules.rule_changes: forbidden); rule without --rule\n",
     )
-    assert not (place / "audit.sqlite").exists()
+    assert untouched(dealer_db)
 
 
 def test_an_analysis_takes_no_supervisor() -> None:

@@ -4,6 +4,7 @@ settle, meter hits, a void, an override, disputes), the arithmetic on its own, a
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,7 @@ def invoke(*args: str, stdin: str | None = None) -> Any:
     return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)
 
 
-def rule(db: Path, *args: str, stdin: str | None = None) -> dict[str, Any]:
+def rule(db: Path | str, *args: str, stdin: str | None = None) -> dict[str, Any]:
     result = invoke(*args, "--json", "--db", str(db), "--user", "d-7", stdin=stdin)
     assert result.exit_code == 0, result.output
     out: dict[str, Any] = json.loads(result.stdout)
@@ -58,11 +59,11 @@ def rule(db: Path, *args: str, stdin: str | None = None) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def shift(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def shift(new_log: Callable[[], Path | str]) -> dict[str, Any]:
     """A shift at PG-5 (and a round at PG-6 that must not count): round A, round B with two
     insurance-meter hits, a single-seat settle, a rank ruling, round C voided, an override of
     round A, one open and one resolved dispute."""
-    db = tmp_path_factory.mktemp("shift") / "audit.sqlite"
+    db = new_log()
     ids = {"a": rule(db, "round", "-", stdin=ROUND_A)["ruling_id"]}
     rule(db, "round", "-", stdin=ROUND_A.replace("PG-5", "PG-6"))
     with open_log(db) as log:
@@ -415,11 +416,11 @@ def _paid_by_hand(result: dict[str, Any], extra: Decimal) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def corrected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def corrected(new_log: Callable[[], Path | str]) -> dict[str, Any]:
     """Table PG-8: round A overridden with new figures, round B overridden without, round C
     overridden with new figures and then that override voided, a settle voided, a meter
     adjusted by hand and a dispute resolved."""
-    db = tmp_path_factory.mktemp("corrected") / "audit.sqlite"
+    db = new_log()
     ids = {
         name: rule(db, "round", "-", "--table", "PG-8", stdin=text.replace("PG-5", "PG-8"))[
             "ruling_id"

@@ -41,12 +41,9 @@ def settle(wager: str, *extra: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Supervisor sup-7 (PIN 2468) and dealer d-104 (records 1-2)."""
-    path = tmp_path / "audit.sqlite"
-    for name in ("DEALER_USER", "DEALER_TABLE", "DEALER_PIN", "DEALER_REVIEWER_PIN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DEALER_DB", str(path))
+def db(dealer_db: Path | str) -> Path | str:
+    """Supervisor sup-7 (PIN 2468) and dealer d-104 (records 1-2), on each backend."""
+    path = dealer_db
     ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
     ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "harbor-1357", *SUP)
     return path
@@ -56,11 +53,11 @@ def status_line(record: int) -> str:
     return run("audit", "show", str(record)).stdout.splitlines()[1]
 
 
-def records(db: Path) -> int:
+def records(db: Path | str) -> int:
     return int(json.loads(ok("audit", "verify", "--json").stdout)["records"])
 
 
-def test_a_large_pay_awaits_sign_off_until_a_supervisor_signs(db: Path) -> None:
+def test_a_large_pay_awaits_sign_off_until_a_supervisor_signs(db: Path | str) -> None:
     said = run(
         "paigow", "settle", "--dealer", DEALER_PAIR, "--player", FOUR_KINGS, "--wager", "5000",
         "--table", "PG-3", "--user", "d-104",
@@ -104,7 +101,7 @@ def test_a_large_pay_awaits_sign_off_until_a_supervisor_signs(db: Path) -> None:
     assert ok("audit", "verify").stdout.startswith("OK: ")
 
 
-def test_a_pay_at_the_line_needs_no_sign_off(db: Path) -> None:
+def test_a_pay_at_the_line_needs_no_sign_off(db: Path | str) -> None:
     """The line is `signoff_over`: a seat paid exactly that much needs none."""
     at_line = settle("2500")
     assert "signoff_required" not in at_line
@@ -121,7 +118,7 @@ def test_a_pay_at_the_line_needs_no_sign_off(db: Path) -> None:
     assert records(db) == before
 
 
-def test_the_profile_sets_the_line(db: Path) -> None:
+def test_the_profile_sets_the_line(db: Path | str) -> None:
     lowered = settle("1000", "--rule", "signoff_over=500", *SUP)
     assert lowered["signoff_required"] == {"over": 500, "seats": [1]}
     assert lowered["settings"]["signoff_over"] == 500
@@ -137,7 +134,7 @@ def test_the_profile_sets_the_line(db: Path) -> None:
     )
 
 
-def test_sign_off_refusals(db: Path) -> None:
+def test_sign_off_refusals(db: Path | str) -> None:
     signed = str(settle("5000")["ruling_id"])
     signoff = records(db) + 1
     ok("audit", "signoff", signed, *SUP)
@@ -166,7 +163,7 @@ def test_sign_off_refusals(db: Path) -> None:
     assert "sign-off" not in status_line(int(voided))
 
 
-def test_a_refused_supervisor_is_on_the_record(db: Path) -> None:
+def test_a_refused_supervisor_is_on_the_record(db: Path | str) -> None:
     ruling = str(settle("5000")["ruling_id"])
     before = records(db)
     dealer = run("audit", "signoff", ruling, "--supervisor", "d-104", "--pin", "harbor-1357")
@@ -188,7 +185,7 @@ def test_a_refused_supervisor_is_on_the_record(db: Path) -> None:
     assert status_line(int(ruling)) == "  status     in effect; awaiting sign-off"
 
 
-def test_an_overridden_ruling_is_signed_all_the_same(db: Path) -> None:
+def test_an_overridden_ruling_is_signed_all_the_same(db: Path | str) -> None:
     ruling = str(settle("5000")["ruling_id"])
     override = records(db) + 1
     ok("audit", "override", ruling, "--decision", "paid by hand", "--reason", "chips", *SUP)
@@ -199,7 +196,7 @@ def test_an_overridden_ruling_is_signed_all_the_same(db: Path) -> None:
     )
 
 
-def test_search_and_the_shift_summary_say_what_waits(db: Path) -> None:
+def test_search_and_the_shift_summary_say_what_waits(db: Path | str) -> None:
     first = settle("5000")["ruling_id"]
     settle("25")
     second = settle("4000")["ruling_id"]
@@ -226,7 +223,7 @@ def test_search_and_the_shift_summary_say_what_waits(db: Path) -> None:
     assert [p["ruling"] for p in higher["large_pays"]["pays"]] == [first]
 
 
-def test_the_live_table_says_a_pay_awaits_sign_off(db: Path) -> None:
+def test_the_live_table_says_a_pay_awaits_sign_off(db: Path | str) -> None:
     lines = "2s 2d 4c 6h 8s 9d Jc\n4 Ks Kd Kc Kh As Ad 3h base 5000\nsettle\nhistory\nquit\n"
     ran = CliRunner().invoke(APP, ["table", "--table", "PG-3", "--user", "d-104"], input=lines)
     assert ran.exit_code == 0, ran.output

@@ -9,7 +9,6 @@ import os
 import random
 import select
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from log_reads import records
 from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
@@ -455,18 +455,18 @@ ROUNDS_TYPED = [
 ]
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
+def _env(db: Path | str) -> dict[str, str]:
+    """The environment of a session on the log at `db` (an SQLite file or a PostgreSQL URL)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEALER_")}
-    env.update(DEALER_DB=str(tmp_path / "audit.sqlite"), DEALER_USER="d-104", PYTHONPATH=str(ROOT))
+    env.update(DEALER_DB=str(db), DEALER_USER="d-104", PYTHONPATH=str(ROOT))
     return env
 
 
-def _rounds_recorded(db: Path) -> list[tuple[int, str, str]]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "SELECT id, table_id, input_text FROM records WHERE kind = 'ruling' "
-            "AND action = 'round' ORDER BY id"
-        ).fetchall()
+def _rounds_recorded(db: Path | str) -> list[tuple[int, str | None, str]]:
+    return [
+        (record.id, record.table_id, record.input_text)
+        for record in records(db, kind="ruling", action="round")
+    ]
 
 
 def _verify(env: dict[str, str]) -> dict[str, Any]:
@@ -482,8 +482,8 @@ def _verify(env: dict[str, str]) -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
-def test_through_a_pipe(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+def test_through_a_pipe(log_at: Path | str) -> None:
+    env = _env(log_at)
     done = subprocess.run(
         [sys.executable, "-m", "dealer", "table", "--table", "PG-3"],
         input="\n".join(ROUNDS_TYPED) + "\n",
@@ -508,15 +508,14 @@ def test_through_a_pipe(tmp_path: Path) -> None:
         "round 1: ruling #1, seats 1 2, players +$7.50, house -$7.50",
         "round 2: ruling #4, seats 1 2, players +$296.50, house -$296.50",
     ]
-    db = tmp_path / "audit.sqlite"
-    recorded = _rounds_recorded(db)
+    recorded = _rounds_recorded(log_at)
     assert [(r[0], r[1]) for r in recorded] == [(1, "PG-3"), (4, "PG-3")]
     verified = _verify(env)
     assert (verified["ok"], verified["records"], verified["first_bad"]) == (True, 5, None)
 
 
-def test_json_lines_and_the_same_ruling_as_dealer_round(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+def test_json_lines_and_the_same_ruling_as_dealer_round(log_at: Path | str, tmp_path: Path) -> None:
+    env = _env(log_at)
     done = subprocess.run(
         [sys.executable, "-m", "dealer", "table", "--table", "PG-3", "--json"],
         input="\n".join([*ROUNDS_TYPED, "show"]) + "\n",
@@ -552,7 +551,7 @@ def test_json_lines_and_the_same_ruling_as_dealer_round(tmp_path: Path) -> None:
         "progressive_treasure",
     }
     # the recorded input is a round file: `dealer round` rules it the same way
-    typed = _rounds_recorded(tmp_path / "audit.sqlite")[1][2]
+    typed = _rounds_recorded(log_at)[1][2]
     again = subprocess.run(
         [sys.executable, "-m", "dealer", "round", "-", "--json"],
         input=typed,
@@ -623,7 +622,7 @@ class Terminal:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_through_a_terminal(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = _env(tmp_path / "audit.sqlite")
     term = Terminal(["-m", "dealer", "table", "--table", "PG-8"], env)
     try:
         banner = term.expect("round 1, dealer's cards> ")
@@ -662,7 +661,7 @@ def test_through_a_terminal(tmp_path: Path) -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_end_of_input_mid_round_at_a_terminal_asks(tmp_path: Path) -> None:
     """Ctrl-D with a round dealt asks; no (or Ctrl-D again) stays, yes leaves it unrecorded."""
-    env = _env(tmp_path)
+    env = _env(tmp_path / "audit.sqlite")
     term = Terminal(["-m", "dealer", "table", "--table", "PG-8"], env)
     ended = (
         "the input ended with round {} not settled (the dealer's cards and 1 seat): "
@@ -703,7 +702,7 @@ def test_end_of_input_mid_round_at_a_terminal_asks(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_end_of_input_between_rounds_at_a_terminal_leaves(tmp_path: Path) -> None:
-    term = Terminal(["-m", "dealer", "table", "--table", "PG-8"], _env(tmp_path))
+    term = Terminal(["-m", "dealer", "table", "--table", "PG-8"], _env(tmp_path / "audit.sqlite"))
     try:
         term.expect("round 1, dealer's cards> ")
         term.end_input()
@@ -714,19 +713,17 @@ def test_end_of_input_between_rounds_at_a_terminal_leaves(tmp_path: Path) -> Non
 
 
 @pytest.fixture()
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "audit.sqlite"
-    monkeypatch.setenv("DEALER_DB", str(path))
+def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """An empty log on each backend; the session runs as d-104."""
     monkeypatch.setenv("DEALER_USER", "d-104")
-    monkeypatch.delenv("DEALER_TABLE", raising=False)
-    return path
+    return dealer_db
 
 
 def run(*args: str, stdin: str | None = None):
     return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)
 
 
-def test_exit_codes(db: Path, tmp_path: Path) -> None:
+def test_exit_codes(db: Path | str, tmp_path: Path) -> None:
     assert run("table", "--bogus").exit_code == 2
     assert run("table", "--rule").exit_code == 2
     result = run("table", "--profile", str(tmp_path / "none.yaml"), stdin="quit\n")
@@ -738,7 +735,7 @@ def test_exit_codes(db: Path, tmp_path: Path) -> None:
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
 
 
-def test_end_of_input_mid_round_records_nothing(db: Path) -> None:
+def test_end_of_input_mid_round_records_nothing(db: Path | str) -> None:
     result = run("table", stdin=f"{DEALER}\n1 Js Jd Ac Qh 8s 5d 3h base 25\n")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
@@ -748,7 +745,7 @@ def test_end_of_input_mid_round_records_nothing(db: Path) -> None:
     assert _rounds_recorded(db) == []
 
 
-def test_quit_twice_leaves_an_unsettled_round(db: Path) -> None:
+def test_quit_twice_leaves_an_unsettled_round(db: Path | str) -> None:
     result = run("table", "--table", "PG-4", stdin=f"{DEALER}\nquit\nquit\n")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
@@ -758,7 +755,7 @@ def test_quit_twice_leaves_an_unsettled_round(db: Path) -> None:
     ]
 
 
-def test_help_goes_to_stderr_with_json(db: Path) -> None:
+def test_help_goes_to_stderr_with_json(db: Path | str) -> None:
     result = run("table", "--json", stdin="help\n")
     assert result.exit_code == 0 and result.stdout == ""
     assert "Commands:" in result.stderr

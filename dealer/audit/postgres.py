@@ -12,8 +12,8 @@ with the recipe of `dealer.audit.chain`.
 
 A write transaction is READ COMMITTED and takes the log's advisory lock first, so the head
 cannot move under it (its reads, a meter's value among them, are the latest) and writers at
-once queue up. Commits are durable (`synchronous_commit = on`). The URL's password never
-appears in a message (`redact`).
+once queue up, each for at most `BUSY_TIMEOUT_SECONDS`. Commits are durable
+(`synchronous_commit = on`). The URL's password never appears in a message (`redact`).
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ import atexit
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import dealer
 from dealer.audit.postgres_schema import (
     APP_ROLE,
+    APPEND_FUNCTION,
     FIRST,
     LATEST,
     LOCK_KEY,
@@ -56,6 +57,10 @@ from dealer.kernel.errors import AuditError
 if TYPE_CHECKING:
     import psycopg
 
+BUSY_TIMEOUT_SECONDS = 15.0
+"""How long a writer waits for another terminal's write (the log's lock) before giving up, as
+on SQLite (`dealer.audit.sqlite.BUSY_TIMEOUT_SECONDS`): a terminal stopped in the middle of a
+write does not hold up the floor's others for ever. The session's `lock_timeout`."""
 URL_SCHEMES = ("postgresql://", "postgres://")
 """How a `--db` value names a PostgreSQL log rather than an SQLite file."""
 
@@ -97,18 +102,30 @@ def connect(url: str) -> psycopg.Connection[Any]:
         raise AuditError(
             f"cannot connect to the audit log {redact(url)}: {_reason(exc, url)}"
         ) from None
-    conn.execute("SET synchronous_commit = on")
+    conn.execute(
+        f"SET synchronous_commit = on; SET lock_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}"
+    )
     return conn
 
 
 def _reason(exc: Exception, url: str) -> str:
-    """The first line of a driver error, with any trace of the URL's password removed."""
-    text = (str(exc).strip().splitlines() or ["unknown error"])[0]
+    """The first line of a driver error, with any trace of the URL's password removed; a lock
+    waited for too long in the words SQLite's backend uses."""
+    import psycopg
+
+    if isinstance(exc, psycopg.errors.LockNotAvailable):
+        return (
+            f"the database stayed busy for more than {BUSY_TIMEOUT_SECONDS:g} s "
+            "(another process is writing)"
+        )
+    text = (str(exc).strip().splitlines() or ["unknown error"])[0].replace(url, redact(url))
     try:
         password = urlsplit(url).password
-    except ValueError:
+    except ValueError:  # a URL it cannot read is never repeated whole (above)
         password = None
-    return text.replace(password, "***") if password else text
+    for secret in {password, unquote(password)} if password else ():
+        text = text.replace(secret, "***")
+    return text
 
 
 _kept: dict[tuple[str, bool], psycopg.Connection[Any]] = {}
@@ -220,6 +237,18 @@ def _migrated(conn: psycopg.Connection[Any], version: int, name: str) -> None:
     )
 
 
+def _check_may_append(conn: psycopg.Connection[Any], url: str) -> None:
+    """AuditError if the login may not execute the append function (it may only read)."""
+    row = conn.execute(
+        "SELECT current_user, has_function_privilege(%s, 'EXECUTE')", [APPEND_FUNCTION]
+    ).fetchone()
+    if row is not None and not row[1]:
+        raise AuditError(
+            f"the audit log {redact(url)} is read-only for the login {row[0]}: it can be read, "
+            "listed, verified and exported, not written"
+        )
+
+
 def _newer(url: str, version: int) -> str:
     return (
         f"the audit database {redact(url)} has schema version {version}, newer than this "
@@ -234,7 +263,6 @@ class _Reads(SQLReads):
         mark="%s",
         schema="dealer.",
         true="true",
-        meter_value="(result::json) ->> 'value'",
         meter_name="(result::json) ->> 'meter'",
         meter_link="(result::json) ->> 'link'",
         user_order='u.user_id COLLATE "C"',
@@ -342,9 +370,11 @@ class PostgresStorage(_Reads):
     @classmethod
     def open(cls, url: str, *, read_only: bool = False) -> PostgresStorage:
         """Open the log at `url`. Its schema must be there (`dealer db init`): a terminal's login
-        cannot create one. `read_only` opens it for reading only (a read-only session). The
-        connection the process last closed to the same log is taken up again when it is still
-        open and idle (`_reused`); else a new one is made."""
+        cannot create one. `read_only` opens it for reading only (a read-only session). A login
+        that may not append (an auditor's) is refused for writing here, in one line, as a
+        read-only SQLite file is: not after a PIN was asked and a record signed. The connection
+        the process last closed to the same log is taken up again when it is still open and
+        idle (`_reused`; it was checked when made); else a new one is made."""
         reused = _reused(url, read_only)
         if reused is not None:
             conn, version = reused
@@ -355,6 +385,8 @@ class PostgresStorage(_Reads):
                     version = _schema_version(conn)
                     if read_only:
                         conn.execute("SET default_transaction_read_only = on")
+                    elif version == LATEST:
+                        _check_may_append(conn, url)
             except BaseException:
                 conn.close()
                 raise

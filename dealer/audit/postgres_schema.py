@@ -339,11 +339,12 @@ SCHEMA_STATEMENTS: tuple[str, ...] = (
 """The schema, its protection and its two write functions, created by `dealer db init`. The
 seat index is part of schema version 1: the PostgreSQL backend had no release without it."""
 
-_FUNCTIONS = (
+APPEND_FUNCTION = (
     "dealer.append_record(text, text, text, text, integer, text, text, text, text, text, "
-    "text, text, bigint, text, text, integer[], text[])",
-    "dealer.add_user(bigint, text, text, boolean, text)",
+    "text, text, bigint, text, text, integer[], text[])"
 )
+"""The one function every write goes through: a login that may not execute it only reads."""
+_FUNCTIONS = (APPEND_FUNCTION, "dealer.add_user(bigint, text, text, boolean, text)")
 
 
 def role_statements() -> tuple[str, ...]:

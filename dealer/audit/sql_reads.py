@@ -36,8 +36,6 @@ class Dialect(NamedTuple):
     """The prefix of the log's tables: `` or `dealer.`."""
     true: str
     """An always-true condition."""
-    meter_value: str
-    """The `value` of a meter record's result, as stored (no digit lost)."""
     meter_name: str
     """The `meter` of a meter record's result."""
     meter_link: str
@@ -70,6 +68,34 @@ def filter_sql(flt: RecordFilter, d: Dialect) -> tuple[str, list[Any]]:
         clauses.append(f"recorded_at < {d.mark}")
         params.append(flt.until)
     return (" AND ".join(clauses) or d.true), params
+
+
+def meter_value(record_id: int, result: str, table_id: str, name: str) -> Decimal | None:
+    """The `value` in a meter record's stored result, read here rather than by the database's
+    JSON functions, so both backends read it alike: a number, as text or as a JSON number,
+    keeps every digit (SQLite's JSON functions read a JSON number as a binary float, and true as
+    1); no value is None; anything else (true, a list) is a damaged record."""
+    try:
+        value = json.loads(result, parse_float=str, parse_int=str).get("value")
+    except (AttributeError, ValueError):
+        value = shown = result  # not a JSON object
+    else:
+        if value is None:
+            return None
+        shown = value if isinstance(value, str) else _compact(json.loads(result)["value"])
+    if isinstance(value, str):
+        try:
+            return Decimal(value)
+        except InvalidOperation:
+            pass
+    raise AuditError(
+        f"audit record {record_id} is damaged: meter {name} at table {table_id} holds "
+        f"{shown!r}, which is not a number"
+    )
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def user_row(row: Sequence[Any]) -> UserRow:
@@ -166,20 +192,12 @@ class SQLReads:
         d = self.dialect
         with self._reading("read the meter"):
             row = self.conn.execute(
-                f"SELECT id, {d.meter_value} FROM {d.schema}records WHERE kind = 'meter' "
+                f"SELECT id, result FROM {d.schema}records WHERE kind = 'meter' "
                 f"AND table_id = {d.mark} AND {d.meter_name} = {d.mark} AND {d.meter_link} IS NULL "
                 "ORDER BY id DESC LIMIT 1",
                 [table_id, name],
             ).fetchone()
-        if row is None or row[1] is None:
-            return None
-        try:
-            return Decimal(row[1])
-        except (InvalidOperation, TypeError, ValueError):
-            raise AuditError(
-                f"audit record {row[0]} is damaged: meter {name} at table {table_id} holds "
-                f"{row[1]!r}, which is not a number"
-            ) from None
+        return None if row is None else meter_value(row[0], row[1], table_id, name)
 
     def link_records(self, link: str, limit: int) -> list[Record]:
         """The newest `limit` `meter` records of linked meter `link`, newest first (the index

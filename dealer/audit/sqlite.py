@@ -255,7 +255,6 @@ class _Reads(SQLReads):
         mark="?",
         schema="",
         true="1",
-        meter_value="json_extract(result, '$.value')",
         meter_name="json_extract(result, '$.meter')",
         meter_link="json_extract(result, '$.link')",
         user_order="u.user_id",

@@ -19,8 +19,10 @@ _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 def is_control(char: str) -> bool:
     """A character that would act on a terminal instead of showing: C0/C1 controls (ESC, BEL,
-    newline, DEL…) and the invisible format characters (bidirectional overrides, zero-width)."""
-    return unicodedata.category(char) in ("Cc", "Cf")
+    newline, DEL…) and the invisible format characters (bidirectional overrides, zero-width);
+    and a lone surrogate, which is how Python keeps a byte of a command line that was not UTF-8:
+    it cannot be written to a terminal, hashed or stored (on either backend) as itself."""
+    return unicodedata.category(char) in ("Cc", "Cf", "Cs")
 
 
 def has_control(text: str) -> bool:

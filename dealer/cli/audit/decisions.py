@@ -47,6 +47,7 @@ def override(
     if result is not None:
         try:
             replacement = json.loads(result)
+            json.dumps(replacement, ensure_ascii=False).encode()  # no lone surrogate (\ud800)
         except ValueError:
             replacement = None
         if not isinstance(replacement, dict):

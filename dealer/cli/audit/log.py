@@ -176,9 +176,14 @@ def search(
     _report(found, as_json)
 
 
+MOST_RECORDS = 10**inputs.RECORD_ID_DIGITS - 1
+"""The most records `--limit` may ask for: as many as a log numbers. A larger count would
+overflow the backend's integers, and each backend fails differently."""
+
+
 def _at_least_one(limit: int) -> None:
-    if limit < 1:
-        raise DealerError(f"--limit {limit}: give how many records, from 1")
+    if not 1 <= limit <= MOST_RECORDS:
+        raise DealerError(f"--limit {limit}: give how many records, from 1 to {MOST_RECORDS:,}")
 
 
 def _status_lines(status: Status | None) -> list[str]:

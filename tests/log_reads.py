@@ -1,0 +1,73 @@
+"""Reading a test's audit log on either backend: `where` is a SQLite file (a Path) or a
+PostgreSQL URL (a str), as the `log_at` fixture gives it, and every read goes through
+`dealer.audit.open_log` (the Storage interface), never through a database driver, so a test
+reads both backends the same way. `use` names the log to the commands as an operator does, in
+DEALER_DB."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dealer.audit import open_log
+from dealer.audit.chain import Checkpoint
+from dealer.audit.records import Record, RecordFilter
+
+SETTINGS = (
+    "DEALER_DB",
+    "DEALER_USER",
+    "DEALER_TABLE",
+    "DEALER_PIN",
+    "DEALER_NEW_PIN",
+    "DEALER_REVIEWER_PIN",
+)
+"""The environment settings of the desk: none leaks in from the shell running the tests."""
+
+
+def use(where: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """Name the log at `where` in DEALER_DB, with no other desk setting; return `where`."""
+    for name in SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DEALER_DB", str(where))
+    return where
+
+
+def exists(where: Path | str) -> bool:
+    """Whether there is a log at `where` (a PostgreSQL database from `log_at` always holds one)."""
+    return not isinstance(where, Path) or where.exists()
+
+
+def records(where: Path | str, **match: Any) -> list[Record]:
+    """The records matching `match` (RecordFilter's fields), by id; none if there is no log."""
+    if not exists(where):
+        return []
+    with open_log(where, read_only=True) as log:
+        return log.records(RecordFilter(**match))
+
+
+def kinds(where: Path | str) -> list[str]:
+    """The kind of every record, by id."""
+    return [record.kind for record in records(where)]
+
+
+def head(where: Path | str) -> Checkpoint:
+    """How many records there are and the newest one's hash."""
+    with open_log(where, read_only=True) as log:
+        return log.head()
+
+
+def untouched(where: Path | str) -> bool:
+    """Whether nothing was written: no SQLite file made, no record in the PostgreSQL log."""
+    if isinstance(where, Path):
+        return not where.exists()
+    return head(where).records == 0
+
+
+def rows(where: Path | str, **match: Any) -> list[dict[str, Any]]:
+    """The stored rows matching `match`, by id: every field as stored (JSON fields as text)."""
+    if not exists(where):
+        return []
+    with open_log(where, read_only=True) as log:
+        return [dict(row) for row in log.rows(RecordFilter(**match))]
