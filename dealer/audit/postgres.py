@@ -271,17 +271,23 @@ class _Reads(SQLReads):
     def __init__(self, conn: psycopg.Connection[Any], url: str) -> None:
         self.conn = conn
         self.url = url
+        self.closed = False
 
     @contextmanager
     def errors(self, doing: str, *, writing: bool = False) -> Iterator[None]:
         """Turn driver errors met while doing something into AuditError naming the log (for a
-        write: saying that nothing was saved)."""
+        write: saying that nothing was saved). A log closed (`PostgresStorage.close`: its
+        connection may be serving the next one) is not used."""
         import psycopg
 
+        outcome = ": nothing was saved" if writing else ""
+        if self.closed:
+            raise AuditError(
+                f"could not {doing} in the audit log {redact(self.url)} (it is closed){outcome}"
+            )
         try:
             yield
         except psycopg.Error as exc:
-            outcome = ": nothing was saved" if writing else ""
             raise AuditError(
                 f"could not {doing} in the audit log {redact(self.url)} "
                 f"({_reason(exc, self.url)}){outcome}"
@@ -408,7 +414,9 @@ class PostgresStorage(_Reads):
     def close(self) -> None:
         """Put the connection by for the next `open` of the same log in this process (`_kept`)
         when it is idle, else close it."""
-        _keep(self.conn, self.url, self._read_only)
+        if not self.closed:
+            self.closed = True
+            _keep(self.conn, self.url, self._read_only)
 
     def __enter__(self) -> PostgresStorage:
         return self
