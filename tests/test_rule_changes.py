@@ -5,6 +5,7 @@ refused where the profile forbids changes; never asked of an analysis."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -240,7 +241,7 @@ def test_verify_checks_the_approver_named_in_a_ruling(
         action="rank",
         settings={"overrides": ["wheel=second-highest"], "rule_changes_approved_by": approver},
     )
-    with open_log(approved / "audit.sqlite") as log:
+    with open_log(os.environ["DEALER_DB"]) as log:
         entries.append(log, ruling)
     checked = json.loads(run("audit", "verify", "--json").stdout)
     assert checked.get("problem") == verified
