@@ -8,6 +8,7 @@ operators, its byte order of ids) and its connection; the SQL and the checks are
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from decimal import Decimal, InvalidOperation
@@ -131,7 +132,7 @@ def seat_index_problems(
     return []
 
 
-class SQLReads:
+class SQLReads(ABC):
     """The reads of `storage.Reads` over one connection (`conn`), in the backend's `dialect`.
     `_reading` wraps each one: the storage names a failure, a write transaction lets it abort
     the whole transaction."""
@@ -139,8 +140,9 @@ class SQLReads:
     dialect: ClassVar[Dialect]
     conn: Any
 
+    @abstractmethod
     def _reading(self, doing: str) -> AbstractContextManager[None]:
-        raise NotImplementedError
+        """What wraps a read that is `doing` something (each backend's own)."""
 
     def rows(
         self,

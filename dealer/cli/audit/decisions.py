@@ -109,9 +109,6 @@ def signoff(
     )
 
 
-# -- disputes ----------------------------------------------------------------------------
-
-
 FileArgument = Annotated[Path, typer.Argument(help="The file to approve.")]
 
 

@@ -207,6 +207,3 @@ def dispute_packet(
         typer.echo(packet_text(found))
     if html is not None:
         typer.echo(f"Dispute {dispute_id} packet written to {html}", err=True)
-
-
-# -- users ---------------------------------------------------------------------------------

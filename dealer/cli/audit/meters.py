@@ -82,6 +82,3 @@ def meter_adjust(
         data | ({} if link is None else {"link": link}),
         f"{name} at {table_id}{linked} set to {fmt_money(now)} (record {made}).",
     )
-
-
-# -- approving house rules ---------------------------------------------------------------

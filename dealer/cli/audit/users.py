@@ -112,6 +112,3 @@ def user_list(as_json: JsonFlag = False, db: DbOption = None) -> None:
         for u in found
     ]
     typer.echo(table(rows, ["user", "role", "status", "PIN"]))
-
-
-# -- meters --------------------------------------------------------------------------------
