@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer.audit import corrections, disputes, meters, signoffs, staff, users
 from dealer.audit.authority import append_supervised
@@ -24,6 +24,9 @@ from dealer.kernel.errors import DealerError
 from dealer.kernel.text import quoted
 from dealer.kernel.tuples import NamedTuple
 
+if TYPE_CHECKING:
+    from dealer.audit.storage import Storage
+
 __all__ = [
     "AMOUNT_LIMIT",
     "OUTCOMES",
@@ -32,6 +35,7 @@ __all__ = [
     "Dispute",
     "MeterSet",
     "User",
+    "Review",
     "UserChange",
     "add_user",
     "adjust_meter",
@@ -138,64 +142,58 @@ def open_dispute(
         )
 
 
+class Review(NamedTuple):
+    """Who decides on a dispute and why: the supervisor and a second reviewer, each with their
+    own PIN, and the reason (the keywords of `audit.disputes`' reviewed decisions)."""
+
+    supervisor_id: str
+    pin: str
+    second_reviewer: str
+    reviewer_pin: str
+    reason: str
+
+
 def resolve_dispute(
-    db: LogLocation | None,
-    dispute_id: int,
-    *,
-    outcome: str,
-    amount: str,
-    reviewer: str,
-    reviewer_pin: str,
-    reason: str,
-    supervisor: str,
-    pin: str,
+    db: LogLocation | None, dispute_id: int, *, outcome: str, amount: str, review: Review
 ) -> tuple[int, Dispute]:
     """Resolve a dispute (outcome, amount adjusted as typed: + paid to the patron, − taken
-    back; a second reviewer with their PIN); the resolution's record id and the dispute as it
-    now stands."""
-    adjusted = signed_money(amount, "the amount adjusted", limit=AMOUNT_LIMIT)
-    with open_log(db) as log:
-        made = disputes.resolve_dispute(
-            log,
-            dispute_id,
-            outcome=outcome,
-            amount_adjusted=adjusted,
-            second_reviewer=reviewer,
-            reviewer_pin=reviewer_pin,
-            reason=reason,
-            supervisor_id=supervisor,
-            pin=pin,
-        )
-        return made, disputes.dispute(log, dispute_id)
+    back); the resolution's record id and the dispute as it now stands."""
+    return _reviewed(
+        db,
+        dispute_id,
+        amount,
+        lambda log, adjusted: disputes.resolve_dispute(
+            log, dispute_id, outcome=outcome, amount_adjusted=adjusted, **review._asdict()
+        ),
+    )
 
 
 def correct_dispute(
+    db: LogLocation | None, dispute_id: int, *, amount: str, review: Review
+) -> tuple[int, Dispute]:
+    """Correct a resolved dispute's amount adjusted (as typed): a record linked to the
+    dispute. The correction's record id and the dispute as it now stands."""
+    return _reviewed(
+        db,
+        dispute_id,
+        amount,
+        lambda log, adjusted: disputes.correct_amount(
+            log, dispute_id, amount_adjusted=adjusted, **review._asdict()
+        ),
+    )
+
+
+def _reviewed(
     db: LogLocation | None,
     dispute_id: int,
-    *,
     amount: str,
-    reviewer: str,
-    reviewer_pin: str,
-    reason: str,
-    supervisor: str,
-    pin: str,
+    decide: Callable[[Storage, Decimal], int],
 ) -> tuple[int, Dispute]:
-    """Correct a resolved dispute's amount adjusted (as typed, with a second reviewer and their
-    PIN): a record
-    linked to the dispute. The correction's record id and the dispute as it now stands."""
+    """The amount adjusted read as typed (signed, bounded), the reviewed decision made on the
+    log, and the dispute as it then stands."""
     adjusted = signed_money(amount, "the amount adjusted", limit=AMOUNT_LIMIT)
     with open_log(db) as log:
-        made = disputes.correct_amount(
-            log,
-            dispute_id,
-            amount_adjusted=adjusted,
-            second_reviewer=reviewer,
-            reviewer_pin=reviewer_pin,
-            reason=reason,
-            supervisor_id=supervisor,
-            pin=pin,
-        )
-        return made, disputes.dispute(log, dispute_id)
+        return decide(log, adjusted), disputes.dispute(log, dispute_id)
 
 
 def list_disputes(

@@ -18,7 +18,7 @@ from dealer.cli.audit.options import (
     TableFilter,
     answer,
     echo_json,
-    second_reviewer,
+    review,
     when,
 )
 from dealer.cli.common import (
@@ -111,15 +111,10 @@ def dispute_resolve(
     db: DbOption = None,
 ) -> None:
     """Resolve a dispute: no-error, patron-error or dealer-error, with a second reviewer."""
+    dispute = inputs.record_id(dispute_id, "dispute")
+    decided = review(who, reviewer, reviewer_pin, reason)
     made, resolved = supervision.resolve_dispute(
-        db,
-        inputs.record_id(dispute_id, "dispute"),
-        outcome=outcome,
-        amount=amount,
-        reason=inputs.text(reason, "--reason"),
-        **second_reviewer(reviewer, reviewer_pin),
-        supervisor=who.user_id,
-        pin=who.pin,
+        db, dispute, outcome=outcome, amount=amount, review=decided
     )
     answer(
         as_json,
@@ -148,15 +143,9 @@ def dispute_correct(
 ) -> None:
     """Correct a resolved dispute's amount: a new record linked to the dispute (the resolution
     is never changed), with a second reviewer."""
-    made, corrected = supervision.correct_dispute(
-        db,
-        inputs.record_id(dispute_id, "dispute"),
-        amount=amount,
-        reason=inputs.text(reason, "--reason"),
-        **second_reviewer(reviewer, reviewer_pin),
-        supervisor=who.user_id,
-        pin=who.pin,
-    )
+    dispute = inputs.record_id(dispute_id, "dispute")
+    decided = review(who, reviewer, reviewer_pin, reason)
+    made, corrected = supervision.correct_dispute(db, dispute, amount=amount, review=decided)
     answer(
         as_json,
         {"record_id": made} | corrected.to_dict(),

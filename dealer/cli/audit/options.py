@@ -14,6 +14,7 @@ from dealer.cli.common import (
     Composite,
     option,
 )
+from dealer.desk.supervision import Review
 from dealer.kernel.errors import DealerError
 from dealer.kernel.tuples import NamedTuple
 
@@ -109,13 +110,14 @@ def supervisor_id(supervisor: str | None) -> str:
     return inputs.user_id(supervisor)
 
 
-def second_reviewer(reviewer: str, reviewer_pin: str | None) -> dict[str, str]:
-    """The second reviewer's id and their own PIN (asked with hidden input if not given)."""
-    who = inputs.user_id(reviewer, "--reviewer")
-    secret = (
-        reviewer_pin if reviewer_pin is not None else ask_hidden(f"PIN for second reviewer {who}")
-    )
-    return {"reviewer": who, "reviewer_pin": secret}
+def review(who: Supervisor, reviewer: str, reviewer_pin: str | None, reason: str) -> Review:
+    """Who decides on a dispute and why: the supervisor, the second reviewer with their own PIN
+    (asked with hidden input if not given), and the reason."""
+    said = inputs.text(reason, "--reason")
+    second = inputs.user_id(reviewer, "--reviewer")
+    asked = f"PIN for second reviewer {second}"
+    secret = reviewer_pin if reviewer_pin is not None else ask_hidden(asked)
+    return Review(who.user_id, who.pin, second, secret, said)
 
 
 def new_pin_or_ask(new_pin: str | None, user_id: str) -> str:
