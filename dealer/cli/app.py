@@ -5,7 +5,6 @@ desk's modules); `dealer --help` and the test runner see every group."""
 
 from __future__ import annotations
 
-import gc
 import importlib
 import os
 import re
@@ -20,6 +19,7 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperGroup
 
 from dealer import __version__
+from dealer.cli import collector_paused
 from dealer.desk.context import DeskNotice
 from dealer.kernel.errors import DealerError
 
@@ -229,10 +229,6 @@ def main() -> None:
     words = [a for a in sys.argv[1:] if not a.startswith("-")]
     group = words[0] if words and words[0] in GROUPS else None
     command = words[1] if group and len(words) > 1 else None
-    gc.disable()  # as for the framework (`dealer.cli`): the command's modules live to the end
-    try:
+    with collector_paused():  # as the framework (`dealer.cli`): its modules live to the end
         app = build_app(group, command)
-    finally:
-        gc.freeze()
-        gc.enable()
     app()
