@@ -25,6 +25,19 @@ SETTINGS = (
 )
 """The environment settings of the desk: none leaks in from the shell running the tests."""
 
+READING = (
+    ["audit", "list"],
+    ["audit", "search", "--table", "PG-1"],
+    ["audit", "show", "2"],
+    ["audit", "verify"],
+    ["audit", "export", "--format", "jsonl"],
+    ["audit", "user", "list"],
+    ["audit", "dispute", "list"],
+    ["audit", "meter", "show", "progressive_treasure", "--table", "PG-1"],
+    ["shift", "summary", "--table", "PG-1"],
+)
+"""Every reading command, at table PG-1 and record 2: run against a log that must not change."""
+
 
 def use(where: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     """Name the log at `where` in DEALER_DB, with no other desk setting; return `where`."""

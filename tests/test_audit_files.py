@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from log_reads import READING
 from typer.testing import CliRunner, Result
 
 from dealer.audit import entries
@@ -27,17 +28,6 @@ RULING = Entry(
     kind="ruling", user_id="D1", role="dealer", table_id="PG-1", game="paigow", input_text="As"
 )
 
-READING = (
-    ["audit", "list"],
-    ["audit", "search", "--table", "PG-1"],
-    ["audit", "show", "2"],
-    ["audit", "verify"],
-    ["audit", "export", "--format", "jsonl"],
-    ["audit", "user", "list"],
-    ["audit", "dispute", "list"],
-    ["audit", "meter", "show", "progressive_treasure", "--table", "PG-1"],
-    ["shift", "summary", "--table", "PG-1"],
-)
 """Every reading command, each with a read that finds something in the `logged` log."""
 WRITING = ["audit", "user", "add", "S1", "--role", "supervisor", "--new-pin", PIN]
 

@@ -13,6 +13,7 @@ import psycopg
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from log_reads import READING
 from pg_server import PgServer
 from typer.testing import CliRunner, Result
 
@@ -379,20 +380,6 @@ APP = build_app()
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(APP, list(args))
-
-
-READING = (
-    ["audit", "list"],
-    ["audit", "search", "--table", "PG-1"],
-    ["audit", "show", "2"],
-    ["audit", "verify"],
-    ["audit", "export", "--format", "jsonl"],
-    ["audit", "user", "list"],
-    ["audit", "dispute", "list"],
-    ["audit", "meter", "show", "progressive_treasure", "--table", "PG-1"],
-    ["shift", "summary", "--table", "PG-1"],
-)
-"""Every reading command (as tests/test_audit_files.py reads an SQLite file)."""
 
 
 def test_a_read_only_login_reads_everything_and_writes_nothing(pg_server: PgServer) -> None:
