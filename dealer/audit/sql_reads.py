@@ -157,7 +157,11 @@ class SQLReads(ABC):
         sql = f"SELECT * FROM {self.dialect.schema}records WHERE {where} ORDER BY id {order}"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        with self._reading("read"):
+        return self._rows_of(sql, params, "read")
+
+    def _rows_of(self, sql: str, params: Sequence[Any], doing: str) -> Iterator[dict[str, Any]]:
+        """The rows a `SELECT *` of records gives, each as a dict by column name."""
+        with self._reading(doing):
             cursor = self.conn.execute(sql, params)
             names = [column[0] for column in cursor.description or ()]
             for values in cursor:
@@ -205,15 +209,11 @@ class SQLReads(ABC):
         """The newest `limit` `meter` records of linked meter `link`, newest first (the index
         `records_linked_meters`: one lookup however long the log)."""
         d = self.dialect
-        with self._reading("read the meter"):
-            cursor = self.conn.execute(
-                f"SELECT * FROM {d.schema}records WHERE kind = 'meter' AND {d.meter_link} = "
-                f"{d.mark} ORDER BY id DESC LIMIT {int(limit)}",
-                [link],
-            )
-            names = [column[0] for column in cursor.description or ()]
-            rows = [dict(zip(names, values, strict=True)) for values in cursor]
-        return [Record.from_row(row) for row in rows]
+        sql = (
+            f"SELECT * FROM {d.schema}records WHERE kind = 'meter' AND {d.meter_link} = "
+            f"{d.mark} ORDER BY id DESC LIMIT {int(limit)}"
+        )
+        return [Record.from_row(row) for row in self._rows_of(sql, [link], "read the meter")]
 
     def user(self, user_id: str) -> UserRow | None:
         """The newest users row of `user_id`, or None."""
