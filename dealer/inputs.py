@@ -174,6 +174,22 @@ def text(value: object, what: str, *, limit: int = TEXT_LIMIT) -> str:
     return trimmed
 
 
+def json_object(value: str, what: str) -> dict[str, Any]:
+    """A JSON object typed on the command line (an override's `--result`). Anything else is
+    refused, and so is text holding a byte that was not UTF-8 (Python keeps it as a lone
+    surrogate, which can be neither signed nor stored)."""
+    import json
+
+    try:
+        parsed = json.loads(value)
+        json.dumps(parsed, ensure_ascii=False).encode()
+    except ValueError:  # UnicodeEncodeError too
+        parsed = None
+    if not isinstance(parsed, dict):
+        raise DealerError(f"{what} must be a JSON object, e.g. '{{\"winner\": 1}}'")
+    return parsed
+
+
 def signed_money(value: object, what: str, *, limit: Decimal = WAGER_LIMIT) -> Decimal:
     """An amount with its direction: `money` after an optional `+` or `-` (`-25`, `+$12.50`),
     negative for `-`; at most `limit` either way."""

@@ -194,3 +194,24 @@ def test_printable_escapes_what_would_act_on_a_terminal(text: str, shown: str) -
 def test_quoted_shortens_a_long_value() -> None:
     assert quoted("A" * 102_400) == "'" + "A" * 40 + "…' (102,400 characters)"
     assert quoted("x\ny") == "'x\\ny'"
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ('{"winner": 1}', {"winner": 1}),
+        ("{}", {}),
+        ('{"a": {"b": [1, "é"]}}', {"a": {"b": [1, "é"]}}),
+    ],
+)
+def test_a_json_object_is_read(typed: str, read: dict[str, object]) -> None:
+    assert inputs.json_object(typed, "--result") == read
+
+
+@pytest.mark.parametrize(
+    "typed", ["[1]", "1", '"x"', "null", "{", "", '{"a": "\\ud800"}', '{"a": "\udcff"}']
+)
+def test_anything_but_a_json_object_is_refused(typed: str) -> None:
+    with pytest.raises(DealerError) as refused:
+        inputs.json_object(typed, "--result")
+    assert str(refused.value) == "--result must be a JSON object, e.g. '{\"winner\": 1}'"

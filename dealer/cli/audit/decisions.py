@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
@@ -26,7 +25,6 @@ from dealer.cli.common import (
 )
 from dealer.desk import supervision
 from dealer.desk.context import LogLocation
-from dealer.kernel.errors import DealerError
 
 
 @app.command()
@@ -43,15 +41,7 @@ def override(
     db: DbOption = None,
 ) -> None:
     """Override a ruling: a new record linked to it (the ruling itself is never changed)."""
-    replacement = None
-    if result is not None:
-        try:
-            replacement = json.loads(result)
-            json.dumps(replacement, ensure_ascii=False).encode()  # no lone surrogate (\ud800)
-        except ValueError:
-            replacement = None
-        if not isinstance(replacement, dict):
-            raise DealerError("--result must be a JSON object, e.g. '{\"winner\": 1}'")
+    replacement = None if result is None else inputs.json_object(result, "--result")
     made = supervision.override(
         db,
         inputs.record_id(record_id),
