@@ -158,3 +158,25 @@ def test_a_writer_waits_for_the_lock_in_short_slices(tmp_path: Path) -> None:
         assert said[:2] == ["PRAGMA busy_timeout", f"PRAGMA busy_timeout = {WAIT_SLICE_MS}"]
         assert f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}" in said
         assert [r.input_text for r in log.records(RecordFilter())] == ["a", "b"]
+
+
+def test_a_new_log_another_process_is_making_is_waited_for(tmp_path: Path) -> None:
+    """Turning a new file to WAL journaling meets another process's lock without SQLite's
+    waiting (it failed at once, ~1 run in 7 of four terminals opening a new log together): the
+    opener asks again until the lock is free."""
+    import threading
+
+    db = tmp_path / "audit.sqlite"
+    holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")  # as a process in the middle of making the file
+    holder.execute("CREATE TABLE scratch (x)")
+    release = threading.Timer(0.3, lambda: holder.execute("ROLLBACK"))
+    release.start()
+    try:
+        with SQLiteStorage.open(db) as log:
+            entries.append(log, Entry(kind="ruling", user_id="D1", role="dealer", input_text="a"))
+            assert log.conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+            assert [r.input_text for r in log.records(RecordFilter())] == ["a"]
+    finally:
+        release.join(60)
+        holder.close()

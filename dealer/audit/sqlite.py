@@ -50,7 +50,31 @@ from dealer.kernel.errors import AuditError
 BUSY_TIMEOUT_SECONDS = 15.0
 """How long a writer waits for another process's write to finish before giving up."""
 WAIT_SLICE_MS = 100
-"""The longest single wait for the write lock (see `SQLiteStorage._begin_writing`)."""
+"""The longest single wait for the write lock inside SQLite (see `_waiting`)."""
+RETRY_PAUSE_SECONDS = 0.005
+"""The pause between two tries of a statement that met another process's lock."""
+
+
+def _waiting(conn: sqlite3.Connection, statement: str) -> sqlite3.Cursor:
+    """Execute `statement`, again while another process holds the lock, up to the
+    connection's busy timeout. SQLite waits inside C, so each wait is a slice of at most
+    `WAIT_SLICE_MS` (as long as Ctrl-C can go unheard while the log is busy); and some
+    statements meet a lock without waiting at all (`PRAGMA journal_mode = WAL` on a new file
+    that another process is making too fails at once), so each try after the first is paced by
+    `RETRY_PAUSE_SECONDS`."""
+    (full_ms,) = conn.execute("PRAGMA busy_timeout").fetchone()
+    deadline = time.monotonic() + full_ms / 1000
+    conn.execute(f"PRAGMA busy_timeout = {min(WAIT_SLICE_MS, full_ms)}")
+    try:
+        while True:
+            try:
+                return conn.execute(statement)
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(RETRY_PAUSE_SECONDS)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {full_ms}")
 
 
 def _describe(exc: sqlite3.Error) -> str:
@@ -368,7 +392,7 @@ class SQLiteStorage(_Reads):
         try:
             conn = sqlite3.connect(str(where), timeout=busy_timeout, isolation_level=None)
             conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            mode = _waiting(conn, "PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise AuditError(f"the audit log {where} cannot use WAL journaling (got {mode})")
             conn.execute("PRAGMA synchronous = FULL")
@@ -443,22 +467,8 @@ class SQLiteStorage(_Reads):
             self._in_transaction = False
 
     def _begin_writing(self) -> None:
-        """BEGIN IMMEDIATE, waiting for another process's write in slices of `WAIT_SLICE_MS`
-        up to the connection's busy timeout: SQLite waits inside C, so a slice is as long as
-        Ctrl-C can go unheard while the log is busy."""
-        (full_ms,) = self.conn.execute("PRAGMA busy_timeout").fetchone()
-        deadline = time.monotonic() + full_ms / 1000
-        self.conn.execute(f"PRAGMA busy_timeout = {min(WAIT_SLICE_MS, full_ms)}")
-        try:
-            while True:
-                try:
-                    self.conn.execute("BEGIN IMMEDIATE")
-                    return
-                except sqlite3.OperationalError as exc:
-                    if "locked" not in str(exc) or time.monotonic() >= deadline:
-                        raise
-        finally:
-            self.conn.execute(f"PRAGMA busy_timeout = {full_ms}")
+        """BEGIN IMMEDIATE, waiting for another process's write (`_waiting`)."""
+        _waiting(self.conn, "BEGIN IMMEDIATE")
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
