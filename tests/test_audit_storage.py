@@ -11,7 +11,9 @@ from decimal import Decimal
 import pytest
 
 import dealer
+from dealer.audit import meters
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, record_hash
+from dealer.audit.meters import MeterLink
 from dealer.audit.records import Entry, RecordFilter, canonical_json, seats_of
 from dealer.audit.storage import Storage, UserRow
 from dealer.audit.users import user_record_result
@@ -202,6 +204,20 @@ def test_meters_read_and_moved_in_one_transaction(storage: Storage) -> None:
     assert storage.meter("PG-3", "treasure") is None
 
 
+LINK = MeterLink("FLOOR-1", Decimal(10000), Decimal(250000))
+"""A linked meter's terms, for reading a link's records as a table's own meter's."""
+
+
+def _moved(storage: Storage, stored: object, link: MeterLink | None) -> None:
+    fill(storage, 1)
+    move = meter_move("PG-1", "treasure", stored, 1)
+    if link is not None:
+        move = move._replace(result={**move.result, **link.result()})
+    with storage.transaction() as tx:
+        tx.append(move)
+
+
+@pytest.mark.parametrize("link", [None, LINK], ids=["own", "linked"])
 @pytest.mark.parametrize(
     ("stored", "read"),
     [
@@ -213,29 +229,29 @@ def test_meters_read_and_moved_in_one_transaction(storage: Storage) -> None:
     ],
 )
 def test_a_meter_value_stored_as_a_json_number_keeps_its_digits(
-    storage: Storage, stored: object, read: Decimal | None
+    storage: Storage, stored: object, read: Decimal | None, link: MeterLink | None
 ) -> None:
     """As a record from elsewhere (an older version, a copied log) may hold it: read alike on
-    each backend, never through a binary float."""
-    fill(storage, 1)
-    with storage.transaction() as tx:
-        tx.append(meter_move("PG-1", "treasure", stored, 1))
-    found = storage.meter("PG-1", "treasure")
+    each backend, a table's own meter and a link's, never through a binary float."""
+    _moved(storage, stored, link)
+    found = meters.current(storage, "PG-1", "treasure", link)
     assert (found, str(found)) == (read, str(read))
 
 
+@pytest.mark.parametrize(
+    ("link", "meter"),
+    [(None, "meter treasure at table PG-1"), (LINK, "meter treasure of link FLOOR-1")],
+    ids=["own", "linked"],
+)
 @pytest.mark.parametrize(("stored", "shown"), [(True, "true"), ([1], "[1]"), ("lots", "lots")])
 def test_a_meter_value_that_is_no_number_is_a_damaged_record(
-    storage: Storage, stored: object, shown: str
+    storage: Storage, stored: object, shown: str, link: MeterLink | None, meter: str
 ) -> None:
-    fill(storage, 1)
-    with storage.transaction() as tx:
-        tx.append(meter_move("PG-1", "treasure", stored, 1))
+    _moved(storage, stored, link)
     with pytest.raises(AuditError) as damaged:
-        storage.meter("PG-1", "treasure")
+        meters.current(storage, "PG-1", "treasure", link)
     assert str(damaged.value) == (
-        f"audit record 2 is damaged: meter treasure at table PG-1 holds {shown!r}, which is "
-        "not a number"
+        f"audit record 2 is damaged: {meter} holds {shown!r}, which is not a number"
     )
 
 

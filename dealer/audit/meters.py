@@ -23,13 +23,14 @@ change only under a new link id (the old link's records stay as they are).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from dealer.audit import users
 from dealer.audit.authority import supervised
-from dealer.audit.records import DEALER, METER, SUPERVISOR, Entry, Record, amount
+from dealer.audit.records import DEALER, METER, SUPERVISOR, Entry, Record, amount, meter_value
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money, whole_cents
 from dealer.kernel.tuples import NamedTuple
@@ -113,13 +114,7 @@ def current(
     newest = newest_of_link(reads, name, link)
     if newest is None:
         return None
-    held = _number(newest.result.get("value"))
-    if held is None:
-        raise AuditError(
-            f"audit record {newest.id} is damaged: meter {name} of link {link.link} holds "
-            f"{newest.result.get('value')!r}, which is not a number"
-        )
-    return held
+    return meter_value(newest.id, json.dumps(newest.result), f"meter {name} of link {link.link}")
 
 
 def _value(value: Decimal | int | float | str, name: str) -> Decimal:

@@ -91,6 +91,35 @@ def amount(value: Decimal | int | float | str, what: str) -> Decimal:
     return number
 
 
+def meter_value(record_id: int, result: str, meter: str) -> Decimal | None:
+    """The `value` in a meter record's stored result (the JSON text), for `meter` as a message
+    names it ("meter treasure at table PG-1"): read here rather than by a database's JSON
+    functions, so both backends and a linked meter's records are read alike: a number, as text
+    or as a JSON number, keeps every digit (SQLite's JSON functions read a JSON number as a
+    binary float, and true as 1); no value is None; anything else (true, a list) is a damaged
+    record."""
+    try:
+        value = json.loads(result, parse_float=str, parse_int=str).get("value")
+    except (AttributeError, ValueError):
+        value = shown = result  # not a JSON object
+    else:
+        if value is None:
+            return None
+        shown = value if isinstance(value, str) else _compact(json.loads(result)["value"])
+    if isinstance(value, str):
+        try:
+            return Decimal(value)
+        except InvalidOperation:
+            pass
+    raise AuditError(
+        f"audit record {record_id} is damaged: {meter} holds {shown!r}, which is not a number"
+    )
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 class Entry(NamedTuple):
     """One thing to put on the record, as the caller knows it (built by keyword).
 

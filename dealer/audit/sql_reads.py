@@ -11,13 +11,19 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from itertools import zip_longest
 from typing import Any, ClassVar
 
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
-from dealer.audit.records import SUPERVISOR, Record, RecordFilter, UserRow, seats_in
-from dealer.kernel.errors import AuditError
+from dealer.audit.records import (
+    SUPERVISOR,
+    Record,
+    RecordFilter,
+    UserRow,
+    meter_value,
+    seats_in,
+)
 from dealer.kernel.tuples import NamedTuple
 
 USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
@@ -69,34 +75,6 @@ def filter_sql(flt: RecordFilter, d: Dialect) -> tuple[str, list[Any]]:
         clauses.append(f"recorded_at < {d.mark}")
         params.append(flt.until)
     return (" AND ".join(clauses) or d.true), params
-
-
-def meter_value(record_id: int, result: str, table_id: str, name: str) -> Decimal | None:
-    """The `value` in a meter record's stored result, read here rather than by the database's
-    JSON functions, so both backends read it alike: a number, as text or as a JSON number,
-    keeps every digit (SQLite's JSON functions read a JSON number as a binary float, and true as
-    1); no value is None; anything else (true, a list) is a damaged record."""
-    try:
-        value = json.loads(result, parse_float=str, parse_int=str).get("value")
-    except (AttributeError, ValueError):
-        value = shown = result  # not a JSON object
-    else:
-        if value is None:
-            return None
-        shown = value if isinstance(value, str) else _compact(json.loads(result)["value"])
-    if isinstance(value, str):
-        try:
-            return Decimal(value)
-        except InvalidOperation:
-            pass
-    raise AuditError(
-        f"audit record {record_id} is damaged: meter {name} at table {table_id} holds "
-        f"{shown!r}, which is not a number"
-    )
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def user_row(row: Sequence[Any]) -> UserRow:
@@ -203,7 +181,11 @@ class SQLReads(ABC):
                 "ORDER BY id DESC LIMIT 1",
                 [table_id, name],
             ).fetchone()
-        return None if row is None else meter_value(row[0], row[1], table_id, name)
+        return (
+            None
+            if row is None
+            else meter_value(row[0], row[1], f"meter {name} at table {table_id}")
+        )
 
     def link_records(self, link: str, limit: int) -> list[Record]:
         """The newest `limit` `meter` records of linked meter `link`, newest first (the index
