@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit.authority import supervised
 from dealer.audit.entries import first_link
-from dealer.audit.records import OVERRIDE, RULING, SUPERVISOR, VOID, Entry, Record
+from dealer.audit.records import OVERRIDE, RULING, VOID, Record, supervisor_entry
 from dealer.audit.users import User
 from dealer.kernel.errors import AuditError
 
@@ -80,14 +80,10 @@ def _override(
         raise AuditError("an override needs the supervisor's decision")
     ruling = _target(tx, record_id, (RULING,), "override", "overridden")
     return tx.append(
-        Entry(
-            kind=OVERRIDE,
-            user_id=supervisor.user_id,
-            role=SUPERVISOR,
-            table_id=ruling.table_id,
-            seat=ruling.seat,
-            game=ruling.game,
-            action=ruling.action,
+        supervisor_entry(
+            ruling,
+            OVERRIDE,
+            supervisor.user_id,
             input_text=decision,
             cards=ruling.cards,
             result={"overrides": record_id, "decision": decision, "result": dict(result or {})},
@@ -96,7 +92,6 @@ def _override(
                 f"Reason: {why}",
             ],
             settings=ruling.settings,
-            links_to=record_id,
             reason=why,
         )
     )
@@ -106,20 +101,15 @@ def _void(tx: WriteTransaction, supervisor: User, record_id: int, reason: str) -
     why = _reason(reason, "a void")
     voided = _target(tx, record_id, (RULING, OVERRIDE), "void", "voided")
     return tx.append(
-        Entry(
-            kind=VOID,
-            user_id=supervisor.user_id,
-            role=SUPERVISOR,
-            table_id=voided.table_id,
-            seat=voided.seat,
-            game=voided.game,
-            action=voided.action,
+        supervisor_entry(
+            voided,
+            VOID,
+            supervisor.user_id,
             result={"voids": record_id},
             explanation=[
                 f"{voided.kind.capitalize()} {record_id} voided by supervisor {supervisor.user_id}",
                 f"Reason: {why}",
             ],
-            links_to=record_id,
             reason=why,
         )
     )

@@ -36,6 +36,7 @@ from dealer.audit.records import (
     Record,
     RecordFilter,
     amount,
+    supervisor_entry,
     utc_now,
 )
 from dealer.kernel.errors import AuditError
@@ -350,12 +351,10 @@ def _reviewed_entry(
     """The record of a reviewed decision on dispute `opened`, at its table and seat, linked to
     it: its `facts` with the dispute, the amount adjusted and the second reviewer; what it
     `said` and the reason as its explanation."""
-    return Entry(
-        kind=kind,
-        user_id=supervisor.user_id,
-        role=SUPERVISOR,
-        table_id=opened.table_id,
-        seat=opened.seat,
+    return supervisor_entry(
+        opened,
+        kind,
+        supervisor.user_id,
         action=action,
         result={
             "dispute": opened.id,
@@ -364,7 +363,6 @@ def _reviewed_entry(
             "second_reviewer": second_reviewer,
         },
         explanation=[f"{said}, second reviewer {second_reviewer}", reason],
-        links_to=opened.id,
         reason=reason,
     )
 

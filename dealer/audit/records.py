@@ -257,6 +257,25 @@ class Record(NamedTuple):
         return values
 
 
+def supervisor_entry(record: Record, kind: str, supervisor: str, **fields: Any) -> Entry:
+    """Supervisor `supervisor`'s record of `kind` on `record` (an override, a void, a
+    sign-off, a dispute's resolution or correction): at the record's table, seat, game and
+    action unless `fields` say otherwise, and linked to it."""
+    about = {
+        "table_id": record.table_id,
+        "seat": record.seat,
+        "game": record.game,
+        "action": record.action,
+    }
+    return Entry(
+        kind=kind,
+        user_id=supervisor,
+        role=SUPERVISOR,
+        links_to=record.id,
+        **{**about, **fields},
+    )
+
+
 def _seat_number(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 

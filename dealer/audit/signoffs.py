@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit.authority import supervised
 from dealer.audit.entries import first_link
-from dealer.audit.records import RULING, SIGNOFF, SUPERVISOR, VOID, Entry, Record
+from dealer.audit.records import RULING, SIGNOFF, VOID, Record, supervisor_entry
 from dealer.audit.users import User
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money
@@ -75,19 +75,14 @@ def _sign(tx: WriteTransaction, supervisor: User, record_id: int) -> int:
         raise AuditError(f"ruling {record_id} is already signed off by {done.user_id} (#{done.id})")
     seats = ", ".join(str(s) for s in needed.get("seats", []))
     return tx.append(
-        Entry(
-            kind=SIGNOFF,
-            user_id=supervisor.user_id,
-            role=SUPERVISOR,
-            table_id=record.table_id,
-            game=record.game,
-            action=record.action,
-            seat=record.seat,
+        supervisor_entry(
+            record,
+            SIGNOFF,
+            supervisor.user_id,
             result={"ruling": record_id, "over": needed.get("over"), "seats": needed.get("seats")},
             explanation=[
                 f"Ruling {record_id} signed off by supervisor {supervisor.user_id}: the pay of "
                 f"seat {seats}, over {fmt_money(Decimal(str(needed.get('over'))))}"
             ],
-            links_to=record_id,
         )
     )
