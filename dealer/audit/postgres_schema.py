@@ -106,6 +106,22 @@ def _canonical_sql() -> str:
 
 _TIME = """to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
 
+
+def _append_only(table: str, changed: str, deleted: str) -> tuple[str, str, str]:
+    """The triggers that keep dealer.`table` append-only, whoever writes (the owner too):
+    `TABLE_no_update` refuses an UPDATE saying `changed`, `TABLE_no_delete` and
+    `TABLE_no_truncate` refuse a DELETE or TRUNCATE saying `deleted`."""
+    refuse = "EXECUTE FUNCTION dealer.refuse"
+    return (
+        f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON dealer.{table} FOR EACH ROW "
+        f"{refuse}('{changed}')",
+        f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON dealer.{table} FOR EACH ROW "
+        f"{refuse}('{deleted}')",
+        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON dealer.{table} "
+        f"{refuse}('{deleted}')",
+    )
+
+
 SCHEMA_STATEMENTS: tuple[str, ...] = (
     f"CREATE SCHEMA {SCHEMA}",
     """
@@ -199,34 +215,20 @@ SCHEMA_STATEMENTS: tuple[str, ...] = (
         RETURN NEW;
     END $$
     """,
-    """
-    CREATE TRIGGER records_no_update BEFORE UPDATE ON dealer.records FOR EACH ROW
-    EXECUTE FUNCTION dealer.refuse('audit records cannot be changed: record an override or void')
-    """,
-    """
-    CREATE TRIGGER records_no_delete BEFORE DELETE ON dealer.records FOR EACH ROW
-    EXECUTE FUNCTION dealer.refuse('audit records cannot be deleted')
-    """,
-    """
-    CREATE TRIGGER records_no_truncate BEFORE TRUNCATE ON dealer.records
-    EXECUTE FUNCTION dealer.refuse('audit records cannot be deleted')
-    """,
+    *_append_only(
+        "records",
+        "audit records cannot be changed: record an override or void",
+        "audit records cannot be deleted",
+    ),
     """
     CREATE TRIGGER records_in_order BEFORE INSERT ON dealer.records FOR EACH ROW
     EXECUTE FUNCTION dealer.check_order()
     """,
-    """
-    CREATE TRIGGER users_no_update BEFORE UPDATE ON dealer.users FOR EACH ROW
-    EXECUTE FUNCTION dealer.refuse('user history cannot be changed: record a new user change')
-    """,
-    """
-    CREATE TRIGGER users_no_delete BEFORE DELETE ON dealer.users FOR EACH ROW
-    EXECUTE FUNCTION dealer.refuse('user history cannot be deleted')
-    """,
-    """
-    CREATE TRIGGER users_no_truncate BEFORE TRUNCATE ON dealer.users
-    EXECUTE FUNCTION dealer.refuse('user history cannot be deleted')
-    """,
+    *_append_only(
+        "users",
+        "user history cannot be changed: record a new user change",
+        "user history cannot be deleted",
+    ),
     """
     CREATE FUNCTION dealer.check_seat() RETURNS trigger
     LANGUAGE plpgsql SET search_path = dealer, pg_catalog AS $$
@@ -254,18 +256,9 @@ SCHEMA_STATEMENTS: tuple[str, ...] = (
         RETURN NEW;
     END $$
     """,
-    """
-    CREATE TRIGGER record_seats_no_update BEFORE UPDATE ON dealer.record_seats FOR EACH ROW
-    EXECUTE FUNCTION dealer.refuse('the seat index cannot be changed')
-    """,
-    """
-    CREATE TRIGGER record_seats_no_delete BEFORE DELETE ON dealer.record_seats FOR EACH ROW
-    EXECUTE FUNCTION dealer.refuse('the seat index cannot be deleted from')
-    """,
-    """
-    CREATE TRIGGER record_seats_no_truncate BEFORE TRUNCATE ON dealer.record_seats
-    EXECUTE FUNCTION dealer.refuse('the seat index cannot be deleted from')
-    """,
+    *_append_only(
+        "record_seats", "the seat index cannot be changed", "the seat index cannot be deleted from"
+    ),
     """
     CREATE TRIGGER record_seats_of_the_newest BEFORE INSERT ON dealer.record_seats
     FOR EACH ROW EXECUTE FUNCTION dealer.check_seat()
