@@ -21,6 +21,7 @@ from dealer.audit import open_log, staff
 from dealer.audit.chain import GENESIS_HASH, record_hash, seal
 from dealer.audit.postgres import PostgresStorage, redact
 from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
+from dealer.audit.storage import WriteTransaction
 from dealer.audit.users import user_record_result
 from dealer.audit.verify import verify
 from dealer.cli.app import build_app
@@ -242,16 +243,7 @@ def test_a_terminal_that_promotes_itself_is_caught_by_verify(pg_server: PgServer
         staff.add_user(log, "S1", "supervisor", pin=PIN)
     with PostgresStorage.open(terminal(pg_server, url, "d-104")) as log:
         with log.transaction() as tx:
-            made = tx.append(
-                Entry(
-                    kind="user",
-                    user_id="d-104",
-                    role="supervisor",
-                    action="add",
-                    result=user_record_result("d-104", "supervisor", True, None),
-                )
-            )
-            tx.add_user(UserRow(made, "d-104", "supervisor", True, None))
+            supervisor_row(tx, "d-104", "add")
         checked = verify(log)
     assert (checked.ok, checked.first_bad) == (False, 2)
     assert checked.problems == (
@@ -355,19 +347,27 @@ def test_a_writer_gives_up_after_the_busy_timeout_as_on_sqlite(
             assert tx.append(ruling("D1")) == 1
 
 
+def supervisor_row(tx: WriteTransaction, user_id: str, action: str) -> UserRow:
+    """A user record making `user_id` a supervisor (no PIN) and its users row, written as they
+    are, past the checks of `dealer.audit.users` (the server's own checks are what is tested)."""
+    made = tx.append(
+        Entry(
+            kind="user",
+            user_id=user_id,
+            role="supervisor",
+            action=action,
+            result=user_record_result(user_id, "supervisor", True, None),
+        )
+    )
+    row = UserRow(made, user_id, "supervisor", True, None)
+    tx.add_user(row)
+    return row
+
+
 def test_a_user_row_written_through_the_server(pg_server: PgServer) -> None:
     with PostgresStorage.open(pg_server.fresh_url()) as log, log.transaction() as tx:
-        made = tx.append(
-            Entry(
-                kind="user",
-                user_id="S1",
-                role="supervisor",
-                action="bootstrap",
-                result=user_record_result("S1", "supervisor", True, None),
-            )
-        )
-        tx.add_user(UserRow(made, "S1", "supervisor", True, None))
-        assert tx.user("S1") == UserRow(made, "S1", "supervisor", True, None)
+        row = supervisor_row(tx, "S1", "bootstrap")
+        assert tx.user("S1") == row == UserRow(1, "S1", "supervisor", True, None)
 
 
 def test_the_password_is_never_shown() -> None:
