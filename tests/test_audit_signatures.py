@@ -107,14 +107,20 @@ def test_a_forged_signature_fails(path: Path | str) -> None:
     )
 
 
-def test_a_replayed_signed_record_fails(path: Path | str) -> None:
-    genuine = Entry(
+def replayed(path: Path | str, record_id: int) -> Entry:
+    """Record `record_id` as an entry to append again: what it signed and its settings (the
+    signature with them), as someone replaying a signed record would."""
+    return Entry(
         **{
             name: json.loads(str(value)) if name in JSON_FIELDS else value
-            for name, value in stored_row(path, 5).items()
+            for name, value in stored_row(path, record_id).items()
             if name in keys.SIGNED_FIELDS or name == "settings"
         }
     )
+
+
+def test_a_replayed_signed_record_fails(path: Path | str) -> None:
+    genuine = replayed(path, 5)
     copy = forge(path, genuine)
     assert problems(path) == (
         False,
@@ -350,13 +356,7 @@ def test_a_checkpoint_with_a_bad_or_copied_signature_fails(path: Path | str) -> 
     changed = forge(
         path, checkpoint_entry(path, "S1", "supervisor", settings={"signature": genuine})
     )
-    copied = Entry(
-        **{
-            name: json.loads(str(value)) if name in JSON_FIELDS else value
-            for name, value in stored_row(path, made).items()
-            if name in keys.SIGNED_FIELDS or name == "settings"
-        }
-    )
+    copied = replayed(path, made)
     copy = forge(path, copied)
     assert problems(path) == (
         False,
