@@ -340,6 +340,28 @@ def test_wrong_checkpoint_pins_count_toward_the_lockout(path: Path | str) -> Non
     assert problems(path) == (True, None, ())
 
 
+def test_an_auditor_without_a_pin_is_told_so_and_never_locked(path: Path | str) -> None:
+    """An auditor may be registered without a PIN; no PIN is then right, so a checkpoint is
+    refused saying why, and the refusals (on the record) count toward no lockout."""
+    with open_log(path) as log:
+        staff.add_user(log, "A3", "auditor", supervisor_id="S1", supervisor_pin=PIN)
+        for attempt in range(users.LOCKOUT_AFTER + 1):
+            with pytest.raises(AccessError) as refused:
+                entries.checkpoint(log, "A3", f"any-pin-{attempt}")
+            assert str(refused.value) == (
+                "A3 has no PIN: checkpoint refused until a supervisor gives them one"
+            )
+        denied = log.records(RecordFilter(kind="access-denied", user_id="A3"))
+        assert [r.result for r in denied] == [{"refused": "checkpoint", "why": "no-pin"}] * (
+            users.LOCKOUT_AFTER + 1
+        )
+        row = log.user("A3")
+        assert row is not None and row.active  # not locked
+        staff.change_user(log, "A3", pin=PIN_A, supervisor_id="S1", supervisor_pin=PIN)
+        entries.checkpoint(log, "A3", PIN_A)
+    assert problems(path) == (True, None, ())
+
+
 def test_a_forged_checkpoint_without_a_signature_fails_naming_it(path: Path | str) -> None:
     forged = forge(path, checkpoint_entry(path, "S1", "supervisor"))
     assert problems(path) == (

@@ -175,7 +175,8 @@ def refusal(
     """Why the registered `user_id` may not do `action`, kept to `roles` (a short code and a
     sentence), or None when they may. `pin_ok` is whether the PIN given matches the row's
     secret; `locked` whether the row disabling them is a lockout. A role not allowed is coded
-    `not-` and the roles (`not-supervisor`, `not-supervisor-or-auditor`)."""
+    `not-` and the roles (`not-supervisor`, `not-supervisor-or-auditor`); a user with no PIN
+    (an auditor may be registered without one) is `no-pin`, which no lockout counts."""
     if locked:
         return "locked", (
             f"{user_id} is locked after {LOCKOUT_AFTER} wrong PINs: {action} refused until "
@@ -186,6 +187,10 @@ def refusal(
     if row.role not in roles:
         return "not-" + "-or-".join(roles), (
             f"{user_id} is {_a(row.role)}: {needs_id(action, roles)}"
+        )
+    if row.pin_hash is None:  # no PIN can be right: not a wrong PIN, never a lockout
+        return "no-pin", (
+            f"{user_id} has no PIN: {action} refused until a supervisor gives them one"
         )
     if not pin_ok:
         return "wrong-pin", f"wrong PIN for {user_id}: {action} refused"
