@@ -1,3 +1,3 @@
 """dealer: rulings for casino table games, explained and on the record."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
+import dealer
 from dealer.audit import corrections, entries, keys, open_log, staff, users
 from dealer.audit.chain import seal
 from dealer.audit.records import Entry, RecordFilter, UserRow
+from dealer.audit.verify import release as verify_release
 from dealer.audit.verify import verify
 from dealer.cli.app import build_app
 from dealer.kernel.errors import AccessError
@@ -360,6 +362,52 @@ def test_an_auditor_without_a_pin_is_told_so_and_never_locked(path: Path | str) 
         staff.change_user(log, "A3", pin=PIN_A, supervisor_id="S1", supervisor_pin=PIN)
         entries.checkpoint(log, "A3", PIN_A)
     assert problems(path) == (True, None, ())
+
+
+def test_a_log_kept_by_an_earlier_release_still_verifies(
+    log_at: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before checkpoints were signed (release 0.2.0) anyone took one, unsigned, in their own
+    role: such a log verifies as it did. From the first record of a later release on, every
+    checkpoint is held to the rule, one claiming the earlier release too."""
+    monkeypatch.setattr(dealer, "__version__", "0.1.0")
+    with open_log(log_at) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)
+        staff.add_user(log, "D1", "dealer", pin=PIN2, supervisor_id="S1", supervisor_pin=PIN)
+    for maker, role in (("S1", "supervisor"), ("D1", "dealer")):  # as 0.1.0 took them
+        forge(log_at, checkpoint_entry(log_at, maker, role))
+    assert problems(log_at) == (True, None, ())
+    monkeypatch.setattr(dealer, "__version__", "0.2.0")
+    with open_log(log_at) as log:
+        entries.checkpoint(log, "S1", PIN)
+    monkeypatch.setattr(dealer, "__version__", "0.1.0")
+    late = forge(log_at, checkpoint_entry(log_at, "D1", "dealer"))
+    assert problems(log_at) == (
+        False,
+        late,
+        (
+            f"record {late} (checkpoint): at that point D1 was not a registered supervisor or "
+            "auditor",
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("version", "release"),
+    [
+        ("0.1.0", (0, 1, 0)),
+        ("0.2.0", (0, 2, 0)),
+        ("0.10.3", (0, 10, 3)),
+        ("1", (1,)),
+        ("0.2.0rc1", (10**9,)),
+        ("", (10**9,)),
+        ("0.²", (10**9,)),
+        ("9" * 5000, (10**9,)),
+    ],
+)
+def test_a_records_release_compares_as_numbers(version: str, release: tuple[int, ...]) -> None:
+    """Text that is not dotted numbers is held to every rule, as the newest release."""
+    assert verify_release(version) == release
 
 
 def test_a_forged_checkpoint_without_a_signature_fails_naming_it(path: Path | str) -> None:

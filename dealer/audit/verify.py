@@ -84,6 +84,21 @@ SUPERVISOR_ACTIONS = frozenset(
 `move`: an adjustment); each is signed by its maker's key (`dealer.audit.keys`)."""
 
 
+SIGNED_CHECKPOINTS_SINCE = (0, 2, 0)
+"""The release from which a checkpoint is taken by a supervisor or an auditor, signed with
+their key (`entries.checkpoint`); verify holds checkpoints to that from the first record such a
+release wrote, so that a log kept by an earlier release still verifies."""
+
+
+def release(version: object) -> tuple[int, ...]:
+    """A record's `software_version` as numbers to compare (`0.2.0` is (0, 2, 0)); text that is
+    not dotted numbers counts as the newest release, held to every rule."""
+    parts = str(version).split(".")
+    if all(part.isascii() and part.isdigit() and len(part) <= 9 for part in parts):
+        return tuple(int(part) for part in parts)
+    return (10**9,)
+
+
 def _supervising(row: Mapping[str, Any]) -> bool:
     """Whether the record `row` is a supervisor action (a lock is made without a secret)."""
     kind, action = row["kind"], row["action"]
@@ -103,9 +118,12 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
     its own maker as the first supervisor: the bootstrap, signed by the key it records); every
     other record's role must be its maker's registered role then (an id never registered acts as
     a dealer). A checkpoint is signed by its maker like a supervisor action, and one whose maker
-    has a key must be a supervisor's or an auditor's. A maker with no key on the chain (a PIN
-    from before signing keys; a checkpoint taken by anyone before checkpoints needed a PIN)
-    could not sign: such records are not asked to be."""
+    has a key must be a supervisor's or an auditor's, from the first record a release from
+    `SIGNED_CHECKPOINTS_SINCE` on wrote (before, anyone took a checkpoint, unsigned; a
+    checkpoint claiming an older release after that point is held to the rule). A maker with no
+    key on the chain (a PIN from before signing keys) could not sign: such records are not
+    asked to be."""
+    signing_checkpoints = False
     standing: dict[str, UserRow] = {}
     public: dict[str, str] = {}
     wrong: dict[str, int] = {}
@@ -114,6 +132,10 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
     for row in rows:
         record_id, maker, kind = int(row["id"]), str(row["user_id"]), str(row["kind"])
         hashes[record_id] = str(row["hash"])
+        signing_checkpoints = signing_checkpoints or (
+            release(row["software_version"]) >= SIGNED_CHECKPOINTS_SINCE
+        )
+        signed_checkpoint = kind == CHECKPOINT and signing_checkpoints
         result = _json(row["result"])
         result = result if isinstance(result, dict) else {}
         if kind == CHECKPOINT and isinstance(result.get("records"), int):
@@ -131,7 +153,7 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
             problem = actor_problem(now, maker, str(row["role"]), kind)
             if problem is None and _supervising(row) and (now is None or now.role != SUPERVISOR):
                 problem = f"{maker} was not a registered supervisor"
-            keyed = kind == CHECKPOINT and maker in public
+            keyed = signed_checkpoint and maker in public
             if problem is None and keyed and (now is None or now.role not in CHECKPOINT_ROLES):
                 problem = f"{maker} was not a registered {roles_said(CHECKPOINT_ROLES)}"
         if problem is None:
@@ -140,7 +162,7 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
             problem = _lock_problem(result, maker, wrong.get(maker, 0))
         key = result.get("key") if bootstrap else public.get(maker)
         signature = keys.signature_of(row)
-        signed = _supervising(row) or kind == CHECKPOINT or bootstrap or signature is not None
+        signed = _supervising(row) or signed_checkpoint or bootstrap or signature is not None
         if problem is None and signed and isinstance(key, str):
             why = keys.signature_problem(row, key)
             problem = f"{why} of {maker}" if why else None
