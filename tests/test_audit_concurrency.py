@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from dealer.audit import entries, open_log
 from dealer.audit.records import Entry, RecordFilter
 from dealer.audit.sqlite import SQLiteStorage
@@ -160,23 +162,32 @@ def test_a_writer_waits_for_the_lock_in_short_slices(tmp_path: Path) -> None:
         assert [r.input_text for r in log.records(RecordFilter())] == ["a", "b"]
 
 
-def test_a_new_log_another_process_is_making_is_waited_for(tmp_path: Path) -> None:
+def test_a_new_log_another_process_is_making_is_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Turning a new file to WAL journaling meets another process's lock without SQLite's
     waiting (it failed at once, ~1 run in 7 of four terminals opening a new log together): the
-    opener asks again until the lock is free."""
-    import threading
+    opener pauses and asks again. The lock is let go at the first pause, so the opener must
+    have asked twice."""
+    from dealer.audit import sqlite as sqlite_log
 
     db = tmp_path / "audit.sqlite"
-    holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # as a process in the middle of making the file
     holder.execute("CREATE TABLE scratch (x)")
-    release = threading.Timer(0.3, lambda: holder.execute("ROLLBACK"))
-    release.start()
+    pauses: list[float] = []
+
+    def pause(seconds: float) -> None:
+        pauses.append(seconds)
+        if holder.in_transaction:
+            holder.execute("ROLLBACK")
+
+    monkeypatch.setattr(sqlite_log.time, "sleep", pause)
     try:
         with SQLiteStorage.open(db) as log:
             entries.append(log, Entry(kind="ruling", user_id="D1", role="dealer", input_text="a"))
             assert log.conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
             assert [r.input_text for r in log.records(RecordFilter())] == ["a"]
     finally:
-        release.join(60)
         holder.close()
+    assert pauses == [sqlite_log.RETRY_PAUSE_SECONDS]
