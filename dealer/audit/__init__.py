@@ -11,10 +11,19 @@ authority), `entries`, `staff`, `corrections`, `disputes`, `signoffs`, `meters`,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Storage
+
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+"""How a `--db` value names a PostgreSQL log rather than an SQLite file."""
+
+
+def is_postgres_url(location: object) -> TypeGuard[str]:
+    """Whether `location` (a `--db` value) is a PostgreSQL URL."""
+    return isinstance(location, str) and location.startswith(URL_SCHEMES)
 
 
 def open_log(path: str | Path, *, read_only: bool = False) -> Storage:
@@ -24,7 +33,7 @@ def open_log(path: str | Path, *, read_only: bool = False) -> Storage:
 
     A `postgresql://` (or `postgres://`) URL opens the PostgreSQL log there instead (set up once
     by `dealer db init`); psycopg is imported only then."""
-    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+    if is_postgres_url(path):
         from dealer.audit.postgres import PostgresStorage
 
         return PostgresStorage.open(path, read_only=read_only)

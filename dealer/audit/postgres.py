@@ -61,8 +61,6 @@ BUSY_TIMEOUT_SECONDS = 15.0
 """How long a writer waits for another terminal's write (the log's lock) before giving up, as
 on SQLite (`dealer.audit.sqlite.BUSY_TIMEOUT_SECONDS`): a terminal stopped in the middle of a
 write does not hold up the floor's others for ever. The session's `lock_timeout`."""
-URL_SCHEMES = ("postgresql://", "postgres://")
-"""How a `--db` value names a PostgreSQL log rather than an SQLite file."""
 
 _APPEND = (
     "SELECT * FROM dealer.append_record("
@@ -71,11 +69,6 @@ _APPEND = (
     "%(reason)s, %(software_version)s, %(seats)s, %(patrons)s)"
 )
 _SEATS_INSERT = "INSERT INTO dealer.record_seats (record_id, seat, patron) VALUES (%s, %s, %s)"
-
-
-def is_url(location: object) -> bool:
-    """Whether `location` (a `--db` value) is a PostgreSQL URL."""
-    return isinstance(location, str) and location.startswith(URL_SCHEMES)
 
 
 def redact(url: str) -> str:

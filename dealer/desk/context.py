@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dealer.audit import is_postgres_url
 from dealer.kernel.errors import AuditError, DealerError
 from dealer.kernel.tuples import NamedTuple
 
@@ -31,14 +32,13 @@ UNASSIGNED_TABLE = "unassigned"
 LogLocation = Path | str
 """Where the audit log is, as `--db` or `DEALER_DB` give it: an SQLite file (a path), or a
 PostgreSQL database (a `postgresql://` URL: see `location`)."""
-PG_SCHEMES = ("postgresql://", "postgres://")
 
 
 def location(db: LogLocation) -> LogLocation:
     """`db` as the log's place: a `postgresql://` (or `postgres://`) URL kept as text, anything
     else a file path."""
     text = str(db).strip() if isinstance(db, str) else db
-    return text if isinstance(text, str) and text.startswith(PG_SCHEMES) else Path(db)
+    return text if is_postgres_url(text) else Path(db)
 
 
 def shown(db: LogLocation) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dealer.desk.context import PG_SCHEMES
+from dealer.audit import is_postgres_url
 from dealer.kernel.errors import DealerError
 
 
@@ -14,7 +14,7 @@ def init(url: str) -> list[str]:
     from dealer.audit.postgres import init as init_postgres
 
     text = url.strip()
-    if not text.startswith(PG_SCHEMES):
+    if not is_postgres_url(text):
         raise DealerError(
             "URL: expected a postgresql:// URL, e.g. postgresql://owner@host/dbname "
             "(an SQLite log needs no set-up: it is made on first use)"
