@@ -14,7 +14,7 @@ from typer.testing import CliRunner, Result
 import dealer
 from dealer.audit import corrections, entries, keys, open_log, staff, users
 from dealer.audit.chain import seal
-from dealer.audit.records import Entry, RecordFilter, UserRow
+from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
 from dealer.audit.verify import release as verify_release
 from dealer.audit.verify import verify
 from dealer.cli.app import build_app
@@ -119,6 +119,47 @@ def replayed(path: Path | str, record_id: int) -> Entry:
             if name in keys.SIGNED_FIELDS or name == "settings"
         }
     )
+
+
+def _altered(field: str, value: object) -> object:
+    """A stored value of `field` changed (a signature, kept in settings, stays as it was)."""
+    if field in ("cards", "explanation"):
+        return json.dumps([*json.loads(str(value)), "x"])
+    if field in ("result", "settings"):
+        return json.dumps({**json.loads(str(value)), "x": 1})
+    if field in ("id", "seat", "links_to"):
+        return int(str(value or 0)) + 1
+    return f"{value}x"
+
+
+@pytest.mark.parametrize("field", STORED_FIELDS)
+def test_a_signature_covers_what_the_maker_said_not_where_it_was_stored(
+    path: Path | str, field: str
+) -> None:
+    """The signature recipe, fixed: a change to any of these fields breaks a signature, a
+    change to where the record stands in the chain does not (a copied log keeps them valid)."""
+    covered = [
+        "kind",
+        "game",
+        "action",
+        "table_id",
+        "seat",
+        "user_id",
+        "role",
+        "input_text",
+        "cards",
+        "result",
+        "explanation",
+        "settings",
+        "links_to",
+        "reason",
+    ]
+    void = stored_row(path, 5)
+    with open_log(path) as log:
+        key = entries.get(log, 2).result["key"]
+    assert keys.signature_problem(void, key) is None
+    problem = keys.signature_problem({**void, field: _altered(field, void[field])}, key)
+    assert (problem is not None) == (field in covered), problem
 
 
 def test_a_replayed_signed_record_fails(path: Path | str) -> None:

@@ -22,7 +22,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from dealer.audit.records import STORED_FIELDS, Entry, canonical_json, utc_now
+from dealer.audit.records import Entry, canonical_json, utc_now
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
@@ -41,12 +41,24 @@ SECRET_MIN_LENGTH = 10
 SIGNATURE = "signature"
 """The key in a record's `settings` that holds its signature."""
 
-SIGNED_FIELDS = tuple(
-    name
-    for name in STORED_FIELDS
-    if name not in ("id", "recorded_at", "settings", "software_version", "prev_hash", "hash")
+SIGNED_FIELDS = (
+    "kind",
+    "game",
+    "action",
+    "table_id",
+    "seat",
+    "user_id",
+    "role",
+    "input_text",
+    "cards",
+    "result",
+    "explanation",
+    "links_to",
+    "reason",
 )
-"""The stored fields a signature covers, with `settings` less its signature."""
+"""The stored fields a signature covers, with `settings` less its signature: part of the
+signature recipe (`_CONTEXT` v1), so spelled out, never derived from the stored columns (a
+column added later must not change what every stored signature covers)."""
 _CONTEXT = b"dealer signature v1\n"
 
 
