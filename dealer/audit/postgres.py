@@ -431,7 +431,6 @@ class PostgresStorage(_Reads):
                 self.conn.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
                 tx = _Transaction(self)
                 yield tx
-                tx.close()
         finally:
             if tx is not None:
                 tx.close()

@@ -447,7 +447,6 @@ class SQLiteStorage(_Reads):
         try:
             tx = _Transaction(self)
             yield tx
-            tx.close()
             with self.errors("save the record", writing=True):
                 self.conn.execute("COMMIT")
         except sqlite3.Error as exc:
