@@ -28,12 +28,13 @@ class Copied(NamedTuple):
 
 
 def copy_log(source: Storage, target: Storage) -> Copied:
-    """Add to `target` the records (and users rows) of `source` it lacks, in one transaction."""
+    """Add to `target` the records (and users rows) of `source` it lacks, in one transaction:
+    the records verify found sound, not any a terminal appended since."""
     checked = verify(source)
     if not checked.ok:
         raise AuditError(f"the log to copy does not verify ({checked.problem}): nothing copied")
     with source.snapshot():
-        rows = list(source.rows())
+        rows = list(source.rows(limit=checked.records))
         users = {row.record_id: row for row in source.user_history()}
     with target.transaction() as tx:
         head = tx.head()
