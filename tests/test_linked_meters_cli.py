@@ -306,12 +306,26 @@ def test_a_version_1_postgresql_log_is_upgraded_by_db_init(pg_server: object) ->
     assert run("audit", "verify", "--db", url).exit_code == 0
 
 
-def test_sqlite_has_the_index_in_its_newest_migration(tmp_path: Path) -> None:
-    with open_log(tmp_path / "a.sqlite"):
+def test_an_sqlite_log_from_before_linked_meters_gains_their_index_when_opened(
+    tmp_path: Path,
+) -> None:
+    from dealer.audit.sqlite_schema import LATEST, MIGRATIONS
+    from dealer.audit.verify import verify
+
+    (number,) = [n for n, (name, _) in enumerate(MIGRATIONS, 1) if "linked" in name]
+    db = tmp_path / "a.sqlite"
+    with open_log(db):
         pass
-    with sqlite3.connect(tmp_path / "a.sqlite") as conn:
-        name = conn.execute("SELECT name FROM schema_migrations ORDER BY version DESC").fetchone()
-    assert name == ("indexes: a linked progressive meter's newest records",)
+    with sqlite3.connect(db) as conn:  # as the release before linked meters left it
+        conn.execute("DROP INDEX records_linked_meters")
+        conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [number])
+        conn.execute(f"PRAGMA user_version = {number - 1}")
+    with open_log(db) as log:
+        assert verify(log).ok
+    with sqlite3.connect(db) as conn:
+        index = "SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?"
+        assert conn.execute(index, ["records_linked_meters"]).fetchone() is not None
+        assert conn.execute("PRAGMA user_version").fetchone() == (LATEST,)
 
 
 def test_the_meter_book_names_the_link(floor: Path, log_at: Path | str) -> None:
