@@ -46,7 +46,6 @@ from dealer.games.paigow.house_way import SPLITS, HouseWay, set_hand
 from dealer.games.paigow.profile import CHOICES
 from dealer.games.paigow.ranking import (
     WHEEL_SETTINGS,
-    Category,
     Key,
     high_key,
     low_key,
@@ -117,82 +116,9 @@ def cached_high_key(cards: Sequence[Card], wheel_second: bool = True) -> Key:
     return key
 
 
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """The player's setting against a known dealer setting: indices of the two low cards into
-    the seven cards, the hand outcome (index into OUTCOMES), and whether it is the House Way's."""
-
-    low: tuple[int, int]
-    outcome: int
-    house_way: bool
-
-
-_PAIR = int(Category.ONE_PAIR)
-_NO_PAIR = int(Category.HIGH_CARD)
 _SPLIT_READERS = tuple((itemgetter(*high), a, b) for high, (a, b) in SPLITS)
 """Per legal split of seven sorted cards: a reader of its five high cards' places, and the
 places of its two low cards."""
-
-
-def best_reply(
-    cards: Sequence[Card],
-    dealer_high: Key,
-    dealer_low: Key,
-    house_low: tuple[int, int],
-    wheel_second: bool = True,
-) -> Reply:
-    """The best legal setting of seven cards against a dealer setting (its high and low keys).
-
-    `house_low` holds the indices of the low cards of the House Way's setting of `cards`: it is
-    kept whenever no other setting does better. Among other settings with the best outcome, the
-    strongest high hand, then the strongest low hand is taken (settings equal in both differ
-    only in suits and are interchangeable).
-
-    Speed: a split is looked at only while it could still be taken. Its low hand is ranked
-    first; a low hand no better than the dealer's caps its outcome at 1, so such a split is
-    passed over unhesitatingly when the House Way's setting or a split already found does at
-    least as well, before its high hand is ranked."""
-    house_high = cached_high_key([cards[i] for i in range(7) if i not in house_low], wheel_second)
-    house_outcome = (house_high > dealer_high) + (
-        low_key((cards[house_low[0]], cards[house_low[1]])) > dealer_low
-    )
-    if house_outcome == 2:
-        return Reply(house_low, 2, True)
-    # The cards high to low, the joker first: any five of them read in order are sorted too,
-    # so a split's high-key signature is read off in place (see cached_high_key).
-    hand = sorted(cards, key=_mark, reverse=True)
-    marks = tuple(map(_mark, hand))
-    ranks = [c.rank for c in hand]  # the joker is an ace in the low hand
-    naturals = [c.suit for c in hand if c.suit != JOKER_SUIT]
-    may_be_suited = max(map(naturals.count, set(naturals))) >= 4
-    floor = house_outcome  # a split must do better than this to be taken
-    best: tuple[int, Key, Key] = (-1, (), ())
-    best_low = (0, 0)
-    for high, a, b in _SPLIT_READERS:
-        ra, rb = ranks[a], ranks[b]
-        lk: Key = (_PAIR, ra) if ra == rb else (_NO_PAIR, ra, rb)
-        low_wins = lk > dealer_low
-        if not low_wins and floor >= 1:
-            continue
-        signature = (
-            high(marks),
-            may_be_suited and _suited(high(hand)),
-            wheel_second,
-        )
-        hk = _HIGH_KEYS.get(signature)
-        if hk is None:
-            hk = _HIGH_KEYS[signature] = high_key(high(hand), wheel_second)
-        outcome = (hk > dealer_high) + low_wins
-        if outcome <= floor or hk[: len(lk)] < lk:  # not better, or a foul
-            continue
-        score = (outcome, hk, lk)
-        if score > best:
-            best, best_low = score, (a, b)
-            floor = outcome - 1  # equal outcomes still compete on their hands
-    if best[0] <= house_outcome:
-        return Reply(house_low, house_outcome, True)
-    a, b = best_low
-    return Reply((cards.index(hand[a]), cards.index(hand[b])), best[0], False)
 
 
 def _chunk_seed(seed: int, chunk: int) -> int:
@@ -212,35 +138,6 @@ def _house_keys(cards: Sequence[Card], way: HouseWay, wheel_second: bool) -> tup
     return cached_high_key(setting.high, wheel_second), low_key(setting.low)
 
 
-def round_outcomes(
-    dealer: Sequence[Card],
-    player: Sequence[Card],
-    way: HouseWay,
-    wheel_second: bool = True,
-    best: bool = True,
-) -> tuple[int, Reply | None]:
-    """One round under one House Way: the hand outcome of a player setting by the House Way,
-    and (with `best`) the player's best reply to the exposed dealer setting."""
-    return player_outcomes(player, way, *_house_keys(dealer, way, wheel_second), wheel_second, best)
-
-
-def player_outcomes(
-    player: Sequence[Card],
-    way: HouseWay,
-    dealer_high: Key,
-    dealer_low: Key,
-    wheel_second: bool = True,
-    best: bool = True,
-) -> tuple[int, Reply | None]:
-    """The player's side of `round_outcomes`, against the dealer setting's keys."""
-    p = set_hand(player, way)
-    outcome = (cached_high_key(p.high, wheel_second) > dealer_high) + (low_key(p.low) > dealer_low)
-    if not best:
-        return outcome, None
-    house_low = (player.index(p.low[0]), player.index(p.low[1]))
-    return outcome, best_reply(player, dealer_high, dealer_low, house_low, wheel_second)
-
-
 Frontier = tuple[tuple[Key, Key], ...]
 """The legal settings of seven cards that no other legal setting matches or beats in both
 hands, as (low key, high key): low keys high to low, so high keys low to high."""
@@ -248,7 +145,8 @@ hands, as (low key, high key): low keys high to low, so high keys low to high.""
 
 def frontier(cards: Sequence[Card], wheel_second: bool = True) -> Frontier:
     """The frontier of the legal settings of seven cards (each of the 21 splits ranked, its high
-    key read off in place as in `best_reply`)."""
+    key read off in place: any five of the cards sorted high to low, the joker first, read in
+    order are sorted too, so their signature is `cached_high_key`'s)."""
     hand = sorted(cards, key=_mark, reverse=True)
     marks = tuple(map(_mark, hand))
     naturals = [c.suit for c in hand if c.suit != JOKER_SUIT]
@@ -270,8 +168,9 @@ def frontier(cards: Sequence[Card], wheel_second: bool = True) -> Frontier:
 
 
 def reply_outcome(settings: Frontier, dealer_high: Key, dealer_low: Key) -> int:
-    """The outcome of the best reply (`best_reply(...).outcome`) from the player's frontier: the
-    best outcome of any legal setting, which some setting of the frontier reaches."""
+    """The outcome of the player's best reply to a dealer setting (its high and low keys) from
+    the player's frontier: the best outcome of any legal setting, which some setting of the
+    frontier reaches."""
     outcome = int(settings[-1][1] > dealer_high)  # the strongest high hand
     for lk, hk in settings:
         if lk <= dealer_low:
@@ -291,7 +190,7 @@ def reply_outcome(settings: Frontier, dealer_high: Key, dealer_low: Key) -> int:
 # them by the hand's ranks; there are 67,600 rank multisets (the joker apart from the
 # aces), most met early: a worker's first 5,000 rounds cost five to six times its 100th 5,000,
 # and it grows to about 180 MB with two House Ways. A hand that can hold a flush (about one
-# in 24) is set and ranked card by card, as `round_outcomes` does.
+# in 24) is set and its frontier found card by card.
 
 _SUIT_SHIFT = 42
 """Bits of a hand's code below its suit counts: 3 bits for each of 14 ranks (the joker apart)."""
@@ -395,15 +294,17 @@ def run_chunk(
                 pk = known.get(p_code)
                 if pk is None:
                     pk = known[p_code] = _house_keys(_cards(dealt[7:]), ways[w], wheel_second)
-                outcome = (pk[0] > dh) + (pk[1] > dl)
-                if want_best:
+            else:
+                pk = _house_keys(player, ways[w], wheel_second)
+            outcome = (pk[0] > dh) + (pk[1] > dl)
+            if want_best:
+                if player is None:
                     front = frontiers.get(p_code)
                     if front is None:
                         front = frontiers[p_code] = frontier(_cards(dealt[7:]), wheel_second)
-                    best = reply_outcome(front, dh, dl)
-            else:
-                outcome, reply = player_outcomes(player, ways[w], dh, dl, wheel_second, want_best)
-                best = 0 if reply is None else reply.outcome
+                else:
+                    front = frontier(player, wheel_second)
+                best = reply_outcome(front, dh, dl)
             base = w * width + pg
             if want_house:
                 tally[base + outcome * 3] += 1
