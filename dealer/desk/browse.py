@@ -14,11 +14,24 @@ from dealer.audit.chain import VerifyResult
 from dealer.audit.records import CHECKPOINT, Record, RecordFilter
 from dealer.audit.status import status
 from dealer.audit.verify import verify as verify_log
-from dealer.desk.context import open_log
+from dealer.desk.context import LogLocation, log_location, open_log, shown
 from dealer.desk.records import Shown
+from dealer.kernel.errors import DealerError
 from dealer.kernel.tuples import NamedTuple
 
-__all__ = ["ChainState", "chain_state", "with_status"]
+__all__ = ["ChainState", "chain_state", "served_file", "with_status"]
+
+
+def served_file(db: LogLocation | None) -> Path:
+    """The SQLite log file to serve (`--db`, else the default log); a PostgreSQL log is refused
+    in one line: the browser (Datasette) reads SQLite files only."""
+    where = log_location(db)
+    if not isinstance(where, Path):
+        raise DealerError(
+            f"--db {shown(where)}: dealer audit browse reads an SQLite log file; copy the "
+            "PostgreSQL log into one first (dealer audit copy)"
+        )
+    return where
 
 
 class ChainState(NamedTuple):

@@ -65,6 +65,11 @@ def default_db() -> LogLocation:
     return location(configured) if configured else DEFAULT_DB
 
 
+def log_location(db: LogLocation | None) -> LogLocation:
+    """Where the audit log is: `db` as given (`--db`, see `location`), else `default_db()`."""
+    return location(db) if db is not None else default_db()
+
+
 def desk_for(
     db: LogLocation | None = None,
     user: str | None = None,
@@ -78,7 +83,7 @@ def desk_for(
     from dealer import inputs
 
     return Desk(
-        location(db) if db is not None else default_db(),
+        log_location(db),
         inputs.user_id(user) if user else _login(),
         inputs.table_id(table) if table else default_table,
     )
@@ -147,7 +152,7 @@ def open_log(db: LogLocation | None, *, existing: bool = False, read_only: bool 
     changed."""
     from dealer.audit import open_log as open_storage  # the log's modules load on first use
 
-    path = location(db) if db is not None else default_db()
+    path = log_location(db)
     if isinstance(path, str):
         return open_storage(path, read_only=read_only)
     if (existing or read_only) and not path.exists():

@@ -39,7 +39,7 @@ from dealer.cli.common import (
 )
 from dealer.cli.render import table
 from dealer.desk import records
-from dealer.desk.context import Desk, default_db, location, shown
+from dealer.desk.context import Desk
 from dealer.desk.records import Record, RecordFilter, Shown, Status
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.text import printable
@@ -341,12 +341,9 @@ def browse(
     Nothing can be written through it. Ctrl-C stops it."""
     if not 0 <= port <= 65535:
         raise DealerError(f"--port {port}: a port is 1-65535, or 0 for a free one")
-    where = location(db) if db is not None else default_db()
-    if not isinstance(where, Path):  # Datasette reads SQLite files only
-        raise DealerError(
-            f"--db {shown(where)}: dealer audit browse reads an SQLite log file; copy the "
-            "PostgreSQL log into one first (dealer audit copy)"
-        )
+    from dealer.desk.browse import served_file
+
+    where = served_file(db)
     try:
         from dealer.cli.browse.server import serve  # Datasette loads for this command alone
     except ModuleNotFoundError as exc:
