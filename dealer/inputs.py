@@ -152,6 +152,18 @@ def record_id(value: object, what: str = "record") -> int:
     return int(text)
 
 
+MOST_RECORDS = 10**RECORD_ID_DIGITS - 1
+"""The most records `--limit` may ask for: as many as a log numbers. A larger count would
+overflow the backends' integers, and each backend fails differently."""
+
+
+def record_count(value: int, what: str = "--limit") -> int:
+    """How many records to show: from 1 to `MOST_RECORDS`."""
+    if not 1 <= value <= MOST_RECORDS:
+        raise DealerError(f"{what} {value}: give how many records, from 1 to {MOST_RECORDS:,}")
+    return value
+
+
 TEXT_LIMIT = 2000
 """The most characters of free text said on the record (a reason, a note, a claim)."""
 

@@ -124,6 +124,20 @@ def test_record_ids_refused(typed: object, message: str) -> None:
     assert len(str(refused.value)) < 200
 
 
+@pytest.mark.parametrize("count", [1, 20, 10**18 - 1])
+def test_record_counts_read(count: int) -> None:
+    assert inputs.record_count(count) == count
+
+
+@pytest.mark.parametrize("count", [0, -1, 10**18, 10**4000])
+def test_record_counts_refused(count: int) -> None:
+    with pytest.raises(DealerError) as refused:
+        inputs.record_count(count)
+    assert str(refused.value) == (
+        f"--limit {count}: give how many records, from 1 to 999,999,999,999,999,999"
+    )
+
+
 @pytest.mark.parametrize("typed", ["0", "7", "-1", "1.5", "x", "５", "9" * 5000, True, None])
 def test_seats_refused(typed: object) -> None:
     with pytest.raises(DealerError, match="seats are numbered 1-6"):

@@ -149,8 +149,8 @@ def list_(
     db: DbOption = None,
 ) -> None:
     """The newest records (20 unless --limit), oldest first."""
-    _at_least_one(limit)
-    _report(records.latest(db, flt, limit=limit, linked=not as_json), as_json)
+    most = inputs.record_count(limit)
+    _report(records.latest(db, flt, limit=most, linked=not as_json), as_json)
 
 
 @app.command()
@@ -168,22 +168,11 @@ def search(
     """Records by table, seat, patron, time range, game, user, kind or ruling id, oldest
     first (a seat or patron search finds the seats settled inside rounds too;
     `--awaiting-signoff`: only the large pays no supervisor has signed off yet)."""
-    if limit is not None:
-        _at_least_one(limit)
+    most = None if limit is None else inputs.record_count(limit)
     found = records.search(
-        db, flt, limit=limit, linked=not as_json, awaiting_signoff=awaiting_signoff
+        db, flt, limit=most, linked=not as_json, awaiting_signoff=awaiting_signoff
     )
     _report(found, as_json)
-
-
-MOST_RECORDS = 10**inputs.RECORD_ID_DIGITS - 1
-"""The most records `--limit` may ask for: as many as a log numbers. A larger count would
-overflow the backend's integers, and each backend fails differently."""
-
-
-def _at_least_one(limit: int) -> None:
-    if not 1 <= limit <= MOST_RECORDS:
-        raise DealerError(f"--limit {limit}: give how many records, from 1 to {MOST_RECORDS:,}")
 
 
 def _status_lines(status: Status | None) -> list[str]:
