@@ -144,7 +144,7 @@ def open_dispute(
 
 class Review(NamedTuple):
     """Who decides on a dispute and why: the supervisor and a second reviewer, each with their
-    own PIN, and the reason (the keywords of `audit.disputes`' reviewed decisions)."""
+    own PIN, and the reason (passed by name to `audit.disputes`' reviewed decisions)."""
 
     supervisor_id: str
     pin: str
@@ -163,7 +163,15 @@ def resolve_dispute(
         dispute_id,
         amount,
         lambda log, adjusted: disputes.resolve_dispute(
-            log, dispute_id, outcome=outcome, amount_adjusted=adjusted, **review._asdict()
+            log,
+            dispute_id,
+            outcome=outcome,
+            amount_adjusted=adjusted,
+            supervisor_id=review.supervisor_id,
+            pin=review.pin,
+            second_reviewer=review.second_reviewer,
+            reviewer_pin=review.reviewer_pin,
+            reason=review.reason,
         ),
     )
 
@@ -178,7 +186,14 @@ def correct_dispute(
         dispute_id,
         amount,
         lambda log, adjusted: disputes.correct_amount(
-            log, dispute_id, amount_adjusted=adjusted, **review._asdict()
+            log,
+            dispute_id,
+            amount_adjusted=adjusted,
+            supervisor_id=review.supervisor_id,
+            pin=review.pin,
+            second_reviewer=review.second_reviewer,
+            reviewer_pin=review.reviewer_pin,
+            reason=review.reason,
         ),
     )
 
