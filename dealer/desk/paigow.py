@@ -17,7 +17,7 @@ from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
-    from dealer.audit.meters import MeterLink
+    from dealer.audit.meters import MeterLink, MeterRange
     from dealer.games.paigow.bonus import Meters
     from dealer.games.paigow.profile import Profile
 
@@ -172,9 +172,13 @@ def _with_meters(
     return Recorded(ruling, ruling_id)
 
 
+def meter_ranges(profile: Profile) -> dict[str, MeterRange]:
+    """Each meter of the profile: the values it may hold (seed to cap) and the link it names."""
+    from dealer.audit.meters import MeterRange
+
+    return {name: MeterRange(m.seed, m.cap, m.link) for name, m in profile.meters.items()}
+
+
 def meter_link(profile: Profile, name: str) -> MeterLink | None:
     """The link meter `name` of the profile names, with its terms (None: the table's own)."""
-    from dealer.audit.meters import MeterLink
-
-    meter = profile.meters[name]
-    return None if meter.link is None else MeterLink(meter.link, meter.seed, meter.cap)
+    return meter_ranges(profile)[name].linked()

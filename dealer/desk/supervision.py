@@ -290,9 +290,7 @@ class MeterShown(NamedTuple):
     tables: tuple[str, ...] = ()
 
 
-def meter(
-    db: LogLocation | None, table_id: str, name: str, house: HouseRules | None = None
-) -> MeterShown:
+def meter(db: LogLocation | None, table_id: str, name: str, house: HouseRules) -> MeterShown:
     """A progressive meter at a table: the table's own, or the link's where the table's profile
     (`house`) links the meter (its terms checked as a ruling checks them); the meter named is
     one of the progressive wagers'."""
@@ -303,7 +301,7 @@ def meter(
         raise DealerError(
             f"there is no meter {quoted(name)}: the meters are {', '.join(PROGRESSIVES)}"
         )
-    link = meter_link((house or HouseRules()).load(), name)
+    link = meter_link(house.load(), name)
     with open_log(db, read_only=True) as log:
         value = meters.current(log, table_id, name, link)
         if link is None:
@@ -328,8 +326,9 @@ def adjust_meter(
     table profile, to whole cents from its seed to its cap. A meter the profile links is the
     link's, set from any of its tables, within the link's terms (the profile's must be the
     link's). A refused value writes nothing."""
-    profile = house.load()
-    ranges = {n: meters.MeterRange(m.seed, m.cap, m.link) for n, m in profile.meters.items()}
+    from dealer.desk.paigow import meter_ranges
+
+    ranges = meter_ranges(house.load())
     meters.range_of(ranges, name)
     amount = money(value, f"meter {name}")
     with open_log(db) as log:
