@@ -37,6 +37,13 @@ def _when(stamp: str) -> str:
     return stamp[:19] + "Z" if stamp else ""
 
 
+def _meter_value(value: Decimal | None, link: str | None) -> str:
+    """A meter's start or end: a linked meter's are the link's (moved by other tables too)."""
+    if value is not None:
+        return fmt_money(value)
+    return "linked" if link else "unset"
+
+
 def summary_text(summary: ShiftSummary) -> str:
     """The summary for a person: counts, a table per wager type, meters, disputes, corrections."""
     span = (
@@ -77,12 +84,12 @@ def summary_text(summary: ShiftSummary) -> str:
         meters = [
             [
                 m.meter.replace("_", " ") + ("" if m.link is None else f" (link {m.link})"),
-                ("linked" if m.link else "unset") if m.start is None else fmt_money(m.start),
+                _meter_value(m.start, m.link),
                 fmt_money(m.contributions),
                 f"{m.hits} ({fmt_money(m.paid)})",
                 fmt_money(m.reseeds),
                 fmt_money(m.adjustments, signed=True),
-                ("linked" if m.link else "unset") if m.end is None else fmt_money(m.end),
+                _meter_value(m.end, m.link),
             ]
             for m in summary.meters
         ]

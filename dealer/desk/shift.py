@@ -351,11 +351,9 @@ def _adjustment(record: Record) -> MeterAdjustment:
     )
 
 
-def _moved_by(move: Record, rulings: Sequence[Record], moves: Sequence[Record]) -> Record | None:
-    """The ruling whose transaction moved the meter: the record `move` links to."""
-    by_id = {r.id: r for r in (*rulings, *moves)}
-    target = by_id.get(move.links_to) if move.links_to is not None else None
-    return target if target is not None and target.kind == "ruling" else None
+def _moved_by(move: Record, rulings: Sequence[Record]) -> Record | None:
+    """The ruling whose transaction moved the meter: the one of `rulings` `move` links to."""
+    return next((r for r in rulings if r.id == move.links_to), None)
 
 
 def _link(record: Record, name: str) -> str | None:
@@ -375,26 +373,38 @@ def _meter_movements(
     moves: Sequence[Record],
     before: Decimal | None,
 ) -> Iterator[MeterMovement]:
-    """The table's own meter `name`, then each link it was linked to in the range."""
-    own = [r for r in (*rulings, *moves) if _link(r, name) is None]
-    if (movement := _meter_movement(name, own, before)) is not None:
-        yield movement
-    mine = [*rulings, *(m for m in moves if m.result.get("meter") == name)]
-    for link in dict.fromkeys(found for r in mine if (found := _link(r, name)) is not None):
-        linked = _meter_movement(name, [r for r in mine if _link(r, name) == link], ZERO)
-        if linked is not None:  # always, from a start of zero
-            yield replace(linked, start=None, end=None, link=link)
+    """The table's own meter `name` (if it was ever set), then each link it was linked to in
+    the range (what this table's rulings and supervisors moved it by; no start or end, which
+    are the link's, moved by other tables too)."""
+    moves = [m for m in moves if m.result.get("meter") == name]
+    own = _meter_movement(
+        name,
+        [r for r in rulings if _link(r, name) is None],
+        [m for m in moves if _link(m, name) is None],
+        before,
+    )
+    if own.start is not None or own.end is not None:
+        yield own
+    for link in dict.fromkeys(
+        found for r in (*rulings, *moves) if (found := _link(r, name)) is not None
+    ):
+        linked = _meter_movement(
+            name,
+            [r for r in rulings if _link(r, name) == link],
+            [m for m in moves if _link(m, name) == link],
+            ZERO,
+        )
+        yield replace(linked, start=None, end=None, link=link)
 
 
 def _meter_movement(
-    name: str, records: Sequence[Record], before: Decimal | None
-) -> MeterMovement | None:
-    rulings = [r for r in records if r.kind != METER]
-    moves = [r for r in records if r.kind == METER]
-    mine = [m for m in moves if m.result.get("meter") == name]
+    name: str, rulings: Sequence[Record], mine: Sequence[Record], before: Decimal | None
+) -> MeterMovement:
+    """Meter `name` moved by `rulings` and by its own meter records `mine`, from `before` (None:
+    the value before the first move, if a ruling moved it)."""
     start = before
     if start is None and mine and mine[0].action == "move":
-        first = _moved_by(mine[0], rulings, moves)
+        first = _moved_by(mine[0], rulings)
         if first is not None:
             start = _money(first.result.get("meters", {}).get("before", {}).get(name))
     contributions = paid = reseeds = ZERO
@@ -412,8 +422,6 @@ def _meter_movement(
                 reseeds += _money(hit.get("after")) - _money(hit.get("before")) + taken
     adjustments = sum((_money(m.result.get("delta")) for m in mine if m.action != "move"), ZERO)
     end = _money(mine[-1].result.get("value")) if mine else start
-    if start is None and end is None:
-        return None
     return MeterMovement(name, start, contributions, hits, paid, reseeds, adjustments, end)
 
 
