@@ -183,16 +183,22 @@ def _count(cp: Checkpoint) -> int:
     return cp.records or 0
 
 
+def check_link(entry: Entry, records: int) -> None:
+    """AuditError unless `entry` refers to no record or to one of the `records` in the log."""
+    if entry.links_to is not None and not 1 <= entry.links_to <= records:
+        raise AuditError(f"there is no audit record {entry.links_to} to refer to")
+
+
 def seal(entry: Entry, head: Checkpoint, not_before: str = "") -> dict[str, Any]:
     """The stored row of `entry` as the record after `head`: its fields checked
-    (`Entry.stored`), its link checked (only to a record that exists), and its number, time,
-    software version, `prev_hash` and hash assigned by the recipe of `dealer.audit.chain`.
-    Every backend stores exactly this row. Its time is never before `not_before` (the head's
-    time): a clock set back does not make the log's times run backwards, which verify refuses."""
+    (`Entry.stored`), its link checked (`check_link`), and its number, time, software version,
+    `prev_hash` and hash assigned by the recipe of `dealer.audit.chain`. The SQLite backend
+    stores exactly this row; PostgreSQL's server function assigns the same fields by the same
+    recipe. Its time is never before `not_before` (the head's time): a clock set back does not
+    make the log's times run backwards, which verify refuses."""
     row = entry.stored()
     count = head.records or 0
-    if entry.links_to is not None and not 1 <= entry.links_to <= count:
-        raise AuditError(f"there is no audit record {entry.links_to} to refer to")
+    check_link(entry, count)
     row.update(
         id=count + 1,
         recorded_at=max(utc_now(), not_before),

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 import dealer
+from dealer.audit.chain import check_link
 from dealer.audit.postgres_schema import (
     APP_ROLE,
     APPEND_FUNCTION,
@@ -315,9 +316,8 @@ class _Transaction(_Reads):
             raise AuditError("this audit transaction is already finished")
         row = entry.stored()
         linked = entry.links_to
-        just_made = any(linked == made for made, _ in self._appended)  # no round trip for these
-        if linked is not None and not just_made and not 1 <= linked <= (self.head().records or 0):
-            raise AuditError(f"there is no audit record {linked} to refer to")
+        if linked is not None and all(linked != made for made, _ in self._appended):
+            check_link(entry, self.head().records or 0)  # one just appended needs no round trip
         row["software_version"] = dealer.__version__
         seats = seats_of(entry)
         row["seats"] = [seat for seat, _ in seats]
