@@ -186,8 +186,7 @@ def move(
             raise AuditError(f"moving meter {name} needs the id of the user who moved it")
         user_id, role = last.user_id, last.role
     else:
-        role = role or users.role_of(tx, user_id)
-        users.check_actor(tx, user_id, role, METER)
+        role = users.acting_role(tx, user_id, METER, role)
     before = current(tx, table_id, name, link) if previous is None else previous.value
     delta = new - (before or Decimal(0))
     shown = "unset" if before is None else str(before)

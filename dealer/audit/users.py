@@ -238,30 +238,22 @@ def user_record_result(
     return result
 
 
-def check_actor(reads: Reads, user_id: str, role: str, kind: str) -> None:
-    """AccessError unless `user_id` may put a record of `kind` on the log as `role`."""
+def acting_role(reads: Reads, user_id: str, kind: str, role: str | None = None) -> str:
+    """The role `user_id` puts a record of `kind` on the log in — `role` as said, else their
+    registered role, else dealer — once they are checked to be allowed in it (`actor_problem`,
+    AccessError): one read of the maker, made in the transaction that records it."""
     row = reads.user(user_id) if isinstance(user_id, str) else None
-    problem = actor_problem(row, user_id, role, kind)
+    acting = role or (row.role if row else DEALER)
+    problem = actor_problem(row, user_id, acting, kind)
     if problem:
         raise AccessError(problem)
-
-
-def acting_role(reads: Reads, user_id: str, kind: str) -> str:
-    """The role `user_id` puts a record of `kind` on the log in — their registered role, else
-    dealer — once they are checked to be allowed (`actor_problem`): the one read of a ruling's
-    maker, made under the write lock of the transaction that records the ruling."""
-    row = reads.user(user_id)
-    role = row.role if row else DEALER
-    problem = actor_problem(row, user_id, role, kind)
-    if problem:
-        raise AccessError(problem)
-    return role
+    return acting
 
 
 def append_checked(tx: WriteTransaction, entry: Entry) -> int:
     """Put `entry` on the record as made by `entry.user_id`; return its id. Registered users
     act in their own role only (`actor_problem`); ids never registered act as dealers."""
-    check_actor(tx, entry.user_id, entry.role, entry.kind)
+    acting_role(tx, entry.user_id, entry.kind, entry.role)
     return tx.append(entry)
 
 
