@@ -127,6 +127,16 @@ class PgServer:
         self.sql("postgres", f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
         return self.url(name, user)
 
+    def login(self, url: str, login: str, role: str = "dealer_app") -> str:
+        """`url` (one `fresh_url` made, as the owner) as the login `login`, a member of `role`:
+        a terminal's (dealer_app) or an auditor's (dealer_auditor); made once per server."""
+        self.sql(
+            "postgres",
+            f"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{login}') THEN "
+            f'CREATE ROLE "{login}" LOGIN IN ROLE {role}; END IF; END $$',
+        )
+        return url.replace(f"{OWNER}@", f"{login}@")
+
     def drop(self, url: str) -> None:
         """Drop the database at `url` (one `fresh_url` made), closing what still connects to
         it: each is some 8 MB on disk, and a run makes hundreds."""

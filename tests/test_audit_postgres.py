@@ -48,17 +48,6 @@ def ruling(user_id: str, n: int = 1, *, seat: int | None = None, **result: objec
     )
 
 
-def terminal(server: PgServer, url: str, login: str, role: str = "dealer_app") -> str:
-    """`url` as the login `login`, a member of `role`: a terminal's (dealer_app) or an
-    auditor's (dealer_auditor); made once per server."""
-    server.sql(
-        "postgres",
-        f"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{login}') THEN "
-        f'CREATE ROLE "{login}" LOGIN IN ROLE {role}; END IF; END $$',
-    )
-    return url.replace("floor_owner@", f"{login}@")
-
-
 @pytest.fixture(scope="module")
 def hashing(pg_server: PgServer) -> psycopg.Connection[tuple[object, ...]]:
     with psycopg.connect(pg_server.fresh_url(), autocommit=True) as conn:
@@ -110,7 +99,7 @@ def test_records_appended_by_the_server_verify_on_the_client(pg_server: PgServer
 
 def test_a_terminal_writes_only_through_the_server(pg_server: PgServer) -> None:
     url = pg_server.fresh_url()
-    as_dealer = terminal(pg_server, url, "d-104")
+    as_dealer = pg_server.login(url, "d-104")
     with PostgresStorage.open(as_dealer) as log:
         with log.transaction() as tx:
             assert tx.append(ruling("d-104")) == 1
@@ -216,7 +205,7 @@ def test_a_terminal_cannot_rewrite_the_users_or_lift_the_protection(pg_server: P
     url = pg_server.fresh_url()
     with open_log(url) as log:
         staff.add_user(log, "S1", "supervisor", pin=PIN)  # record 1, by S1
-    with PostgresStorage.open(terminal(pg_server, url, "d-104")) as log:
+    with PostgresStorage.open(pg_server.login(url, "d-104")) as log:
         for statement in (
             "UPDATE dealer.users SET role = 'dealer'",
             "DELETE FROM dealer.users",
@@ -241,7 +230,7 @@ def test_a_terminal_that_promotes_itself_is_caught_by_verify(pg_server: PgServer
     url = pg_server.fresh_url()
     with open_log(url) as log:
         staff.add_user(log, "S1", "supervisor", pin=PIN)
-    with PostgresStorage.open(terminal(pg_server, url, "d-104")) as log:
+    with PostgresStorage.open(pg_server.login(url, "d-104")) as log:
         with log.transaction() as tx:
             supervisor_row(tx, "d-104", "add")
         checked = verify(log)
@@ -295,7 +284,7 @@ def test_even_the_owner_cannot_back_date_a_record(pg_server: PgServer) -> None:
 
 def test_concurrent_terminals_never_fork_the_chain(pg_server: PgServer) -> None:
     url = pg_server.fresh_url()
-    logins = [terminal(pg_server, url, f"d-{n}") for n in range(4)]
+    logins = [pg_server.login(url, f"d-{n}") for n in range(4)]
     failures: list[BaseException] = []
 
     def rule(login_url: str, user: str) -> None:
@@ -391,7 +380,7 @@ def test_a_read_only_login_reads_everything_and_writes_nothing(pg_server: PgServ
         with log.transaction() as tx:
             tx.append(ruling("D1", seat=1))
         before = log.head()
-    auditor = terminal(pg_server, url, "a-3", "dealer_auditor")
+    auditor = pg_server.login(url, "a-3", "dealer_auditor")
     for args in READING:
         result = run(*args, "--db", auditor)
         assert result.exit_code == 0, (args, result.output)
@@ -553,7 +542,7 @@ def test_a_terminal_cannot_copy_records_in(pg_server: PgServer, tmp_path: Path) 
     with open_log(source) as log, log.transaction() as tx:
         tx.append(ruling("d-104"))
     url = pg_server.fresh_url()
-    refused = run("audit", "copy", str(source), terminal(pg_server, url, "d-104"))
+    refused = run("audit", "copy", str(source), pg_server.login(url, "d-104"))
     assert refused.exit_code == 1
     assert refused.stderr.startswith("Error: could not write in the audit log ")
     assert "permission denied for table records" in refused.stderr

@@ -60,16 +60,6 @@ for n in range(rounds):
 """
 
 
-def terminal(url: str, login: str, pg_server: object) -> str:
-    """`url` as the terminal login `login`, a member of dealer_app (made once per server)."""
-    pg_server.sql(  # type: ignore[attr-defined]
-        "postgres",
-        f"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{login}') THEN "
-        f'CREATE ROLE "{login}" LOGIN IN ROLE dealer_app; END IF; END $$',
-    )
-    return url.replace("floor_owner@", f"{login}@")
-
-
 def approved_profile(db: Path | str, folder: Path) -> Path:
     """The floor's profile, approved for every table by supervisor S1."""
     profile = folder / "floor.yaml"
@@ -127,7 +117,7 @@ def test_terminals_at_once_settle_one_link_without_forking_it(
     urls = [str(log_at)] * workers
     if isinstance(log_at, str):  # each terminal logs in as its own dealer
         server = request.getfixturevalue("pg_server")
-        urls = [terminal(log_at, f"d-{w}", server) for w in range(workers)]
+        urls = [server.login(log_at, f"d-{w}") for w in range(workers)]
     procs = [
         subprocess.Popen(
             [sys.executable, str(script), urls[w], f"d-{w}", f"PG-{w}", str(rounds)]
