@@ -16,7 +16,6 @@ from dealer.kernel.cards import DECK, Card
 from dealer.kernel.errors import ConfigError, HouseWayError
 
 DATA = Path(__file__).parent / "data"
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "house-way-examples.tsv"
 WAYS = ("trump-plaza", "foxwoods")
 
 
@@ -27,7 +26,7 @@ def _rows(path: Path) -> list[list[str]]:
 
 def _reference_cases() -> list[tuple[str, str, str, str]]:
     cases = []
-    for cards, tp_high, tp_low, fw_high, fw_low, _ in _rows(REFERENCE):
+    for cards, tp_high, tp_low, fw_high, fw_low, _ in _rows(DATA / "house_way_examples.tsv"):
         cases.append((cards, "trump-plaza", tp_high, tp_low))
         cases.append((cards, "foxwoods", fw_high, fw_low))
     return cases
@@ -38,7 +37,6 @@ def _set(cards: str, way: str) -> tuple[set[Card], set[Card], str]:
     return set(setting.high), set(setting.low), setting.clause
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="shared/reference is beside the checkout")
 @pytest.mark.parametrize(("cards", "way", "high", "low"), _reference_cases())
 def test_every_reference_example(cards: str, way: str, high: str, low: str) -> None:
     got_high, got_low, _ = _set(cards, way)
