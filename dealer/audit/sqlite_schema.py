@@ -5,17 +5,29 @@
 `schema_migrations` names each one and when it ran. Migrations run inside one
 `BEGIN IMMEDIATE` transaction, so processes opening a new database at once apply them once.
 A database newer than this software is refused rather than touched.
+
+The migrations are applied through sqlite-utils over the log's own connection
+(`sqlite_utils.Database(conn)`: its writes join that transaction). A plain index is declared as
+an `Index` and made by `create_index`, the bookkeeping table by `create`; a table with CHECK
+constraints, a partial or expression index and a trigger stay SQL, which sqlite-utils has no
+way to declare. sqlite-utils is imported only to make or migrate a log: opening a current log
+for a ruling reads `PRAGMA user_version` and never loads it.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from dealer.audit.chain import GENESIS_HASH
 from dealer.audit.records import utc_now
 from dealer.audit.sql_reads import indexed_seats
 from dealer.kernel.errors import AuditError
+from dealer.kernel.tuples import NamedTuple
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 PROTECTION_TRIGGERS = (
     "records_no_update",
@@ -33,16 +45,25 @@ SEATS_INSERT = "INSERT INTO record_seats (record_id, seat, patron) VALUES (?, ?,
 """How a record's seats (`records.seats_of`) go into the seat index."""
 
 
-def index_seats(conn: sqlite3.Connection) -> None:
+def index_seats(db: Database) -> None:
     """Fill the seat index from the records already in the log (`records.seats_in`: derived
     data, the records and their hashes are not touched). A record whose result cannot be read
     is left out of the index; `verify` reports it as damaged."""
-    records = conn.execute("SELECT id, seat, result FROM records ORDER BY id")
-    conn.executemany(SEATS_INSERT, list(indexed_seats(records)))
+    records = db.execute("SELECT id, seat, result FROM records ORDER BY id")
+    db.conn.executemany(SEATS_INSERT, list(indexed_seats(records)))
 
 
-Step = str | Callable[[sqlite3.Connection], None]
-"""One step of a migration: an SQL statement, or a function filling derived data."""
+class Index(NamedTuple):
+    """A plain index (columns only, in order), made by sqlite-utils' `create_index`."""
+
+    table: str
+    name: str
+    columns: tuple[str, ...]
+
+
+Step = str | Index | Callable[["Database"], None]
+"""One step of a migration: an SQL statement, a plain index, or a function filling derived
+data."""
 
 MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
     (
@@ -118,16 +139,16 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
                 SELECT RAISE(ABORT, 'user history cannot be deleted');
             END
             """,
-            "CREATE INDEX users_by_user ON users(user_id, record_id)",
+            Index("users", "users_by_user", ("user_id", "record_id")),
         ),
     ),
     (
         "indexes: searches by table, time, user and link, and the progressive meters",
         (
-            "CREATE INDEX records_by_table ON records(table_id, seat, id)",
-            "CREATE INDEX records_by_time ON records(recorded_at)",
-            "CREATE INDEX records_by_user ON records(user_id, id)",
-            "CREATE INDEX records_by_kind ON records(kind, id)",
+            Index("records", "records_by_table", ("table_id", "seat", "id")),
+            Index("records", "records_by_time", ("recorded_at",)),
+            Index("records", "records_by_user", ("user_id", "id")),
+            Index("records", "records_by_kind", ("kind", "id")),
             "CREATE INDEX records_by_link ON records(links_to) WHERE links_to IS NOT NULL",
             """
             CREATE INDEX records_meters
@@ -158,7 +179,7 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
                 SELECT RAISE(ABORT, 'the seat index cannot be deleted from');
             END
             """,
-            "CREATE INDEX record_seats_by_seat ON record_seats(seat, record_id)",
+            Index("record_seats", "record_seats_by_seat", ("seat", "record_id")),
             """
             CREATE INDEX record_seats_by_patron
             ON record_seats(patron, record_id) WHERE patron IS NOT NULL
@@ -192,8 +213,26 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Apply every pending migration (in one BEGIN IMMEDIATE transaction); return the version.
+def _database(conn: sqlite3.Connection) -> Database:
+    """`conn` seen through sqlite-utils, unchanged: no pragma set, no plugin run on it."""
+    from sqlite_utils import Database
+
+    return Database(conn, recursive_triggers=False, execute_plugins=False)
+
+
+def _apply(db: Database, step: Step) -> None:
+    if isinstance(step, str):
+        db.execute(step)
+    elif isinstance(step, Index):
+        db.table(step.table).create_index(step.columns, index_name=step.name)
+    else:
+        step(db)
+
+
+def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
+    """Apply every pending migration up to `target` (in one BEGIN IMMEDIATE transaction);
+    return the version. A `target` below `LATEST` makes a log as an earlier release left it
+    (to load records into before a later migration derives its data from them).
 
     `conn` must be in driver autocommit mode (isolation_level None)."""
     version = schema_version(conn)
@@ -202,30 +241,30 @@ def migrate(conn: sqlite3.Connection) -> int:
             f"the audit database has schema version {version}, newer than this software "
             f"knows ({LATEST}): upgrade dealer"
         )
-    if version == LATEST:
+    if version >= target:
         return version
+    db = _database(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = schema_version(conn)
-        if version < LATEST:
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations "
-                "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        if version < target:
+            done = db.table("schema_migrations")
+            done.create(
+                {"version": int, "name": str, "applied_at": str},
+                pk="version",
+                not_null=("name", "applied_at"),
+                if_not_exists=True,
             )
-            for number, (name, statements) in enumerate(MIGRATIONS[version:], start=version + 1):
-                for step in statements:
-                    if isinstance(step, str):
-                        conn.execute(step)
-                    else:
-                        step(conn)
-                conn.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    [number, name, utc_now()],
-                )
-            conn.execute(f"PRAGMA user_version = {LATEST}")
+            for number in range(version + 1, target + 1):
+                name, steps = MIGRATIONS[number - 1]
+                for step in steps:
+                    _apply(db, step)
+                done.insert({"version": number, "name": name, "applied_at": utc_now()})
+            conn.execute(f"PRAGMA user_version = {target}")
+            version = target
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    return LATEST
+    return version
