@@ -199,6 +199,73 @@ def test_verify_finds_a_seat_index_changed_outside_the_tool(tmp_path: Path) -> N
         )
 
 
+USERS_WITHOUT_CHECKS = (
+    "CREATE TABLE users (record_id INTEGER PRIMARY KEY REFERENCES records(id), "
+    "user_id TEXT NOT NULL, role TEXT NOT NULL, active INTEGER NOT NULL, pin_hash TEXT)"
+)
+
+
+@pytest.mark.parametrize(
+    ("sql", "problems"),
+    [
+        (
+            [
+                "DROP TRIGGER records_no_delete",
+                "CREATE TRIGGER records_no_delete BEFORE DELETE ON records WHEN 0 "
+                "BEGIN SELECT 1; END",
+            ],
+            (
+                "the protection trigger records_no_delete is not the one this software made: "
+                "someone changed it",
+            ),
+        ),
+        (
+            [
+                "CREATE TRIGGER records_quietly BEFORE INSERT ON records WHEN NEW.kind = 'void' "
+                "BEGIN SELECT RAISE(IGNORE); END"
+            ],
+            ("the trigger records_quietly on records is not this software's: someone added it",),
+        ),
+        (
+            ["DROP INDEX records_by_time"],
+            ("the index records_by_time is missing: someone removed it",),
+        ),
+        (
+            ["DROP INDEX records_by_time", "CREATE INDEX records_by_time ON records(user_id)"],
+            ("the index records_by_time is not the one this software made: someone changed it",),
+        ),
+        (["CREATE TABLE notes (said TEXT)", "CREATE INDEX notes_said ON notes(said)"], ()),
+    ],
+    ids=["trigger-changed", "trigger-added", "index-dropped", "index-changed", "their-own"],
+)
+def test_verify_finds_a_schema_changed_outside_the_tool(
+    tmp_path: Path, sql: list[str], problems: tuple[str, ...]
+) -> None:
+    """The schema is compared with the one the migrations declare (through sqlite-utils): a
+    table or index of someone's own is no problem."""
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        entries.append(log, ENTRY)
+        entries.append(log, ENTRY._replace(seat=3))
+        for statement in sql:
+            log.conn.execute(statement)
+        found = verify(log)
+        assert (found.ok, found.records, found.problems) == (not problems, 2, problems)
+
+
+def test_verify_finds_a_table_rebuilt_without_its_checks(tmp_path: Path) -> None:
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        entries.append(log, ENTRY)
+        of_users = "SELECT sql FROM sqlite_master WHERE tbl_name = 'users' AND type <> 'table'"
+        saved = [row[0] for row in log.conn.execute(of_users)]
+        log.conn.execute("DROP TABLE users")
+        log.conn.execute(USERS_WITHOUT_CHECKS)
+        for statement in saved:  # its triggers and index as they were
+            log.conn.execute(statement)
+        assert verify(log).problems == (
+            "the table users is not the one this software made: someone changed it",
+        )
+
+
 def test_newer_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "new.sqlite"
     SQLiteStorage.open(path).close()

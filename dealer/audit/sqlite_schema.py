@@ -1,17 +1,19 @@
-"""The SQLite schema of the audit log, as numbered migrations applied in order (used only by
-`dealer.audit.sqlite`).
+"""The SQLite schema of the audit log, as numbered migrations applied in order, and its check
+(used only by `dealer.audit.sqlite`).
 
 `PRAGMA user_version` holds the number of the last migration applied, and the table
 `schema_migrations` names each one and when it ran. Migrations run inside one
 `BEGIN IMMEDIATE` transaction, so processes opening a new database at once apply them once.
 A database newer than this software is refused rather than touched.
 
-The migrations are applied through sqlite-utils over the log's own connection
-(`sqlite_utils.Database(conn)`: its writes join that transaction). A plain index is declared as
-an `Index` and made by `create_index`, the bookkeeping table by `create`; a table with CHECK
-constraints, a partial or expression index and a trigger stay SQL, which sqlite-utils has no
-way to declare. sqlite-utils is imported only to make or migrate a log: opening a current log
-for a ruling reads `PRAGMA user_version` and never loads it.
+The migrations are applied, and the schema checked, through sqlite-utils over the log's own
+connection (`sqlite_utils.Database(conn)`: its writes join that transaction). A plain index is
+declared as an `Index` and made by `create_index`, the bookkeeping table by `create`; a table
+with CHECK constraints, a partial or expression index and a trigger stay SQL, which sqlite-utils
+has no way to declare. `schema_problems` compares the log with a database made in memory by the
+same migrations, through sqlite-utils' introspection (tables, columns, indexes, triggers).
+sqlite-utils is imported only to make, migrate or check a log: opening a current log for a
+ruling reads `PRAGMA user_version` and never loads it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
+    from sqlite_utils.db import Index as SQLiteIndex
 
 PROTECTION_TRIGGERS = (
     "records_no_update",
@@ -39,7 +42,8 @@ PROTECTION_TRIGGERS = (
     "record_seats_no_delete",
     "record_seats_of_the_newest",
 )
-"""Triggers that keep the record append-only; `verify` reports any that are missing."""
+"""Triggers that keep the record append-only; `verify` reports any that are missing or changed
+(`schema_problems`)."""
 
 SEATS_INSERT = "INSERT INTO record_seats (record_id, seat, patron) VALUES (?, ?, ?)"
 """How a record's seats (`records.seats_of`) go into the seat index."""
@@ -268,3 +272,79 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
             conn.execute("ROLLBACK")
         raise
     return version
+
+
+def _declared() -> Database:
+    """An empty database in memory with every migration applied: the schema as declared."""
+    from sqlite_utils import Database
+
+    db = Database(memory=True, recursive_triggers=False, execute_plugins=False)
+    for _, steps in MIGRATIONS:
+        for step in steps:
+            _apply(db, step)
+    return db
+
+
+def _sql(text: str | None) -> str:
+    """SQL text as written, whitespace aside."""
+    return " ".join((text or "").split())
+
+
+def schema_problems(conn: sqlite3.Connection) -> list[str]:
+    """How the log on `conn` differs from the schema the migrations declare (for `verify`):
+    each protection trigger missing or changed, each trigger the migrations do not make (it
+    could drop or alter what is written), each declared table missing or changed (its SQL, so
+    its columns and CHECK constraints) and each declared index missing or on other columns.
+    The bookkeeping table `schema_migrations` and tables or indexes of someone's own are not
+    the log's and not checked."""
+    log = _database(conn)
+    with _declared() as declared:
+        return _trigger_problems(log, declared) + _table_problems(log, declared)
+
+
+def _trigger_problems(log: Database, declared: Database) -> list[str]:
+    found = {trigger.name: trigger for trigger in log.triggers}
+    made = {trigger.name: trigger for trigger in declared.triggers}
+    problems = []
+    for name in PROTECTION_TRIGGERS:
+        if name not in found:
+            problems.append(f"the protection trigger {name} is missing: someone removed it")
+        elif (found[name].table, _sql(found[name].sql)) != (made[name].table, _sql(made[name].sql)):
+            problems.append(
+                f"the protection trigger {name} is not the one this software made: "
+                "someone changed it"
+            )
+    return problems + [
+        f"the trigger {name} on {trigger.table} is not this software's: someone added it"
+        for name, trigger in found.items()
+        if name not in made
+    ]
+
+
+def _table_problems(log: Database, declared: Database) -> list[str]:
+    problems = []
+    for table in declared.tables:
+        found = log.table(table.name)
+        if not found.exists():
+            problems.append(f"the table {table.name} is missing: someone removed it")
+            continue
+        if _sql(found.schema) != _sql(table.schema):
+            problems.append(
+                f"the table {table.name} is not the one this software made: someone changed it"
+            )
+        indexes = {index.name: _index_shape(index) for index in found.indexes}
+        for index in table.indexes:
+            if index.name not in indexes:
+                problems.append(f"the index {index.name} is missing: someone removed it")
+            elif indexes[index.name] != _index_shape(index):
+                problems.append(
+                    f"the index {index.name} is not the one this software made: someone changed it"
+                )
+    return problems
+
+
+def _index_shape(index: SQLiteIndex) -> tuple[object, ...]:
+    """What an index is, as SQLite reports it (its SQL text differs between the logs made
+    before plain indexes came from `create_index` and after): unique, partial, its columns
+    (None for an expression)."""
+    return (index.unique, index.partial, tuple(index.columns))
