@@ -17,8 +17,8 @@ an older log. The meters' values are the sample's, repeated: the copies are vali
 one meter's history.
 
 Prints the build (records a second through `insert_all`, the seat index's migration, the
-file's size), then each command's wall time and peak memory (its maximum resident set, from
-`os.wait4`) as a whole process. A command that fails stops the script.
+file's size), then each command's wall and CPU time and peak memory (its maximum resident set,
+from `os.wait4`) as a whole process. A command that fails stops the script.
 """
 
 from __future__ import annotations
@@ -136,9 +136,9 @@ def build(where: Path, records: Sequence[Record], rulings: int, tables: int) -> 
     }
 
 
-def measured(args: list[str], where: Path) -> tuple[float, float, str]:
-    """`dealer ARGS --db WHERE` as a whole process: wall seconds, peak resident memory in MB,
-    and the first line it printed; CalledProcessError if it fails."""
+def measured(args: list[str], where: Path) -> tuple[float, float, float, str]:
+    """`dealer ARGS --db WHERE` as a whole process: wall and CPU seconds, peak resident memory
+    in MB, and the first line it printed; CalledProcessError if it fails."""
     command = [DEALER, *args, "--db", str(where)]
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
@@ -149,7 +149,8 @@ def measured(args: list[str], where: Path) -> tuple[float, float, str]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
         raise subprocess.CalledProcessError(process.returncode, command, out)
-    return wall, usage.ru_maxrss / 1024, out.splitlines()[0] if out else ""
+    cpu = usage.ru_utime + usage.ru_stime
+    return wall, cpu, usage.ru_maxrss / 1024, out.splitlines()[0] if out else ""
 
 
 def main() -> None:
@@ -175,9 +176,11 @@ def main() -> None:
             f"{built['index']:.1f} s ({built['index_cpu']:.1f} s CPU)"
         )
         for command in (["audit", "verify"], ["shift", "summary", "--table", "T-01"]):
-            wall, peak, said = measured(command, where)
+            wall, cpu, peak, said = measured(command, where)
             shown = " ".join(command)
-            print(f"dealer {shown:<28} {wall:6.1f} s  peak {peak:6.0f} MB  {said}")
+            print(
+                f"dealer {shown:<28} {wall:6.1f} s ({cpu:.1f} s CPU)  peak {peak:4.0f} MB  {said}"
+            )
 
 
 if __name__ == "__main__":
