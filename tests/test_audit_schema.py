@@ -6,17 +6,49 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+import sqlite_utils
 
 from dealer.audit import entries, staff
-from dealer.audit.chain import GENESIS_HASH
+from dealer.audit.chain import GENESIS_HASH, Checkpoint, seal
 from dealer.audit.records import Entry, RecordFilter
 from dealer.audit.sql_reads import filter_sql
 from dealer.audit.sqlite import SQLiteStorage
-from dealer.audit.sqlite_schema import LATEST, MIGRATIONS, PROTECTION_TRIGGERS
+from dealer.audit.sqlite_schema import (
+    LATEST,
+    MIGRATIONS,
+    PROTECTION_TRIGGERS,
+    migrate,
+    schema_version,
+)
 from dealer.audit.verify import verify
 from dealer.kernel.errors import AuditError
 
 ENTRY = Entry(kind="ruling", user_id="D1", role="dealer", table_id="T1", input_text="As Ks")
+HAND_WRITTEN = Path(__file__).parent / "data" / "sqlite-log-hand-written-schema.sql"
+"""A log made while every migration was SQL text (7 records), as sqlite3's iterdump wrote it."""
+
+
+def hand_written_log(path: Path) -> Path:
+    """The log of `HAND_WRITTEN` at `path`."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.executescript(HAND_WRITTEN.read_text(encoding="utf-8"))
+    conn.close()
+    return path
+
+
+def schema_of(path: Path) -> dict[str, object]:
+    """Every table's columns and indexes, and every trigger, as sqlite-utils reads them."""
+    db = sqlite_utils.Database(sqlite3.connect(path), recursive_triggers=False)
+    shape: dict[str, object] = {
+        table.name: (
+            [column[1:] for column in table.columns],
+            sorted((i.name, i.unique, i.partial, i.columns) for i in table.indexes),
+        )
+        for table in db.tables
+    }
+    shape["triggers"] = sorted(db.triggers)
+    db.close()
+    return shape
 
 
 def test_new_database_has_every_migration(tmp_path: Path) -> None:
@@ -29,6 +61,42 @@ def test_new_database_has_every_migration(tmp_path: Path) -> None:
         assert rows[0][1].startswith("records:")
         triggers = log.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
         assert {row[0] for row in triggers} >= set(PROTECTION_TRIGGERS)
+
+
+def test_the_protection_triggers_are_every_trigger_of_a_new_log(tmp_path: Path) -> None:
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        triggers = log.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        assert sorted(row[0] for row in triggers) == sorted(PROTECTION_TRIGGERS)
+
+
+def test_a_log_made_by_hand_written_migrations_opens_verifies_and_records_unchanged(
+    tmp_path: Path,
+) -> None:
+    """The plain indexes of a log made before sqlite-utils made them have other SQL text: such
+    a log is current, opens without a migration, verifies, and takes new records."""
+    path = hand_written_log(tmp_path / "then.sqlite")
+    conn = sqlite3.connect(path)
+    schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
+    before = conn.execute(schema).fetchall()
+    with SQLiteStorage.open(path, read_only=True) as log:
+        found = verify(log)
+        assert (found.ok, found.records, found.problems) == (True, 7, ())
+    with SQLiteStorage.open(path) as log:
+        assert entries.append(log, ENTRY._replace(seat=2)) == 8
+        assert verify(log).ok
+        assert [r.id for r in log.records(RecordFilter(seat=2))] == [8]
+    assert conn.execute(schema).fetchall() == before
+    conn.close()
+
+
+def test_a_new_log_has_the_schema_of_one_made_by_hand_written_migrations(
+    tmp_path: Path,
+) -> None:
+    SQLiteStorage.open(tmp_path / "now.sqlite").close()
+    then = schema_of(hand_written_log(tmp_path / "then.sqlite"))
+    now = schema_of(tmp_path / "now.sqlite")
+    assert now == then
+    assert set(now) == {"records", "users", "record_seats", "schema_migrations", "triggers"}
 
 
 def test_reopening_applies_nothing_again(tmp_path: Path) -> None:
@@ -83,6 +151,28 @@ def test_the_seat_index_is_rebuilt_for_an_older_log(tmp_path: Path) -> None:
         assert verify(log).ok
 
 
+def test_a_log_migrated_up_to_an_earlier_version_is_finished_when_opened(tmp_path: Path) -> None:
+    """`migrate(conn, target)` makes a log as an earlier release left it (bulk loads fill one
+    before the seat index exists); opening it applies the rest, indexing the seats."""
+    path = tmp_path / "a.sqlite"
+    seat_index = next(n for n, (name, _) in enumerate(MIGRATIONS, 1) if "record_seats" in name)
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert migrate(conn, seat_index - 1) == seat_index - 1
+    assert migrate(conn, seat_index - 1) == seat_index - 1
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    assert "records" in tables and "record_seats" not in tables
+    row = seal(ENTRY._replace(seat=4), Checkpoint(0, GENESIS_HASH))
+    conn.execute(
+        f"INSERT INTO records ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+        list(row.values()),
+    )
+    conn.close()
+    with SQLiteStorage.open(path) as log:
+        assert schema_version(log.conn) == LATEST
+        assert [r.id for r in log.records(RecordFilter(seat=4))] == [1]
+        assert verify(log).ok
+
+
 def test_the_seat_index_is_append_only(tmp_path: Path) -> None:
     with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
         entries.append(log, ENTRY._replace(seat=3))
@@ -106,6 +196,73 @@ def test_verify_finds_a_seat_index_changed_outside_the_tool(tmp_path: Path) -> N
         assert found.problems == (
             "the protection trigger record_seats_of_the_newest is missing: someone removed it",
             "the seat index does not match record 1: it was changed outside the tool",
+        )
+
+
+USERS_WITHOUT_CHECKS = (
+    "CREATE TABLE users (record_id INTEGER PRIMARY KEY REFERENCES records(id), "
+    "user_id TEXT NOT NULL, role TEXT NOT NULL, active INTEGER NOT NULL, pin_hash TEXT)"
+)
+
+
+@pytest.mark.parametrize(
+    ("sql", "problems"),
+    [
+        (
+            [
+                "DROP TRIGGER records_no_delete",
+                "CREATE TRIGGER records_no_delete BEFORE DELETE ON records WHEN 0 "
+                "BEGIN SELECT 1; END",
+            ],
+            (
+                "the protection trigger records_no_delete is not the one this software made: "
+                "someone changed it",
+            ),
+        ),
+        (
+            [
+                "CREATE TRIGGER records_quietly BEFORE INSERT ON records WHEN NEW.kind = 'void' "
+                "BEGIN SELECT RAISE(IGNORE); END"
+            ],
+            ("the trigger records_quietly on records is not this software's: someone added it",),
+        ),
+        (
+            ["DROP INDEX records_by_time"],
+            ("the index records_by_time is missing: someone removed it",),
+        ),
+        (
+            ["DROP INDEX records_by_time", "CREATE INDEX records_by_time ON records(user_id)"],
+            ("the index records_by_time is not the one this software made: someone changed it",),
+        ),
+        (["CREATE TABLE notes (said TEXT)", "CREATE INDEX notes_said ON notes(said)"], ()),
+    ],
+    ids=["trigger-changed", "trigger-added", "index-dropped", "index-changed", "their-own"],
+)
+def test_verify_finds_a_schema_changed_outside_the_tool(
+    tmp_path: Path, sql: list[str], problems: tuple[str, ...]
+) -> None:
+    """The schema is compared with the one the migrations declare (through sqlite-utils): a
+    table or index of someone's own is no problem."""
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        entries.append(log, ENTRY)
+        entries.append(log, ENTRY._replace(seat=3))
+        for statement in sql:
+            log.conn.execute(statement)
+        found = verify(log)
+        assert (found.ok, found.records, found.problems) == (not problems, 2, problems)
+
+
+def test_verify_finds_a_table_rebuilt_without_its_checks(tmp_path: Path) -> None:
+    with SQLiteStorage.open(tmp_path / "a.sqlite") as log:
+        entries.append(log, ENTRY)
+        of_users = "SELECT sql FROM sqlite_master WHERE tbl_name = 'users' AND type <> 'table'"
+        saved = [row[0] for row in log.conn.execute(of_users)]
+        log.conn.execute("DROP TABLE users")
+        log.conn.execute(USERS_WITHOUT_CHECKS)
+        for statement in saved:  # its triggers and index as they were
+            log.conn.execute(statement)
+        assert verify(log).problems == (
+            "the table users is not the one this software made: someone changed it",
         )
 
 

@@ -40,9 +40,9 @@ from dealer.audit.sql_reads import (
 )
 from dealer.audit.sqlite_schema import (
     LATEST,
-    PROTECTION_TRIGGERS,
     SEATS_INSERT,
     migrate,
+    schema_problems,
     schema_version,
 )
 from dealer.kernel.errors import AuditError
@@ -489,19 +489,10 @@ class SQLiteStorage(_Reads):
         return [user_row(row) for row in rows]
 
     def protection_problems(self) -> list[str]:
-        """The append-only triggers that are missing."""
+        """The append-only triggers that are missing or changed, a trigger added, and a table
+        or index that differs from the declared schema (`sqlite_schema.schema_problems`)."""
         with self.errors("read"):
-            present = {
-                row[0]
-                for row in self.conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'trigger'"
-                )
-            }
-        return [
-            f"the protection trigger {name} is missing: someone removed it"
-            for name in PROTECTION_TRIGGERS
-            if name not in present
-        ]
+            return schema_problems(self.conn)
 
     def integrity_problems(self) -> list[str]:
         """What SQLite's quick_check finds, and a seat index that differs from the seats the

@@ -1,21 +1,36 @@
-"""The SQLite schema of the audit log, as numbered migrations applied in order (used only by
-`dealer.audit.sqlite`).
+"""The SQLite schema of the audit log, as numbered migrations applied in order, and its check
+(used only by `dealer.audit.sqlite`).
 
 `PRAGMA user_version` holds the number of the last migration applied, and the table
 `schema_migrations` names each one and when it ran. Migrations run inside one
 `BEGIN IMMEDIATE` transaction, so processes opening a new database at once apply them once.
 A database newer than this software is refused rather than touched.
+
+The migrations are applied, and the schema checked, through sqlite-utils over the log's own
+connection (`sqlite_utils.Database(conn)`: its writes join that transaction). A plain index is
+declared as an `Index` and made by `create_index`, the bookkeeping table by `create`; a table
+with CHECK constraints, a partial or expression index and a trigger stay SQL, which sqlite-utils
+has no way to declare. `schema_problems` compares the log with a database made in memory by the
+same migrations, through sqlite-utils' introspection (tables, columns, indexes, triggers).
+sqlite-utils is imported only to make, migrate or check a log: opening a current log for a
+ruling reads `PRAGMA user_version` and never loads it.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from dealer.audit.chain import GENESIS_HASH
 from dealer.audit.records import utc_now
 from dealer.audit.sql_reads import indexed_seats
 from dealer.kernel.errors import AuditError
+from dealer.kernel.tuples import NamedTuple
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+    from sqlite_utils.db import Index as SQLiteIndex
 
 PROTECTION_TRIGGERS = (
     "records_no_update",
@@ -27,22 +42,32 @@ PROTECTION_TRIGGERS = (
     "record_seats_no_delete",
     "record_seats_of_the_newest",
 )
-"""Triggers that keep the record append-only; `verify` reports any that are missing."""
+"""Triggers that keep the record append-only; `verify` reports any that are missing or changed
+(`schema_problems`)."""
 
 SEATS_INSERT = "INSERT INTO record_seats (record_id, seat, patron) VALUES (?, ?, ?)"
 """How a record's seats (`records.seats_of`) go into the seat index."""
 
 
-def index_seats(conn: sqlite3.Connection) -> None:
+def index_seats(db: Database) -> None:
     """Fill the seat index from the records already in the log (`records.seats_in`: derived
     data, the records and their hashes are not touched). A record whose result cannot be read
     is left out of the index; `verify` reports it as damaged."""
-    records = conn.execute("SELECT id, seat, result FROM records ORDER BY id")
-    conn.executemany(SEATS_INSERT, list(indexed_seats(records)))
+    records = db.execute("SELECT id, seat, result FROM records ORDER BY id")
+    db.conn.executemany(SEATS_INSERT, list(indexed_seats(records)))
 
 
-Step = str | Callable[[sqlite3.Connection], None]
-"""One step of a migration: an SQL statement, or a function filling derived data."""
+class Index(NamedTuple):
+    """A plain index (columns only, in order), made by sqlite-utils' `create_index`."""
+
+    table: str
+    name: str
+    columns: tuple[str, ...]
+
+
+Step = str | Index | Callable[["Database"], None]
+"""One step of a migration: an SQL statement, a plain index, or a function filling derived
+data."""
 
 MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
     (
@@ -118,16 +143,16 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
                 SELECT RAISE(ABORT, 'user history cannot be deleted');
             END
             """,
-            "CREATE INDEX users_by_user ON users(user_id, record_id)",
+            Index("users", "users_by_user", ("user_id", "record_id")),
         ),
     ),
     (
         "indexes: searches by table, time, user and link, and the progressive meters",
         (
-            "CREATE INDEX records_by_table ON records(table_id, seat, id)",
-            "CREATE INDEX records_by_time ON records(recorded_at)",
-            "CREATE INDEX records_by_user ON records(user_id, id)",
-            "CREATE INDEX records_by_kind ON records(kind, id)",
+            Index("records", "records_by_table", ("table_id", "seat", "id")),
+            Index("records", "records_by_time", ("recorded_at",)),
+            Index("records", "records_by_user", ("user_id", "id")),
+            Index("records", "records_by_kind", ("kind", "id")),
             "CREATE INDEX records_by_link ON records(links_to) WHERE links_to IS NOT NULL",
             """
             CREATE INDEX records_meters
@@ -158,7 +183,7 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
                 SELECT RAISE(ABORT, 'the seat index cannot be deleted from');
             END
             """,
-            "CREATE INDEX record_seats_by_seat ON record_seats(seat, record_id)",
+            Index("record_seats", "record_seats_by_seat", ("seat", "record_id")),
             """
             CREATE INDEX record_seats_by_patron
             ON record_seats(patron, record_id) WHERE patron IS NOT NULL
@@ -192,8 +217,26 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Apply every pending migration (in one BEGIN IMMEDIATE transaction); return the version.
+def _database(conn: sqlite3.Connection) -> Database:
+    """`conn` seen through sqlite-utils, unchanged: no pragma set, no plugin run on it."""
+    from sqlite_utils import Database
+
+    return Database(conn, recursive_triggers=False, execute_plugins=False)
+
+
+def _apply(db: Database, step: Step) -> None:
+    if isinstance(step, str):
+        db.execute(step)
+    elif isinstance(step, Index):
+        db.table(step.table).create_index(step.columns, index_name=step.name)
+    else:
+        step(db)
+
+
+def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
+    """Apply every pending migration up to `target` (in one BEGIN IMMEDIATE transaction);
+    return the version. A `target` below `LATEST` makes a log as an earlier release left it
+    (to load records into before a later migration derives its data from them).
 
     `conn` must be in driver autocommit mode (isolation_level None)."""
     version = schema_version(conn)
@@ -202,30 +245,106 @@ def migrate(conn: sqlite3.Connection) -> int:
             f"the audit database has schema version {version}, newer than this software "
             f"knows ({LATEST}): upgrade dealer"
         )
-    if version == LATEST:
+    if version >= target:
         return version
+    db = _database(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = schema_version(conn)
-        if version < LATEST:
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations "
-                "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        if version < target:
+            done = db.table("schema_migrations")
+            done.create(
+                {"version": int, "name": str, "applied_at": str},
+                pk="version",
+                not_null=("name", "applied_at"),
+                if_not_exists=True,
             )
-            for number, (name, statements) in enumerate(MIGRATIONS[version:], start=version + 1):
-                for step in statements:
-                    if isinstance(step, str):
-                        conn.execute(step)
-                    else:
-                        step(conn)
-                conn.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    [number, name, utc_now()],
-                )
-            conn.execute(f"PRAGMA user_version = {LATEST}")
+            for number in range(version + 1, target + 1):
+                name, steps = MIGRATIONS[number - 1]
+                for step in steps:
+                    _apply(db, step)
+                done.insert({"version": number, "name": name, "applied_at": utc_now()})
+            conn.execute(f"PRAGMA user_version = {target}")
+            version = target
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    return LATEST
+    return version
+
+
+def _declared() -> Database:
+    """An empty database in memory with every migration applied: the schema as declared."""
+    from sqlite_utils import Database
+
+    db = Database(memory=True, recursive_triggers=False, execute_plugins=False)
+    for _, steps in MIGRATIONS:
+        for step in steps:
+            _apply(db, step)
+    return db
+
+
+def _sql(text: str | None) -> str:
+    """SQL text as written, whitespace aside."""
+    return " ".join((text or "").split())
+
+
+def schema_problems(conn: sqlite3.Connection) -> list[str]:
+    """How the log on `conn` differs from the schema the migrations declare (for `verify`):
+    each protection trigger missing or changed, each trigger the migrations do not make (it
+    could drop or alter what is written), each declared table missing or changed (its SQL, so
+    its columns and CHECK constraints) and each declared index missing or on other columns.
+    The bookkeeping table `schema_migrations` and tables or indexes of someone's own are not
+    the log's and not checked."""
+    log = _database(conn)
+    with _declared() as declared:
+        return _trigger_problems(log, declared) + _table_problems(log, declared)
+
+
+def _trigger_problems(log: Database, declared: Database) -> list[str]:
+    found = {trigger.name: trigger for trigger in log.triggers}
+    made = {trigger.name: trigger for trigger in declared.triggers}
+    problems = []
+    for name in PROTECTION_TRIGGERS:
+        if name not in found:
+            problems.append(f"the protection trigger {name} is missing: someone removed it")
+        elif (found[name].table, _sql(found[name].sql)) != (made[name].table, _sql(made[name].sql)):
+            problems.append(
+                f"the protection trigger {name} is not the one this software made: "
+                "someone changed it"
+            )
+    return problems + [
+        f"the trigger {name} on {trigger.table} is not this software's: someone added it"
+        for name, trigger in found.items()
+        if name not in made
+    ]
+
+
+def _table_problems(log: Database, declared: Database) -> list[str]:
+    problems = []
+    for table in declared.tables:
+        found = log.table(table.name)
+        if not found.exists():
+            problems.append(f"the table {table.name} is missing: someone removed it")
+            continue
+        if _sql(found.schema) != _sql(table.schema):
+            problems.append(
+                f"the table {table.name} is not the one this software made: someone changed it"
+            )
+        indexes = {index.name: _index_shape(index) for index in found.indexes}
+        for index in table.indexes:
+            if index.name not in indexes:
+                problems.append(f"the index {index.name} is missing: someone removed it")
+            elif indexes[index.name] != _index_shape(index):
+                problems.append(
+                    f"the index {index.name} is not the one this software made: someone changed it"
+                )
+    return problems
+
+
+def _index_shape(index: SQLiteIndex) -> tuple[object, ...]:
+    """What an index is, as SQLite reports it (its SQL text differs between the logs made
+    before plain indexes came from `create_index` and after): unique, partial, its columns
+    (None for an expression)."""
+    return (index.unique, index.partial, tuple(index.columns))

@@ -125,7 +125,8 @@ class Storage(Reads, Protocol):
         ...
 
     def protection_problems(self) -> list[str]:
-        """What is missing of the backend's own append-only protection (for `verify`)."""
+        """What is missing or changed of the backend's own append-only protection and schema
+        (for `verify`)."""
         ...
 
     def integrity_problems(self) -> list[str]:
