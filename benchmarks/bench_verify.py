@@ -5,10 +5,12 @@ The log is built through the desk and the audit package as a floor builds it: a 
 at four tables (each with its meter's move), and every 500 rulings a signed checkpoint by the
 auditor and a signed void of the latest ruling by the supervisor — so verify replays users,
 checks signatures and checkpoints as well as the chain. `dealer audit verify --db LOG` is then
-run `--runs` times as its own process; the median wall time and the largest peak resident
-memory (the process's own, from `wait4`) are printed. The log is built in a process of its own:
-Linux carries a process's peak memory across `exec`, so a verify started by the builder (scrypt
-takes 128 MiB a PIN) would report the builder's peak; this script imports nothing else.
+run `--runs` times as its own process; the median wall time, the median CPU time (user and
+system: less moved than the wall time by other work on the machine) and the largest peak
+resident memory (the process's own, from `wait4`) are printed. The log is built in a process of
+its own: Linux carries a process's peak memory across `exec`, so a verify started by the
+builder (scrypt takes 128 MiB a PIN) would report the builder's peak; the measuring process
+imports the standard library only.
 
 Run: .venv/bin/python benchmarks/bench_verify.py [--rulings N] [--runs R] [--log PATH]
      (`--log` keeps the log at PATH and reuses it when it is there: the same log measured
@@ -69,9 +71,9 @@ def build(path: str, rulings: int) -> None:
                 )
 
 
-def run_once(command: list[str]) -> tuple[float, int, str]:
-    """Wall seconds, peak resident memory (KiB) and output of one run of `command`, which must
-    pass."""
+def run_once(command: list[str]) -> tuple[float, float, int, str]:
+    """Wall and CPU seconds, peak resident memory (KiB) and output of one run of `command`,
+    which must pass."""
     began = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
@@ -81,17 +83,21 @@ def run_once(command: list[str]) -> tuple[float, int, str]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed with exit status {process.returncode}")
-    return elapsed, usage.ru_maxrss, said.strip()
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, said.strip()
 
 
 def measure(path: str, runs: int) -> None:
     """Print the median wall time and the largest peak memory of `runs` verifies of `path`."""
     dealer = str(Path(sys.executable).with_name("dealer"))
     results = [run_once([dealer, "audit", "verify", "--db", path]) for _ in range(runs)]
-    wall = statistics.median(seconds for seconds, _, _ in results)
-    peak = max(kib for _, kib, _ in results)
-    print(results[0][2])
-    print(f"median {wall:.2f} s over {runs} runs, peak resident memory {peak / 1024:.1f} MB")
+    wall = statistics.median(result[0] for result in results)
+    cpu = statistics.median(result[1] for result in results)
+    peak = max(result[2] for result in results)
+    print(results[0][3])
+    print(
+        f"over {runs} runs: median {wall:.2f} s wall, {cpu:.2f} s CPU; "
+        f"peak resident memory {peak / 1024:.1f} MB"
+    )
 
 
 def build_apart(path: str, rulings: int) -> None:
