@@ -193,6 +193,12 @@ def signature_of(row: Mapping[str, Any]) -> Mapping[str, Any] | None:
         settings = json.loads(row["settings"])
     except (TypeError, ValueError):
         return None
+    return signature_in(settings)
+
+
+def signature_in(settings: Any) -> Mapping[str, Any] | None:
+    """The signature in a record's parsed `settings`, or None (for a reader that has parsed
+    them already: `verify` reads each record's settings once)."""
     found = settings.get(SIGNATURE) if isinstance(settings, dict) else None
     return found if isinstance(found, dict) else None
 

@@ -1,5 +1,53 @@
 """Verifying the log: the whole hash chain recomputed, checked against checkpoints kept outside,
-the users table checked against the records behind it, and the backend's own checks."""
+the history replayed (who could make each record then, and its signature), the users table
+checked against the records behind it, and the backend's own checks.
+
+The log is streamed twice in id order, a row at a time; the history pass keeps its replay (the
+users, each record's hash, the signatures spent), never the records. The checks, in the order
+their problems are reported (the history's in the log's order; of the checks from the maker's
+standing to copies, a record reports the first it fails):
+
+check                 what it catches                                 step
+--------------------  ----------------------------------------------  -----------------------------
+chain                 a record missing, one not linking to the        ChainCheck.feed
+                      record before, one changed after it was
+                      written (its hash), one dated before the
+                      record before it
+outside checkpoints   a log ending before a checkpoint's record, a    ChainCheck.checkpoint_problem
+                      record no longer matching its checkpoint
+                      (changed and chained again), a bare checkpoint
+                      hash no record has
+log checkpoints       a checkpoint record whose counted record no     _rewritten_problem
+                      longer has the hash it recorded: the history
+                      before it rewritten and chained again
+maker's standing      a record whose maker was disabled then, or      _standing_problem
+                      registered in another role, an id never
+                      registered claiming more than a dealer's role,
+                      an auditor making anything but a checkpoint
+supervisor actions    a supervisor action (`SUPERVISOR_ACTIONS`, a    _supervisor_problem
+                      meter adjustment) whose maker was not a
+                      registered supervisor then
+checkpoint takers     a checkpoint by a maker with a key, not a       _checkpoint_taker_problem
+                      supervisor or auditor then, from the first
+                      record of a release that signs them
+                      (`SIGNED_CHECKPOINTS_SINCE`)
+rule-change approver  a ruling naming as approver of its rule         _approver_problem
+                      changes someone not an active supervisor then
+lockouts              a lock record disabling someone else, or not    _lock_problem
+                      earned by `LOCKOUT_AFTER` wrong PINs in a row
+signatures            a record to be signed (a supervisor action, a   _signature_problem
+                      signed checkpoint, the bootstrap, any record
+                      carrying a signature) not validly signed by
+                      its maker's key then
+copies                a signature an earlier record already used      _copy_problem
+protection            the backend's append-only protection removed:   Storage.protection_problems
+                      a trigger missing; on PostgreSQL, a write
+                      right of the terminals' role
+users table           a users row whose `user` record is missing or   _user_problems
+                      says otherwise
+integrity             SQLite's `quick_check`; a seat index that       Storage.integrity_problems
+                      differs from the seats of the records
+"""
 
 from __future__ import annotations
 
@@ -33,6 +81,7 @@ from dealer.audit.users import (
     roles_said,
     user_record_result,
 )
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Storage
@@ -107,107 +156,238 @@ def _supervising(row: Mapping[str, Any]) -> bool:
     return kind in SUPERVISOR_ACTIONS or (kind == METER and action != "move")
 
 
-def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, str]]:
-    """Each record whose maker could not make it at that point of the log, each supervisor
-    action not signed by its maker's key then, each signature seen twice, each lock not earned
-    by wrong PINs, each checkpoint not signed by its maker's key then, and each checkpoint
-    recorded in the log that the chain no longer matches, as (record id, problem), in order.
+class _Read(NamedTuple):
+    """One stored record as the history steps read it: its JSON columns parsed once, and what
+    it is taken for at its point of the log (`_Replay.read`)."""
 
-    The users are replayed from the `user` records: a supervisor action needs its maker to be,
-    at that point, a registered, active supervisor (the first user record of a log may register
-    its own maker as the first supervisor: the bootstrap, signed by the key it records); every
-    other record's role must be its maker's registered role then (an id never registered acts as
-    a dealer). A checkpoint is signed by its maker like a supervisor action, and one whose maker
-    has a key must be a supervisor's or an auditor's, from the first record a release from
-    `SIGNED_CHECKPOINTS_SINCE` on wrote (before, anyone took a checkpoint, unsigned; a
-    checkpoint claiming an older release after that point is held to the rule). A maker with no
-    key on the chain (a PIN from before signing keys) could not sign: such records are not
-    asked to be."""
-    signing_checkpoints = False
-    standing: dict[str, UserRow] = {}
-    public: dict[str, str] = {}
-    wrong: dict[str, int] = {}
-    values: set[str] = set()
-    hashes: dict[int, str] = {}
-    for row in rows:
+    id: int
+    maker: str
+    kind: str
+    action: str
+    role: str
+    result: dict[str, Any]
+    settings: Any
+    signature: Mapping[str, Any] | None
+    supervising: bool
+    """A supervisor action (`_supervising`)."""
+    signed_checkpoint: bool
+    """A checkpoint from the first record a signing release wrote on."""
+    bootstrap: bool
+    """The first user record of the log, registering its own maker."""
+    answerable: bool
+    """Whether its maker's standing is asked: not for an access-denied record (a refusal is
+    recorded whoever tried) nor for the bootstrap (its maker registers themselves)."""
+    signed: bool
+    """Whether it is to carry its maker's signature: a supervisor action, a signed checkpoint,
+    the bootstrap, and any record that carries a signature."""
+    row: Mapping[str, Any]
+
+
+class _Replay:
+    """What the records read so far say, as the history steps need it: each user's standing
+    (from the `user` records), public key and wrong PINs in a row, the signatures spent, each
+    record's hash (for the checkpoints recorded in the log), and whether a release that signs
+    checkpoints has written yet."""
+
+    def __init__(self) -> None:
+        self.standing: dict[str, UserRow] = {}
+        self.public: dict[str, str] = {}
+        self.wrong: dict[str, int] = {}
+        self.spent: set[str] = set()
+        self.hashes: dict[int, str] = {}
+        self.signing_checkpoints = False
+
+    def read(self, row: Mapping[str, Any]) -> _Read:
+        """`row` as the steps read it, its hash and its release noted first."""
         record_id, maker, kind = int(row["id"]), str(row["user_id"]), str(row["kind"])
-        hashes[record_id] = str(row["hash"])
-        signing_checkpoints = signing_checkpoints or (
+        self.hashes[record_id] = str(row["hash"])
+        self.signing_checkpoints = self.signing_checkpoints or (
             release(row["software_version"]) >= SIGNED_CHECKPOINTS_SINCE
         )
-        signed_checkpoint = kind == CHECKPOINT and signing_checkpoints
         result = _json(row["result"])
         result = result if isinstance(result, dict) else {}
-        if kind == CHECKPOINT and isinstance(result.get("records"), int):
-            counted = result["records"]
-            if counted and hashes.get(counted) != result.get("head_hash"):
-                yield (
-                    record_id,
-                    f"the chain no longer matches checkpoint #{record_id} at record {counted}: "
-                    "the history before it was rewritten",
-                )
-        bootstrap = kind == USER and not standing and result.get("user") == maker
-        problem = None
-        if kind != ACCESS_DENIED and not bootstrap:
-            now = standing.get(maker)
-            problem = actor_problem(now, maker, str(row["role"]), kind)
-            if problem is None and _supervising(row) and (now is None or now.role != SUPERVISOR):
-                problem = f"{maker} was not a registered supervisor"
-            keyed = signed_checkpoint and maker in public
-            if problem is None and keyed and (now is None or now.role not in CHECKPOINT_ROLES):
-                problem = f"{maker} was not a registered {roles_said(CHECKPOINT_ROLES)}"
-        if problem is None:
-            problem = _approver_problem(row, standing)
-        if problem is None and kind == USER and row["action"] == LOCK:
-            problem = _lock_problem(result, maker, wrong.get(maker, 0))
-        key = result.get("key") if bootstrap else public.get(maker)
-        signature = keys.signature_of(row)
-        signed = _supervising(row) or signed_checkpoint or bootstrap or signature is not None
-        if problem is None and signed and isinstance(key, str):
-            why = keys.signature_problem(row, key)
-            problem = f"{why} of {maker}" if why else None
-        if problem is None and signature is not None:
-            if signature.get("value") in values:
-                problem = "its signature was already used by an earlier record: it is a copy"
-            values.add(str(signature.get("value")))
-            wrong[maker] = 0
-        if problem is not None:
-            yield (record_id, f"record {record_id} ({kind}): at that point {problem}")
-        if kind == ACCESS_DENIED and result.get("why") == "wrong-pin":
-            wrong[maker] = wrong.get(maker, 0) + 1
-        if kind == USER and isinstance(result.get("user"), str):
+        settings = _json(row["settings"])
+        signature = keys.signature_in(settings)
+        supervising = _supervising(row)
+        signed_checkpoint = kind == CHECKPOINT and self.signing_checkpoints
+        bootstrap = kind == USER and not self.standing and result.get("user") == maker
+        return _Read(
+            record_id,
+            maker,
+            kind,
+            str(row["action"]),
+            str(row["role"]),
+            result,
+            settings,
+            signature,
+            supervising,
+            signed_checkpoint,
+            bootstrap,
+            kind != ACCESS_DENIED and not bootstrap,
+            supervising or signed_checkpoint or bootstrap or signature is not None,
+            row,
+        )
+
+    def spend(self, maker: str, signature: Mapping[str, Any]) -> None:
+        """A sound signature by `maker`: spent (seen again, it is a copy), and proof that they
+        knew their PIN (their wrong PINs in a row start again)."""
+        self.spent.add(str(signature.get("value")))
+        self.wrong[maker] = 0
+
+    def replay(self, record: _Read) -> None:
+        """What `record` changes once checked: a wrong PIN counts against its maker; a `user`
+        record sets the standing and the public key (or none) of the user it names, whose
+        wrong PINs start again."""
+        result = record.result
+        if record.kind == ACCESS_DENIED and result.get("why") == "wrong-pin":
+            self.wrong[record.maker] = self.wrong.get(record.maker, 0) + 1
+        if record.kind == USER and isinstance(result.get("user"), str):
             who = result["user"]
-            standing[who] = UserRow(
-                record_id, who, str(result.get("role")), bool(result.get("active")), None
+            self.standing[who] = UserRow(
+                record.id, who, str(result.get("role")), bool(result.get("active")), None
             )
-            wrong[who] = 0
+            self.wrong[who] = 0
             if isinstance(result.get("key"), str):
-                public[who] = result["key"]
+                self.public[who] = result["key"]
             else:
-                public.pop(who, None)
+                self.public.pop(who, None)
 
 
-def _approver_problem(row: Mapping[str, Any], standing: Mapping[str, UserRow]) -> str | None:
+def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, str]]:
+    """The history's problems as (record id, problem), in the log's order: the users replayed
+    from the `user` records, each record read once (`rows` streams; what is kept is `_Replay`),
+    checked against the checkpoints recorded before it (`_rewritten_problem`), then by
+    `_RECORD_CHECKS` and `_copy_problem` (the first problem found is reported), then replayed.
+    The table in the module's docstring says what each step catches."""
+    seen = _Replay()
+    for row in rows:
+        record = seen.read(row)
+        rewritten = _rewritten_problem(record, seen)
+        if rewritten is not None:
+            yield record.id, rewritten
+        problem = None
+        for check in _RECORD_CHECKS:
+            problem = check(record, seen)
+            if problem is not None:
+                break
+        if problem is None and record.signature is not None:
+            problem = _copy_problem(record, seen)
+            seen.spend(record.maker, record.signature)
+        if problem is not None:
+            yield record.id, f"record {record.id} ({record.kind}): at that point {problem}"
+        seen.replay(record)
+
+
+def _rewritten_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a checkpoint recorded in the log no longer holds: the record it counted has another
+    hash now. The chain of a history rewritten and re-chained links again; the checkpoints on
+    the log, taken before, do not. A checkpoint of an empty log vouches for nothing."""
+    counted = record.result.get("records")
+    if record.kind != CHECKPOINT or not isinstance(counted, int) or not counted:
+        return None
+    if seen.hashes.get(counted) == record.result.get("head_hash"):
+        return None
+    return (
+        f"the chain no longer matches checkpoint #{record.id} at record {counted}: "
+        "the history before it was rewritten"
+    )
+
+
+def _standing_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why the maker could not put the record on the log in the role it names then
+    (`users.actor_problem`): disabled, registered in another role, an id never registered
+    claiming more than a dealer's role, an auditor making anything but a checkpoint — a record
+    written in under someone's name or a role they did not hold."""
+    if not record.answerable:
+        return None
+    return actor_problem(seen.standing.get(record.maker), record.maker, record.role, record.kind)
+
+
+def _supervisor_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a supervisor action's maker could not make it: not a registered supervisor then. A
+    void or an override recorded in a dealer's own role, or by an id never registered, passes
+    the standing check; only a supervisor may make one."""
+    if not record.answerable or not record.supervising:
+        return None
+    now = seen.standing.get(record.maker)
+    if now is None or now.role != SUPERVISOR:
+        return f"{record.maker} was not a registered supervisor"
+    return None
+
+
+def _checkpoint_taker_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a signed checkpoint's maker could not take it: they hold a key but were not a
+    supervisor or an auditor then. From the first record a release from
+    `SIGNED_CHECKPOINTS_SINCE` on wrote, checkpoints are theirs (before, anyone took one); a
+    maker with no key could not sign, so the rule is not asked of them."""
+    if not (record.answerable and record.signed_checkpoint and record.maker in seen.public):
+        return None
+    now = seen.standing.get(record.maker)
+    if now is None or now.role not in CHECKPOINT_ROLES:
+        return f"{record.maker} was not a registered {roles_said(CHECKPOINT_ROLES)}"
+    return None
+
+
+def _approver_problem(record: _Read, seen: _Replay) -> str | None:
     """Why the supervisor a ruling names as approving its rule changes could not approve them
     at that point (not a registered, active supervisor), or None. The approver authenticated
     when the ruling was made; this catches a name written in afterwards or a disabled one."""
-    settings = _json(row["settings"])
+    settings = record.settings
     approver = settings.get("rule_changes_approved_by") if isinstance(settings, dict) else None
     if approver is None:
         return None
-    now = standing.get(str(approver))
+    now = seen.standing.get(str(approver))
     if now is None or now.role != SUPERVISOR or not now.active:
         return f"{approver}, named as approving its rule changes, was not an active supervisor"
     return None
 
 
-def _lock_problem(result: Mapping[str, Any], maker: str, wrong: int) -> str | None:
-    """Why a `user`/`lock` record by `maker` is not a lockout they earned, or None."""
+def _lock_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a `user`/`lock` record is not a lockout its maker earned: it disables someone else,
+    or does not disable, or came before `LOCKOUT_AFTER` wrong PINs in a row. A lock is made
+    without a secret (and so unsigned): only the log's own access-denied records justify it."""
+    if record.kind != USER or record.action != LOCK:
+        return None
+    result, maker = record.result, record.maker
     if result.get("user") != maker or result.get("active") is not False:
         return "a lock record may only disable its own maker"
+    wrong = seen.wrong.get(maker, 0)
     if wrong < LOCKOUT_AFTER:
         return f"{maker} was locked after {wrong} wrong PINs, not {LOCKOUT_AFTER}"
     return None
+
+
+def _signature_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a record to be signed (`_Read.signed`) is not signed by its maker's key then (the
+    bootstrap's: the key it records): no signature, a malformed one, another key's, content
+    changed since — a record forged into the database or edited, even with the chain computed
+    again. A maker with no key on the chain (a PIN from before signing keys) could not sign:
+    such records are not asked to be."""
+    key = record.result.get("key") if record.bootstrap else seen.public.get(record.maker)
+    if not record.signed or not isinstance(key, str):
+        return None
+    why = keys.signature_problem(record.row, key)
+    return f"{why} of {record.maker}" if why else None
+
+
+def _copy_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a signed record is a copy: an earlier record spent its signature (a supervisor's
+    signed action put on the log again). Asked last, of a record whose every other check
+    passed; its signature is then spent (`_Replay.spend`)."""
+    if record.signature is not None and record.signature.get("value") in seen.spent:
+        return "its signature was already used by an earlier record: it is a copy"
+    return None
+
+
+_RECORD_CHECKS = (
+    _standing_problem,
+    _supervisor_problem,
+    _checkpoint_taker_problem,
+    _approver_problem,
+    _lock_problem,
+    _signature_problem,
+)
+"""The checks of one record, in order; its first problem is the one reported."""
 
 
 def _user_problems(storage: Storage) -> Iterator[str]:

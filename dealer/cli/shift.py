@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Annotated
 
@@ -45,7 +46,14 @@ def _meter_value(value: Decimal | None, link: str | None) -> str:
 
 
 def summary_text(summary: ShiftSummary) -> str:
-    """The summary for a person: counts, a table per wager type, meters, disputes, corrections."""
+    """The summary for a person: each of `_SECTIONS` in turn, a blank line between two
+    (a section with nothing to say, as the meters of a shift that moved none, is left out)."""
+    return "\n\n".join(text for text in (section(summary) for section in _SECTIONS) if text)
+
+
+def _counts_text(summary: ShiftSummary) -> str:
+    """The table and time range; the rounds, settles and seats counted; the rulings voided,
+    those counted with an override's figures, and the other rulings (no money)."""
     span = (
         f"{_when(summary.since or '') or 'the first record'} to "
         f"{_when(summary.until or '') or 'now'}"
@@ -62,6 +70,12 @@ def summary_text(summary: ShiftSummary) -> str:
         lines.append(f"counted with an override's figures: {by}")
     if summary.other_rulings:
         lines.append(f"other rulings (no money): {summary.other_rulings}")
+    return "\n".join(lines)
+
+
+def _wagers_text(summary: ShiftSummary) -> str:
+    """A row a wager type (bets, wagered, players' net; Envy wagers nothing of its own) and the
+    total, then the players' net and the house's result."""
     rows = [
         [
             WAGER_LABELS[name],
@@ -74,130 +88,169 @@ def summary_text(summary: ShiftSummary) -> str:
     rows.append(
         ["total", "", fmt_money(summary.total_wagered), fmt_money(summary.players_net, signed=True)]
     )
-    lines += [
-        "",
-        text_table(rows, ["wager", "bets", "wagered", "players' net"]),
-        f"players' net {fmt_money(summary.players_net, signed=True)}; house result "
-        f"{fmt_money(summary.house_result, signed=True)}",
+    return "\n".join(
+        [
+            text_table(rows, ["wager", "bets", "wagered", "players' net"]),
+            f"players' net {fmt_money(summary.players_net, signed=True)}; house result "
+            f"{fmt_money(summary.house_result, signed=True)}",
+        ]
+    )
+
+
+def _meters_text(summary: ShiftSummary) -> str:
+    """How each progressive meter moved, and a warning for each whose movement the records do
+    not explain; nothing when no meter moved."""
+    if not summary.meters:
+        return ""
+    meters = [
+        [
+            m.meter.replace("_", " ") + ("" if m.link is None else f" (link {m.link})"),
+            _meter_value(m.start, m.link),
+            fmt_money(m.contributions),
+            f"{m.hits} ({fmt_money(m.paid)})",
+            fmt_money(m.reseeds),
+            fmt_money(m.adjustments, signed=True),
+            _meter_value(m.end, m.link),
+        ]
+        for m in summary.meters
     ]
-    if summary.meters:
-        meters = [
-            [
-                m.meter.replace("_", " ") + ("" if m.link is None else f" (link {m.link})"),
-                _meter_value(m.start, m.link),
-                fmt_money(m.contributions),
-                f"{m.hits} ({fmt_money(m.paid)})",
-                fmt_money(m.reseeds),
-                fmt_money(m.adjustments, signed=True),
-                _meter_value(m.end, m.link),
-            ]
-            for m in summary.meters
+    headers = ["meter", "start", "contributions", "hits (paid)", "reseeds", "adjusted", "end"]
+    lines = [text_table(meters, headers)]
+    lines += [
+        f"warning: {fmt_money(m.unexplained, signed=True)} of the {m.meter.replace('_', ' ')} "
+        "meter's movement is not explained by the records in this range"
+        for m in summary.meters
+        if m.unexplained
+    ]
+    return "\n".join(lines)
+
+
+def _open_disputes_text(summary: ShiftSummary) -> str:
+    """The table's open disputes, or that there are none."""
+    if not summary.open_disputes:
+        return "No open disputes."
+    disputes = [
+        [
+            str(d.id),
+            _when(d.occurred_at),
+            "" if d.seat is None else str(d.seat),
+            " ".join(f"#{r}" for r in d.rulings),
+            d.description,
         ]
-        headers = ["meter", "start", "contributions", "hits (paid)", "reseeds", "adjusted", "end"]
-        lines += ["", text_table(meters, headers)]
-        lines += [
-            f"warning: {fmt_money(m.unexplained, signed=True)} of the {m.meter.replace('_', ' ')} "
-            "meter's movement is not explained by the records in this range"
-            for m in summary.meters
-            if m.unexplained
+        for d in summary.open_disputes
+    ]
+    return "Open disputes:\n" + text_table(disputes, ["#", "when", "seat", "rulings", "what"])
+
+
+def _resolved_disputes_text(summary: ShiftSummary) -> str:
+    """The disputes resolved in the range (how, for how much, by whom), or that there are
+    none."""
+    if not summary.resolved_disputes:
+        return "No disputes resolved."
+    resolved = [
+        [
+            str(d.id),
+            _when(d.resolution.resolved_at),
+            "" if d.seat is None else str(d.seat),
+            d.resolution.outcome,
+            fmt_money(Decimal(d.resolution.amount_adjusted or 0)),
+            d.resolution.supervisor_id,
+            d.description,
         ]
-    if summary.open_disputes:
-        disputes = [
-            [
-                str(d.id),
-                _when(d.occurred_at),
-                "" if d.seat is None else str(d.seat),
-                " ".join(f"#{r}" for r in d.rulings),
-                d.description,
-            ]
-            for d in summary.open_disputes
+        for d in summary.resolved_disputes
+        if d.resolution is not None
+    ]
+    headers = ["#", "resolved", "seat", "outcome", "adjusted", "supervisor", "what"]
+    return "Resolved disputes:\n" + text_table(resolved, headers)
+
+
+def _meter_adjustments_text(summary: ShiftSummary) -> str:
+    """The meters moved by hand in the range (adjustments and reseeds), or that there are
+    none."""
+    if not summary.meter_adjustments:
+        return "No meter adjustments."
+    adjusted = [
+        [
+            str(m.id),
+            _when(m.recorded_at),
+            m.user_id,
+            m.meter.replace("_", " "),
+            fmt_money(m.delta, signed=True),
+            fmt_money(m.value),
+            m.reason,
         ]
-        lines += [
-            "",
-            "Open disputes:",
-            text_table(disputes, ["#", "when", "seat", "rulings", "what"]),
-        ]
-    else:
-        lines += ["", "No open disputes."]
-    if summary.resolved_disputes:
-        resolved = [
-            [
-                str(d.id),
-                _when(d.resolution.resolved_at),
-                "" if d.seat is None else str(d.seat),
-                d.resolution.outcome,
-                fmt_money(Decimal(d.resolution.amount_adjusted or 0)),
-                d.resolution.supervisor_id,
-                d.description,
-            ]
-            for d in summary.resolved_disputes
-            if d.resolution is not None
-        ]
-        headers = ["#", "resolved", "seat", "outcome", "adjusted", "supervisor", "what"]
-        lines += ["", "Resolved disputes:", text_table(resolved, headers)]
-    else:
-        lines += ["", "No disputes resolved."]
-    if summary.meter_adjustments:
-        adjusted = [
-            [
-                str(m.id),
-                _when(m.recorded_at),
-                m.user_id,
-                m.meter.replace("_", " "),
-                fmt_money(m.delta, signed=True),
-                fmt_money(m.value),
-                m.reason,
-            ]
-            for m in summary.meter_adjustments
-        ]
-        headers = ["#", "when", "supervisor", "meter", "change", "to", "reason"]
-        lines += ["", "Meter adjustments:", text_table(adjusted, headers)]
-    else:
-        lines += ["", "No meter adjustments."]
+        for m in summary.meter_adjustments
+    ]
+    headers = ["#", "when", "supervisor", "meter", "change", "to", "reason"]
+    return "Meter adjustments:\n" + text_table(adjusted, headers)
+
+
+def _large_pays_text(summary: ShiftSummary) -> str:
+    """Each seat's net win over the sign-off line, or that there is none; the line is said
+    either way."""
     threshold = fmt_money(summary.signoff_over)
-    if summary.large_pays:
-        pays = [
-            [f"#{p.ruling}", "" if p.seat is None else str(p.seat), fmt_money(p.net, signed=True)]
-            for p in summary.large_pays
-        ]
-        lines += [
-            "",
-            f"Large pays (a seat's net win of more than {threshold}):",
-            text_table(pays, ["ruling", "seat", "net"]),
-        ]
-    else:
-        lines += ["", f"No large pays (a seat's net win of more than {threshold})."]
+    if not summary.large_pays:
+        return f"No large pays (a seat's net win of more than {threshold})."
+    pays = [
+        [f"#{p.ruling}", "" if p.seat is None else str(p.seat), fmt_money(p.net, signed=True)]
+        for p in summary.large_pays
+    ]
+    return f"Large pays (a seat's net win of more than {threshold}):\n" + text_table(
+        pays, ["ruling", "seat", "net"]
+    )
+
+
+def _signoffs_text(summary: ShiftSummary) -> str:
+    """The rulings whose large pay awaits a supervisor's sign-off, and those signed off."""
     waiting = _ids(summary.awaiting_signoff)
     signed = ", ".join(f"#{s.ruling} by {s.by} (#{s.record})" for s in summary.signed_off)
-    lines += ["", f"Awaiting sign-off: {waiting}", f"Signed off: {signed or 'none'}"]
-    if summary.rule_changes:
-        changed = [[f"#{r}", ", ".join(c)] for r, c in summary.rule_changes.items()]
-        lines += [
-            "",
-            "Rulings made with rule changes (--rule, not as the profile has it):",
-            text_table(changed, ["ruling", "changes"]),
-        ]
-    else:
-        lines += ["", "No rulings made with rule changes."]
+    return f"Awaiting sign-off: {waiting}\nSigned off: {signed or 'none'}"
+
+
+def _rule_changes_text(summary: ShiftSummary) -> str:
+    """The rulings made with `--rule` changes and what they changed, or that there are none."""
+    if not summary.rule_changes:
+        return "No rulings made with rule changes."
+    changed = [[f"#{r}", ", ".join(c)] for r, c in summary.rule_changes.items()]
+    return "Rulings made with rule changes (--rule, not as the profile has it):\n" + text_table(
+        changed, ["ruling", "changes"]
+    )
+
+
+def _corrections_text(summary: ShiftSummary) -> str:
+    """The overrides and voids, by record, or that there are none."""
     corrections = sorted((*summary.overrides, *summary.voids), key=lambda c: c.id)
-    if corrections:
-        rows = [
-            [
-                str(c.id),
-                c.kind,
-                _when(c.recorded_at),
-                c.user_id,
-                "" if c.target is None else f"#{c.target}",
-                c.decision or "",
-                c.reason,
-            ]
-            for c in corrections
+    if not corrections:
+        return "No overrides or voids."
+    rows = [
+        [
+            str(c.id),
+            c.kind,
+            _when(c.recorded_at),
+            c.user_id,
+            "" if c.target is None else f"#{c.target}",
+            c.decision or "",
+            c.reason,
         ]
-        headers = ["#", "what", "when", "supervisor", "of", "decision", "reason"]
-        lines += ["", "Overrides and voids:", text_table(rows, headers)]
-    else:
-        lines += ["", "No overrides or voids."]
-    return "\n".join(lines)
+        for c in corrections
+    ]
+    headers = ["#", "what", "when", "supervisor", "of", "decision", "reason"]
+    return "Overrides and voids:\n" + text_table(rows, headers)
+
+
+_SECTIONS: tuple[Callable[[ShiftSummary], str], ...] = (
+    _counts_text,
+    _wagers_text,
+    _meters_text,
+    _open_disputes_text,
+    _resolved_disputes_text,
+    _meter_adjustments_text,
+    _large_pays_text,
+    _signoffs_text,
+    _rule_changes_text,
+    _corrections_text,
+)
+"""The sections of the summary for a person, in order: each the text of one part of it."""
 
 
 @app.command()
