@@ -28,13 +28,11 @@ from dealer.audit import users
 from dealer.audit.authority import authenticate, supervised
 from dealer.audit.entries import first_link
 from dealer.audit.records import (
-    DISPUTE,
-    DISPUTE_CORRECTION,
-    DISPUTE_RESOLUTION,
-    SUPERVISOR,
     Entry,
     Record,
     RecordFilter,
+    RecordKind,
+    Role,
     amount,
     supervisor_entry,
     utc_now,
@@ -181,7 +179,7 @@ def open_dispute(
     if rulings:
         lines.append(f"Rulings in question: {', '.join(str(r) for r in rulings)}")
     entry = Entry(
-        kind=DISPUTE,
+        kind=RecordKind.DISPUTE,
         user_id=user_id,
         role=users.role_of(storage, user_id),
         table_id=table_id,
@@ -229,10 +227,10 @@ def resolve_dispute(
         if not reason.strip():
             raise AuditError("a dispute resolution needs a reason")
         opened = _opened(tx, dispute_id)
-        if first_link(tx, dispute_id, DISPUTE_RESOLUTION) is not None:
+        if first_link(tx, dispute_id, RecordKind.DISPUTE_RESOLUTION) is not None:
             raise AuditError(f"dispute {dispute_id} is already resolved")
         return _reviewed_entry(
-            DISPUTE_RESOLUTION,
+            RecordKind.DISPUTE_RESOLUTION,
             outcome,
             supervisor,
             opened,
@@ -288,7 +286,7 @@ def correct_amount(
                 f"{fmt_money(adjusted, signed=True)}"
             )
         return _reviewed_entry(
-            DISPUTE_CORRECTION,
+            RecordKind.DISPUTE_CORRECTION,
             "amount",
             supervisor,
             opened,
@@ -338,7 +336,7 @@ def _reviewed(
 
 
 def _reviewed_entry(
-    kind: str,
+    kind: RecordKind,
     action: str,
     supervisor: users.User,
     opened: Record,
@@ -369,7 +367,7 @@ def _reviewed_entry(
 
 def _opened(reads: Reads, dispute_id: int) -> Record:
     opened = reads.record(dispute_id)
-    if opened is None or opened.kind != DISPUTE:
+    if opened is None or opened.kind != RecordKind.DISPUTE:
         raise AuditError(f"there is no dispute {dispute_id}")
     return opened
 
@@ -390,7 +388,7 @@ def _check_reviewer(reads: Reads, supervisor: users.User, second_reviewer: str, 
     if second_reviewer == supervisor.user_id:
         raise AuditError(f"the second reviewer must be someone other than the {doing} supervisor")
     reviewer = reads.user(second_reviewer)
-    if reviewer is None or not reviewer.active or reviewer.role != SUPERVISOR:
+    if reviewer is None or not reviewer.active or reviewer.role != Role.SUPERVISOR:
         raise AuditError(
             f"second reviewer {second_reviewer} must be an active registered supervisor"
         )
@@ -449,16 +447,16 @@ def disputes(
     """Disputes, oldest first, with their resolutions; `open_only` for the unresolved ones
     (to read at shift start)."""
     resolutions: dict[int, Record] = {}
-    for resolved in reads.records(RecordFilter(kind=DISPUTE_RESOLUTION)):
+    for resolved in reads.records(RecordFilter(kind=RecordKind.DISPUTE_RESOLUTION)):
         if resolved.links_to is not None:
             resolutions.setdefault(resolved.links_to, resolved)
     corrections: dict[int, list[Record]] = {}
     if not open_only:
-        for corrected in reads.records(RecordFilter(kind=DISPUTE_CORRECTION)):
+        for corrected in reads.records(RecordFilter(kind=RecordKind.DISPUTE_CORRECTION)):
             if corrected.links_to is not None:
                 corrections.setdefault(corrected.links_to, []).append(corrected)
     found = []
-    for opened in reads.records(RecordFilter(kind=DISPUTE, table_id=table_id)):
+    for opened in reads.records(RecordFilter(kind=RecordKind.DISPUTE, table_id=table_id)):
         resolution = resolutions.get(opened.id)
         if not (open_only and resolution is not None):
             found.append(_dispute(opened, resolution, corrections.get(opened.id, ())))
@@ -474,6 +472,6 @@ def dispute(reads: Reads, dispute_id: int) -> Dispute:
     """Dispute `dispute_id` with its resolution (and the corrections of its amount) if any;
     AuditError if there is none."""
     opened = _opened(reads, dispute_id)
-    resolved = first_link(reads, dispute_id, DISPUTE_RESOLUTION)
-    corrected = reads.records(RecordFilter(links_to=dispute_id, kind=DISPUTE_CORRECTION))
+    resolved = first_link(reads, dispute_id, RecordKind.DISPUTE_RESOLUTION)
+    corrected = reads.records(RecordFilter(links_to=dispute_id, kind=RecordKind.DISPUTE_CORRECTION))
     return _dispute(opened, resolved, corrected)

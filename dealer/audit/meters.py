@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from dealer.audit import users
 from dealer.audit.authority import supervised
-from dealer.audit.records import DEALER, METER, SUPERVISOR, Entry, Record, amount, meter_value
+from dealer.audit.records import Entry, Record, RecordKind, Role, amount, meter_value
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money, whole_cents
 from dealer.kernel.tuples import NamedTuple
@@ -179,23 +179,25 @@ def move(
     if not isinstance(reason, str) or not reason.strip():
         raise AuditError(f"moving meter {name} needs a reason")
     new = _value(value, name)
-    mover = [(record_id, entry) for record_id, entry in tx.appended if entry.kind != METER]
+    mover = [
+        (record_id, entry) for record_id, entry in tx.appended if entry.kind != RecordKind.METER
+    ]
     last_id, last = mover[-1] if mover else (None, None)
     if user_id is None:
         if last is None:
             raise AuditError(f"moving meter {name} needs the id of the user who moved it")
         user_id, role = last.user_id, last.role
     else:
-        role = users.acting_role(tx, user_id, METER, role)
+        role = users.acting_role(tx, user_id, RecordKind.METER, role)
     before = current(tx, table_id, name, link) if previous is None else previous.value
     delta = new - (before or Decimal(0))
     shown = "unset" if before is None else str(before)
     linked = "" if link is None else f" (link {link.link})"
     return tx.append(
         Entry(
-            kind=METER,
+            kind=RecordKind.METER,
             user_id=user_id,
-            role=role or DEALER,
+            role=role or Role.DEALER,
             table_id=table_id,
             game=game if game is not None else (last.game if last else ""),
             action=action,
@@ -239,7 +241,7 @@ def adjust(
             value,
             reason,
             user_id=sup.user_id,
-            role=SUPERVISOR,
+            role=Role.SUPERVISOR,
             action="adjust",
             link=ranges[name].linked(),
         ),

@@ -10,22 +10,7 @@ from typing import TYPE_CHECKING, Any
 from dealer.audit import keys
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.entries import CHECKPOINT_ROLES
-from dealer.audit.records import (
-    ACCESS_DENIED,
-    CHECKPOINT,
-    DISPUTE_CORRECTION,
-    DISPUTE_RESOLUTION,
-    METER,
-    OVERRIDE,
-    PAYTABLE_CHANGE,
-    PROFILE_CHANGE,
-    SIGNOFF,
-    SUPERVISOR,
-    USER,
-    VOID,
-    RecordFilter,
-    UserRow,
-)
+from dealer.audit.records import RecordFilter, RecordKind, Role, UserRow
 from dealer.audit.users import (
     LOCK,
     LOCKOUT_AFTER,
@@ -70,14 +55,14 @@ def verify(storage: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyRe
 
 SUPERVISOR_ACTIONS = frozenset(
     {
-        OVERRIDE,
-        VOID,
-        DISPUTE_RESOLUTION,
-        DISPUTE_CORRECTION,
-        PROFILE_CHANGE,
-        PAYTABLE_CHANGE,
-        USER,
-        SIGNOFF,
+        RecordKind.OVERRIDE,
+        RecordKind.VOID,
+        RecordKind.DISPUTE_RESOLUTION,
+        RecordKind.DISPUTE_CORRECTION,
+        RecordKind.PROFILE_CHANGE,
+        RecordKind.PAYTABLE_CHANGE,
+        RecordKind.USER,
+        RecordKind.SIGNOFF,
     }
 )
 """Kinds of record only an active supervisor makes (and a meter record other than a ruling's
@@ -102,9 +87,9 @@ def release(version: object) -> tuple[int, ...]:
 def _supervising(row: Mapping[str, Any]) -> bool:
     """Whether the record `row` is a supervisor action (a lock is made without a secret)."""
     kind, action = row["kind"], row["action"]
-    if kind == USER and action == LOCK:
+    if kind == RecordKind.USER and action == LOCK:
         return False
-    return kind in SUPERVISOR_ACTIONS or (kind == METER and action != "move")
+    return kind in SUPERVISOR_ACTIONS or (kind == RecordKind.METER and action != "move")
 
 
 def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, str]]:
@@ -135,10 +120,10 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
         signing_checkpoints = signing_checkpoints or (
             release(row["software_version"]) >= SIGNED_CHECKPOINTS_SINCE
         )
-        signed_checkpoint = kind == CHECKPOINT and signing_checkpoints
+        signed_checkpoint = kind == RecordKind.CHECKPOINT and signing_checkpoints
         result = _json(row["result"])
         result = result if isinstance(result, dict) else {}
-        if kind == CHECKPOINT and isinstance(result.get("records"), int):
+        if kind == RecordKind.CHECKPOINT and isinstance(result.get("records"), int):
             counted = result["records"]
             if counted and hashes.get(counted) != result.get("head_hash"):
                 yield (
@@ -146,19 +131,23 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
                     f"the chain no longer matches checkpoint #{record_id} at record {counted}: "
                     "the history before it was rewritten",
                 )
-        bootstrap = kind == USER and not standing and result.get("user") == maker
+        bootstrap = kind == RecordKind.USER and not standing and result.get("user") == maker
         problem = None
-        if kind != ACCESS_DENIED and not bootstrap:
+        if kind != RecordKind.ACCESS_DENIED and not bootstrap:
             now = standing.get(maker)
             problem = actor_problem(now, maker, str(row["role"]), kind)
-            if problem is None and _supervising(row) and (now is None or now.role != SUPERVISOR):
+            if (
+                problem is None
+                and _supervising(row)
+                and (now is None or now.role != Role.SUPERVISOR)
+            ):
                 problem = f"{maker} was not a registered supervisor"
             keyed = signed_checkpoint and maker in public
             if problem is None and keyed and (now is None or now.role not in CHECKPOINT_ROLES):
                 problem = f"{maker} was not a registered {roles_said(CHECKPOINT_ROLES)}"
         if problem is None:
             problem = _approver_problem(row, standing)
-        if problem is None and kind == USER and row["action"] == LOCK:
+        if problem is None and kind == RecordKind.USER and row["action"] == LOCK:
             problem = _lock_problem(result, maker, wrong.get(maker, 0))
         key = result.get("key") if bootstrap else public.get(maker)
         signature = keys.signature_of(row)
@@ -173,9 +162,9 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
             wrong[maker] = 0
         if problem is not None:
             yield (record_id, f"record {record_id} ({kind}): at that point {problem}")
-        if kind == ACCESS_DENIED and result.get("why") == "wrong-pin":
+        if kind == RecordKind.ACCESS_DENIED and result.get("why") == "wrong-pin":
             wrong[maker] = wrong.get(maker, 0) + 1
-        if kind == USER and isinstance(result.get("user"), str):
+        if kind == RecordKind.USER and isinstance(result.get("user"), str):
             who = result["user"]
             standing[who] = UserRow(
                 record_id, who, str(result.get("role")), bool(result.get("active")), None
@@ -196,7 +185,7 @@ def _approver_problem(row: Mapping[str, Any], standing: Mapping[str, UserRow]) -
     if approver is None:
         return None
     now = standing.get(str(approver))
-    if now is None or now.role != SUPERVISOR or not now.active:
+    if now is None or now.role != Role.SUPERVISOR or not now.active:
         return f"{approver}, named as approving its rule changes, was not an active supervisor"
     return None
 
@@ -220,7 +209,11 @@ def _user_problems(storage: Storage) -> Iterator[str]:
         expected = user_record_result(
             user_row.user_id, user_row.role, user_row.active, user_row.pin_hash
         )
-        if record is None or record["kind"] != USER or _json(record["result"]) != expected:
+        if (
+            record is None
+            or record["kind"] != RecordKind.USER
+            or _json(record["result"]) != expected
+        ):
             yield (
                 f"the users table row of {user_row.user_id} does not match record "
                 f"{user_row.record_id}: it was changed outside the tool"

@@ -37,7 +37,7 @@ from decimal import Decimal
 from typing import Any
 
 from dealer.audit.disputes import Dispute, disputes
-from dealer.audit.records import METER, OVERRIDE, SIGNOFF, VOID, Record, RecordFilter
+from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.context import HouseRules, LogLocation, open_log
 from dealer.kernel.money import money_json
 
@@ -298,11 +298,11 @@ def _in_effect(
 ) -> tuple[list[tuple[Record, Mapping[str, Any]]], dict[int, int]]:
     """The rulings not voided, each with the result in effect (the newest override's
     replacement that is not voided, else its own), and which override replaced which ruling."""
-    voided = {c.links_to for c in corrections if c.kind == "void"}
+    voided = {c.links_to for c in corrections if c.kind == RecordKind.VOID}
     replaced: dict[int, int] = {}
     newest: dict[int, Mapping[str, Any]] = {}
     for c in sorted(corrections, key=lambda c: c.id):
-        figures = _replacement(c) if c.kind == "override" and c.id not in voided else None
+        figures = _replacement(c) if c.kind == RecordKind.OVERRIDE and c.id not in voided else None
         if figures is not None and c.links_to is not None:
             replaced[c.links_to], newest[c.links_to] = c.id, figures
     counted = [(r, newest.get(r.id, r.result)) for r in rulings if r.id not in voided]
@@ -358,7 +358,7 @@ def _moved_by(move: Record, rulings: Sequence[Record]) -> Record | None:
 
 def _link(record: Record, name: str) -> str | None:
     """The link of meter `name` a ruling's profile named, or a meter record's link."""
-    if record.kind == METER:
+    if record.kind == RecordKind.METER:
         found = record.result.get("link")
     else:
         meters = record.settings.get("meters")
@@ -426,7 +426,7 @@ def _meter_movement(
 
 
 def _correction(record: Record) -> Correction:
-    decision = record.result.get("decision") if record.kind == "override" else None
+    decision = record.result.get("decision") if record.kind == RecordKind.OVERRIDE else None
     return Correction(
         record.id,
         record.kind,
@@ -457,17 +457,17 @@ def summarize(
     rulings = [
         r
         for r in records
-        if r.kind == "ruling" and r.game == "paigow" and r.action in MONEY_ACTIONS
+        if r.kind == RecordKind.RULING and r.game == "paigow" and r.action in MONEY_ACTIONS
     ]
     ids = {r.id for r in rulings}
     listed = [c for c in corrections if _in_range(c.recorded_at, since, until) or c.links_to in ids]
     listed.sort(key=lambda c: c.id)
-    voided = {c.links_to for c in corrections if c.kind == "void"}
+    voided = {c.links_to for c in corrections if c.kind == RecordKind.VOID}
     counted, replaced = _in_effect(rulings, corrections)
     totals, seats, large = _wager_totals(counted, signoff_over)
     signed = {r.links_to: r for r in signoffs}
     needing = [r for r in rulings if isinstance(r.result.get("signoff_required"), dict)]
-    moves = [r for r in records if r.kind == "meter"]
+    moves = [r for r in records if r.kind == RecordKind.METER]
     last_before: dict[str, Decimal] = {}
     for move in meters_before:
         if move.result.get("link") is None:
@@ -484,13 +484,13 @@ def summarize(
         rounds=tuple(r.id for r, _ in counted if r.action == "round"),
         settles=tuple(r.id for r, _ in counted if r.action == "settle"),
         voided=tuple(r.id for r in rulings if r.id in voided),
-        other_rulings=sum(1 for r in records if r.kind == "ruling") - len(rulings),
+        other_rulings=sum(1 for r in records if r.kind == RecordKind.RULING) - len(rulings),
         seats=seats,
         wagers=totals,
         meters=meters,
         open_disputes=tuple(d for d in table_disputes if d.resolution is None),
-        overrides=tuple(_correction(c) for c in listed if c.kind == "override"),
-        voids=tuple(_correction(c) for c in listed if c.kind == "void"),
+        overrides=tuple(_correction(c) for c in listed if c.kind == RecordKind.OVERRIDE),
+        voids=tuple(_correction(c) for c in listed if c.kind == RecordKind.VOID),
         replaced=replaced,
         resolved_disputes=tuple(
             d
@@ -507,7 +507,7 @@ def summarize(
             if r.id in signed
         ),
         rule_changes={
-            r.id: r.rule_changes for r in records if r.kind == "ruling" and r.rule_changes
+            r.id: r.rule_changes for r in records if r.kind == RecordKind.RULING and r.rule_changes
         },
     )
 
@@ -527,15 +527,15 @@ def shift_summary(
     with open_log(db, read_only=True) as log:
         records = log.records(RecordFilter(table_id=table, since=since, until=until))
         before = (
-            log.records(RecordFilter(table_id=table, kind=METER, until=since))
+            log.records(RecordFilter(table_id=table, kind=RecordKind.METER, until=since))
             if since is not None
             else []
         )
-        corrections = log.records(RecordFilter(table_id=table, kind=OVERRIDE)) + log.records(
-            RecordFilter(table_id=table, kind=VOID)
-        )
+        corrections = log.records(
+            RecordFilter(table_id=table, kind=RecordKind.OVERRIDE)
+        ) + log.records(RecordFilter(table_id=table, kind=RecordKind.VOID))
         table_disputes = disputes(log, table_id=table)
-        signoffs = log.records(RecordFilter(table_id=table, kind=SIGNOFF))
+        signoffs = log.records(RecordFilter(table_id=table, kind=RecordKind.SIGNOFF))
     return summarize(
         table, since, until, records, before, corrections, table_disputes, signoff_over, signoffs
     )

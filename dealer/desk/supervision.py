@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from dealer.audit import corrections, disputes, meters, signoffs, staff, users
 from dealer.audit.authority import append_supervised
 from dealer.audit.disputes import AMOUNT_LIMIT, OUTCOMES, Dispute
-from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE, ROLES, SUPERVISOR, Entry
+from dealer.audit.records import Entry, RecordKind, Role
 from dealer.audit.users import User
 from dealer.desk.context import Desk, HouseRules, LogLocation, open_log
 from dealer.inputs import money, signed_money, text_file
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AMOUNT_LIMIT",
     "OUTCOMES",
-    "ROLES",
+    "Role",
     "Approval",
     "Dispute",
     "MeterSet",
@@ -353,7 +353,7 @@ def approve_profile(
 
     profile = load_profile(file)
     entry, digest = _approval(
-        PROFILE_CHANGE,
+        RecordKind.PROFILE_CHANGE,
         file,
         "profile",
         {"profile": profile.name, "settings": profile.settings()},
@@ -380,7 +380,7 @@ def approve_paytables(
 
     ids = tuple(t.id for t in load_file(file))
     entry, digest = _approval(
-        PAYTABLE_CHANGE,
+        RecordKind.PAYTABLE_CHANGE,
         file,
         "pay-table file",
         {"paytables": list(ids)},
@@ -393,7 +393,7 @@ def approve_paytables(
 
 
 def _approval(
-    kind: str,
+    kind: RecordKind,
     file: Path,
     what: str,
     summary: dict[str, Any],
@@ -408,7 +408,7 @@ def _approval(
     entry = Entry(
         kind=kind,
         user_id=supervisor,
-        role=SUPERVISOR,
+        role=Role.SUPERVISOR,
         table_id=table_id,
         action="approve",
         input_text=text,

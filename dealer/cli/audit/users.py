@@ -25,7 +25,7 @@ from dealer.cli.common import (
 )
 from dealer.cli.render import table
 from dealer.desk import supervision
-from dealer.desk.supervision import ROLES
+from dealer.desk.supervision import Role
 
 app = typer.Typer(help="Users, roles and supervisor PINs.", no_args_is_help=True)
 
@@ -33,7 +33,7 @@ app = typer.Typer(help="Users, roles and supervisor PINs.", no_args_is_help=True
 @app.command("add")
 def user_add(
     user_id: Annotated[str, typer.Argument(help="The new user's id.")],
-    role: Annotated[str, typer.Option("--role", help=" | ".join(ROLES))],
+    role: Annotated[str, typer.Option("--role", help=" | ".join(Role))],
     new_pin: NewPinOption = None,
     supervisor: SupervisorOption = None,
     pin: PinOption = None,
@@ -69,7 +69,7 @@ def user_add(
 def user_set(
     who: Supervisor,
     user_id: Annotated[str, typer.Argument(help="The user to change.")],
-    role: Annotated[str | None, typer.Option("--role", help=" | ".join(ROLES))] = None,
+    role: Annotated[str | None, typer.Option("--role", help=" | ".join(Role))] = None,
     active: Annotated[
         bool | None, typer.Option("--enable/--disable", help="Let the user act, or not.")
     ] = None,
