@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from dealer.audit import users
@@ -37,6 +38,14 @@ from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Reads, Storage, WriteTransaction
+
+
+class MeterAction(StrEnum):
+    """The action of a `meter` record: a ruling's `move` (its contributions and hits), or a
+    supervisor's `adjust` (a value set by hand: a reset or a reseed too)."""
+
+    MOVE = "move"
+    ADJUST = "adjust"
 
 
 class Previous(NamedTuple):
@@ -165,7 +174,7 @@ def move(
     role: str | None = None,
     game: str | None = None,
     links_to: int | None = None,
-    action: str = "move",
+    action: MeterAction = MeterAction.MOVE,
     link: MeterLink | None = None,
     previous: Previous | None = None,
 ) -> int:
@@ -242,7 +251,7 @@ def adjust(
             reason,
             user_id=sup.user_id,
             role=Role.SUPERVISOR,
-            action="adjust",
+            action=MeterAction.ADJUST,
             link=ranges[name].linked(),
         ),
         table_id=table_id,

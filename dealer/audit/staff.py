@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from dealer.audit import keys, users
 from dealer.audit.authority import SigningTransaction, supervised
 from dealer.audit.records import Role
+from dealer.audit.users import UserAction
 from dealer.kernel.errors import AccessError, AuditError
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def add_user(
                 self_signed,
                 user_id,
                 Role.SUPERVISOR,
-                "bootstrap",
+                UserAction.BOOTSTRAP,
                 user_id,
                 Role.SUPERVISOR,
                 True,
@@ -60,7 +61,7 @@ def add_user(
         supervisor_pin,
         "user-add",
         lambda tx, sup: users.write_user(
-            tx, sup.user_id, Role.SUPERVISOR, "add", user_id, role, True, pin_hash
+            tx, sup.user_id, Role.SUPERVISOR, UserAction.ADD, user_id, role, True, pin_hash
         ),
     )
 

@@ -13,6 +13,7 @@ registered may rule as dealers.
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit.records import Entry, RecordFilter, RecordKind, Role, UserRow
@@ -29,8 +30,17 @@ if TYPE_CHECKING:
 
 LOCKOUT_AFTER = 5
 """Wrong secrets in a row after which a registered user is locked (disabled, on the record)."""
-LOCK = "lock"
-"""The action of the `user` record that locks a user after `LOCKOUT_AFTER` wrong secrets."""
+
+
+class UserAction(StrEnum):
+    """The action of a `user` record: the first supervisor registering themself (bootstrap), a
+    supervisor adding or changing a user, or a user locked after `LOCKOUT_AFTER` wrong
+    secrets (a record of theirs, made without their secret)."""
+
+    BOOTSTRAP = "bootstrap"
+    ADD = "add"
+    CHANGE = "change"
+    LOCK = "lock"
 
 
 class User(NamedTuple):
@@ -250,7 +260,7 @@ def write_user(
     tx: WriteTransaction,
     actor_id: str,
     actor_role: str,
-    action: str,
+    action: UserAction,
     user_id: str,
     role: str,
     active: bool,
@@ -261,7 +271,7 @@ def write_user(
 ) -> int:
     """Record a user change (`add`, `bootstrap`, `change`, `lock`) made by `actor_id` and store
     the new users row; return the record id. Adding an id that exists is refused."""
-    if action in ("add", "bootstrap") and tx.user(user_id) is not None:
+    if action in (UserAction.ADD, UserAction.BOOTSTRAP) and tx.user(user_id) is not None:
         raise AuditError(f"user {user_id} already exists: change them instead")
     lines = [f"{actor_id} {'registered' if was is None else 'changed'} {user_id}: {role}"]
     if was is not None:
@@ -271,9 +281,9 @@ def write_user(
             lines.append("enabled" if active else "disabled")
     if pin_hash is not None and (was is None or pin_hash != was_pin):
         lines.append("PIN set (a new signing key)")
-    if action == LOCK:
+    if action == UserAction.LOCK:
         lines.append(f"locked after {LOCKOUT_AFTER} wrong PINs in a row")
-    if action == "bootstrap":
+    if action == UserAction.BOOTSTRAP:
         lines.append("first supervisor of this audit database (bootstrap)")
     record_id = tx.append(
         Entry(
@@ -318,7 +328,7 @@ def change_row(
         tx,
         actor_id,
         Role.SUPERVISOR,
-        "change",
+        UserAction.CHANGE,
         user_id,
         new_role,
         new_active,
@@ -333,7 +343,7 @@ def is_locked(reads: Reads, row: UserRow) -> bool:
     if row.active:
         return False
     record = reads.record(row.record_id)
-    return record is not None and record.action == LOCK
+    return record is not None and record.action == UserAction.LOCK
 
 
 def failed_attempts(reads: Reads, row: UserRow) -> int:
@@ -360,7 +370,7 @@ def lock(tx: WriteTransaction, row: UserRow) -> int:
         tx,
         row.user_id,
         row.role,
-        LOCK,
+        UserAction.LOCK,
         row.user_id,
         row.role,
         False,

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any
 from dealer.audit import keys
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.entries import CHECKPOINT_ROLES
+from dealer.audit.meters import MeterAction
 from dealer.audit.records import RecordFilter, RecordKind, Role, UserRow
 from dealer.audit.users import (
-    LOCK,
     LOCKOUT_AFTER,
+    UserAction,
     actor_problem,
     roles_said,
     user_record_result,
@@ -87,9 +88,9 @@ def release(version: object) -> tuple[int, ...]:
 def _supervising(row: Mapping[str, Any]) -> bool:
     """Whether the record `row` is a supervisor action (a lock is made without a secret)."""
     kind, action = row["kind"], row["action"]
-    if kind == RecordKind.USER and action == LOCK:
+    if kind == RecordKind.USER and action == UserAction.LOCK:
         return False
-    return kind in SUPERVISOR_ACTIONS or (kind == RecordKind.METER and action != "move")
+    return kind in SUPERVISOR_ACTIONS or (kind == RecordKind.METER and action != MeterAction.MOVE)
 
 
 def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, str]]:
@@ -147,7 +148,7 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
                 problem = f"{maker} was not a registered {roles_said(CHECKPOINT_ROLES)}"
         if problem is None:
             problem = _approver_problem(row, standing)
-        if problem is None and kind == RecordKind.USER and row["action"] == LOCK:
+        if problem is None and kind == RecordKind.USER and row["action"] == UserAction.LOCK:
             problem = _lock_problem(result, maker, wrong.get(maker, 0))
         key = result.get("key") if bootstrap else public.get(maker)
         signature = keys.signature_of(row)

@@ -37,9 +37,11 @@ from decimal import Decimal
 from typing import Any
 
 from dealer.audit.disputes import Dispute, disputes
+from dealer.audit.meters import MeterAction
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.context import HouseRules, LogLocation, open_log
 from dealer.kernel.money import money_json
+from dealer.kernel.ruling import RulingAction
 
 WAGER_TYPES = (
     "base",
@@ -50,7 +52,7 @@ WAGER_TYPES = (
     "progressive_treasure",
 )
 METERS = ("progressive_insurance", "progressive_treasure")
-MONEY_ACTIONS = ("round", "settle")
+MONEY_ACTIONS = (RulingAction.ROUND, RulingAction.SETTLE)
 ZERO = Decimal(0)
 
 
@@ -277,7 +279,7 @@ class ShiftSummary:
 
 
 def _seat_results(action: str, result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    if action == "settle":
+    if action == RulingAction.SETTLE:
         return [result]
     seats = result.get("seats")
     return list(seats) if isinstance(seats, list) else []
@@ -288,7 +290,7 @@ def _replacement(override: Record) -> Mapping[str, Any] | None:
     result = override.result.get("result")
     if not isinstance(result, Mapping):
         return None
-    if override.action == "settle":
+    if override.action == RulingAction.SETTLE:
         return result if isinstance(result.get("base"), Mapping) else None
     return result if isinstance(result.get("seats"), list) else None
 
@@ -403,7 +405,7 @@ def _meter_movement(
     """Meter `name` moved by `rulings` and by its own meter records `mine`, from `before` (None:
     the value before the first move, if a ruling moved it)."""
     start = before
-    if start is None and mine and mine[0].action == "move":
+    if start is None and mine and mine[0].action == MeterAction.MOVE:
         first = _moved_by(mine[0], rulings)
         if first is not None:
             start = _money(first.result.get("meters", {}).get("before", {}).get(name))
@@ -420,7 +422,9 @@ def _meter_movement(
             paid += taken - back
             if hit.get("reset"):
                 reseeds += _money(hit.get("after")) - _money(hit.get("before")) + taken
-    adjustments = sum((_money(m.result.get("delta")) for m in mine if m.action != "move"), ZERO)
+    adjustments = sum(
+        (_money(m.result.get("delta")) for m in mine if m.action != MeterAction.MOVE), ZERO
+    )
     end = _money(mine[-1].result.get("value")) if mine else start
     return MeterMovement(name, start, contributions, hits, paid, reseeds, adjustments, end)
 
@@ -481,8 +485,8 @@ def summarize(
         table=table,
         since=since,
         until=until,
-        rounds=tuple(r.id for r, _ in counted if r.action == "round"),
-        settles=tuple(r.id for r, _ in counted if r.action == "settle"),
+        rounds=tuple(r.id for r, _ in counted if r.action == RulingAction.ROUND),
+        settles=tuple(r.id for r, _ in counted if r.action == RulingAction.SETTLE),
         voided=tuple(r.id for r in rulings if r.id in voided),
         other_rulings=sum(1 for r in records if r.kind == RecordKind.RULING) - len(rulings),
         seats=seats,
@@ -497,7 +501,7 @@ def summarize(
             for d in table_disputes
             if d.resolution is not None and _in_range(d.resolution.resolved_at, since, until)
         ),
-        meter_adjustments=tuple(_adjustment(m) for m in moves if m.action != "move"),
+        meter_adjustments=tuple(_adjustment(m) for m in moves if m.action != MeterAction.MOVE),
         large_pays=tuple(large),
         signoff_over=signoff_over,
         awaiting_signoff=tuple(r.id for r in needing if r.id not in signed and r.id not in voided),
