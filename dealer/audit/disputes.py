@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit import users
@@ -39,11 +40,20 @@ from dealer.audit.records import (
 )
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money, money_json, whole_cents
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Reads, Storage, WriteTransaction
 
-OUTCOMES = ("no-error", "patron-error", "dealer-error")
+
+class DisputeOutcome(StrEnum):
+    """How a dispute ends: the `outcome` of its resolution (and that record's action)."""
+
+    NO_ERROR = "no-error"
+    PATRON_ERROR = "patron-error"
+    DEALER_ERROR = "dealer-error"
+
+
 AMOUNT_LIMIT = Decimal(10_000_000)
 """The most a dispute's amount adjusted may be, paid or taken back ($10,000,000): ten times the
 largest meter cap a table profile may set, more than a table pays in any round, so what it
@@ -203,28 +213,35 @@ def open_dispute(
         return users.append_checked(tx, entry)
 
 
+class Review(NamedTuple):
+    """Who decides on a dispute and why: the supervisor and a second reviewer, each with their
+    own PIN, and the reason. Built once where it is typed and passed whole to a reviewed
+    decision (`resolve_dispute`, `correct_amount`)."""
+
+    supervisor_id: str
+    pin: str
+    second_reviewer: str
+    reviewer_pin: str
+    reason: str
+
+
 def resolve_dispute(
     storage: Storage,
     dispute_id: int,
     *,
     outcome: str,
     amount_adjusted: Decimal | int | float | str,
-    second_reviewer: str,
-    reviewer_pin: str,
-    reason: str,
-    supervisor_id: str,
-    pin: str,
+    review: Review,
 ) -> int:
-    """Resolve open dispute `dispute_id`: outcome `no-error`, `patron-error` or
-    `dealer-error`, the amount adjusted (+ paid to the patron, − taken back), a second
-    reviewer (another registered, active supervisor, with their PIN). Returns the
-    resolution's id."""
+    """Resolve open dispute `dispute_id`: a `DisputeOutcome`, the amount adjusted (+ paid to
+    the patron, − taken back), and the `review` (a second reviewer: another registered, active
+    supervisor, with their PIN). Returns the resolution's id."""
     adjusted = check_amount(amount_adjusted)
 
     def resolution(tx: WriteTransaction, supervisor: users.User) -> Entry:
-        if outcome not in OUTCOMES:
-            raise AuditError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
-        if not reason.strip():
+        if outcome not in tuple(DisputeOutcome):
+            raise AuditError(f"outcome {outcome!r} is not one of {', '.join(DisputeOutcome)}")
+        if not review.reason.strip():
             raise AuditError("a dispute resolution needs a reason")
         opened = _opened(tx, dispute_id)
         if first_link(tx, dispute_id, RecordKind.DISPUTE_RESOLUTION) is not None:
@@ -238,20 +255,10 @@ def resolve_dispute(
             f"Dispute {dispute_id} resolved by {supervisor.user_id}: {outcome}, "
             f"amount adjusted {adjusted}",
             adjusted,
-            second_reviewer,
-            reason,
+            review,
         )
 
-    return _reviewed(
-        storage,
-        resolution,
-        doing="resolving",
-        action="dispute-resolve",
-        supervisor_id=supervisor_id,
-        pin=pin,
-        second_reviewer=second_reviewer,
-        reviewer_pin=reviewer_pin,
-    )
+    return _reviewed(storage, resolution, review, doing="resolving", action="dispute-resolve")
 
 
 def correct_amount(
@@ -259,19 +266,16 @@ def correct_amount(
     dispute_id: int,
     *,
     amount_adjusted: Decimal | int | float | str,
-    second_reviewer: str,
-    reviewer_pin: str,
-    reason: str,
-    supervisor_id: str,
-    pin: str,
+    review: Review,
 ) -> int:
     """Correct the amount adjusted of resolved dispute `dispute_id`: a `dispute-correction`
-    record linked to the dispute (the resolution stays as it was), with a second reviewer
-    (another registered, active supervisor, with their PIN). Returns the correction's id."""
+    record linked to the dispute (the resolution stays as it was), with the `review` (a second
+    reviewer: another registered, active supervisor, with their PIN). Returns the
+    correction's id."""
     adjusted = check_amount(amount_adjusted)
 
     def correction(tx: WriteTransaction, supervisor: users.User) -> Entry:
-        if not reason.strip():
+        if not review.reason.strip():
             raise AuditError("a correction of a dispute's amount needs a reason")
         opened = _opened(tx, dispute_id)
         resolution = dispute(tx, dispute_id).resolution
@@ -294,45 +298,32 @@ def correct_amount(
             f"Dispute {dispute_id}: amount adjusted corrected by {supervisor.user_id} from "
             f"{fmt_money(Decimal(previous), signed=True)} to {fmt_money(adjusted, signed=True)}",
             adjusted,
-            second_reviewer,
-            reason,
+            review,
         )
 
-    return _reviewed(
-        storage,
-        correction,
-        doing="correcting",
-        action="dispute-correct",
-        supervisor_id=supervisor_id,
-        pin=pin,
-        second_reviewer=second_reviewer,
-        reviewer_pin=reviewer_pin,
-    )
+    return _reviewed(storage, correction, review, doing="correcting", action="dispute-correct")
 
 
 def _reviewed(
     storage: Storage,
     entry: Callable[[WriteTransaction, users.User], Entry],
+    review: Review,
     *,
     doing: str,
     action: str,
-    supervisor_id: str,
-    pin: str,
-    second_reviewer: str,
-    reviewer_pin: str,
 ) -> int:
     """A supervisor's record about a dispute that a second reviewer confirms (a resolution, a
     correction): the reviewer authenticated first (`_review`), then, under the supervisor's
     authority and the write lock, `entry` checks the dispute and makes the record, the reviewer
     is checked to be another active supervisor (`_check_reviewer`), and it is appended."""
-    _review(storage, supervisor_id, second_reviewer, reviewer_pin, doing)
+    _review(storage, review, doing)
 
     def write(tx: WriteTransaction, supervisor: users.User) -> int:
         made = entry(tx, supervisor)
-        _check_reviewer(tx, supervisor, second_reviewer, doing)
+        _check_reviewer(tx, supervisor, review.second_reviewer, doing)
         return tx.append(made)
 
-    return supervised(storage, supervisor_id, pin, action, write)
+    return supervised(storage, review.supervisor_id, review.pin, action, write)
 
 
 def _reviewed_entry(
@@ -343,12 +334,11 @@ def _reviewed_entry(
     facts: dict[str, Any],
     said: str,
     adjusted: Decimal,
-    second_reviewer: str,
-    reason: str,
+    review: Review,
 ) -> Entry:
     """The record of a reviewed decision on dispute `opened`, at its table and seat, linked to
     it: its `facts` with the dispute, the amount adjusted and the second reviewer; what it
-    `said` and the reason as its explanation."""
+    `said` and the review's reason as its explanation."""
     return supervisor_entry(
         opened,
         kind,
@@ -358,10 +348,10 @@ def _reviewed_entry(
             "dispute": opened.id,
             **facts,
             "amount_adjusted": str(adjusted),
-            "second_reviewer": second_reviewer,
+            "second_reviewer": review.second_reviewer,
         },
-        explanation=[f"{said}, second reviewer {second_reviewer}", reason],
-        reason=reason,
+        explanation=[f"{said}, second reviewer {review.second_reviewer}", review.reason],
+        reason=review.reason,
     )
 
 
@@ -372,14 +362,14 @@ def _opened(reads: Reads, dispute_id: int) -> Record:
     return opened
 
 
-def _review(
-    storage: Storage, supervisor_id: str, second_reviewer: str, reviewer_pin: str, doing: str
-) -> None:
+def _review(storage: Storage, review: Review, doing: str) -> None:
     """The second reviewer's confirmation: someone other than the supervisor, authenticated
     with their own PIN as a supervisor (a registered user's refusal is recorded)."""
-    if second_reviewer == supervisor_id:
+    if review.second_reviewer == review.supervisor_id:
         raise AuditError(f"the second reviewer must be someone other than the {doing} supervisor")
-    authenticate(storage, second_reviewer, reviewer_pin, f"second review of {doing} a dispute")
+    authenticate(
+        storage, review.second_reviewer, review.reviewer_pin, f"second review of {doing} a dispute"
+    )
 
 
 def _check_reviewer(reads: Reads, supervisor: users.User, second_reviewer: str, doing: str) -> None:
