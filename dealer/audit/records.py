@@ -23,7 +23,14 @@ from dealer.kernel.tuples import NamedTuple
 
 class RecordKind(StrEnum):
     """What a record is: the `kind` column. A member is its text, so it is stored, hashed and
-    compared as that text (a record read back holds the plain string)."""
+    compared as that text (a record read back holds the plain string).
+
+    A record's `action` says what it did, by kind: a ruling's is its `RulingAction`, a meter's
+    a `MeterAction`, a user's a `UserAction`, a dispute-resolution's its `DisputeOutcome`; an
+    override, a void or a sign-off keeps the action of the record it is about; an
+    access-denied names the act refused; a dispute's is `open`, a dispute-correction's
+    `amount`, an approval's (profile-change, paytable-change) `approve`; a checkpoint has none.
+    """
 
     RULING = "ruling"
     OVERRIDE = "override"

@@ -46,7 +46,7 @@ def user_add(
     registered without authorisation (recorded as a bootstrap); after that a supervisor's id
     and PIN are needed."""
     new_id = inputs.user_id(user_id)
-    own = new_pin_or_ask(new_pin, new_id) if role == "supervisor" or new_pin else None
+    own = new_pin_or_ask(new_pin, new_id) if role == Role.SUPERVISOR or new_pin else None
 
     def credentials() -> tuple[str, str]:
         who = signed(supervisor, pin)
