@@ -10,12 +10,24 @@ from pathlib import Path
 import pytest
 
 from dealer.audit import disputes, entries, open_log, staff
+from dealer.audit.disputes import Review
 from dealer.audit.records import Entry
 from dealer.audit.storage import Storage
 from dealer.audit.verify import verify
 from dealer.kernel.errors import AccessError, AuditError
 
 PIN = "lantern-2468"
+REVIEW = Review(
+    supervisor_id="S1", pin=PIN, second_reviewer="S2", reviewer_pin="harbor-1357", reason="r"
+)
+
+
+def reviewed(fields: dict[str, object]) -> dict[str, object]:
+    """`fields` with the review's own (supervisor, reviewer, their PINs, reason) as one
+    `Review`, over `REVIEW`'s."""
+    own = {name: value for name, value in fields.items() if name in Review._fields}
+    rest = {name: value for name, value in fields.items() if name not in Review._fields}
+    return rest | {"review": REVIEW._replace(**own)}
 
 
 @pytest.fixture
@@ -117,11 +129,7 @@ def test_resolve(log: Storage) -> None:
         dispute_id,
         outcome="dealer-error",
         amount_adjusted="25.50",
-        second_reviewer="S2",
-        reviewer_pin="harbor-1357",
-        reason="video shows the 9-high low",
-        supervisor_id="S1",
-        pin=PIN,
+        review=REVIEW._replace(reason="video shows the 9-high low"),
     )
     record = entries.get(log, resolution_id)
     assert (record.kind, record.action, record.user_id, record.links_to, record.seat) == (
@@ -179,33 +187,17 @@ def test_resolve(log: Storage) -> None:
 )
 def test_resolve_refusals(log: Storage, changes: dict[str, object], message: str) -> None:
     dispute_id = open_one(log)
-    fields: dict[str, object] = dict(
-        outcome="patron-error",
-        amount_adjusted=0,
-        second_reviewer="S2",
-        reviewer_pin="harbor-1357",
-        reason="r",
-        supervisor_id="S1",
-        pin=PIN,
-    )
+    fields: dict[str, object] = dict(outcome="patron-error", amount_adjusted=0)
     fields.update(changes)
     before = log.head()
     with pytest.raises(AuditError, match=message):
-        disputes.resolve_dispute(log, dispute_id, **fields)  # type: ignore[arg-type]
+        disputes.resolve_dispute(log, dispute_id, **reviewed(fields))  # type: ignore[arg-type]
     assert log.head() == before
 
 
 def test_resolve_only_disputes_once(log: Storage) -> None:
     dispute_id = open_one(log)
-    args = dict(
-        outcome="no-error",
-        amount_adjusted=0,
-        second_reviewer="S2",
-        reviewer_pin="harbor-1357",
-        reason="r",
-        supervisor_id="S1",
-        pin=PIN,
-    )
+    args = dict(outcome="no-error", amount_adjusted=0, review=REVIEW)
     disputes.resolve_dispute(log, dispute_id, **args)  # type: ignore[arg-type]
     with pytest.raises(AuditError, match=f"dispute {dispute_id} is already resolved"):
         disputes.resolve_dispute(log, dispute_id, **args)  # type: ignore[arg-type]
@@ -224,11 +216,7 @@ def test_open_disputes_listed(log: Storage) -> None:
         second,
         outcome="no-error",
         amount_adjusted=0,
-        second_reviewer="S2",
-        reviewer_pin="harbor-1357",
-        reason="r",
-        supervisor_id="S1",
-        pin=PIN,
+        review=REVIEW,
     )
     assert [d.id for d in disputes.open_disputes(log)] == [first, third]
     assert [d.id for d in disputes.open_disputes(log, "PG-2")] == []
@@ -244,11 +232,7 @@ def test_amounts_within_the_limit_either_way(log: Storage, adjusted: str) -> Non
         dispute_id,
         outcome="dealer-error",
         amount_adjusted=Decimal(adjusted),
-        second_reviewer="S2",
-        reviewer_pin="harbor-1357",
-        reason="r",
-        supervisor_id="S1",
-        pin=PIN,
+        review=REVIEW,
     )
     resolution = disputes.dispute(log, dispute_id).resolution
     assert resolution is not None and resolution.amount_adjusted == adjusted
@@ -261,11 +245,7 @@ def resolved_one(log: Storage) -> int:
         dispute_id,
         outcome="dealer-error",
         amount_adjusted=Decimal("2500"),
-        second_reviewer="S2",
-        reviewer_pin="harbor-1357",
-        reason="video shows the low hand",
-        supervisor_id="S1",
-        pin=PIN,
+        review=REVIEW._replace(reason="video shows the low hand"),
     )
     return dispute_id
 
@@ -280,7 +260,7 @@ def correct(log: Storage, dispute_id: int, **changes: object) -> int:
         pin="harbor-1357",
     )
     fields.update(changes)
-    return disputes.correct_amount(log, dispute_id, **fields)  # type: ignore[arg-type]
+    return disputes.correct_amount(log, dispute_id, **reviewed(fields))  # type: ignore[arg-type]
 
 
 def test_a_dispute_amount_is_corrected_by_a_linked_record(log: Storage) -> None:
@@ -387,11 +367,7 @@ def test_a_reviewer_who_cannot_confirm_is_refused_on_the_record(
             dispute_id,
             outcome="no-error",
             amount_adjusted=0,
-            second_reviewer=reviewer,
-            reviewer_pin=reviewer_pin,
-            reason="r",
-            supervisor_id="S1",
-            pin=PIN,
+            review=REVIEW._replace(second_reviewer=reviewer, reviewer_pin=reviewer_pin),
         )
     denied = entries.get(log, before + 1)
     assert (denied.kind, denied.user_id, denied.action) == (
@@ -413,10 +389,6 @@ def test_an_unregistered_reviewer_writes_nothing(log: Storage) -> None:
             dispute_id,
             outcome="no-error",
             amount_adjusted=0,
-            second_reviewer="Z1",
-            reviewer_pin="harbor-1357",
-            reason="r",
-            supervisor_id="S1",
-            pin=PIN,
+            review=REVIEW._replace(second_reviewer="Z1"),
         )
     assert log.head() == before

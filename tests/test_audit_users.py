@@ -11,6 +11,7 @@ import pytest
 
 from dealer.audit import corrections, disputes, entries, keys, meters, open_log, staff, users
 from dealer.audit.authority import append_supervised, authenticate
+from dealer.audit.disputes import Review
 from dealer.audit.records import Entry, RecordFilter
 from dealer.audit.storage import Storage
 from dealer.audit.users import pin_fingerprint
@@ -124,11 +125,13 @@ def supervisor_actions(log: Storage, who: str, pin: str) -> dict[str, Callable[[
             dispute,
             outcome="no-error",
             amount_adjusted=0,
-            second_reviewer=reviewer,
-            reviewer_pin=reviewer_pin,
-            reason="r",
-            supervisor_id=who,
-            pin=pin,
+            review=Review(
+                supervisor_id=who,
+                pin=pin,
+                second_reviewer=reviewer,
+                reviewer_pin=reviewer_pin,
+                reason="r",
+            ),
         ),
         "meter-adjust": lambda: meters.adjust(
             log,

@@ -121,6 +121,17 @@ def test_a_command_line_that_cannot_be_parsed_is_one_line_exit_2(
     assert head(db) == before
 
 
+@pytest.mark.parametrize("args", [(), ("paigow",), ("audit",), ("audit", "dispute")])
+def test_a_group_without_a_command_shows_its_help_exit_2(args: tuple[str, ...]) -> None:
+    """The framework's own usage error for a group run bare is its help, not an `Error:` line."""
+    app = build_app(args[0] if args else None)
+    result = CliRunner().invoke(app, list(args), prog_name="dealer")
+    shown = result.stdout + result.stderr
+    assert result.exit_code == 2
+    assert " ".join(("Usage: dealer", *args, "[OPTIONS] COMMAND [ARGS]...")) in shown
+    assert "Error" not in shown
+
+
 def test_a_long_token_is_not_echoed_back_whole(db: Path | str) -> None:
     result = run("paigow", "rank", "A" * 100_000)
     assert result.exit_code == 1

@@ -12,7 +12,7 @@ from log_reads import records
 from typer.testing import CliRunner, Result
 
 from dealer.audit import approvals, open_log
-from dealer.audit.records import RULING
+from dealer.audit.records import RecordKind
 from dealer.cli.app import build_app
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import shipped_documents
@@ -47,7 +47,7 @@ def db(dealer_db: Path | str) -> Path | str:
 
 
 def _count(db: Path | str) -> int:
-    return len(records(db, kind=RULING))
+    return len(records(db, kind=RecordKind.RULING))
 
 
 def approve(profile: Path, *table: str) -> None:

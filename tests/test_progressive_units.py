@@ -32,8 +32,9 @@ from dealer.games.paigow.paytables import shipped_paytables
 from dealer.games.paigow.profile import Limit, load_profile
 from dealer.games.paigow.round_input import RoundError, read_round
 from dealer.games.paigow.rulings import bonus_ruling
-from dealer.games.paigow.session import ERROR, Session
+from dealer.games.paigow.session import Session
 from dealer.kernel.errors import ConfigError, DealerError
+from dealer.kernel.replies import ReplyKind
 
 DATA = Path(__file__).parent / "data"
 D = Decimal
@@ -356,7 +357,7 @@ def test_the_live_session_refuses_a_wager_not_offered() -> None:
     session = Session(load_profile(None, ["offered.progressive_insurance=false"]), "PG-1")
     session, _ = session.step(DEALER)
     after, reply = session.step(f"1 {ROYAL} base 10 pi 1")
-    assert reply.kind == ERROR
+    assert reply.kind == ReplyKind.ERROR
     assert reply.lines == ("seat 1: the progressive insurance wager is not offered at this table",)
     assert after == session
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from dealer.audit import corrections, disputes, meters, open_log, staff
+from dealer.audit.disputes import Review
 from dealer.audit.meters import MeterRange
 from dealer.audit.records import Record
 from dealer.cli.app import build_app
@@ -119,11 +120,13 @@ def shift(new_log: Callable[[], Path | str]) -> dict[str, Any]:
             ids["closed"],
             outcome="no-error",
             amount_adjusted=0,
-            second_reviewer="sup-2",
-            reviewer_pin="harbor-1357",
-            reason="video",
-            supervisor_id="sup-1",
-            pin=PIN,
+            review=Review(
+                supervisor_id="sup-1",
+                pin=PIN,
+                second_reviewer="sup-2",
+                reviewer_pin="harbor-1357",
+                reason="video",
+            ),
         )
         disputes.open_dispute(log, user_id="d-7", table_id="PG-6", description="another table")
         stamps = {r.id: r.recorded_at for r in log.records()}
@@ -487,10 +490,9 @@ def corrected(new_log: Callable[[], Path | str]) -> dict[str, Any]:
             ids["dispute"],
             outcome="dealer-error",
             amount_adjusted=Decimal("12.50"),
-            second_reviewer="sup-2",
-            reviewer_pin="harbor-1357",
-            reason="video",
-            **sup,
+            review=Review(
+                **sup, second_reviewer="sup-2", reviewer_pin="harbor-1357", reason="video"
+            ),
         )
         raw = log.records()
     return {"db": db, "ids": ids, "raw": raw}

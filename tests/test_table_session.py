@@ -32,19 +32,12 @@ from dealer.games.paigow.round_input import (
     read_seat,
 )
 from dealer.games.paigow.session import (
-    ENTERED,
-    ERROR,
-    HISTORY,
-    NOTHING,
-    QUIT,
-    SETTLE,
-    SHOW,
-    UNDONE,
     SeatParts,
     Session,
     parse_seat_line,
 )
 from dealer.kernel.errors import DealerError
+from dealer.kernel.replies import ReplyKind
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = load_profile(None, ())
@@ -176,75 +169,100 @@ def test_check_seat_takes_a_seat_in_parts() -> None:
 
 SCRIPT: list[tuple[str, str, str, str]] = [
     # line, reply kind, first reply line (or a part of it), prompt afterwards
-    ("", NOTHING, "", "round 1, dealer's cards> "),
-    ("# a comment", NOTHING, "", "round 1, dealer's cards> "),
-    ("settle", ERROR, "nothing to settle: give the dealer's cards", "round 1, dealer's cards> "),
+    ("", ReplyKind.NOTHING, "", "round 1, dealer's cards> "),
+    ("# a comment", ReplyKind.NOTHING, "", "round 1, dealer's cards> "),
+    (
+        "settle",
+        ReplyKind.ERROR,
+        "nothing to settle: give the dealer's cards",
+        "round 1, dealer's cards> ",
+    ),
     (
         "As Kd 9c 7h 5s 3d",
-        ERROR,
+        ReplyKind.ERROR,
         "dealer's hand: wrong number of cards",
         "round 1, dealer's cards> ",
     ),
-    (DEALER, ENTERED, "dealer: A♠ K♦ 9♣ 7♥ 5♠ 3♦ 2♣", "seat (or settle)> "),
-    ("settle", ERROR, "nothing to settle: no seat is in yet", "seat (or settle)> "),
+    (DEALER, ReplyKind.ENTERED, "dealer: A♠ K♦ 9♣ 7♥ 5♠ 3♦ 2♣", "seat (or settle)> "),
+    ("settle", ReplyKind.ERROR, "nothing to settle: no seat is in yet", "seat (or settle)> "),
     (
         "1 Js Jd Ac Qh 8s 5d 3h base 25 treasure 5",
-        ENTERED,
+        ReplyKind.ENTERED,
         "seat 1: J♠ J♦ A♣ Q♥ 8♠ 5♦ 3♥ (House Way); base $25, treasure $5",
         "seat (or settle)> ",
     ),
-    ("2 Aq Kh 9d 6s 2h 4c 7c 10", ERROR, "seat 2: unknown card 'Aq'", "seat (or settle)> "),
+    (
+        "2 Aq Kh 9d 6s 2h 4c 7c 10",
+        ReplyKind.ERROR,
+        "seat 2: unknown card 'Aq'",
+        "seat (or settle)> ",
+    ),
     (
         "2 Js Kh 9d 6s 2h 4c 7c 10",
-        ERROR,
+        ReplyKind.ERROR,
         "seat 2: duplicate card Js (also in seat 1)",
         "seat (or settle)> ",
     ),
     (
         "2 Ah Kh 9d 6s 2h 4c 7c 1",
-        ERROR,
+        ReplyKind.ERROR,
         "seat 2: base wager $1 is outside the table limits $5-$5,000",
         "seat (or settle)> ",
     ),
-    ("4", ENTERED, "seat 4: now its cards", "seat 4 cards> "),
-    ("Kc Kh Ks 6s 2h / Qs Td", ENTERED, "seat 4: now its wagers", "seat 4 wagers> "),
-    ("Qc Qh 8d 8h 4s 4d JK", ERROR, "seat 4: its cards are already given", "seat 4 wagers> "),
-    ("treasure 5", ERROR, "seat 4: the base wager is required", "seat 4 wagers> "),
+    ("4", ReplyKind.ENTERED, "seat 4: now its cards", "seat 4 cards> "),
+    ("Kc Kh Ks 6s 2h / Qs Td", ReplyKind.ENTERED, "seat 4: now its wagers", "seat 4 wagers> "),
+    (
+        "Qc Qh 8d 8h 4s 4d JK",
+        ReplyKind.ERROR,
+        "seat 4: its cards are already given",
+        "seat 4 wagers> ",
+    ),
+    ("treasure 5", ReplyKind.ERROR, "seat 4: the base wager is required", "seat 4 wagers> "),
     (
         "b10 i5 lammer",
-        ENTERED,
+        ReplyKind.ENTERED,
         "seat 4: K♣ K♥ K♠ 6♠ 2♥ / Q♠ 10♦ (own setting); base $10, insurance $5 on the "
         "dealer's hand",
         "seat (or settle)> ",
     ),
-    ("6 Qc Qd 8d 8h 4s 4d JK 25 pt 1", ENTERED, "seat 6: ", "seat (or settle)> "),
-    ("undo", UNDONE, "undone: seat 6: Q♣ Q♦ 8♦ 8♥ 4♠ 4♦ JK (House Way)", "seat (or settle)> "),
-    ("5", ENTERED, "seat 5: now its cards", "seat 5 cards> "),
-    ("settle", ERROR, "seat 5 is not finished: give its cards, or undo it", "seat 5 cards> "),
-    ("undo", UNDONE, "undone: seat 5 (not finished)", "seat (or settle)> "),
-    ("show", SHOW, "round 1 at table PG-1", "seat (or settle)> "),
-    ("history", HISTORY, "no round settled yet in this session", "seat (or settle)> "),
-    ("show me", ERROR, "show takes nothing after it", "seat (or settle)> "),
-    ("dealer", ERROR, "give the dealer's seven cards", "seat (or settle)> "),
+    ("6 Qc Qd 8d 8h 4s 4d JK 25 pt 1", ReplyKind.ENTERED, "seat 6: ", "seat (or settle)> "),
+    (
+        "undo",
+        ReplyKind.UNDONE,
+        "undone: seat 6: Q♣ Q♦ 8♦ 8♥ 4♠ 4♦ JK (House Way)",
+        "seat (or settle)> ",
+    ),
+    ("5", ReplyKind.ENTERED, "seat 5: now its cards", "seat 5 cards> "),
+    (
+        "settle",
+        ReplyKind.ERROR,
+        "seat 5 is not finished: give its cards, or undo it",
+        "seat 5 cards> ",
+    ),
+    ("undo", ReplyKind.UNDONE, "undone: seat 5 (not finished)", "seat (or settle)> "),
+    ("show", ReplyKind.SHOW, "round 1 at table PG-1", "seat (or settle)> "),
+    ("history", ReplyKind.HISTORY, "no round settled yet in this session", "seat (or settle)> "),
+    ("show me", ReplyKind.ERROR, "show takes nothing after it", "seat (or settle)> "),
+    ("dealer", ReplyKind.ERROR, "give the dealer's seven cards", "seat (or settle)> "),
     (
         "dealer As Kd 9c 7h 5s 3d Kc",
-        ERROR,
+        ReplyKind.ERROR,
         "dealer's hand: duplicate card Kc (also in seat 4)",
         "seat (or settle)> ",
     ),
     (
         "dealer As Kd 9c 7h 5s 3d 3c",
-        ENTERED,
+        ReplyKind.ENTERED,
         "dealer's cards corrected: A♠ K♦ 9♣ 7♥ 5♠ 3♦ 3♣",
         "seat (or settle)> ",
     ),
     (
         "quit",
-        ERROR,
+        ReplyKind.ERROR,
         "round 1 is not settled (the dealer's cards and 2 seats): settle it, or quit",
         "seat (or settle)> ",
     ),
-    ("settle", SETTLE, "", "seat (or settle)> "),
+    ("settle", ReplyKind.SETTLE, "", "seat (or settle)> "),
 ]
 
 
@@ -285,7 +303,7 @@ def test_the_state_machine_step_by_step() -> None:
             }
         ]
     }
-    assert nxt.step("quit")[1].kind == QUIT
+    assert nxt.step("quit")[1].kind == ReplyKind.QUIT
 
 
 def test_undo_walks_back_to_an_empty_round() -> None:
@@ -293,13 +311,15 @@ def test_undo_walks_back_to_an_empty_round() -> None:
     states = [session]
     for line in (DEALER, "1 Js Jd Ac Qh 8s 5d 3h base 25", "2"):
         session, reply = session.step(line)
-        assert reply.kind == ENTERED
+        assert reply.kind == ReplyKind.ENTERED
         states.append(session)
     for expected in reversed(states[:-1]):
         session, reply = session.step("undo")
-        assert reply.kind == UNDONE and session == expected
+        assert reply.kind == ReplyKind.UNDONE and session == expected
     session, reply = session.step("undo")
-    assert reply.kind == ERROR and reply.lines[0].startswith("nothing to undo in this round")
+    assert reply.kind == ReplyKind.ERROR and reply.lines[0].startswith(
+        "nothing to undo in this round"
+    )
 
 
 def test_show_as_data() -> None:
@@ -393,16 +413,16 @@ def test_any_typing_style_settles_the_meant_round(seed: int, seats: int) -> None
     chosen = rng.sample(demo["seats"], seats)
     session = Session(PROFILE, "PG-H")
     session, reply = session.step(demo["dealer"].lower())
-    assert reply.kind == ENTERED
+    assert reply.kind == ReplyKind.ENTERED
     meant = []
     for seat in chosen:
         lines, wanted = _typed_seat(rng, seat)
         meant.append(wanted)
         for line in lines:
             session, reply = session.step(line)
-            assert reply.kind == ENTERED, (line, reply.lines)
+            assert reply.kind == ReplyKind.ENTERED, (line, reply.lines)
     session, reply = session.step("settle")
-    assert reply.kind == SETTLE
+    assert reply.kind == ReplyKind.SETTLE
     expected = {"table": "PG-H", "dealer": demo["dealer"], "seats": meant}
     assert read_round(reply.round, PROFILE) == read_round(expected, PROFILE)
 
@@ -416,13 +436,13 @@ def test_a_typo_changes_nothing(seed: int, slot: int, bad: str) -> None:
     cards = demo["seats"][1]["cards"].split()
     cards[slot] = bad
     after, reply = session.step(f"2 {' '.join(cards)} base 25")
-    assert reply.kind == ERROR and f"unknown card {bad!r}" in reply.lines[0]
+    assert reply.kind == ReplyKind.ERROR and f"unknown card {bad!r}" in reply.lines[0]
     assert after == session
     taken = demo["seats"][0]["cards"].split()[slot]
     cards[slot] = taken
     after, reply = session.step(f"2 {' '.join(cards)} base 25")
     what = "a second joker" if taken == "JK" else f"duplicate card {taken}"
-    assert reply.kind == ERROR and f"{what} (also in seat 1)" in reply.lines[0]
+    assert reply.kind == ReplyKind.ERROR and f"{what} (also in seat 1)" in reply.lines[0]
     assert after == session
 
 
@@ -432,8 +452,18 @@ def test_any_text_gets_a_reply_never_a_crash(lines: list[str]) -> None:
     session, _ = Session(PROFILE, "PG-F").step(DEALER)
     for line in lines:
         session, reply = session.step(line)
-        assert reply.kind in (ENTERED, ERROR, NOTHING, SHOW, HISTORY, UNDONE, QUIT, SETTLE, "help")
-        assert reply.kind != ERROR or len(reply.lines) == 1
+        assert reply.kind in (
+            ReplyKind.ENTERED,
+            ReplyKind.ERROR,
+            ReplyKind.NOTHING,
+            ReplyKind.SHOW,
+            ReplyKind.HISTORY,
+            ReplyKind.UNDONE,
+            ReplyKind.QUIT,
+            ReplyKind.SETTLE,
+            ReplyKind.HELP,
+        )
+        assert reply.kind != ReplyKind.ERROR or len(reply.lines) == 1
 
 
 # -- the command, through a pipe, a pseudo-terminal and the CLI runner -------------------------

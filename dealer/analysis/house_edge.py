@@ -51,11 +51,12 @@ from dealer.games.paigow.ranking import (
     low_key,
     pai_gow_high,
 )
+from dealer.games.paigow.settle import Outcome
 from dealer.kernel.cards import DECK, JOKER_SUIT, Card
 from dealer.kernel.errors import DealerError
 
 PLAYER_MODES = ("house-way", "best")
-OUTCOMES = ("lose", "push", "win")
+OUTCOMES = tuple(Outcome)
 """Hand outcome by index: the number of player hands strictly better than the dealer's."""
 PAI_GOW_CLASSES = ("none", "ace-high", "king-high-or-less")
 """The dealer's hand: no pai gow, an ace-high pai gow, a king-high or lower pai gow."""

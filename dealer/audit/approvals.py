@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE, RecordFilter
+from dealer.audit.records import RecordFilter, RecordKind
 from dealer.kernel.documents import shipped_documents
 from dealer.kernel.errors import AccessError
 
@@ -21,27 +21,30 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Reads
 
 
-def _documents(settings: Mapping[str, Any]) -> Iterator[tuple[str, str, str]]:
+def _documents(settings: Mapping[str, Any]) -> Iterator[tuple[RecordKind, str, str]]:
     """(record kind that approves it, what it is, SHA-256) of each document `settings` names."""
     profile_sha256 = settings.get("profile_sha256")
     if isinstance(profile_sha256, str):
         name = settings.get("profile_source") or settings.get("profile", "")
-        yield PROFILE_CHANGE, f"table profile {name}", profile_sha256
+        yield RecordKind.PROFILE_CHANGE, f"table profile {name}", profile_sha256
     paytables = settings.get("paytables_sha256")
     if isinstance(paytables, Mapping):
         for table_id, digest in sorted(paytables.items()):
             if isinstance(digest, str):
-                yield PAYTABLE_CHANGE, f"pay table {table_id}", digest
+                yield RecordKind.PAYTABLE_CHANGE, f"pay table {table_id}", digest
 
 
-def _approved(reads: Reads, kind: str, digest: str, table_id: str) -> bool:
+def _approved(reads: Reads, kind: RecordKind, digest: str, table_id: str) -> bool:
     for record in reads.records(RecordFilter(kind=kind)):
         if record.table_id in ("", table_id) and record.result.get("sha256") == digest:
             return True
     return False
 
 
-_COMMAND = {PROFILE_CHANGE: "approve-profile", PAYTABLE_CHANGE: "approve-paytables"}
+_COMMAND = {
+    RecordKind.PROFILE_CHANGE: "approve-profile",
+    RecordKind.PAYTABLE_CHANGE: "approve-paytables",
+}
 
 
 def check_documents(reads: Reads, table_id: str, settings: Mapping[str, Any]) -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from dealer.audit import keys, users
 from dealer.audit.chain import Checkpoint
-from dealer.audit.records import ACCESS_DENIED, SUPERVISOR, Entry, Record, RecordFilter, UserRow
+from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role, UserRow
 from dealer.audit.users import User
 from dealer.kernel.errors import AccessError
 
@@ -120,7 +120,7 @@ def supervised(
     work: Callable[[WriteTransaction, User], T],
     *,
     table_id: str = "",
-    roles: Sequence[str] = (SUPERVISOR,),
+    roles: Sequence[str] = (Role.SUPERVISOR,),
 ) -> T:
     """Run `work` in one transaction, its entries signed, if `supervisor_id` is a registered,
     active supervisor (or, given `roles`, of one of those roles) and `pin` opens their key; else
@@ -152,7 +152,7 @@ def supervised(
         code, sentence = refused
         tx.append(
             Entry(
-                kind=ACCESS_DENIED,
+                kind=RecordKind.ACCESS_DENIED,
                 user_id=supervisor_id,
                 role=row.role,
                 table_id=table_id,
@@ -177,7 +177,7 @@ def authenticate(storage: Storage, user_id: str, pin: str, action: str) -> User:
 def append_supervised(storage: Storage, entry: Entry, pin: str) -> int:
     """Append `entry` (e.g. a profile-change or paytable-change) made by the supervisor
     `entry.user_id`, after checking their PIN (a refusal is recorded); return its id."""
-    if entry.role != SUPERVISOR:
+    if entry.role != Role.SUPERVISOR:
         raise AccessError(f"a {entry.kind} is made by a supervisor, not a {entry.role}")
     return supervised(
         storage,

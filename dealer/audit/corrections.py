@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit.authority import supervised
 from dealer.audit.entries import first_link
-from dealer.audit.records import OVERRIDE, RULING, VOID, Record, supervisor_entry
+from dealer.audit.records import Record, RecordKind, supervisor_entry
 from dealer.audit.users import User
 from dealer.kernel.errors import AuditError
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def _target(
-    tx: WriteTransaction, record_id: int, kinds: tuple[str, ...], doing: str, done: str
+    tx: WriteTransaction, record_id: int, kinds: tuple[RecordKind, ...], doing: str, done: str
 ) -> Record:
     record = tx.record(record_id)
     if record is None:
@@ -27,7 +27,7 @@ def _target(
         raise AuditError(
             f"record {record_id} is a {record.kind}: only a {' or '.join(kinds)} can be {done}"
         )
-    void = first_link(tx, record_id, VOID)
+    void = first_link(tx, record_id, RecordKind.VOID)
     if void is not None:
         raise AuditError(f"record {record_id} was already voided by record {void.id}")
     return record
@@ -55,7 +55,7 @@ def override(
         storage,
         supervisor_id,
         pin,
-        "override",
+        RecordKind.OVERRIDE,
         lambda tx, sup: _override(tx, sup, record_id, decision, reason, result),
     )
 
@@ -63,7 +63,11 @@ def override(
 def void(storage: Storage, record_id: int, *, reason: str, supervisor_id: str, pin: str) -> int:
     """Void ruling (or override) `record_id`: a new record linked to it. Returns its id."""
     return supervised(
-        storage, supervisor_id, pin, "void", lambda tx, sup: _void(tx, sup, record_id, reason)
+        storage,
+        supervisor_id,
+        pin,
+        RecordKind.VOID,
+        lambda tx, sup: _void(tx, sup, record_id, reason),
     )
 
 
@@ -78,11 +82,11 @@ def _override(
     why = _reason(reason, "an override")
     if not isinstance(decision, str) or not decision.strip():
         raise AuditError("an override needs the supervisor's decision")
-    ruling = _target(tx, record_id, (RULING,), "override", "overridden")
+    ruling = _target(tx, record_id, (RecordKind.RULING,), "override", "overridden")
     return tx.append(
         supervisor_entry(
             ruling,
-            OVERRIDE,
+            RecordKind.OVERRIDE,
             supervisor.user_id,
             input_text=decision,
             cards=ruling.cards,
@@ -99,11 +103,11 @@ def _override(
 
 def _void(tx: WriteTransaction, supervisor: User, record_id: int, reason: str) -> int:
     why = _reason(reason, "a void")
-    voided = _target(tx, record_id, (RULING, OVERRIDE), "void", "voided")
+    voided = _target(tx, record_id, (RecordKind.RULING, RecordKind.OVERRIDE), "void", "voided")
     return tx.append(
         supervisor_entry(
             voided,
-            VOID,
+            RecordKind.VOID,
             supervisor.user_id,
             result={"voids": record_id},
             explanation=[

@@ -22,30 +22,38 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit import users
 from dealer.audit.authority import authenticate, supervised
 from dealer.audit.entries import first_link
 from dealer.audit.records import (
-    DISPUTE,
-    DISPUTE_CORRECTION,
-    DISPUTE_RESOLUTION,
-    SUPERVISOR,
     Entry,
     Record,
     RecordFilter,
+    RecordKind,
+    Role,
     amount,
     supervisor_entry,
     utc_now,
 )
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money, money_json, whole_cents
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Reads, Storage, WriteTransaction
 
-OUTCOMES = ("no-error", "patron-error", "dealer-error")
+
+class DisputeOutcome(StrEnum):
+    """How a dispute ends: the `outcome` of its resolution (and that record's action)."""
+
+    NO_ERROR = "no-error"
+    PATRON_ERROR = "patron-error"
+    DEALER_ERROR = "dealer-error"
+
+
 AMOUNT_LIMIT = Decimal(10_000_000)
 """The most a dispute's amount adjusted may be, paid or taken back ($10,000,000): ten times the
 largest meter cap a table profile may set, more than a table pays in any round, so what it
@@ -181,7 +189,7 @@ def open_dispute(
     if rulings:
         lines.append(f"Rulings in question: {', '.join(str(r) for r in rulings)}")
     entry = Entry(
-        kind=DISPUTE,
+        kind=RecordKind.DISPUTE,
         user_id=user_id,
         role=users.role_of(storage, user_id),
         table_id=table_id,
@@ -205,34 +213,41 @@ def open_dispute(
         return users.append_checked(tx, entry)
 
 
+class Review(NamedTuple):
+    """Who decides on a dispute and why: the supervisor and a second reviewer, each with their
+    own PIN, and the reason. Built once where it is typed and passed whole to a reviewed
+    decision (`resolve_dispute`, `correct_amount`)."""
+
+    supervisor_id: str
+    pin: str
+    second_reviewer: str
+    reviewer_pin: str
+    reason: str
+
+
 def resolve_dispute(
     storage: Storage,
     dispute_id: int,
     *,
     outcome: str,
     amount_adjusted: Decimal | int | float | str,
-    second_reviewer: str,
-    reviewer_pin: str,
-    reason: str,
-    supervisor_id: str,
-    pin: str,
+    review: Review,
 ) -> int:
-    """Resolve open dispute `dispute_id`: outcome `no-error`, `patron-error` or
-    `dealer-error`, the amount adjusted (+ paid to the patron, − taken back), a second
-    reviewer (another registered, active supervisor, with their PIN). Returns the
-    resolution's id."""
+    """Resolve open dispute `dispute_id`: a `DisputeOutcome`, the amount adjusted (+ paid to
+    the patron, − taken back), and the `review` (a second reviewer: another registered, active
+    supervisor, with their PIN). Returns the resolution's id."""
     adjusted = check_amount(amount_adjusted)
 
     def resolution(tx: WriteTransaction, supervisor: users.User) -> Entry:
-        if outcome not in OUTCOMES:
-            raise AuditError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
-        if not reason.strip():
+        if outcome not in tuple(DisputeOutcome):
+            raise AuditError(f"outcome {outcome!r} is not one of {', '.join(DisputeOutcome)}")
+        if not review.reason.strip():
             raise AuditError("a dispute resolution needs a reason")
         opened = _opened(tx, dispute_id)
-        if first_link(tx, dispute_id, DISPUTE_RESOLUTION) is not None:
+        if first_link(tx, dispute_id, RecordKind.DISPUTE_RESOLUTION) is not None:
             raise AuditError(f"dispute {dispute_id} is already resolved")
         return _reviewed_entry(
-            DISPUTE_RESOLUTION,
+            RecordKind.DISPUTE_RESOLUTION,
             outcome,
             supervisor,
             opened,
@@ -240,20 +255,10 @@ def resolve_dispute(
             f"Dispute {dispute_id} resolved by {supervisor.user_id}: {outcome}, "
             f"amount adjusted {adjusted}",
             adjusted,
-            second_reviewer,
-            reason,
+            review,
         )
 
-    return _reviewed(
-        storage,
-        resolution,
-        doing="resolving",
-        action="dispute-resolve",
-        supervisor_id=supervisor_id,
-        pin=pin,
-        second_reviewer=second_reviewer,
-        reviewer_pin=reviewer_pin,
-    )
+    return _reviewed(storage, resolution, review, doing="resolving", action="dispute-resolve")
 
 
 def correct_amount(
@@ -261,19 +266,16 @@ def correct_amount(
     dispute_id: int,
     *,
     amount_adjusted: Decimal | int | float | str,
-    second_reviewer: str,
-    reviewer_pin: str,
-    reason: str,
-    supervisor_id: str,
-    pin: str,
+    review: Review,
 ) -> int:
     """Correct the amount adjusted of resolved dispute `dispute_id`: a `dispute-correction`
-    record linked to the dispute (the resolution stays as it was), with a second reviewer
-    (another registered, active supervisor, with their PIN). Returns the correction's id."""
+    record linked to the dispute (the resolution stays as it was), with the `review` (a second
+    reviewer: another registered, active supervisor, with their PIN). Returns the
+    correction's id."""
     adjusted = check_amount(amount_adjusted)
 
     def correction(tx: WriteTransaction, supervisor: users.User) -> Entry:
-        if not reason.strip():
+        if not review.reason.strip():
             raise AuditError("a correction of a dispute's amount needs a reason")
         opened = _opened(tx, dispute_id)
         resolution = dispute(tx, dispute_id).resolution
@@ -288,7 +290,7 @@ def correct_amount(
                 f"{fmt_money(adjusted, signed=True)}"
             )
         return _reviewed_entry(
-            DISPUTE_CORRECTION,
+            RecordKind.DISPUTE_CORRECTION,
             "amount",
             supervisor,
             opened,
@@ -296,61 +298,47 @@ def correct_amount(
             f"Dispute {dispute_id}: amount adjusted corrected by {supervisor.user_id} from "
             f"{fmt_money(Decimal(previous), signed=True)} to {fmt_money(adjusted, signed=True)}",
             adjusted,
-            second_reviewer,
-            reason,
+            review,
         )
 
-    return _reviewed(
-        storage,
-        correction,
-        doing="correcting",
-        action="dispute-correct",
-        supervisor_id=supervisor_id,
-        pin=pin,
-        second_reviewer=second_reviewer,
-        reviewer_pin=reviewer_pin,
-    )
+    return _reviewed(storage, correction, review, doing="correcting", action="dispute-correct")
 
 
 def _reviewed(
     storage: Storage,
     entry: Callable[[WriteTransaction, users.User], Entry],
+    review: Review,
     *,
     doing: str,
     action: str,
-    supervisor_id: str,
-    pin: str,
-    second_reviewer: str,
-    reviewer_pin: str,
 ) -> int:
     """A supervisor's record about a dispute that a second reviewer confirms (a resolution, a
     correction): the reviewer authenticated first (`_review`), then, under the supervisor's
     authority and the write lock, `entry` checks the dispute and makes the record, the reviewer
     is checked to be another active supervisor (`_check_reviewer`), and it is appended."""
-    _review(storage, supervisor_id, second_reviewer, reviewer_pin, doing)
+    _review(storage, review, doing)
 
     def write(tx: WriteTransaction, supervisor: users.User) -> int:
         made = entry(tx, supervisor)
-        _check_reviewer(tx, supervisor, second_reviewer, doing)
+        _check_reviewer(tx, supervisor, review.second_reviewer, doing)
         return tx.append(made)
 
-    return supervised(storage, supervisor_id, pin, action, write)
+    return supervised(storage, review.supervisor_id, review.pin, action, write)
 
 
 def _reviewed_entry(
-    kind: str,
+    kind: RecordKind,
     action: str,
     supervisor: users.User,
     opened: Record,
     facts: dict[str, Any],
     said: str,
     adjusted: Decimal,
-    second_reviewer: str,
-    reason: str,
+    review: Review,
 ) -> Entry:
     """The record of a reviewed decision on dispute `opened`, at its table and seat, linked to
     it: its `facts` with the dispute, the amount adjusted and the second reviewer; what it
-    `said` and the reason as its explanation."""
+    `said` and the review's reason as its explanation."""
     return supervisor_entry(
         opened,
         kind,
@@ -360,28 +348,28 @@ def _reviewed_entry(
             "dispute": opened.id,
             **facts,
             "amount_adjusted": str(adjusted),
-            "second_reviewer": second_reviewer,
+            "second_reviewer": review.second_reviewer,
         },
-        explanation=[f"{said}, second reviewer {second_reviewer}", reason],
-        reason=reason,
+        explanation=[f"{said}, second reviewer {review.second_reviewer}", review.reason],
+        reason=review.reason,
     )
 
 
 def _opened(reads: Reads, dispute_id: int) -> Record:
     opened = reads.record(dispute_id)
-    if opened is None or opened.kind != DISPUTE:
+    if opened is None or opened.kind != RecordKind.DISPUTE:
         raise AuditError(f"there is no dispute {dispute_id}")
     return opened
 
 
-def _review(
-    storage: Storage, supervisor_id: str, second_reviewer: str, reviewer_pin: str, doing: str
-) -> None:
+def _review(storage: Storage, review: Review, doing: str) -> None:
     """The second reviewer's confirmation: someone other than the supervisor, authenticated
     with their own PIN as a supervisor (a registered user's refusal is recorded)."""
-    if second_reviewer == supervisor_id:
+    if review.second_reviewer == review.supervisor_id:
         raise AuditError(f"the second reviewer must be someone other than the {doing} supervisor")
-    authenticate(storage, second_reviewer, reviewer_pin, f"second review of {doing} a dispute")
+    authenticate(
+        storage, review.second_reviewer, review.reviewer_pin, f"second review of {doing} a dispute"
+    )
 
 
 def _check_reviewer(reads: Reads, supervisor: users.User, second_reviewer: str, doing: str) -> None:
@@ -390,7 +378,7 @@ def _check_reviewer(reads: Reads, supervisor: users.User, second_reviewer: str, 
     if second_reviewer == supervisor.user_id:
         raise AuditError(f"the second reviewer must be someone other than the {doing} supervisor")
     reviewer = reads.user(second_reviewer)
-    if reviewer is None or not reviewer.active or reviewer.role != SUPERVISOR:
+    if reviewer is None or not reviewer.active or reviewer.role != Role.SUPERVISOR:
         raise AuditError(
             f"second reviewer {second_reviewer} must be an active registered supervisor"
         )
@@ -449,16 +437,16 @@ def disputes(
     """Disputes, oldest first, with their resolutions; `open_only` for the unresolved ones
     (to read at shift start)."""
     resolutions: dict[int, Record] = {}
-    for resolved in reads.records(RecordFilter(kind=DISPUTE_RESOLUTION)):
+    for resolved in reads.records(RecordFilter(kind=RecordKind.DISPUTE_RESOLUTION)):
         if resolved.links_to is not None:
             resolutions.setdefault(resolved.links_to, resolved)
     corrections: dict[int, list[Record]] = {}
     if not open_only:
-        for corrected in reads.records(RecordFilter(kind=DISPUTE_CORRECTION)):
+        for corrected in reads.records(RecordFilter(kind=RecordKind.DISPUTE_CORRECTION)):
             if corrected.links_to is not None:
                 corrections.setdefault(corrected.links_to, []).append(corrected)
     found = []
-    for opened in reads.records(RecordFilter(kind=DISPUTE, table_id=table_id)):
+    for opened in reads.records(RecordFilter(kind=RecordKind.DISPUTE, table_id=table_id)):
         resolution = resolutions.get(opened.id)
         if not (open_only and resolution is not None):
             found.append(_dispute(opened, resolution, corrections.get(opened.id, ())))
@@ -474,6 +462,6 @@ def dispute(reads: Reads, dispute_id: int) -> Dispute:
     """Dispute `dispute_id` with its resolution (and the corrections of its amount) if any;
     AuditError if there is none."""
     opened = _opened(reads, dispute_id)
-    resolved = first_link(reads, dispute_id, DISPUTE_RESOLUTION)
-    corrected = reads.records(RecordFilter(links_to=dispute_id, kind=DISPUTE_CORRECTION))
+    resolved = first_link(reads, dispute_id, RecordKind.DISPUTE_RESOLUTION)
+    corrected = reads.records(RecordFilter(links_to=dispute_id, kind=RecordKind.DISPUTE_CORRECTION))
     return _dispute(opened, resolved, corrected)

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 from dealer.audit import users
 from dealer.audit.authority import supervised
 from dealer.audit.chain import Checkpoint
-from dealer.audit.records import AUDITOR, CHECKPOINT, SUPERVISOR, Entry, Record, RecordFilter
+from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role
 from dealer.kernel.errors import AuditError
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Reads, Storage, WriteTransaction
     from dealer.audit.users import User
 
-CHECKPOINT_ROLES = (SUPERVISOR, AUDITOR)
+CHECKPOINT_ROLES = (Role.SUPERVISOR, Role.AUDITOR)
 """Who records a checkpoint: an active supervisor or auditor, with their PIN."""
 
 
@@ -36,7 +36,7 @@ def checkpoint(storage: Storage, user_id: str, pin: str, *, table_id: str = "") 
         before = tx.head()
         tx.append(
             Entry(
-                kind=CHECKPOINT,
+                kind=RecordKind.CHECKPOINT,
                 user_id=user_id,
                 role=user.role,
                 table_id=table_id,
@@ -47,7 +47,13 @@ def checkpoint(storage: Storage, user_id: str, pin: str, *, table_id: str = "") 
         return tx.head()
 
     return supervised(
-        storage, user_id, pin, CHECKPOINT, record, table_id=table_id, roles=CHECKPOINT_ROLES
+        storage,
+        user_id,
+        pin,
+        RecordKind.CHECKPOINT,
+        record,
+        table_id=table_id,
+        roles=CHECKPOINT_ROLES,
     )
 
 

@@ -26,17 +26,26 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from dealer.audit import users
 from dealer.audit.authority import supervised
-from dealer.audit.records import DEALER, METER, SUPERVISOR, Entry, Record, amount, meter_value
+from dealer.audit.records import Entry, Record, RecordKind, Role, amount, meter_value
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money, whole_cents
 from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Reads, Storage, WriteTransaction
+
+
+class MeterAction(StrEnum):
+    """The action of a `meter` record: a ruling's `move` (its contributions and hits), or a
+    supervisor's `adjust` (a value set by hand: a reset or a reseed too)."""
+
+    MOVE = "move"
+    ADJUST = "adjust"
 
 
 class Previous(NamedTuple):
@@ -165,7 +174,7 @@ def move(
     role: str | None = None,
     game: str | None = None,
     links_to: int | None = None,
-    action: str = "move",
+    action: MeterAction = MeterAction.MOVE,
     link: MeterLink | None = None,
     previous: Previous | None = None,
 ) -> int:
@@ -179,23 +188,25 @@ def move(
     if not isinstance(reason, str) or not reason.strip():
         raise AuditError(f"moving meter {name} needs a reason")
     new = _value(value, name)
-    mover = [(record_id, entry) for record_id, entry in tx.appended if entry.kind != METER]
+    mover = [
+        (record_id, entry) for record_id, entry in tx.appended if entry.kind != RecordKind.METER
+    ]
     last_id, last = mover[-1] if mover else (None, None)
     if user_id is None:
         if last is None:
             raise AuditError(f"moving meter {name} needs the id of the user who moved it")
         user_id, role = last.user_id, last.role
     else:
-        role = users.acting_role(tx, user_id, METER, role)
+        role = users.acting_role(tx, user_id, RecordKind.METER, role)
     before = current(tx, table_id, name, link) if previous is None else previous.value
     delta = new - (before or Decimal(0))
     shown = "unset" if before is None else str(before)
     linked = "" if link is None else f" (link {link.link})"
     return tx.append(
         Entry(
-            kind=METER,
+            kind=RecordKind.METER,
             user_id=user_id,
-            role=role or DEALER,
+            role=role or Role.DEALER,
             table_id=table_id,
             game=game if game is not None else (last.game if last else ""),
             action=action,
@@ -239,8 +250,8 @@ def adjust(
             value,
             reason,
             user_id=sup.user_id,
-            role=SUPERVISOR,
-            action="adjust",
+            role=Role.SUPERVISOR,
+            action=MeterAction.ADJUST,
             link=ranges[name].linked(),
         ),
         table_id=table_id,

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
 from typing import Any
 
 from dealer import inputs
@@ -19,24 +20,40 @@ from dealer.kernel.errors import AuditError
 from dealer.kernel.text import has_control
 from dealer.kernel.tuples import NamedTuple
 
-RULING = "ruling"
-OVERRIDE = "override"
-VOID = "void"
-DISPUTE = "dispute"
-DISPUTE_RESOLUTION = "dispute-resolution"
-DISPUTE_CORRECTION = "dispute-correction"
-CHECKPOINT = "checkpoint"
-ACCESS_DENIED = "access-denied"
-USER = "user"
-METER = "meter"
-PROFILE_CHANGE = "profile-change"
-PAYTABLE_CHANGE = "paytable-change"
-SIGNOFF = "signoff"
 
-DEALER = "dealer"
-SUPERVISOR = "supervisor"
-AUDITOR = "auditor"
-ROLES = (DEALER, SUPERVISOR, AUDITOR)
+class RecordKind(StrEnum):
+    """What a record is: the `kind` column. A member is its text, so it is stored, hashed and
+    compared as that text (a record read back holds the plain string).
+
+    A record's `action` says what it did, by kind: a ruling's is its `RulingAction`, a meter's
+    a `MeterAction`, a user's a `UserAction`, a dispute-resolution's its `DisputeOutcome`; an
+    override, a void or a sign-off keeps the action of the record it is about; an
+    access-denied names the act refused; a dispute's is `open`, a dispute-correction's
+    `amount`, an approval's (profile-change, paytable-change) `approve`; a checkpoint has none.
+    """
+
+    RULING = "ruling"
+    OVERRIDE = "override"
+    VOID = "void"
+    DISPUTE = "dispute"
+    DISPUTE_RESOLUTION = "dispute-resolution"
+    DISPUTE_CORRECTION = "dispute-correction"
+    CHECKPOINT = "checkpoint"
+    ACCESS_DENIED = "access-denied"
+    USER = "user"
+    METER = "meter"
+    PROFILE_CHANGE = "profile-change"
+    PAYTABLE_CHANGE = "paytable-change"
+    SIGNOFF = "signoff"
+
+
+class Role(StrEnum):
+    """The role a record is made in (the `role` column), and a registered user's role."""
+
+    DEALER = "dealer"
+    SUPERVISOR = "supervisor"
+    AUDITOR = "auditor"
+
 
 STORED_FIELDS = (
     "id",
@@ -123,14 +140,13 @@ def _compact(value: Any) -> str:
 class Entry(NamedTuple):
     """One thing to put on the record, as the caller knows it (built by keyword).
 
-    `kind` is `ruling` for game rulings (other kinds: override, void, dispute,
-    dispute-resolution, dispute-correction, checkpoint, access-denied, user, meter,
-    profile-change, paytable-change, signoff).
+    `kind` says what it is (`RecordKind`: a ruling, an override, a meter move …); `role` is a
+    `Role`.
     `input_text` is the input exactly as typed; `cards` the canonical cards; `result` and
     `settings` JSON-ready dicts (settings: profile, House Way name and version, pay table ids).
     """
 
-    kind: str
+    kind: RecordKind
     user_id: str
     role: str
     table_id: str = ""
@@ -151,8 +167,8 @@ class Entry(NamedTuple):
             raise AuditError(f"record kind {self.kind!r} is not a lower-case kebab-case name")
         if not isinstance(self.user_id, str) or not self.user_id.strip():
             raise AuditError("every record needs the id of the user who made it")
-        if self.role not in ROLES:
-            raise AuditError(f"role {self.role!r} is not one of {', '.join(ROLES)}")
+        if self.role not in tuple(Role):
+            raise AuditError(f"role {self.role!r} is not one of {', '.join(Role)}")
         for name in ("table_id", "game", "action", "input_text"):
             if not isinstance(getattr(self, name), str):
                 raise AuditError(f"record field {name} must be text")
@@ -257,7 +273,7 @@ class Record(NamedTuple):
         return values
 
 
-def supervisor_entry(record: Record, kind: str, supervisor: str, **fields: Any) -> Entry:
+def supervisor_entry(record: Record, kind: RecordKind, supervisor: str, **fields: Any) -> Entry:
     """Supervisor `supervisor`'s record of `kind` on `record` (an override, a void, a
     sign-off, a dispute's resolution or correction): at the record's table, seat, game and
     action unless `fields` say otherwise, and linked to it."""
@@ -270,7 +286,7 @@ def supervisor_entry(record: Record, kind: str, supervisor: str, **fields: Any) 
     return Entry(
         kind=kind,
         user_id=supervisor,
-        role=SUPERVISOR,
+        role=Role.SUPERVISOR,
         links_to=record.id,
         **{**about, **fields},
     )

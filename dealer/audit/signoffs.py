@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit.authority import supervised
 from dealer.audit.entries import first_link
-from dealer.audit.records import RULING, SIGNOFF, VOID, Record, supervisor_entry
+from dealer.audit.records import Record, RecordKind, supervisor_entry
 from dealer.audit.users import User
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money
@@ -29,12 +29,12 @@ AWAITING = "awaiting sign-off"
 def required(record: Record) -> dict[str, Any] | None:
     """The sign-off `record` needs (`over`, `seats`), or None: only a ruling that carries one."""
     needed = record.result.get("signoff_required")
-    return needed if record.kind == RULING and isinstance(needed, dict) else None
+    return needed if record.kind == RecordKind.RULING and isinstance(needed, dict) else None
 
 
 def signed(reads: Reads, record_id: int) -> Record | None:
     """The sign-off of ruling `record_id`, if it has one."""
-    return first_link(reads, record_id, SIGNOFF)
+    return first_link(reads, record_id, RecordKind.SIGNOFF)
 
 
 def awaiting(reads: Reads, record: Record) -> bool:
@@ -42,7 +42,7 @@ def awaiting(reads: Reads, record: Record) -> bool:
     return (
         required(record) is not None
         and signed(reads, record.id) is None
-        and first_link(reads, record.id, VOID) is None
+        and first_link(reads, record.id, RecordKind.VOID) is None
     )
 
 
@@ -53,7 +53,7 @@ def sign_off(storage: Storage, record_id: int, *, supervisor_id: str, pin: str) 
         storage,
         supervisor_id,
         pin,
-        SIGNOFF,
+        RecordKind.SIGNOFF,
         lambda tx, sup: _sign(tx, sup, record_id),
     )
 
@@ -68,7 +68,7 @@ def _sign(tx: WriteTransaction, supervisor: User, record_id: int) -> int:
             f"record {record_id} needs no sign-off: only a ruling that paid a seat more than "
             "the table's sign-off line does"
         )
-    if first_link(tx, record_id, VOID) is not None:
+    if first_link(tx, record_id, RecordKind.VOID) is not None:
         raise AuditError(f"ruling {record_id} is voided: nothing of it is paid to sign off")
     done = signed(tx, record_id)
     if done is not None:
@@ -77,7 +77,7 @@ def _sign(tx: WriteTransaction, supervisor: User, record_id: int) -> int:
     return tx.append(
         supervisor_entry(
             record,
-            SIGNOFF,
+            RecordKind.SIGNOFF,
             supervisor.user_id,
             result={"ruling": record_id, "over": needed.get("over"), "seats": needed.get("seats")},
             explanation=[

@@ -16,14 +16,7 @@ from itertools import zip_longest
 from typing import Any, ClassVar
 
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
-from dealer.audit.records import (
-    SUPERVISOR,
-    Record,
-    RecordFilter,
-    UserRow,
-    meter_value,
-    seats_in,
-)
+from dealer.audit.records import Record, RecordFilter, Role, UserRow, meter_value, seats_in
 from dealer.kernel.tuples import NamedTuple
 
 USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
@@ -224,6 +217,6 @@ class SQLReads(ABC):
         d = self.dialect
         with self._reading("read"):
             row = self.conn.execute(
-                f"SELECT 1 FROM {d.schema}users WHERE role = {d.mark} LIMIT 1", [SUPERVISOR]
+                f"SELECT 1 FROM {d.schema}users WHERE role = {d.mark} LIMIT 1", [Role.SUPERVISOR]
             ).fetchone()
         return row is not None

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from dealer.audit import keys, users
 from dealer.audit.authority import SigningTransaction, supervised
-from dealer.audit.records import SUPERVISOR
+from dealer.audit.records import Role
+from dealer.audit.users import UserAction
 from dealer.kernel.errors import AccessError, AuditError
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ def add_user(
     bootstrapping, and must be a supervisor with a PIN (recorded as `user`/`bootstrap`,
     signed with the key it makes)."""
     users.check_role(role)
-    if role == SUPERVISOR and pin is None:
+    if role == Role.SUPERVISOR and pin is None:
         raise AuditError("a supervisor needs a PIN")
     made = keys.make_key(pin) if pin is not None else None
     pin_hash = made[0] if made else None
@@ -39,13 +40,20 @@ def add_user(
         with storage.transaction() as tx:
             if tx.supervisor_ever_registered():
                 raise AccessError("adding a user needs a supervisor id and PIN")
-            if role != SUPERVISOR:
+            if role != Role.SUPERVISOR:
                 raise AccessError(
                     "the first user of an audit database must be a supervisor (with a PIN)"
                 )
             self_signed = SigningTransaction(tx, user_id, made[1] if made else None)
             return users.write_user(
-                self_signed, user_id, SUPERVISOR, "bootstrap", user_id, SUPERVISOR, True, pin_hash
+                self_signed,
+                user_id,
+                Role.SUPERVISOR,
+                UserAction.BOOTSTRAP,
+                user_id,
+                Role.SUPERVISOR,
+                True,
+                pin_hash,
             )
     return supervised(
         storage,
@@ -53,7 +61,7 @@ def add_user(
         supervisor_pin,
         "user-add",
         lambda tx, sup: users.write_user(
-            tx, sup.user_id, SUPERVISOR, "add", user_id, role, True, pin_hash
+            tx, sup.user_id, Role.SUPERVISOR, UserAction.ADD, user_id, role, True, pin_hash
         ),
     )
 

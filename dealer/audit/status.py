@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from dealer.audit import signoffs
 from dealer.audit.disputes import disputes
 from dealer.audit.entries import first_link
-from dealer.audit.records import OVERRIDE, RULING, VOID, Record, RecordFilter
+from dealer.audit.records import Record, RecordFilter, RecordKind
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Reads
@@ -94,7 +94,7 @@ class Status:
 
 
 def _voided_by(reads: Reads, record_id: int) -> int | None:
-    void = first_link(reads, record_id, VOID)
+    void = first_link(reads, record_id, RecordKind.VOID)
     return None if void is None else void.id
 
 
@@ -134,7 +134,7 @@ def status(reads: Reads, record: Record) -> Status | None:
 
 
 def _status(reads: Reads, record: Record) -> Status | None:
-    if record.kind not in (RULING, OVERRIDE):
+    if record.kind not in (RecordKind.RULING, RecordKind.OVERRIDE):
         return None
     marks = tuple(
         DisputeMark(d.id, None if d.resolution is None else d.resolution.outcome)
@@ -144,11 +144,11 @@ def _status(reads: Reads, record: Record) -> Status | None:
     voided = _voided_by(reads, record.id)
     if voided is not None:
         return Status(VOIDED, voided, None, None, marks)
-    if record.kind == OVERRIDE:
+    if record.kind == RecordKind.OVERRIDE:
         return _override_status(reads, record, marks)
     overrides = [
         o
-        for o in reads.records(RecordFilter(links_to=record.id, kind=OVERRIDE))
+        for o in reads.records(RecordFilter(links_to=record.id, kind=RecordKind.OVERRIDE))
         if _voided_by(reads, o.id) is None
     ]
     if overrides:

@@ -13,20 +13,10 @@ registered may rule as dealers.
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from dealer.audit.records import (
-    ACCESS_DENIED,
-    AUDITOR,
-    CHECKPOINT,
-    DEALER,
-    ROLES,
-    SUPERVISOR,
-    USER,
-    Entry,
-    RecordFilter,
-    UserRow,
-)
+from dealer.audit.records import Entry, RecordFilter, RecordKind, Role, UserRow
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AccessError, AuditError
 from dealer.kernel.tuples import NamedTuple
@@ -40,8 +30,17 @@ if TYPE_CHECKING:
 
 LOCKOUT_AFTER = 5
 """Wrong secrets in a row after which a registered user is locked (disabled, on the record)."""
-LOCK = "lock"
-"""The action of the `user` record that locks a user after `LOCKOUT_AFTER` wrong secrets."""
+
+
+class UserAction(StrEnum):
+    """The action of a `user` record: the first supervisor registering themself (bootstrap), a
+    supervisor adding or changing a user, or a user locked after `LOCKOUT_AFTER` wrong
+    secrets (a record of theirs, made without their secret)."""
+
+    BOOTSTRAP = "bootstrap"
+    ADD = "add"
+    CHANGE = "change"
+    LOCK = "lock"
 
 
 class User(NamedTuple):
@@ -72,8 +71,8 @@ def user_of(row: UserRow) -> User:
 
 def check_role(role: str) -> str:
     """`role` if it is one of the roles, else AuditError."""
-    if role not in ROLES:
-        raise AuditError(f"role {role!r} is not one of {', '.join(ROLES)}")
+    if role not in tuple(Role):
+        raise AuditError(f"role {role!r} is not one of {', '.join(Role)}")
     return role
 
 
@@ -136,12 +135,12 @@ def all_users(reads: Reads) -> list[User]:
 def role_of(reads: Reads, user_id: str) -> str:
     """The role `user_id` acts in: their registered role, else dealer."""
     row = reads.user(user_id)
-    return row.role if row else DEALER
+    return row.role if row else Role.DEALER
 
 
 def active_supervisors(reads: Reads) -> list[str]:
     """Ids of the active supervisors now."""
-    return [row.user_id for row in reads.users() if row.active and row.role == SUPERVISOR]
+    return [row.user_id for row in reads.users() if row.active and row.role == Role.SUPERVISOR]
 
 
 def roles_said(roles: Sequence[str]) -> str:
@@ -149,12 +148,12 @@ def roles_said(roles: Sequence[str]) -> str:
     return " or ".join(roles)
 
 
-def needs_id(action: str, roles: Sequence[str] = (SUPERVISOR,)) -> str:
+def needs_id(action: str, roles: Sequence[str] = (Role.SUPERVISOR,)) -> str:
     """What `action` kept to `roles` needs: "void needs a supervisor id and PIN"."""
     return f"{action} needs {_a(roles_said(roles))} id and PIN"
 
 
-def unregistered(user_id: str, action: str, roles: Sequence[str] = (SUPERVISOR,)) -> str:
+def unregistered(user_id: str, action: str, roles: Sequence[str] = (Role.SUPERVISOR,)) -> str:
     """The refusal of an `action` for one of `roles` named on an id nobody registered."""
     who = roles_said(roles)
     return (
@@ -170,7 +169,7 @@ def refusal(
     action: str,
     *,
     locked: bool = False,
-    roles: Sequence[str] = (SUPERVISOR,),
+    roles: Sequence[str] = (Role.SUPERVISOR,),
 ) -> tuple[str, str] | None:
     """Why the registered `user_id` may not do `action`, kept to `roles` (a short code and a
     sentence), or None when they may. `pin_ok` is whether the PIN given matches the row's
@@ -207,14 +206,14 @@ def actor_problem(row: UserRow | None, user_id: str, role: str, kind: str) -> st
     Registered users act in their registered role and only while active; auditors only take
     checkpoints; ids never registered act as dealers."""
     if row is None:
-        if role != DEALER:
+        if role != Role.DEALER:
             return f"{user_id} is not a registered {role}: unregistered ids act as dealers"
         return None
     if not row.active:
         return f"{user_id} is disabled"
     if role != row.role:
         return f"{user_id} is registered as {_a(row.role)}, not {_a(role)}"
-    if role == AUDITOR and kind != CHECKPOINT:
+    if role == Role.AUDITOR and kind != RecordKind.CHECKPOINT:
         return f"{user_id} is an auditor: auditors read the record and take checkpoints only"
     return None
 
@@ -243,7 +242,7 @@ def acting_role(reads: Reads, user_id: str, kind: str, role: str | None = None) 
     registered role, else dealer — once they are checked to be allowed in it (`actor_problem`,
     AccessError): one read of the maker, made in the transaction that records it."""
     row = reads.user(user_id) if isinstance(user_id, str) else None
-    acting = role or (row.role if row else DEALER)
+    acting = role or (row.role if row else Role.DEALER)
     problem = actor_problem(row, user_id, acting, kind)
     if problem:
         raise AccessError(problem)
@@ -261,7 +260,7 @@ def write_user(
     tx: WriteTransaction,
     actor_id: str,
     actor_role: str,
-    action: str,
+    action: UserAction,
     user_id: str,
     role: str,
     active: bool,
@@ -272,7 +271,7 @@ def write_user(
 ) -> int:
     """Record a user change (`add`, `bootstrap`, `change`, `lock`) made by `actor_id` and store
     the new users row; return the record id. Adding an id that exists is refused."""
-    if action in ("add", "bootstrap") and tx.user(user_id) is not None:
+    if action in (UserAction.ADD, UserAction.BOOTSTRAP) and tx.user(user_id) is not None:
         raise AuditError(f"user {user_id} already exists: change them instead")
     lines = [f"{actor_id} {'registered' if was is None else 'changed'} {user_id}: {role}"]
     if was is not None:
@@ -282,13 +281,13 @@ def write_user(
             lines.append("enabled" if active else "disabled")
     if pin_hash is not None and (was is None or pin_hash != was_pin):
         lines.append("PIN set (a new signing key)")
-    if action == LOCK:
+    if action == UserAction.LOCK:
         lines.append(f"locked after {LOCKOUT_AFTER} wrong PINs in a row")
-    if action == "bootstrap":
+    if action == UserAction.BOOTSTRAP:
         lines.append("first supervisor of this audit database (bootstrap)")
     record_id = tx.append(
         Entry(
-            kind=USER,
+            kind=RecordKind.USER,
             user_id=actor_id,
             role=actor_role,
             action=action,
@@ -318,18 +317,18 @@ def change_row(
     new_pin = pin_hash if pin_hash is not None else row.pin_hash
     from dealer.audit import keys  # key work only: kept off a ruling's start-up
 
-    if new_role == SUPERVISOR and keys.parse(new_pin) is None:
+    if new_role == Role.SUPERVISOR and keys.parse(new_pin) is None:
         raise AuditError(
             f"{user_id} needs a new PIN to be a supervisor (it makes their signing key)"
         )
-    still_supervising = new_role == SUPERVISOR and new_active
+    still_supervising = new_role == Role.SUPERVISOR and new_active
     if not still_supervising and active_supervisors(tx) == [user_id]:
         raise AuditError(f"{user_id} is the last active supervisor: register another one first")
     return write_user(
         tx,
         actor_id,
-        SUPERVISOR,
-        "change",
+        Role.SUPERVISOR,
+        UserAction.CHANGE,
         user_id,
         new_role,
         new_active,
@@ -344,7 +343,7 @@ def is_locked(reads: Reads, row: UserRow) -> bool:
     if row.active:
         return False
     record = reads.record(row.record_id)
-    return record is not None and record.action == LOCK
+    return record is not None and record.action == UserAction.LOCK
 
 
 def failed_attempts(reads: Reads, row: UserRow) -> int:
@@ -356,7 +355,10 @@ def failed_attempts(reads: Reads, row: UserRow) -> int:
     for made in reads.rows(RecordFilter(user_id=row.user_id), newest_first=True):
         if made["id"] <= row.record_id or keys.signature_of(made) is not None:
             break
-        if made["kind"] == ACCESS_DENIED and json.loads(made["result"]).get("why") == "wrong-pin":
+        if (
+            made["kind"] == RecordKind.ACCESS_DENIED
+            and json.loads(made["result"]).get("why") == "wrong-pin"
+        ):
             count += 1
     return count
 
@@ -368,7 +370,7 @@ def lock(tx: WriteTransaction, row: UserRow) -> int:
         tx,
         row.user_id,
         row.role,
-        LOCK,
+        UserAction.LOCK,
         row.user_id,
         row.role,
         False,

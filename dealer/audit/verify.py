@@ -58,25 +58,11 @@ from typing import TYPE_CHECKING, Any
 from dealer.audit import keys
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.entries import CHECKPOINT_ROLES
-from dealer.audit.records import (
-    ACCESS_DENIED,
-    CHECKPOINT,
-    DISPUTE_CORRECTION,
-    DISPUTE_RESOLUTION,
-    METER,
-    OVERRIDE,
-    PAYTABLE_CHANGE,
-    PROFILE_CHANGE,
-    SIGNOFF,
-    SUPERVISOR,
-    USER,
-    VOID,
-    RecordFilter,
-    UserRow,
-)
+from dealer.audit.meters import MeterAction
+from dealer.audit.records import RecordFilter, RecordKind, Role, UserRow
 from dealer.audit.users import (
-    LOCK,
     LOCKOUT_AFTER,
+    UserAction,
     actor_problem,
     roles_said,
     user_record_result,
@@ -119,14 +105,14 @@ def verify(storage: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyRe
 
 SUPERVISOR_ACTIONS = frozenset(
     {
-        OVERRIDE,
-        VOID,
-        DISPUTE_RESOLUTION,
-        DISPUTE_CORRECTION,
-        PROFILE_CHANGE,
-        PAYTABLE_CHANGE,
-        USER,
-        SIGNOFF,
+        RecordKind.OVERRIDE,
+        RecordKind.VOID,
+        RecordKind.DISPUTE_RESOLUTION,
+        RecordKind.DISPUTE_CORRECTION,
+        RecordKind.PROFILE_CHANGE,
+        RecordKind.PAYTABLE_CHANGE,
+        RecordKind.USER,
+        RecordKind.SIGNOFF,
     }
 )
 """Kinds of record only an active supervisor makes (and a meter record other than a ruling's
@@ -151,9 +137,9 @@ def release(version: object) -> tuple[int, ...]:
 def _supervising(row: Mapping[str, Any]) -> bool:
     """Whether the record `row` is a supervisor action (a lock is made without a secret)."""
     kind, action = row["kind"], row["action"]
-    if kind == USER and action == LOCK:
+    if kind == RecordKind.USER and action == UserAction.LOCK:
         return False
-    return kind in SUPERVISOR_ACTIONS or (kind == METER and action != "move")
+    return kind in SUPERVISOR_ACTIONS or (kind == RecordKind.METER and action != MeterAction.MOVE)
 
 
 class _Read(NamedTuple):
@@ -209,8 +195,8 @@ class _Replay:
         settings = _json(row["settings"])
         signature = keys.signature_in(settings)
         supervising = _supervising(row)
-        signed_checkpoint = kind == CHECKPOINT and self.signing_checkpoints
-        bootstrap = kind == USER and not self.standing and result.get("user") == maker
+        signed_checkpoint = kind == RecordKind.CHECKPOINT and self.signing_checkpoints
+        bootstrap = kind == RecordKind.USER and not self.standing and result.get("user") == maker
         return _Read(
             record_id,
             maker,
@@ -223,7 +209,7 @@ class _Replay:
             supervising,
             signed_checkpoint,
             bootstrap,
-            kind != ACCESS_DENIED and not bootstrap,
+            kind != RecordKind.ACCESS_DENIED and not bootstrap,
             supervising or signed_checkpoint or bootstrap or signature is not None,
             row,
         )
@@ -239,9 +225,9 @@ class _Replay:
         record sets the standing and the public key (or none) of the user it names, whose
         wrong PINs start again."""
         result = record.result
-        if record.kind == ACCESS_DENIED and result.get("why") == "wrong-pin":
+        if record.kind == RecordKind.ACCESS_DENIED and result.get("why") == "wrong-pin":
             self.wrong[record.maker] = self.wrong.get(record.maker, 0) + 1
-        if record.kind == USER and isinstance(result.get("user"), str):
+        if record.kind == RecordKind.USER and isinstance(result.get("user"), str):
             who = result["user"]
             self.standing[who] = UserRow(
                 record.id, who, str(result.get("role")), bool(result.get("active")), None
@@ -283,7 +269,7 @@ def _rewritten_problem(record: _Read, seen: _Replay) -> str | None:
     hash now. The chain of a history rewritten and re-chained links again; the checkpoints on
     the log, taken before, do not. A checkpoint of an empty log vouches for nothing."""
     counted = record.result.get("records")
-    if record.kind != CHECKPOINT or not isinstance(counted, int) or not counted:
+    if record.kind != RecordKind.CHECKPOINT or not isinstance(counted, int) or not counted:
         return None
     if seen.hashes.get(counted) == record.result.get("head_hash"):
         return None
@@ -310,7 +296,7 @@ def _supervisor_problem(record: _Read, seen: _Replay) -> str | None:
     if not record.answerable or not record.supervising:
         return None
     now = seen.standing.get(record.maker)
-    if now is None or now.role != SUPERVISOR:
+    if now is None or now.role != Role.SUPERVISOR:
         return f"{record.maker} was not a registered supervisor"
     return None
 
@@ -337,7 +323,7 @@ def _approver_problem(record: _Read, seen: _Replay) -> str | None:
     if approver is None:
         return None
     now = seen.standing.get(str(approver))
-    if now is None or now.role != SUPERVISOR or not now.active:
+    if now is None or now.role != Role.SUPERVISOR or not now.active:
         return f"{approver}, named as approving its rule changes, was not an active supervisor"
     return None
 
@@ -346,7 +332,7 @@ def _lock_problem(record: _Read, seen: _Replay) -> str | None:
     """Why a `user`/`lock` record is not a lockout its maker earned: it disables someone else,
     or does not disable, or came before `LOCKOUT_AFTER` wrong PINs in a row. A lock is made
     without a secret (and so unsigned): only the log's own access-denied records justify it."""
-    if record.kind != USER or record.action != LOCK:
+    if record.kind != RecordKind.USER or record.action != UserAction.LOCK:
         return None
     result, maker = record.result, record.maker
     if result.get("user") != maker or result.get("active") is not False:
@@ -400,7 +386,11 @@ def _user_problems(storage: Storage) -> Iterator[str]:
         expected = user_record_result(
             user_row.user_id, user_row.role, user_row.active, user_row.pin_hash
         )
-        if record is None or record["kind"] != USER or _json(record["result"]) != expected:
+        if (
+            record is None
+            or record["kind"] != RecordKind.USER
+            or _json(record["result"]) != expected
+        ):
             yield (
                 f"the users table row of {user_row.user_id} does not match record "
                 f"{user_row.record_id}: it was changed outside the tool"

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import typer
-from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperGroup
 
 from dealer import __version__
@@ -71,10 +70,10 @@ class _ErrorBoundary(TyperGroup):
             _refuse("interrupted", 130, words)
         except _Terminated:
             _refuse("terminated", 143, words)
-        except NoArgsIsHelpError as exc:
-            exc.show()
-            sys.exit(exc.exit_code)
-        except ClickException as exc:
+        except typer.TyperException as exc:  # the framework's: a command line it cannot parse
+            if _asks_for_help(exc):
+                typer.echo(exc.format_message(), err=True)  # the help (or, shown, nothing)
+                sys.exit(exc.exit_code)
             _refuse(_usage(exc), exc.exit_code, words)
         except typer.Abort:
             _refuse("stopped", 1, words)
@@ -96,7 +95,15 @@ class _Terminated(BaseException):
     way to the boundary."""
 
 
-def _usage(exc: ClickException) -> str:
+def _asks_for_help(exc: typer.TyperException) -> bool:
+    """Whether `exc` is a group run without a command (`dealer`, `dealer audit`): the usage
+    error the framework raises with the group's help as its message (shown already where the
+    help is drawn with rich). Its class is not exported, so it is known by name, as typer's
+    own error display knows it."""
+    return type(exc).__name__ == "NoArgsIsHelpError"
+
+
+def _usage(exc: typer.TyperException) -> str:
     """A command-line mistake in one line, with where to look for the right form."""
     message = exc.format_message().rstrip(".")
     context = getattr(exc, "ctx", None)

@@ -21,6 +21,7 @@ from dealer.desk.context import Desk
 from dealer.desk.games import hyrule_turn
 from dealer.desk.live import Said, hyrule_game
 from dealer.kernel.errors import DealerError
+from dealer.kernel.replies import ReplyKind
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
@@ -180,13 +181,13 @@ def _show(console: Console[Said[Reply]], game: HyruleGame, said: Said[Reply]) ->
         else:
             _show_ruling(console, said, score_text)
         return
-    if reply.kind == "help":
+    if reply.kind == ReplyKind.HELP:
         console.say(reply.text)
-    elif reply.kind == "show":
+    elif reply.kind == ReplyKind.SHOW:
         if console.as_json:
             typer.echo(json.dumps({"event": "state", **game.to_dict()}, ensure_ascii=False))
         console.say(state_text(game))
-    elif reply.kind == "move":
+    elif reply.kind == ReplyKind.MOVE:
         assert reply.move is not None and reply.before is not None
         console.say(move_text(reply.move, reply.before, game))
         if said.ruling is not None:

@@ -19,6 +19,7 @@ from dealer.cli.common import at_desk, emit
 from dealer.cli.console import Console
 from dealer.desk.context import Desk, HouseRules, shown
 from dealer.desk.live import Said, table_session
+from dealer.kernel.replies import ReplyKind
 
 app = typer.Typer()
 
@@ -29,8 +30,6 @@ SessionJson = Annotated[
     ),
 ]
 
-_SHOWN, _HELP, _UNDONE, _ENTERED = ("show", "history"), "help", "undone", "entered"
-
 
 def _show(console: Console[Said], said: Said) -> None:
     """A settled round (recorded), or the table's answer to any other line."""
@@ -40,16 +39,16 @@ def _show(console: Console[Said], said: Said) -> None:
     reply = said.reply
     if reply is None:
         return
-    if reply.kind in _SHOWN:
+    if reply.kind in (ReplyKind.SHOW, ReplyKind.HISTORY):
         if console.as_json:
             typer.echo(json.dumps(reply.data, ensure_ascii=False))
         else:
             typer.echo("\n".join(reply.lines))
-    elif reply.kind == _HELP:
+    elif reply.kind == ReplyKind.HELP:
         typer.echo("\n".join(reply.lines), err=console.as_json)
-    elif reply.kind == _UNDONE:
+    elif reply.kind == ReplyKind.UNDONE:
         typer.echo("\n".join(reply.lines), err=True)
-    elif reply.kind == _ENTERED:
+    elif reply.kind == ReplyKind.ENTERED:
         console.note(reply.lines)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dealer.desk.context import HouseRules
-from dealer.kernel.ruling import Ruling
+from dealer.kernel.ruling import Ruling, RulingAction
 from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def paytable_return(
     }
     ruling = Ruling(
         "paigow",
-        "analyze-paytable",
+        RulingAction.ANALYZE_PAYTABLE,
         analysis.table.id,
         (),
         result,
@@ -136,7 +136,7 @@ def house_edge(
     }
     ruling = Ruling(
         "paigow",
-        "analyze-house-edge",
+        RulingAction.ANALYZE_HOUSE_EDGE,
         f"--rounds {rounds} --seed {seed}",
         (),
         report.to_dict(),
@@ -169,6 +169,12 @@ def report(
     )
     settings = {**_profile_settings(profile), "paytables": [str(p) for p in paytables]}
     ruling = Ruling(
-        "paigow", "analyze-report", fmt, (), result.to_dict(), tuple(result.notes()), settings
+        "paigow",
+        RulingAction.ANALYZE_REPORT,
+        fmt,
+        (),
+        result.to_dict(),
+        tuple(result.notes()),
+        settings,
     )
     return Report(result, ruling)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from dealer.audit import entries
 from dealer.audit.chain import VerifyResult
-from dealer.audit.records import CHECKPOINT, Record, RecordFilter
+from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.status import status
 from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import LogLocation, log_location, open_log, shown
@@ -46,7 +46,7 @@ def chain_state(db: Path | None) -> ChainState:
     """The head, the last checkpoint and `verify` of the whole chain."""
     with open_log(db, existing=True, read_only=True) as log:
         head = log.records(RecordFilter(), limit=1, newest_first=True)
-        mark = log.records(RecordFilter(kind=CHECKPOINT), limit=1, newest_first=True)
+        mark = log.records(RecordFilter(kind=RecordKind.CHECKPOINT), limit=1, newest_first=True)
         return ChainState(head[0] if head else None, mark[0] if mark else None, verify_log(log))
 
 

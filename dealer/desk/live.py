@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from dealer.desk.context import Desk, HouseRules
 from dealer.desk.recording import check_log, record
 from dealer.kernel.errors import DealerError
+from dealer.kernel.replies import ReplyKind
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
@@ -130,14 +131,12 @@ class TableSession:
 
     def step(self, line: str) -> Said[TableReply]:
         """One typed line; a settled round is recorded (if that fails the round is kept)."""
-        from dealer.games.paigow.session import ERROR, QUIT, SETTLE
-
         self.session, reply = self.session.step(line)
-        if reply.kind == ERROR:
+        if reply.kind == ReplyKind.ERROR:
             raise DealerError(reply.lines[0])
-        if reply.kind == QUIT:
+        if reply.kind == ReplyKind.QUIT:
             self.over = True
-        if reply.kind != SETTLE:
+        if reply.kind != ReplyKind.SETTLE:
             return Said(reply)
         from dealer.desk.paigow import settle_round
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from dealer.audit import disputes, entries
 from dealer.audit.chain import VerifyResult
-from dealer.audit.records import CHECKPOINT, METER, Record, RecordFilter
+from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import LogLocation, open_log
 from dealer.desk.records import write_whole
@@ -74,11 +74,11 @@ def packet(db: LogLocation | None, dispute_id: int) -> Packet:
             r.id: r
             for source in (dispute_id, *found.rulings)
             for r in entries.links(log, source)
-            if r.id != dispute_id and r.kind != METER
+            if r.id != dispute_id and r.kind != RecordKind.METER
         }
         in_packet = [claim, *rulings, *linked.values()]
         last = max(r.id for r in in_packet)
-        after = (c for c in log.records(RecordFilter(kind=CHECKPOINT)) if c.id > last)
+        after = (c for c in log.records(RecordFilter(kind=RecordKind.CHECKPOINT)) if c.id > last)
         return Packet(
             dispute=found,
             claim=claim,

@@ -27,10 +27,10 @@ if TYPE_CHECKING:
 
 
 def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
-    from dealer.audit.records import RULING, Entry
+    from dealer.audit.records import Entry, RecordKind
 
     return Entry(
-        kind=RULING,
+        kind=RecordKind.RULING,
         user_id=user,
         role=role,
         table_id=table,
@@ -69,10 +69,10 @@ def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
     recorded with the role the desk's user is registered with, read under the write lock (an id
     nobody registered rules as a dealer): never a role typed or assumed."""
     from dealer.audit import users
-    from dealer.audit.records import RULING
+    from dealer.audit.records import RecordKind
 
     with open_log(desk.db) as log, log.transaction() as tx:
-        role = users.acting_role(tx, desk.user, RULING)
+        role = users.acting_role(tx, desk.user, RecordKind.RULING)
         return [_append(tx, _entry(r, desk.user, role, desk.table)) for r in rulings]
 
 
@@ -91,7 +91,7 @@ def record_with_meters(
     on those. So the lock, which every terminal of the log waits for, is held to record, not to
     rule."""
     from dealer.audit import meters, users
-    from dealer.audit.records import RULING
+    from dealer.audit.records import RecordKind
 
     user, table = desk.user, desk.table
 
@@ -102,7 +102,7 @@ def record_with_meters(
         seen = read(log)
         ruled = rule(seen)
         with log.transaction() as tx:
-            role = users.acting_role(tx, user, RULING)
+            role = users.acting_role(tx, user, RecordKind.RULING)
             stored = read(tx)
             ruling, after = ruled if stored == seen else rule(stored)
             ruling_id = _append(tx, _entry(ruling, user, role, table))

@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING
 from dealer.audit import entries, signoffs
 from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
 from dealer.audit.export import export as write_records
-from dealer.audit.records import Record, RecordFilter
+from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.status import Status, status
 from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import Desk, LogLocation, open_log
@@ -32,6 +32,7 @@ __all__ = [
     "Checkpoint",
     "Record",
     "RecordFilter",
+    "RecordKind",
     "Shown",
     "Status",
     "Verification",

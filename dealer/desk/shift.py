@@ -37,9 +37,11 @@ from decimal import Decimal
 from typing import Any
 
 from dealer.audit.disputes import Dispute, disputes
-from dealer.audit.records import METER, OVERRIDE, SIGNOFF, VOID, Record, RecordFilter
+from dealer.audit.meters import MeterAction
+from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.context import HouseRules, LogLocation, open_log
 from dealer.kernel.money import money_json
+from dealer.kernel.ruling import RulingAction
 
 WAGER_TYPES = (
     "base",
@@ -50,7 +52,7 @@ WAGER_TYPES = (
     "progressive_treasure",
 )
 METERS = ("progressive_insurance", "progressive_treasure")
-MONEY_ACTIONS = ("round", "settle")
+MONEY_ACTIONS = (RulingAction.ROUND, RulingAction.SETTLE)
 ZERO = Decimal(0)
 
 
@@ -277,7 +279,7 @@ class ShiftSummary:
 
 
 def _seat_results(action: str, result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    if action == "settle":
+    if action == RulingAction.SETTLE:
         return [result]
     seats = result.get("seats")
     return list(seats) if isinstance(seats, list) else []
@@ -288,7 +290,7 @@ def _replacement(override: Record) -> Mapping[str, Any] | None:
     result = override.result.get("result")
     if not isinstance(result, Mapping):
         return None
-    if override.action == "settle":
+    if override.action == RulingAction.SETTLE:
         return result if isinstance(result.get("base"), Mapping) else None
     return result if isinstance(result.get("seats"), list) else None
 
@@ -298,11 +300,11 @@ def _in_effect(
 ) -> tuple[list[tuple[Record, Mapping[str, Any]]], dict[int, int]]:
     """The rulings not voided, each with the result in effect (the newest override's
     replacement that is not voided, else its own), and which override replaced which ruling."""
-    voided = {c.links_to for c in corrections if c.kind == "void"}
+    voided = {c.links_to for c in corrections if c.kind == RecordKind.VOID}
     replaced: dict[int, int] = {}
     newest: dict[int, Mapping[str, Any]] = {}
     for c in sorted(corrections, key=lambda c: c.id):
-        figures = _replacement(c) if c.kind == "override" and c.id not in voided else None
+        figures = _replacement(c) if c.kind == RecordKind.OVERRIDE and c.id not in voided else None
         if figures is not None and c.links_to is not None:
             replaced[c.links_to], newest[c.links_to] = c.id, figures
     counted = [(r, newest.get(r.id, r.result)) for r in rulings if r.id not in voided]
@@ -358,7 +360,7 @@ def _moved_by(move: Record, rulings: Sequence[Record]) -> Record | None:
 
 def _link(record: Record, name: str) -> str | None:
     """The link of meter `name` a ruling's profile named, or a meter record's link."""
-    if record.kind == METER:
+    if record.kind == RecordKind.METER:
         found = record.result.get("link")
     else:
         meters = record.settings.get("meters")
@@ -403,7 +405,7 @@ def _meter_movement(
     """Meter `name` moved by `rulings` and by its own meter records `mine`, from `before` (None:
     the value before the first move, if a ruling moved it)."""
     start = before
-    if start is None and mine and mine[0].action == "move":
+    if start is None and mine and mine[0].action == MeterAction.MOVE:
         first = _moved_by(mine[0], rulings)
         if first is not None:
             start = _money(first.result.get("meters", {}).get("before", {}).get(name))
@@ -420,13 +422,15 @@ def _meter_movement(
             paid += taken - back
             if hit.get("reset"):
                 reseeds += _money(hit.get("after")) - _money(hit.get("before")) + taken
-    adjustments = sum((_money(m.result.get("delta")) for m in mine if m.action != "move"), ZERO)
+    adjustments = sum(
+        (_money(m.result.get("delta")) for m in mine if m.action != MeterAction.MOVE), ZERO
+    )
     end = _money(mine[-1].result.get("value")) if mine else start
     return MeterMovement(name, start, contributions, hits, paid, reseeds, adjustments, end)
 
 
 def _correction(record: Record) -> Correction:
-    decision = record.result.get("decision") if record.kind == "override" else None
+    decision = record.result.get("decision") if record.kind == RecordKind.OVERRIDE else None
     return Correction(
         record.id,
         record.kind,
@@ -457,17 +461,17 @@ def summarize(
     rulings = [
         r
         for r in records
-        if r.kind == "ruling" and r.game == "paigow" and r.action in MONEY_ACTIONS
+        if r.kind == RecordKind.RULING and r.game == "paigow" and r.action in MONEY_ACTIONS
     ]
     ids = {r.id for r in rulings}
     listed = [c for c in corrections if _in_range(c.recorded_at, since, until) or c.links_to in ids]
     listed.sort(key=lambda c: c.id)
-    voided = {c.links_to for c in corrections if c.kind == "void"}
+    voided = {c.links_to for c in corrections if c.kind == RecordKind.VOID}
     counted, replaced = _in_effect(rulings, corrections)
     totals, seats, large = _wager_totals(counted, signoff_over)
     signed = {r.links_to: r for r in signoffs}
     needing = [r for r in rulings if isinstance(r.result.get("signoff_required"), dict)]
-    moves = [r for r in records if r.kind == "meter"]
+    moves = [r for r in records if r.kind == RecordKind.METER]
     last_before: dict[str, Decimal] = {}
     for move in meters_before:
         if move.result.get("link") is None:
@@ -481,23 +485,23 @@ def summarize(
         table=table,
         since=since,
         until=until,
-        rounds=tuple(r.id for r, _ in counted if r.action == "round"),
-        settles=tuple(r.id for r, _ in counted if r.action == "settle"),
+        rounds=tuple(r.id for r, _ in counted if r.action == RulingAction.ROUND),
+        settles=tuple(r.id for r, _ in counted if r.action == RulingAction.SETTLE),
         voided=tuple(r.id for r in rulings if r.id in voided),
-        other_rulings=sum(1 for r in records if r.kind == "ruling") - len(rulings),
+        other_rulings=sum(1 for r in records if r.kind == RecordKind.RULING) - len(rulings),
         seats=seats,
         wagers=totals,
         meters=meters,
         open_disputes=tuple(d for d in table_disputes if d.resolution is None),
-        overrides=tuple(_correction(c) for c in listed if c.kind == "override"),
-        voids=tuple(_correction(c) for c in listed if c.kind == "void"),
+        overrides=tuple(_correction(c) for c in listed if c.kind == RecordKind.OVERRIDE),
+        voids=tuple(_correction(c) for c in listed if c.kind == RecordKind.VOID),
         replaced=replaced,
         resolved_disputes=tuple(
             d
             for d in table_disputes
             if d.resolution is not None and _in_range(d.resolution.resolved_at, since, until)
         ),
-        meter_adjustments=tuple(_adjustment(m) for m in moves if m.action != "move"),
+        meter_adjustments=tuple(_adjustment(m) for m in moves if m.action != MeterAction.MOVE),
         large_pays=tuple(large),
         signoff_over=signoff_over,
         awaiting_signoff=tuple(r.id for r in needing if r.id not in signed and r.id not in voided),
@@ -507,7 +511,7 @@ def summarize(
             if r.id in signed
         ),
         rule_changes={
-            r.id: r.rule_changes for r in records if r.kind == "ruling" and r.rule_changes
+            r.id: r.rule_changes for r in records if r.kind == RecordKind.RULING and r.rule_changes
         },
     )
 
@@ -527,15 +531,15 @@ def shift_summary(
     with open_log(db, read_only=True) as log:
         records = log.records(RecordFilter(table_id=table, since=since, until=until))
         before = (
-            log.records(RecordFilter(table_id=table, kind=METER, until=since))
+            log.records(RecordFilter(table_id=table, kind=RecordKind.METER, until=since))
             if since is not None
             else []
         )
-        corrections = log.records(RecordFilter(table_id=table, kind=OVERRIDE)) + log.records(
-            RecordFilter(table_id=table, kind=VOID)
-        )
+        corrections = log.records(
+            RecordFilter(table_id=table, kind=RecordKind.OVERRIDE)
+        ) + log.records(RecordFilter(table_id=table, kind=RecordKind.VOID))
         table_disputes = disputes(log, table_id=table)
-        signoffs = log.records(RecordFilter(table_id=table, kind=SIGNOFF))
+        signoffs = log.records(RecordFilter(table_id=table, kind=RecordKind.SIGNOFF))
     return summarize(
         table, since, until, records, before, corrections, table_disputes, signoff_over, signoffs
     )

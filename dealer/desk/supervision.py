@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit import corrections, disputes, meters, signoffs, staff, users
 from dealer.audit.authority import append_supervised
-from dealer.audit.disputes import AMOUNT_LIMIT, OUTCOMES, Dispute
-from dealer.audit.records import PAYTABLE_CHANGE, PROFILE_CHANGE, ROLES, SUPERVISOR, Entry
+from dealer.audit.disputes import AMOUNT_LIMIT, Dispute, DisputeOutcome, Review
+from dealer.audit.records import Entry, RecordKind, Role
 from dealer.audit.users import User
 from dealer.desk.context import Desk, HouseRules, LogLocation, open_log
 from dealer.inputs import money, signed_money, text_file
@@ -29,13 +29,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AMOUNT_LIMIT",
-    "OUTCOMES",
-    "ROLES",
     "Approval",
     "Dispute",
+    "DisputeOutcome",
     "MeterSet",
     "User",
     "Review",
+    "Role",
     "UserChange",
     "add_user",
     "adjust_meter",
@@ -142,36 +142,17 @@ def open_dispute(
         )
 
 
-class Review(NamedTuple):
-    """Who decides on a dispute and why: the supervisor and a second reviewer, each with their
-    own PIN, and the reason (passed by name to `audit.disputes`' reviewed decisions)."""
-
-    supervisor_id: str
-    pin: str
-    second_reviewer: str
-    reviewer_pin: str
-    reason: str
-
-
 def resolve_dispute(
     db: LogLocation | None, dispute_id: int, *, outcome: str, amount: str, review: Review
 ) -> tuple[int, Dispute]:
     """Resolve a dispute (outcome, amount adjusted as typed: + paid to the patron, − taken
-    back); the resolution's record id and the dispute as it now stands."""
+    back) under `review`; the resolution's record id and the dispute as it now stands."""
     return _reviewed(
         db,
         dispute_id,
         amount,
         lambda log, adjusted: disputes.resolve_dispute(
-            log,
-            dispute_id,
-            outcome=outcome,
-            amount_adjusted=adjusted,
-            supervisor_id=review.supervisor_id,
-            pin=review.pin,
-            second_reviewer=review.second_reviewer,
-            reviewer_pin=review.reviewer_pin,
-            reason=review.reason,
+            log, dispute_id, outcome=outcome, amount_adjusted=adjusted, review=review
         ),
     )
 
@@ -179,21 +160,14 @@ def resolve_dispute(
 def correct_dispute(
     db: LogLocation | None, dispute_id: int, *, amount: str, review: Review
 ) -> tuple[int, Dispute]:
-    """Correct a resolved dispute's amount adjusted (as typed): a record linked to the
-    dispute. The correction's record id and the dispute as it now stands."""
+    """Correct a resolved dispute's amount adjusted (as typed) under `review`: a record linked
+    to the dispute. The correction's record id and the dispute as it now stands."""
     return _reviewed(
         db,
         dispute_id,
         amount,
         lambda log, adjusted: disputes.correct_amount(
-            log,
-            dispute_id,
-            amount_adjusted=adjusted,
-            supervisor_id=review.supervisor_id,
-            pin=review.pin,
-            second_reviewer=review.second_reviewer,
-            reviewer_pin=review.reviewer_pin,
-            reason=review.reason,
+            log, dispute_id, amount_adjusted=adjusted, review=review
         ),
     )
 
@@ -353,7 +327,7 @@ def approve_profile(
 
     profile = load_profile(file)
     entry, digest = _approval(
-        PROFILE_CHANGE,
+        RecordKind.PROFILE_CHANGE,
         file,
         "profile",
         {"profile": profile.name, "settings": profile.settings()},
@@ -380,7 +354,7 @@ def approve_paytables(
 
     ids = tuple(t.id for t in load_file(file))
     entry, digest = _approval(
-        PAYTABLE_CHANGE,
+        RecordKind.PAYTABLE_CHANGE,
         file,
         "pay-table file",
         {"paytables": list(ids)},
@@ -393,7 +367,7 @@ def approve_paytables(
 
 
 def _approval(
-    kind: str,
+    kind: RecordKind,
     file: Path,
     what: str,
     summary: dict[str, Any],
@@ -408,7 +382,7 @@ def _approval(
     entry = Entry(
         kind=kind,
         user_id=supervisor,
-        role=SUPERVISOR,
+        role=Role.SUPERVISOR,
         table_id=table_id,
         action="approve",
         input_text=text,

@@ -3,9 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 from dealer.kernel.tuples import NamedTuple
+
+
+class RulingAction(StrEnum):
+    """What a ruling rules on: its `action`, stored as the action of its record (with its game).
+    A member is its text, so a record stores and hashes that text."""
+
+    RANK = "rank"
+    COMPARE = "compare"
+    SET = "set"
+    BONUS = "bonus"
+    SETTLE = "settle"
+    ROUND = "round"
+    TURN = "turn"
+    TRICK = "trick"
+    GAME = "game"
+    DRAW = "draw"
+    HAND = "hand"
+    ANALYZE_PAYTABLE = "analyze-paytable"
+    ANALYZE_HOUSE_EDGE = "analyze-house-edge"
+    ANALYZE_REPORT = "analyze-report"
 
 
 class Ruling(NamedTuple):
@@ -15,7 +36,7 @@ class Ruling(NamedTuple):
     version the ruling used; `explanation` is what a supervisor reads out."""
 
     game: str
-    action: str
+    action: RulingAction
     input_text: str
     cards: tuple[str, ...]
     result: Mapping[str, Any]

@@ -30,7 +30,7 @@ from dealer.cli.common import (
 from dealer.cli.render import table
 from dealer.desk import supervision
 from dealer.desk.context import Desk
-from dealer.desk.supervision import AMOUNT_LIMIT, OUTCOMES, Dispute
+from dealer.desk.supervision import AMOUNT_LIMIT, Dispute, DisputeOutcome
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
 
@@ -96,7 +96,7 @@ def dispute_open(
 def dispute_resolve(
     who: Supervisor,
     dispute_id: Annotated[int, typer.Argument(help="The dispute id.")],
-    outcome: Annotated[str, typer.Option("--outcome", help=" | ".join(OUTCOMES))],
+    outcome: Annotated[str, typer.Option("--outcome", help=" | ".join(DisputeOutcome))],
     reviewer: ReviewerOption,
     reason: ReasonOption,
     amount: Annotated[

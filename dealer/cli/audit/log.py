@@ -40,7 +40,7 @@ from dealer.cli.common import (
 from dealer.cli.render import table
 from dealer.desk import records
 from dealer.desk.context import Desk
-from dealer.desk.records import Record, RecordFilter, Shown, Status
+from dealer.desk.records import Record, RecordFilter, RecordKind, Shown, Status
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.text import printable
 
@@ -114,7 +114,7 @@ def _seats(seats: list[int]) -> str:
 
 
 def _notes(linked: list[Record]) -> str:
-    return ", ".join(f"{r.kind} #{r.id}" for r in linked if r.kind != "meter")
+    return ", ".join(f"{r.kind} #{r.id}" for r in linked if r.kind != RecordKind.METER)
 
 
 def _report(found: list[Shown], as_json: bool) -> None:

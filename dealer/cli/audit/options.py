@@ -112,12 +112,19 @@ def supervisor_id(supervisor: str | None) -> str:
 
 def review(who: Supervisor, reviewer: str, reviewer_pin: str | None, reason: str) -> Review:
     """Who decides on a dispute and why: the supervisor, the second reviewer with their own PIN
-    (asked with hidden input if not given), and the reason."""
+    (asked with hidden input if not given), and the reason; built here once, passed whole
+    through the desk to the audit layer."""
     said = inputs.text(reason, "--reason")
     second = inputs.user_id(reviewer, "--reviewer")
     asked = f"PIN for second reviewer {second}"
     secret = reviewer_pin if reviewer_pin is not None else ask_hidden(asked)
-    return Review(who.user_id, who.pin, second, secret, said)
+    return Review(
+        supervisor_id=who.user_id,
+        pin=who.pin,
+        second_reviewer=second,
+        reviewer_pin=secret,
+        reason=said,
+    )
 
 
 def new_pin_or_ask(new_pin: str | None, user_id: str) -> str:

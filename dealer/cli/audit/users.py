@@ -25,7 +25,7 @@ from dealer.cli.common import (
 )
 from dealer.cli.render import table
 from dealer.desk import supervision
-from dealer.desk.supervision import ROLES
+from dealer.desk.supervision import Role
 
 app = typer.Typer(help="Users, roles and supervisor PINs.", no_args_is_help=True)
 
@@ -33,7 +33,7 @@ app = typer.Typer(help="Users, roles and supervisor PINs.", no_args_is_help=True
 @app.command("add")
 def user_add(
     user_id: Annotated[str, typer.Argument(help="The new user's id.")],
-    role: Annotated[str, typer.Option("--role", help=" | ".join(ROLES))],
+    role: Annotated[str, typer.Option("--role", help=" | ".join(Role))],
     new_pin: NewPinOption = None,
     supervisor: SupervisorOption = None,
     pin: PinOption = None,
@@ -46,7 +46,7 @@ def user_add(
     registered without authorisation (recorded as a bootstrap); after that a supervisor's id
     and PIN are needed."""
     new_id = inputs.user_id(user_id)
-    own = new_pin_or_ask(new_pin, new_id) if role == "supervisor" or new_pin else None
+    own = new_pin_or_ask(new_pin, new_id) if role == Role.SUPERVISOR or new_pin else None
 
     def credentials() -> tuple[str, str]:
         who = signed(supervisor, pin)
@@ -69,7 +69,7 @@ def user_add(
 def user_set(
     who: Supervisor,
     user_id: Annotated[str, typer.Argument(help="The user to change.")],
-    role: Annotated[str | None, typer.Option("--role", help=" | ".join(ROLES))] = None,
+    role: Annotated[str | None, typer.Option("--role", help=" | ".join(Role))] = None,
     active: Annotated[
         bool | None, typer.Option("--enable/--disable", help="Let the user act, or not.")
     ] = None,

@@ -22,7 +22,7 @@ from datasette.views.base import DatasetteError
 from dealer import inputs
 from dealer.cli.browse import pages
 from dealer.desk import browse, packet, records, shift, supervision
-from dealer.desk.records import RecordFilter
+from dealer.desk.records import RecordFilter, RecordKind
 from dealer.kernel.errors import DealerError
 
 SEATS = range(1, 9)
@@ -193,7 +193,9 @@ class DealerPlugin:
             "/-/dealer/meters", [pages.field("table", "table", table)]
         )
         try:
-            flt = RecordFilter(kind="meter", table_id=inputs.table_id(table) if table else None)
+            flt = RecordFilter(
+                kind=RecordKind.METER, table_id=inputs.table_id(table) if table else None
+            )
             found = records.search(self.db, flt, linked=False)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 400)

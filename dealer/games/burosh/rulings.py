@@ -9,7 +9,7 @@ from dealer.games.burosh.deck import parse_hand, parse_trump
 from dealer.games.burosh.ranking import BuroshHand, compare, rank_hand
 from dealer.kernel.cards import SUIT_CHARS
 from dealer.kernel.errors import CardError
-from dealer.kernel.ruling import Ruling
+from dealer.kernel.ruling import Ruling, RulingAction
 
 
 def _hand_result(hand: BuroshHand) -> dict[str, Any]:
@@ -26,7 +26,7 @@ def rank_ruling(text: str, trump_text: str) -> Ruling:
     hand = rank_hand(parse_hand(text), trump)
     return Ruling(
         "burosh",
-        "rank",
+        RulingAction.RANK,
         text,
         tuple(str(c) for c in hand.hand),
         _hand_result(hand),
@@ -49,7 +49,7 @@ def compare_ruling(texts: Sequence[str], trump_text: str) -> Ruling:
     result = {**challenge.to_dict(), "hands": [_hand_result(h) for h in challenge.hands]}
     return Ruling(
         "burosh",
-        "compare",
+        RulingAction.COMPARE,
         " | ".join(texts),
         tuple(str(c) for h in challenge.hands for c in h.hand),
         result,

@@ -23,7 +23,7 @@ from dealer.games.empire.deck import Plaque, parse_plaques
 from dealer.games.empire.hand import EmpireHand
 from dealer.games.empire.ranking import PROVISIONAL_LINE, compare, rank_tableau
 from dealer.kernel.errors import CardError, DealerError
-from dealer.kernel.ruling import Ruling
+from dealer.kernel.ruling import Ruling, RulingAction
 
 
 def table_of(path: str | Path | None) -> CombinationTable:
@@ -60,7 +60,7 @@ def rank_ruling(text: str, table: CombinationTable, others: Sequence[str] = ()) 
     typed = text if not others else f"{text} | others in play: {' | '.join(others)}"
     return Ruling(
         "empire",
-        "rank",
+        RulingAction.RANK,
         typed,
         _strs(plaques),
         ranked.to_dict(),
@@ -89,7 +89,7 @@ def compare_ruling(tableaux: Sequence[str], table: CombinationTable) -> Ruling:
     comparison = compare(parsed, table)
     return Ruling(
         "empire",
-        "compare",
+        RulingAction.COMPARE,
         " | ".join(tableaux),
         tuple(str(p) for tableau in parsed for p in tableau),
         comparison.to_dict(),
@@ -112,7 +112,7 @@ def hand_ruling(
     settings = _settings(hand.table, players=players, seed=seed, ante=ante, stack=stack)
     return Ruling(
         "empire",
-        "hand",
+        RulingAction.HAND,
         " | ".join([header, *moves]),
         plaques,
         hand.to_dict(),

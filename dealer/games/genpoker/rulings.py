@@ -13,7 +13,7 @@ from dealer.games.genpoker.deck import GenCard, parse_cards, parse_hand
 from dealer.games.genpoker.draw import MAX_DISCARD, DrawResult
 from dealer.games.genpoker.ranking import compare, rank_hand
 from dealer.kernel.errors import CardError
-from dealer.kernel.ruling import Ruling
+from dealer.kernel.ruling import Ruling, RulingAction
 
 HAND_RANKS = "genpoker seed 003 (docs/rules.md, Genpoker)"
 """What every Genpoker ruling rests on: the seed's 18 categories and tie rules."""
@@ -33,7 +33,7 @@ def rank_ruling(text: str) -> Ruling:
     hand = rank_hand(cards)
     return Ruling(
         "genpoker",
-        "rank",
+        RulingAction.RANK,
         text,
         _strs(cards),
         hand.to_dict(),
@@ -60,7 +60,7 @@ def compare_ruling(hands: Sequence[str]) -> Ruling:
     comparison = compare(parsed)
     return Ruling(
         "genpoker",
-        "compare",
+        RulingAction.COMPARE,
         " | ".join(hands),
         tuple(str(c) for hand in parsed for c in hand),
         comparison.to_dict(),
@@ -77,7 +77,7 @@ def draw_ruling(result: DrawResult, seed: int, moves: Sequence[str]) -> Ruling:
     settings = _settings(players=rnd.players, seed=seed, max_discard=MAX_DISCARD)
     return Ruling(
         "genpoker",
-        "draw",
+        RulingAction.DRAW,
         typed,
         cards,
         result.to_dict(),

@@ -8,7 +8,7 @@ from typing import Any
 from dealer.games.hyrule.game import HyruleGame, Swap, Trick, deck_order
 from dealer.games.hyrule.ranking import parse_turn, turn
 from dealer.kernel.errors import DealerError
-from dealer.kernel.ruling import Ruling
+from dealer.kernel.ruling import Ruling, RulingAction
 
 
 def turn_ruling(text: str) -> Ruling:
@@ -17,7 +17,7 @@ def turn_ruling(text: str) -> Ruling:
     result = turn(cards)
     return Ruling(
         "hyrule",
-        "turn",
+        RulingAction.TURN,
         text,
         tuple(str(c) for c in cards),
         result.to_dict(),
@@ -48,7 +48,7 @@ def trick_ruling(game: HyruleGame, typed: str, settings: dict[str, Any]) -> Ruli
     lines = [line for s in swaps for line in s.explanation()] + trick.explanation()
     return Ruling(
         "hyrule",
-        "trick",
+        RulingAction.TRICK,
         typed,
         tuple(str(c) for c in trick.result.cards),
         result,
@@ -84,4 +84,4 @@ def game_ruling(
             "each were played."
         )
     cards = tuple(str(c) for t in tricks for c in t.result.cards)
-    return Ruling("hyrule", "game", typed, cards, result, tuple(lines), settings)
+    return Ruling("hyrule", RulingAction.GAME, typed, cards, result, tuple(lines), settings)

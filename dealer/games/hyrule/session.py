@@ -16,6 +16,7 @@ from dealer.games.hyrule.game import HyruleGame, Phase, Trick
 from dealer.games.hyrule.rulings import game_ruling, trick_ruling
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
+from dealer.kernel.replies import ReplyKind
 from dealer.kernel.ruling import Ruling
 
 MOVE_KINDS = ("leader", "play", "swap", "run-off")
@@ -73,7 +74,6 @@ HELP = """moves (seats are numbered 1 to N counter-clockwise; cards as As, Td, 7
   quit             stop the game (the score so far is recorded)"""
 
 QUIT_WORDS = ("quit", "exit")
-MOVE, SHOW, HELP_TEXT, QUIT = "move", "show", "help", "quit"
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class Reply:
     """What the session answers to one line. `kind`: move (`move` applied to `before`; `ruling`
     is the trick it completed, to record), show, help or quit."""
 
-    kind: str
+    kind: ReplyKind
     move: Move | None = None
     before: HyruleGame | None = None
     ruling: Ruling | None = None
@@ -125,20 +125,20 @@ class GameSession:
         `DealerError` (`MoveError` for one the rules refuse) and changes nothing."""
         word = next(iter(line.split()), "").lower()
         if word in QUIT_WORDS:
-            return replace(self, quit=True), Reply(QUIT)
+            return replace(self, quit=True), Reply(ReplyKind.QUIT)
         if word == "help":
-            return self, Reply(HELP_TEXT, text=HELP)
+            return self, Reply(ReplyKind.HELP, text=HELP)
         if word == "show":
-            return self, Reply(SHOW)
+            return self, Reply(ReplyKind.SHOW)
         move = parse_move(line)
         after = apply_move(self.game, move)
         state = replace(
             self, game=after, moves=(*self.moves, line), trick_moves=(*self.trick_moves, line)
         )
         if _tricks(after) == _tricks(self.game):
-            return state, Reply(MOVE, move, self.game)
+            return state, Reply(ReplyKind.MOVE, move, self.game)
         trick = trick_ruling(after, "; ".join(state.trick_moves), self.settings)
-        return replace(state, trick_moves=()), Reply(MOVE, move, self.game, trick)
+        return replace(state, trick_moves=()), Reply(ReplyKind.MOVE, move, self.game, trick)
 
     def recorded(self, ruling_id: int) -> GameSession:
         """The trick of the last reply is on the record as `ruling_id`."""

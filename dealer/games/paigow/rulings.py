@@ -10,7 +10,7 @@ from dealer.games.paigow.house_way import HouseWay, load_house_way, set_hand
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.ranking import rank_high, rank_low
 from dealer.kernel.errors import CardError
-from dealer.kernel.ruling import Ruling
+from dealer.kernel.ruling import Ruling, RulingAction
 
 
 def way_of(profile: Profile, override: str | None = None) -> HouseWay:
@@ -36,7 +36,7 @@ def rank_ruling(text: str, profile: Profile) -> Ruling:
         lines.append(f"the joker plays as {value.joker_plays_as}")
     return Ruling(
         "paigow",
-        "rank",
+        RulingAction.RANK,
         text,
         tuple(str(c) for c in cards),
         result,
@@ -61,7 +61,13 @@ def compare_ruling(first: str, second: str, profile: Profile) -> Ruling:
     result = {"winner": winner, "hands": [va.to_dict(), vb.to_dict()]}
     cards = tuple(str(c) for c in (*a, *b))
     return Ruling(
-        "paigow", "compare", f"{first} | {second}", cards, result, (verdict,), settings_of(profile)
+        "paigow",
+        RulingAction.COMPARE,
+        f"{first} | {second}",
+        cards,
+        result,
+        (verdict,),
+        settings_of(profile),
     )
 
 
@@ -83,7 +89,7 @@ def set_ruling(text: str, profile: Profile, house_way: str | None = None) -> Rul
     lines = (setting.rule, f"high: {high.description}", f"low: {low.description}")
     return Ruling(
         "paigow",
-        "set",
+        RulingAction.SET,
         text,
         tuple(str(c) for c in cards),
         result,
@@ -126,7 +132,7 @@ def bonus_ruling(text: str, profile: Profile) -> Ruling:
     result = {**events.to_dict(), "paytable_rows": rows}
     cards_typed = tuple(str(c) for c in cards)
     settings = settings_of(profile) | {"paytables_sha256": digests}
-    return Ruling("paigow", "bonus", text, cards_typed, result, tuple(lines), settings)
+    return Ruling("paigow", RulingAction.BONUS, text, cards_typed, result, tuple(lines), settings)
 
 
 def batch_line_cards(line: str) -> Sequence[str]:

@@ -19,7 +19,7 @@ from dealer.games.paigow.table_round import RoundResult, settle_round
 from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import CardError
 from dealer.kernel.money import fmt_money, money_json
-from dealer.kernel.ruling import Ruling
+from dealer.kernel.ruling import Ruling, RulingAction
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,14 @@ def settle_ruling(
         tuple(outcome.seats[0].base.explanation()) + tuple(outcome.bonuses.explanation()) + awaits
     )
     ruling = Ruling(
-        "paigow", "settle", typed, cards, result, explanation, _round_settings(profile, way), seat
+        "paigow",
+        RulingAction.SETTLE,
+        typed,
+        cards,
+        result,
+        explanation,
+        _round_settings(profile, way),
+        seat,
     )
     return ruling, outcome.meters_after
 
@@ -142,7 +149,7 @@ def round_ruling(
     signoff, awaits = _signoff(outcome, profile)
     ruling = Ruling(
         "paigow",
-        "round",
+        RulingAction.ROUND,
         typed,
         cards,
         outcome.to_dict() | signoff,

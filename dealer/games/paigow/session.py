@@ -41,6 +41,7 @@ from dealer.inputs import money, patron_id
 from dealer.kernel.cards import Card, split_tokens, symbols
 from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.money import fmt_money, money_json
+from dealer.kernel.replies import ReplyKind
 from dealer.kernel.text import quoted
 
 WAGER_NAMES: Mapping[str, str] = {
@@ -379,24 +380,13 @@ class SettledRound:
         return f"{line}; sign-off needed (seat {seats}): dealer audit signoff {self.ruling_id}"
 
 
-ENTERED = "entered"
-ERROR = "error"
-UNDONE = "undone"
-SHOW = "show"
-HISTORY = "history"
-HELP_TEXT = "help"
-SETTLE = "settle"
-QUIT = "quit"
-NOTHING = "nothing"
-
-
 @dataclass(frozen=True)
 class Reply:
     """What the session answers to one line. `kind`: entered, error, undone, show, history,
     help, settle (record `round`, typed as `typed`, then call `Session.settled`), quit, or
     nothing (a blank or comment line). `data` is the JSON form of show and history."""
 
-    kind: str
+    kind: ReplyKind
     lines: tuple[str, ...] = ()
     data: Mapping[str, Any] | None = None
     round: Mapping[str, Any] | None = None
@@ -455,7 +445,7 @@ class Session:
         """Take one typed line; the next state and the reply."""
         text = line.strip()
         if not text or text.startswith("#"):
-            return self, Reply(NOTHING)
+            return self, Reply(ReplyKind.NOTHING)
         word, *rest_of_line = text.split(None, 1)
         command, rest = word.lower(), "".join(rest_of_line)
         if command in ("quit", "exit"):
@@ -469,7 +459,7 @@ class Session:
             return state._seat(text)
         except DealerError as exc:
             problems = exc.problems if isinstance(exc, RoundError) else [str(exc)]
-            return state, Reply(ERROR, ("; ".join(problems),))
+            return state, Reply(ReplyKind.ERROR, ("; ".join(problems),))
 
     def settled(self, ruling_id: int, result: Mapping[str, Any]) -> Session:
         """The round was ruled and recorded as `ruling_id` (`result`: its JSON); start the next."""
@@ -487,9 +477,9 @@ class Session:
 
     def _quit(self) -> tuple[Session, Reply]:
         if not self.in_progress or self.quitting:
-            return self, Reply(QUIT)
+            return self, Reply(ReplyKind.QUIT)
         return replace(self, quitting=True), Reply(
-            ERROR,
+            ReplyKind.ERROR,
             (
                 f"round {self.round_number} is not settled ({self.pending()}): settle it, "
                 "or quit again to leave it unrecorded",
@@ -504,7 +494,7 @@ class Session:
         if rest:
             raise DealerError(f"{command} takes nothing after it")
         if command in ("help", "?"):
-            return self, Reply(HELP_TEXT, HELP)
+            return self, Reply(ReplyKind.HELP, HELP)
         if command == "show":
             return self, self._show()
         if command == "history":
@@ -518,7 +508,7 @@ class Session:
         again = self.dealer is not None
         state = replace(self, dealer=cards, dealer_text=text)
         what = "dealer's cards corrected" if again else "dealer"
-        return state, Reply(ENTERED, (f"{what}: {symbols(cards)}",))
+        return state, Reply(ReplyKind.ENTERED, (f"{what}: {symbols(cards)}",))
 
     def _seat(self, text: str) -> tuple[Session, Reply]:
         draft = self.draft
@@ -548,23 +538,27 @@ class Session:
         if not draft.complete:
             check_seat(draft.raw, self.profile, self.dealer, earlier)
             state = replace(self, draft=draft)
-            return state, Reply(ENTERED, (f"seat {draft.number}: now its {draft.missing()}",))
+            return state, Reply(
+                ReplyKind.ENTERED, (f"seat {draft.number}: now its {draft.missing()}",)
+            )
         seat = read_seat(draft.raw, self.profile, self.dealer, earlier)
         entered = EnteredSeat(draft.raw, seat)
         state = replace(self, seats=(*self.seats, entered), draft=None)
-        return state, Reply(ENTERED, (entered.line(),))
+        return state, Reply(ReplyKind.ENTERED, (entered.line(),))
 
     def _undo(self) -> tuple[Session, Reply]:
         if self.draft is not None:
             return replace(self, draft=None), Reply(
-                UNDONE, (f"undone: seat {self.draft.number} (not finished)",)
+                ReplyKind.UNDONE, (f"undone: seat {self.draft.number} (not finished)",)
             )
         if self.seats:
             last = self.seats[-1]
-            return replace(self, seats=self.seats[:-1]), Reply(UNDONE, (f"undone: {last.line()}",))
+            return replace(self, seats=self.seats[:-1]), Reply(
+                ReplyKind.UNDONE, (f"undone: {last.line()}",)
+            )
         if self.dealer is not None:
             return replace(self, dealer=None, dealer_text=""), Reply(
-                UNDONE, (f"undone: dealer {symbols(self.dealer)}",)
+                ReplyKind.UNDONE, (f"undone: dealer {symbols(self.dealer)}",)
             )
         raise DealerError(
             "nothing to undo in this round (a settled round is on the record: a supervisor "
@@ -583,7 +577,7 @@ class Session:
             raise DealerError("nothing to settle: no seat is in yet")
         raw = self.round_raw()
         typed = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True, default_flow_style=None)
-        return Reply(SETTLE, round=raw, typed=typed)
+        return Reply(ReplyKind.SETTLE, round=raw, typed=typed)
 
     def _show(self) -> Reply:
         lines = [f"round {self.round_number} at table {self.table}"]
@@ -602,10 +596,10 @@ class Session:
             "seats": [s.to_dict() for s in self.seats],
             "entering": self.draft.raw if self.draft is not None else None,
         }
-        return Reply(SHOW, tuple(lines), data)
+        return Reply(ReplyKind.SHOW, tuple(lines), data)
 
     def _history(self) -> Reply:
         data = {"history": [r.to_dict() for r in self.history]}
         if not self.history:
-            return Reply(HISTORY, ("no round settled yet in this session",), data)
-        return Reply(HISTORY, tuple(r.line() for r in self.history), data)
+            return Reply(ReplyKind.HISTORY, ("no round settled yet in this session",), data)
+        return Reply(ReplyKind.HISTORY, tuple(r.line() for r in self.history), data)

@@ -10,11 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 
 from dealer.games.paigow.house_way import HouseWay, Setting, set_hand
 from dealer.games.paigow.ranking import HandValue, is_foul, pai_gow_high, rank_high, rank_low
 from dealer.kernel.cards import RANK_NAMES, Card
 from dealer.kernel.money import fmt_money, money_json
+
+
+class Outcome(StrEnum):
+    """A base wager's outcome, in the order of the player hands that beat the dealer's: none
+    (lose), one (push), both (win)."""
+
+    LOSE = "lose"
+    PUSH = "push"
+    WIN = "win"
 
 
 @dataclass(frozen=True)
@@ -64,7 +74,7 @@ def _hand_word(side: str, player: HandValue, dealer: HandValue) -> tuple[bool, s
 class BaseSettlement:
     """The ruling on one base wager."""
 
-    outcome: str  # win | push | lose
+    outcome: Outcome
     wager: Decimal
     net: Decimal
     odds: str
@@ -125,7 +135,7 @@ def settle_base(
     p_high, p_low = rank_high(player.high, rules.wheel), rank_low(player.low)
     fouled = is_foul(p_high.key, p_low.key)
 
-    def done(outcome: str, net: Decimal, odds: str) -> BaseSettlement:
+    def done(outcome: Outcome, net: Decimal, odds: str) -> BaseSettlement:
         reasons.append(f"base wager {fmt_money(wager)}: {outcome}, {odds}: {fmt_money(net, True)}")
         return BaseSettlement(
             outcome,
@@ -150,7 +160,7 @@ def settle_base(
         )
         if rules.foul == "forfeit":
             reasons.append("foul procedure 'forfeit': the base wager loses")
-            return done("lose", -wager, "foul forfeits")
+            return done(Outcome.LOSE, -wager, "foul forfeits")
         player = house_way_sets(player.cards, way)
         assert player.setting is not None
         reasons.append(f"foul procedure 'reset': re-set by {player.setting.rule}")
@@ -162,15 +172,15 @@ def settle_base(
 
     if rules.dealer_pai_gow == "push-king-or-less" and pg and pg <= 13:
         reasons.append("dealer pai gow king-high or less: every base wager pushes")
-        return done("push", Decimal(0), "push (dealer pai gow)")
+        return done(Outcome.PUSH, Decimal(0), "push (dealer pai gow)")
     if rules.dealer_pai_gow == "push-ace-high" and pg == 14:
         reasons.append("dealer ace-high pai gow: every base wager pushes")
-        return done("push", Decimal(0), "push (dealer pai gow)")
+        return done(Outcome.PUSH, Decimal(0), "push (dealer pai gow)")
     if high_won and low_won:
         if rules.dealer_pai_gow == "half-pay" and pg:
             reasons.append("both hands win against a dealer pai gow: pays 1 to 2")
-            return done("win", wager / 2, "1 to 2")
-        return done("win", wager, "1 to 1")
+            return done(Outcome.WIN, wager / 2, "1 to 2")
+        return done(Outcome.WIN, wager, "1 to 1")
     if high_won or low_won:
-        return done("push", Decimal(0), "one hand each")
-    return done("lose", -wager, "both hands lose")
+        return done(Outcome.PUSH, Decimal(0), "one hand each")
+    return done(Outcome.LOSE, -wager, "both hands lose")
