@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 
 from dealer.desk.context import Desk
-from dealer.desk.paigow import settle_round
+from dealer.desk.paigow import record_round
 from dealer.games.paigow import seat_rulings
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.profile import load_profile
@@ -107,10 +107,10 @@ def _rulings(rounds: int, tmp: Path) -> tuple[float, float]:
         seat_rulings.round_ruling(raw, "", profile, meters)
     ruled = (time.perf_counter() - start) / rounds
     desk = Desk(tmp / "session.sqlite", "bench", "BENCH")
-    settle_round(desk, profile, raws[0], "")  # creates the database
+    record_round(desk, profile, raws[0], "")  # creates the database
     start = time.perf_counter()
     for raw in raws:
-        settle_round(desk, profile, raw, "")
+        record_round(desk, profile, raw, "")
     recorded = (time.perf_counter() - start) / rounds
     return ruled, recorded
 

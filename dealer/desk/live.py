@@ -139,10 +139,10 @@ class TableSession:
             self.over = True
         if reply.kind != SETTLE:
             return Said(reply)
-        from dealer.desk.paigow import settle_round
+        from dealer.desk.paigow import record_round
 
         try:
-            ruling, ruling_id = settle_round(self.desk, self.profile, reply.round, reply.typed)
+            ruling, ruling_id = record_round(self.desk, self.profile, reply.round, reply.typed)
         except DealerError as exc:
             raise DealerError(f"{exc} (the round is kept: settle again, or undo)") from None
         self.session = self.session.settled(ruling_id, ruling.result)

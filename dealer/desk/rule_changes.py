@@ -24,13 +24,11 @@ if TYPE_CHECKING:
 ACTION = "rule change"
 
 
-def ruling_profile(desk: Desk, house: HouseRules) -> Profile:
-    """The profile a ruling at `desk` is made under: `house` loaded, its `--rule` changes
-    refused where the table's profile forbids them, else approved by the supervisor given (the
-    approver recorded)."""
+def changed_profile(desk: Desk, house: HouseRules) -> Profile:
+    """The profile a ruling at `desk` is made under when `house` has `--rule` changes: `house`
+    loaded, its changes refused where the table's profile forbids them, else approved by the
+    supervisor given (the approver recorded)."""
     profile = house.load()
-    if not house.rules:
-        return profile
     table = house._replace(rules=(), supervisor=None, pin=None).load()
     if table.rule_changes == "forbidden":
         raise DealerError(
