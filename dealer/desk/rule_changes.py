@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dealer.desk.context import Desk, HouseRules, open_log
+from dealer.desk.context import Desk, HouseRules, open_desk_log
 from dealer.kernel.errors import DealerError
 
 if TYPE_CHECKING:
@@ -42,6 +42,6 @@ def changed_profile(desk: Desk, house: HouseRules) -> Profile:
         )
     from dealer.audit.authority import authenticate
 
-    with open_log(desk.db) as log:
+    with open_desk_log(desk.db) as log:
         who = authenticate(log, house.supervisor, house.pin or "", ACTION)
     return profile._replace(approved_by=who.user_id)
