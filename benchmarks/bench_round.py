@@ -30,7 +30,7 @@ from dealer.desk.paigow import record_round
 from dealer.games.paigow import seat_rulings
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.profile import load_profile
-from dealer.games.paigow.session import Session
+from dealer.games.paigow.session import TableSession
 from dealer.kernel.cards import DECK, format_cards
 
 ALL_WAGERS = (
@@ -88,7 +88,7 @@ def _seat_checks(rounds: int) -> float:
     typed = [_round(i)[1] for i in range(rounds)]
     count, spent = 0, 0.0
     for lines in typed:
-        session, _ = Session(profile, "BENCH").step(lines[0])
+        session, _ = TableSession(profile, "BENCH").step(lines[0])
         for line in lines[1:]:
             start = time.perf_counter()
             session, reply = session.step(line)

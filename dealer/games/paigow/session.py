@@ -391,9 +391,9 @@ NOTHING = "nothing"
 
 
 @dataclass(frozen=True)
-class Reply:
+class TableReply:
     """What the session answers to one line. `kind`: entered, error, undone, show, history,
-    help, settle (record `round`, typed as `typed`, then call `Session.settled`), quit, or
+    help, settle (record `round`, typed as `typed`, then call `TableSession.settled`), quit, or
     nothing (a blank or comment line). `data` is the JSON form of show and history."""
 
     kind: str
@@ -404,7 +404,7 @@ class Reply:
 
 
 @dataclass(frozen=True)
-class Session:
+class TableSession:
     """The state of a live table: the round being entered and the rounds settled."""
 
     profile: Profile
@@ -451,11 +451,11 @@ class Session:
             "seats": [dict(s.raw) for s in self.seats],
         }
 
-    def step(self, line: str) -> tuple[Session, Reply]:
+    def step(self, line: str) -> tuple[TableSession, TableReply]:
         """Take one typed line; the next state and the reply."""
         text = line.strip()
         if not text or text.startswith("#"):
-            return self, Reply(NOTHING)
+            return self, TableReply(NOTHING)
         word, *rest_of_line = text.split(None, 1)
         command, rest = word.lower(), "".join(rest_of_line)
         if command in ("quit", "exit"):
@@ -469,9 +469,9 @@ class Session:
             return state._seat(text)
         except DealerError as exc:
             problems = exc.problems if isinstance(exc, RoundError) else [str(exc)]
-            return state, Reply(ERROR, ("; ".join(problems),))
+            return state, TableReply(ERROR, ("; ".join(problems),))
 
-    def settled(self, ruling_id: int, result: Mapping[str, Any]) -> Session:
+    def settled(self, ruling_id: int, result: Mapping[str, Any]) -> TableSession:
         """The round was ruled and recorded as `ruling_id` (`result`: its JSON); start the next."""
         needed = result.get("signoff_required")
         done = SettledRound(
@@ -481,14 +481,14 @@ class Session:
             Decimal(str(result.get("total_net", 0))),
             tuple(needed.get("seats", ())) if isinstance(needed, Mapping) else (),
         )
-        return Session(self.profile, self.table, history=(*self.history, done))
+        return TableSession(self.profile, self.table, history=(*self.history, done))
 
     # -- the parts ----------------------------------------------------------------------
 
-    def _quit(self) -> tuple[Session, Reply]:
+    def _quit(self) -> tuple[TableSession, TableReply]:
         if not self.in_progress or self.quitting:
-            return self, Reply(QUIT)
-        return replace(self, quitting=True), Reply(
+            return self, TableReply(QUIT)
+        return replace(self, quitting=True), TableReply(
             ERROR,
             (
                 f"round {self.round_number} is not settled ({self.pending()}): settle it, "
@@ -496,7 +496,7 @@ class Session:
             ),
         )
 
-    def _command(self, command: str, rest: str) -> tuple[Session, Reply]:
+    def _command(self, command: str, rest: str) -> tuple[TableSession, TableReply]:
         if command == "dealer":
             if not rest:
                 raise DealerError("give the dealer's seven cards: dealer As Kd 9c 7h 5s 3d 2c")
@@ -504,7 +504,7 @@ class Session:
         if rest:
             raise DealerError(f"{command} takes nothing after it")
         if command in ("help", "?"):
-            return self, Reply(HELP_TEXT, HELP)
+            return self, TableReply(HELP_TEXT, HELP)
         if command == "show":
             return self, self._show()
         if command == "history":
@@ -513,14 +513,14 @@ class Session:
             return self._undo()
         return self, self._settle()
 
-    def _dealer(self, text: str) -> tuple[Session, Reply]:
+    def _dealer(self, text: str) -> tuple[TableSession, TableReply]:
         cards = read_dealer(text, [s.seat for s in self.seats])
         again = self.dealer is not None
         state = replace(self, dealer=cards, dealer_text=text)
         what = "dealer's cards corrected" if again else "dealer"
-        return state, Reply(ENTERED, (f"{what}: {symbols(cards)}",))
+        return state, TableReply(ENTERED, (f"{what}: {symbols(cards)}",))
 
-    def _seat(self, text: str) -> tuple[Session, Reply]:
+    def _seat(self, text: str) -> tuple[TableSession, TableReply]:
         draft = self.draft
         parts = parse_seat_line(
             text,
@@ -548,22 +548,24 @@ class Session:
         if not draft.complete:
             check_seat(draft.raw, self.profile, self.dealer, earlier)
             state = replace(self, draft=draft)
-            return state, Reply(ENTERED, (f"seat {draft.number}: now its {draft.missing()}",))
+            return state, TableReply(ENTERED, (f"seat {draft.number}: now its {draft.missing()}",))
         seat = read_seat(draft.raw, self.profile, self.dealer, earlier)
         entered = EnteredSeat(draft.raw, seat)
         state = replace(self, seats=(*self.seats, entered), draft=None)
-        return state, Reply(ENTERED, (entered.line(),))
+        return state, TableReply(ENTERED, (entered.line(),))
 
-    def _undo(self) -> tuple[Session, Reply]:
+    def _undo(self) -> tuple[TableSession, TableReply]:
         if self.draft is not None:
-            return replace(self, draft=None), Reply(
+            return replace(self, draft=None), TableReply(
                 UNDONE, (f"undone: seat {self.draft.number} (not finished)",)
             )
         if self.seats:
             last = self.seats[-1]
-            return replace(self, seats=self.seats[:-1]), Reply(UNDONE, (f"undone: {last.line()}",))
+            return replace(self, seats=self.seats[:-1]), TableReply(
+                UNDONE, (f"undone: {last.line()}",)
+            )
         if self.dealer is not None:
-            return replace(self, dealer=None, dealer_text=""), Reply(
+            return replace(self, dealer=None, dealer_text=""), TableReply(
                 UNDONE, (f"undone: dealer {symbols(self.dealer)}",)
             )
         raise DealerError(
@@ -571,7 +573,7 @@ class Session:
             "voids it)"
         )
 
-    def _settle(self) -> Reply:
+    def _settle(self) -> TableReply:
         if self.dealer is None:
             raise DealerError("nothing to settle: give the dealer's cards and the seats first")
         if self.draft is not None:
@@ -583,9 +585,9 @@ class Session:
             raise DealerError("nothing to settle: no seat is in yet")
         raw = self.round_raw()
         typed = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True, default_flow_style=None)
-        return Reply(SETTLE, round=raw, typed=typed)
+        return TableReply(SETTLE, round=raw, typed=typed)
 
-    def _show(self) -> Reply:
+    def _show(self) -> TableReply:
         lines = [f"round {self.round_number} at table {self.table}"]
         lines.append(f"dealer: {symbols(self.dealer)}" if self.dealer else "dealer: (not yet)")
         lines += [s.line() for s in self.seats]
@@ -602,10 +604,10 @@ class Session:
             "seats": [s.to_dict() for s in self.seats],
             "entering": self.draft.raw if self.draft is not None else None,
         }
-        return Reply(SHOW, tuple(lines), data)
+        return TableReply(SHOW, tuple(lines), data)
 
-    def _history(self) -> Reply:
+    def _history(self) -> TableReply:
         data = {"history": [r.to_dict() for r in self.history]}
         if not self.history:
-            return Reply(HISTORY, ("no round settled yet in this session",), data)
-        return Reply(HISTORY, tuple(r.line() for r in self.history), data)
+            return TableReply(HISTORY, ("no round settled yet in this session",), data)
+        return TableReply(HISTORY, tuple(r.line() for r in self.history), data)
