@@ -36,6 +36,7 @@ from dealer.kernel.cards import (
     SUIT_SYMBOLS,
     Card,
     distinct,
+    symbols,
 )
 from dealer.kernel.errors import DealerError
 
@@ -129,11 +130,6 @@ class PlayedCard:
         if self.value == EMPEROR_VALUE:
             return "Emperor"
         return _value_char(self.value) + SUIT_SYMBOLS[self.suit]
-
-
-def symbols(cards: Iterable[PlayedCard | BuroshCard]) -> str:
-    """For people: `K♠ 10♥ Emperor`."""
-    return " ".join(c.symbol() for c in cards)
 
 
 def _value_char(value: int) -> str:
