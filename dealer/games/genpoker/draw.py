@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dealer.games.genpoker.deck import DECK, GenCard, format_cards, parse_cards
+from dealer.games.genpoker.deck import DECK, GenCard, parse_cards
 from dealer.games.genpoker.ranking import Category, GenComparison, compare, rank_hand
+from dealer.kernel.cards import format_cards
 from dealer.kernel.errors import DealerError, MoveError
 
 MIN_PLAYERS = 2
@@ -206,7 +207,7 @@ def standard_discards(cards: Sequence[GenCard]) -> tuple[GenCard, ...]:
     return tuple(spare[:MAX_DISCARD])
 
 
-def play_round(
+def play_draw(
     players: int,
     rng: random.Random,
     choose: Callable[[int, tuple[GenCard, ...]], Iterable[GenCard]] = (
