@@ -19,7 +19,7 @@ from dealer.cli.audit.options import (
     answer,
     echo_json,
     review,
-    when,
+    utc_time,
 )
 from dealer.cli.common import (
     DbOption,
@@ -45,7 +45,7 @@ def _dispute_rows(disputes: list[Dispute]) -> list[list[str]]:
     return [
         [
             str(d.id),
-            when(d.occurred_at) if d.occurred_at else "",
+            utc_time(d.occurred_at) if d.occurred_at else "",
             d.table_id,
             "" if d.seat is None else str(d.seat),
             ", ".join(d.parties),

@@ -27,7 +27,7 @@ from dealer.cli.audit.options import (
     UserFilter,
     echo_json,
     pin_or_ask,
-    when,
+    utc_time,
 )
 from dealer.cli.common import (
     Composite,
@@ -127,7 +127,7 @@ def _report(found: list[Shown], as_json: bool) -> None:
     rows = [
         [
             str(shown.record.id),
-            when(shown.record.recorded_at),
+            utc_time(shown.record.recorded_at),
             shown.record.table_id,
             _seats(shown.seats),
             f"{shown.record.user_id} ({shown.record.role})",
@@ -238,7 +238,7 @@ def show(
     if linked:
         lines.append("Referred to by:")
         lines += [
-            f"  #{r.id} {_what(r)} by {r.user_id}, {when(r.recorded_at)}"
+            f"  #{r.id} {_what(r)} by {r.user_id}, {utc_time(r.recorded_at)}"
             + (f": {r.reason}" if r.reason else "")
             for r in linked
         ]

@@ -133,14 +133,16 @@ class Supervisor(NamedTuple):
     pin: str
 
 
-def signed(supervisor: str | None, pin: str | None) -> Supervisor:
+def signer(supervisor: str | None, pin: str | None) -> Supervisor:
+    """The supervisor named by `--supervisor`, with their PIN (asked if not given)."""
     who = supervisor_id(supervisor)
     return Supervisor(who, pin_or_ask(pin, who))
 
 
-SUPERVISOR = Composite((option("supervisor", SupervisorOption), option("pin", PinOption)), signed)
+SUPERVISOR = Composite((option("supervisor", SupervisorOption), option("pin", PinOption)), signer)
 """`--supervisor ID` and `--pin` (or `DEALER_USER`, `DEALER_PIN`, or asked)."""
 
 
-def when(stamp: str) -> str:
+def utc_time(stamp: str) -> str:
+    """A stored UTC time to the second, marked Z (`dealer.cli.packet.when` adds the local time)."""
     return stamp[:19] + "Z"
