@@ -11,9 +11,10 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dealer.games.empire import MAX_PLAYERS
 from dealer.games.empire.combinations import default_table, load_table
 from dealer.games.empire.deck import SET, Plaque, parse_plaque, parse_plaques
-from dealer.games.empire.hand import EmpireHand, deal_hand, start_hand
+from dealer.games.empire.hand import DEALT, EmpireHand, deal_hand, start_hand
 from dealer.games.empire.ranking import Active, compare, rank_tableau
 from dealer.kernel.errors import CardError, ConfigError, DealerError
 
@@ -276,6 +277,10 @@ def test_deal_gives_seven_each_two_face_up() -> None:
     assert deal_hand(3, random.Random(9)) == deal_hand(3, random.Random(9))
     with pytest.raises(DealerError, match="2-7 players, not 8"):
         deal_hand(8, random.Random(0))
+
+
+def test_the_most_players_are_as_many_as_the_plaques_deal_hands_of_seven() -> None:
+    assert len(SET) // DEALT == MAX_PLAYERS
 
 
 def test_a_hand_played_through_to_a_yield() -> None:

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dealer.games.empire import MAX_PLAYERS, MIN_PLAYERS
 from dealer.games.empire.combinations import CombinationTable, default_table
 from dealer.games.empire.deck import SET, Plaque, distinct_tableaux, format_plaques
 from dealer.games.empire.ranking import (
@@ -46,11 +47,9 @@ from dealer.kernel.errors import CardError, DealerError, MoveError
 DEALT = 7
 FACE_UP = 2
 COMPLETE = 5
-MIN_PLAYERS = 2
 MAX_CHIPS = 999_999_999
 """The most chips an ante, a stack, a bet or a raise may be (whether stacks are tracked or
 not): an amount beyond it is a slip, refused before it is counted."""
-MAX_PLAYERS = len(SET) // DEALT
 ACTIONS = ("bet", "see", "raise", "yield", "turn")
 
 

@@ -14,13 +14,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dealer.games.genpoker import MAX_PLAYERS, MIN_PLAYERS
 from dealer.games.genpoker.deck import DECK, GenCard, parse_cards
 from dealer.games.genpoker.ranking import Category, GenComparison, compare, rank_hand
 from dealer.kernel.cards import format_cards
 from dealer.kernel.errors import DealerError, MoveError
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 8
 HAND_SIZE = 5
 MAX_DISCARD = 3
 
