@@ -25,8 +25,9 @@ from dealer.kernel.errors import DealerError
 from dealer.kernel.money import CENT, fmt_money
 from dealer.kernel.text import has_control, quoted
 
-SEATS = range(1, 7)
-"""The seats of a Pai Gow table (1-6)."""
+PAIGOW_SEATS = range(1, 7)
+"""The seats of a Pai Gow table (1-6): `seat`'s default, a round file's and the live table's
+seats."""
 
 _USER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 _TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@#-]{0,63}")
@@ -95,7 +96,7 @@ def optional_money(
     return None if value is None else money(value, what, limit=limit)
 
 
-def seat(value: object, seats: range = SEATS, what: str = "seat") -> int:
+def seat(value: object, seats: range = PAIGOW_SEATS, what: str = "seat") -> int:
     """A seat number as people count them (from 1), within `seats`."""
     text = (
         str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""

@@ -19,7 +19,8 @@ from dealer.audit.records import Record, RecordFilter
 from dealer.audit.status import Status, status
 from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import Desk, LogLocation, open_desk_log
-from dealer.inputs import text_file
+from dealer.games import empire, genpoker, hyrule
+from dealer.inputs import PAIGOW_SEATS, text_file
 from dealer.kernel.errors import AuditError, DealerError
 from dealer.kernel.text import quoted
 from dealer.kernel.tuples import NamedTuple
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Reads
 
 __all__ = [
+    "ANY_GAME_SEATS",
     "Checkpoint",
     "Record",
     "RecordFilter",
@@ -43,6 +45,13 @@ __all__ = [
     "verify",
     "write_whole",
 ]
+
+ANY_GAME_SEATS = range(
+    1, max(len(PAIGOW_SEATS), empire.MAX_PLAYERS, genpoker.MAX_PLAYERS, hyrule.MAX_PLAYERS) + 1
+)
+"""The seats of any game's table (1-8: Genpoker's), numbered from 1: the seats the log's seat
+filter and a dispute may name. Each game declares its own in its package, so reading them loads
+no game."""
 
 
 class Shown(NamedTuple):

@@ -9,7 +9,6 @@ import typer
 
 from dealer import inputs
 from dealer.cli.audit.options import (
-    SEATS,
     SUPERVISOR,
     ReasonOption,
     ReviewerOption,
@@ -30,6 +29,7 @@ from dealer.cli.common import (
 from dealer.cli.render import table
 from dealer.desk import supervision
 from dealer.desk.context import Desk
+from dealer.desk.records import ANY_GAME_SEATS
 from dealer.desk.supervision import AMOUNT_LIMIT, OUTCOMES, Dispute
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
@@ -82,7 +82,7 @@ def dispute_open(
     made = supervision.open_dispute(
         desk,
         inputs.text(description, "the dispute's description"),
-        seat=None if seat is None else inputs.seat(seat, SEATS),
+        seat=None if seat is None else inputs.seat(seat, ANY_GAME_SEATS),
         occurred_at=inputs.time(when) if when else None,
         parties=tuple(inputs.text(p, "--party") for p in party or ()),
         video=inputs.text(video, "--video") if video else "",

@@ -12,7 +12,6 @@ import typer
 
 from dealer import inputs
 from dealer.cli.audit.options import (
-    SEATS,
     ActionFilter,
     GameFilter,
     IdFilter,
@@ -40,7 +39,7 @@ from dealer.cli.common import (
 from dealer.cli.render import table
 from dealer.desk import records
 from dealer.desk.context import Desk
-from dealer.desk.records import Record, RecordFilter, Shown, Status
+from dealer.desk.records import ANY_GAME_SEATS, Record, RecordFilter, Shown, Status
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.text import printable
 
@@ -66,7 +65,7 @@ def _filter(
     return RecordFilter(
         ids=tuple(inputs.record_id(i) for i in ids or ()),
         table_id=inputs.table_id(table_id) if table_id else None,
-        seat=inputs.seat(seat, SEATS) if seat is not None else None,
+        seat=inputs.seat(seat, ANY_GAME_SEATS) if seat is not None else None,
         game=game,
         user_id=inputs.user_id(user) if user else None,
         kind=kind,

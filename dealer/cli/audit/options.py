@@ -80,8 +80,6 @@ ReviewerPinOption = Annotated[
         help="The second reviewer's own PIN (else asked, hidden).",
     ),
 ]
-SEATS = range(1, 9)
-"""The seats of any game's table (Pai Gow 1-6, Genpoker up to 8), for filters and disputes."""
 
 
 def echo_json(value: Any) -> None:

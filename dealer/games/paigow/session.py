@@ -37,7 +37,7 @@ from dealer.games.paigow.round_input import (
     read_dealer,
     read_seat,
 )
-from dealer.inputs import money, patron_id
+from dealer.inputs import PAIGOW_SEATS, money, patron_id
 from dealer.kernel.cards import Card, split_tokens, symbols
 from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.money import fmt_money, money_json
@@ -141,7 +141,8 @@ class _LineReader:
         else:
             shown = f" ({quoted(tokens[0])} is not a seat)" if tokens else ""
             raise DealerError(
-                f"start a seat with its number (1-6){shown}, e.g. '3 As Kd 9c 7h 5s 3d 2c base 25'"
+                f"start a seat with its number ({PAIGOW_SEATS.start}-{PAIGOW_SEATS.stop - 1})"
+                f"{shown}, e.g. '3 As Kd 9c 7h 5s 3d 2c base 25'"
             )
         return rest
 
