@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from dealer.games.genpoker.deck import DECK, PER_COLOUR, GenCard, parse_card, parse_hand
 from dealer.games.genpoker.draw import deal, play_draw, standard_discards
-from dealer.games.genpoker.ranking import Category, compare, hand_key, rank_hand
+from dealer.games.genpoker.ranking import Category, compare, explain, hand_key, rank_hand
 from dealer.kernel.errors import CardError, DealerError
 
 DATA = Path(__file__).parent / "data"
@@ -109,7 +109,7 @@ def test_seed_ties(hands: str, winners: str, source: str) -> None:
 def test_flush_example_explains_the_sum() -> None:
     result = compare([parse_hand("1B 3B1 6B1 6B2 6B3"), parse_hand("1R 4R1 4R2 5R1 6R1")])
     assert result.winners == (1,)
-    assert "sum of all five (lower wins): 20 against 22" in " ".join(result.explanation())
+    assert "sum of all five (lower wins): 20 against 22" in " ".join(explain(result))
 
 
 def test_rank_to_dict_shape() -> None:
@@ -126,7 +126,7 @@ def test_rank_to_dict_shape() -> None:
 def test_split_pot_is_said() -> None:
     result = compare([parse_hand("1R 2R 3R1 4R1 5R1"), parse_hand("1B 2B 3B1 4B1 5B1")])
     assert result.to_dict()["split"] is True
-    assert "split the pot" in result.explanation()[-1]
+    assert "split the pot" in explain(result)[-1]
 
 
 def test_rank_hand_refuses_bad_hands() -> None:
