@@ -109,6 +109,23 @@ def seat(value: object, seats: range = PAIGOW_SEATS, what: str = "seat") -> int:
     return int(text)
 
 
+_SEAT_FIRST = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
+_SEAT_TYPED = re.compile(r"[0-9]{1,9}")
+"""A seat as typed: ASCII digits (no lookalike digit, no superscript), at most nine."""
+
+
+def seat_first(text: str) -> tuple[int | None, str]:
+    """A live session's move, `seat N` (or `seat N:`) before it or not: the seat as people count
+    seats (None: not named; the game decides whether it may move) and the move after it."""
+    words = text.strip()
+    named = _SEAT_FIRST.fullmatch(words)
+    if named is None:
+        return None, words
+    if not _SEAT_TYPED.fullmatch(named.group(1)):
+        raise DealerError(f"seat {named.group(1)!r} is not a seat number")
+    return int(named.group(1)), named.group(2) or ""
+
+
 def user_id(text: object, what: str = "user id") -> str:
     """A user id: letters, digits and `._@-`, up to 64 characters."""
     if not isinstance(text, str) or not _USER_ID.fullmatch(text):
