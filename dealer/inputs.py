@@ -373,15 +373,18 @@ def text_or_stdin(source: str, what: str, limit: int = DOCUMENT_LIMIT) -> tuple[
     return text_file(source, what, limit), source
 
 
-def document(text: str, origin: str) -> Any:
-    """A YAML (or JSON) document's content, parsed safely; errors name `origin` and the line."""
+def document(text: str, origin: str, *, cache: bool = True) -> Any:
+    """A YAML (or JSON) document's content, parsed safely (`load_yaml`: no key twice, aliases
+    within limits; `cache` as there). The one reader of every document a person gives (profile,
+    `--rule` value, House Way, pay tables, round file, combination table): a document that is
+    not valid is refused in one wording, `ORIGIN: line L, column C: not valid YAML: PROBLEM`,
+    a `DocumentSyntaxError` (a ConfigError) keeping the line, column and problem."""
     from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 
     try:
-        return load_yaml(text)
+        return load_yaml(text, cache)
     except DocumentSyntaxError as exc:
-        where = f" line {exc.line}" if exc.line else ""
-        raise DealerError(f"{origin}{where} is not valid YAML: {exc.problem}") from None
+        raise DocumentSyntaxError(f"{origin}: {exc}", exc.line, exc.column, exc.problem) from None
 
 
 def lines(
