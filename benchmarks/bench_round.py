@@ -26,11 +26,11 @@ from typing import Any
 import yaml
 
 from dealer.desk.context import Desk
-from dealer.desk.paigow import settle_round
+from dealer.desk.paigow import record_round
 from dealer.games.paigow import seat_rulings
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.profile import load_profile
-from dealer.games.paigow.session import Session
+from dealer.games.paigow.session import TableSession
 from dealer.kernel.cards import DECK, format_cards
 
 ALL_WAGERS = (
@@ -88,7 +88,7 @@ def _seat_checks(rounds: int) -> float:
     typed = [_round(i)[1] for i in range(rounds)]
     count, spent = 0, 0.0
     for lines in typed:
-        session, _ = Session(profile, "BENCH").step(lines[0])
+        session, _ = TableSession(profile, "BENCH").step(lines[0])
         for line in lines[1:]:
             start = time.perf_counter()
             session, reply = session.step(line)
@@ -107,10 +107,10 @@ def _rulings(rounds: int, tmp: Path) -> tuple[float, float]:
         seat_rulings.round_ruling(raw, "", profile, meters)
     ruled = (time.perf_counter() - start) / rounds
     desk = Desk(tmp / "session.sqlite", "bench", "BENCH")
-    settle_round(desk, profile, raws[0], "")  # creates the database
+    record_round(desk, profile, raws[0], "")  # creates the database
     start = time.perf_counter()
     for raw in raws:
-        settle_round(desk, profile, raw, "")
+        record_round(desk, profile, raw, "")
     recorded = (time.perf_counter() - start) / rounds
     return ruled, recorded
 

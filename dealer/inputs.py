@@ -25,8 +25,9 @@ from dealer.kernel.errors import DealerError
 from dealer.kernel.money import CENT, fmt_money
 from dealer.kernel.text import has_control, quoted
 
-SEATS = range(1, 7)
-"""The seats of a Pai Gow table (1-6)."""
+PAIGOW_SEATS = range(1, 7)
+"""The seats of a Pai Gow table (1-6): `seat`'s default, a round file's and the live table's
+seats."""
 
 _USER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 _TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@#-]{0,63}")
@@ -95,7 +96,7 @@ def optional_money(
     return None if value is None else money(value, what, limit=limit)
 
 
-def seat(value: object, seats: range = SEATS, what: str = "seat") -> int:
+def seat(value: object, seats: range = PAIGOW_SEATS, what: str = "seat") -> int:
     """A seat number as people count them (from 1), within `seats`."""
     text = (
         str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""
@@ -106,6 +107,23 @@ def seat(value: object, seats: range = SEATS, what: str = "seat") -> int:
             f"{what} {quoted(value)}: seats are numbered {seats.start}-{seats.stop - 1}"
         )
     return int(text)
+
+
+_SEAT_FIRST = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
+_SEAT_TYPED = re.compile(r"[0-9]{1,9}")
+"""A seat as typed: ASCII digits (no lookalike digit, no superscript), at most nine."""
+
+
+def seat_first(text: str) -> tuple[int | None, str]:
+    """A live session's move, `seat N` (or `seat N:`) before it or not: the seat as people count
+    seats (None: not named; the game decides whether it may move) and the move after it."""
+    words = text.strip()
+    named = _SEAT_FIRST.fullmatch(words)
+    if named is None:
+        return None, words
+    if not _SEAT_TYPED.fullmatch(named.group(1)):
+        raise DealerError(f"seat {named.group(1)!r} is not a seat number")
+    return int(named.group(1)), named.group(2) or ""
 
 
 def user_id(text: object, what: str = "user id") -> str:
@@ -355,15 +373,18 @@ def text_or_stdin(source: str, what: str, limit: int = DOCUMENT_LIMIT) -> tuple[
     return text_file(source, what, limit), source
 
 
-def document(text: str, origin: str) -> Any:
-    """A YAML (or JSON) document's content, parsed safely; errors name `origin` and the line."""
+def document(text: str, origin: str, *, cache: bool = True) -> Any:
+    """A YAML (or JSON) document's content, parsed safely (`load_yaml`: no key twice, aliases
+    within limits; `cache` as there). The one reader of every document a person gives (profile,
+    `--rule` value, House Way, pay tables, round file, combination table): a document that is
+    not valid is refused in one wording, `ORIGIN: line L, column C: not valid YAML: PROBLEM`,
+    a `DocumentSyntaxError` (a ConfigError) keeping the line, column and problem."""
     from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 
     try:
-        return load_yaml(text)
+        return load_yaml(text, cache)
     except DocumentSyntaxError as exc:
-        where = f" line {exc.line}" if exc.line else ""
-        raise DealerError(f"{origin}{where} is not valid YAML: {exc.problem}") from None
+        raise DocumentSyntaxError(f"{origin}: {exc}", exc.line, exc.column, exc.problem) from None
 
 
 def lines(

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dealer.analysis.exact import PAYTABLE_ORDER, Deck, count_deck_events, count_events
+from dealer.analysis.exact import PAYTABLE_ORDER, DeckComposition, count_deck_events, count_events
 from dealer.analysis.paytable_return import (
     NOTHING,
     analyze_paytable,
@@ -280,14 +280,20 @@ def test_sample_frequencies_agree_with_the_exact_counts() -> None:
 
 
 SMALL_DECKS = [
-    Deck(ranks=(10, 11, 12, 13, 14), suits=(0, 1, 2, 3), joker=True),  # five aces, quads, A-K
-    Deck(ranks=(14, 2, 3, 4, 5, 6, 7, 8, 9), suits=(0, 3), joker=True),  # 7-card SF, one colour
-    Deck(ranks=(2, 3, 4, 5, 6, 7, 8, 9), suits=(0, 2), joker=True),  # two-tone 9-high
-    Deck(ranks=(8, 9, 10, 11, 12, 13, 14), suits=(0, 1), joker=True),  # 8-A runs, suited A-K
+    DeckComposition(
+        ranks=(10, 11, 12, 13, 14), suits=(0, 1, 2, 3), joker=True
+    ),  # five aces, quads, A-K
+    DeckComposition(
+        ranks=(14, 2, 3, 4, 5, 6, 7, 8, 9), suits=(0, 3), joker=True
+    ),  # 7-card SF, one colour
+    DeckComposition(ranks=(2, 3, 4, 5, 6, 7, 8, 9), suits=(0, 2), joker=True),  # two-tone 9-high
+    DeckComposition(
+        ranks=(8, 9, 10, 11, 12, 13, 14), suits=(0, 1), joker=True
+    ),  # 8-A runs, suited A-K
 ]
 
 
-def deck_hand_events(deck: Deck) -> Counter[tuple[str, ...]]:
+def deck_hand_events(deck: DeckComposition) -> Counter[tuple[str, ...]]:
     cards = [Card(r, s) for r in deck.ranks for s in deck.suits] + ([JOKER] if deck.joker else [])
     found: Counter[tuple[str, ...]] = Counter()
     for hand in itertools.combinations(cards, 7):
@@ -314,7 +320,7 @@ ROYAL_NOT_OFFERED = synthetic(
 
 
 @pytest.mark.parametrize("deck", SMALL_DECKS, ids=lambda d: f"{len(d.ranks)}x{len(d.suits)}")
-def test_every_hand_of_small_decks_matches_the_settlement(deck: Deck) -> None:
+def test_every_hand_of_small_decks_matches_the_settlement(deck: DeckComposition) -> None:
     found = deck_hand_events(deck)
     counts = count_deck_events(deck, "paytable")
     tables = [*SHIPPED, EC_2006, ROYAL_NOT_OFFERED]

@@ -19,7 +19,7 @@ from dealer.audit import entries
 from dealer.audit.records import Entry
 from dealer.audit.sqlite_schema import LATEST, MIGRATIONS
 from dealer.cli.app import build_app
-from dealer.desk.context import open_log
+from dealer.desk.context import open_desk_log
 from dealer.kernel.errors import AuditError
 
 PIN = "lantern-2468"
@@ -71,7 +71,7 @@ def logged(tmp_path: Path) -> Path:
     """A log with a supervisor (record 1) and a ruling at PG-1 (record 2), closed."""
     db = tmp_path / "audit.sqlite"
     assert run(*WRITING, db=db).exit_code == 0
-    with open_log(db) as log:
+    with open_desk_log(db) as log:
         entries.append(log, RULING)
     assert companions(db) == []  # the last connection's close checkpointed the WAL away
     return db
@@ -218,7 +218,7 @@ def test_reading_commands_open_the_log_read_only(logged: Path) -> None:
     """A writable log too: opened with mode=ro, so nothing can be written through it (even by
     root, whom file permissions do not stop), nothing is migrated, the file is unchanged."""
     before = state(logged)
-    with open_log(logged, read_only=True) as log:
+    with open_desk_log(logged, read_only=True) as log:
         assert [r.id for r in log.records()] == [1, 2]
         with pytest.raises(AuditError, match="readonly"):
             entries.append(log, RULING)
@@ -266,7 +266,7 @@ def test_every_file_of_the_log_is_private(tmp_path: Path, mask: int) -> None:
     export, kept = tmp_path / "audit.csv", tmp_path / "shift.chk"
     with umask(mask):
         assert run(*WRITING, db=db).exit_code == 0
-        with open_log(db) as log:  # while it is open its -wal and -shm are there
+        with open_desk_log(db) as log:  # while it is open its -wal and -shm are there
             entries.append(log, RULING)
             assert companions(db) == ["audit.sqlite-shm", "audit.sqlite-wal"]
             assert [mode(db.parent / name) for name in companions(db)] == [0o600, 0o600]

@@ -19,8 +19,7 @@ from dealer.audit.records import Entry, RecordFilter
 from dealer.audit.sqlite import SQLiteStorage
 from dealer.audit.storage import Storage
 from dealer.audit.verify import verify
-from dealer.desk.context import DeskNotice, default_db
-from dealer.desk.context import open_log as desk_log
+from dealer.desk.context import DeskNotice, default_db, open_desk_log
 from dealer.kernel.errors import AuditError
 
 
@@ -71,7 +70,7 @@ def test_open_default_creates_folder_under_cwd(
 ) -> None:
     monkeypatch.delenv("DEALER_DB", raising=False)
     monkeypatch.chdir(tmp_path)
-    with pytest.warns(DeskNotice) as said, desk_log(None) as opened:
+    with pytest.warns(DeskNotice) as said, open_desk_log(None) as opened:
         assert isinstance(opened, SQLiteStorage)
         assert opened.path == Path("logs/dealer.sqlite")
     assert (tmp_path / "logs" / "dealer.sqlite").is_file()
@@ -79,7 +78,7 @@ def test_open_default_creates_folder_under_cwd(
     assert capsys.readouterr().err == ""  # the desk never prints: the CLI shows the notice
     with warnings.catch_warnings(record=True) as again:
         warnings.simplefilter("always")
-        desk_log(None).close()
+        open_desk_log(None).close()
     assert again == []  # said once, when it was created
 
 

@@ -43,7 +43,7 @@ def ruling(user_id: str = "D1", role: str = "dealer", kind: str = "ruling") -> E
 
 def test_a_pin_seals_a_signing_key() -> None:
     stored, private = keys.make_key("lantern-2468")
-    blob = keys.parse(stored)
+    blob = keys.parse_blob(stored)
     assert blob is not None and stored.startswith("ed25519-scrypt$1024$8$1$")
     assert len(blob.salt) == 16 and blob.public == keys.public_key(stored)
     assert users.unlock("lantern-2468", stored) is not None

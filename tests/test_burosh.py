@@ -19,6 +19,7 @@ from dealer.games.burosh.ranking import (
     CATEGORY_BY_NAME,
     TIE_LINE,
     compare,
+    explain,
     rank_hand,
 )
 from dealer.kernel.cards import Card
@@ -89,29 +90,29 @@ def test_compare_table(row: dict[str, str]) -> None:
     hands = [parse_hand(h) for h in row["hands"].split("|")]
     result = compare(hands, parse_trump(row["trump"]))
     winners = [int(w) for w in row["winners"].split(",")]
-    assert result.to_dict()["winners"] == winners
-    assert len(result.to_dict()["hands"]) == len(hands)
+    assert result.to_dict("tie")["winners"] == winners
+    assert len(result.to_dict("tie")["hands"]) == len(hands)
     assert result.tie == (len(winners) > 1)
-    assert (TIE_LINE in result.explanation()[-1]) == result.tie
+    assert (TIE_LINE in explain(result)[-1]) == result.tie
 
 
 def test_seed_emperor_wins_tie_and_says_so() -> None:
     result = compare([parse_hand("Ks Kh"), parse_hand("Kd EM")], SPADES)
     assert result.winners == (1,)
-    assert "the Emperor wins" in result.explanation()[-1]
+    assert "the Emperor wins" in explain(result)[-1]
     assert result.hands[1].to_dict()["wilds"] == {"EM": "Ks"}
 
 
 def test_seed_magician_tie_explanation() -> None:
     result = compare([parse_hand("Ts Th"), parse_hand("Td MG")], SPADES)
-    last = result.explanation()[-1]
+    last = explain(result)[-1]
     assert "tie: all challenging dice stay" in last
     assert "Magician and the Hermit count as the cards they copy" in last
 
 
 def test_trump_beats_higher_values_explanation() -> None:
     result = compare([parse_hand("2s 2h 2d"), parse_hand("Jh Jd Jc")], SPADES)
-    assert "the same hand with trump wins whatever the values" in result.explanation()[-1]
+    assert "the same hand with trump wins whatever the values" in explain(result)[-1]
 
 
 # --- explanations and JSON ----------------------------------------------------------------------

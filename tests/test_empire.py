@@ -11,10 +11,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dealer.games.empire import MAX_PLAYERS
 from dealer.games.empire.combinations import default_table, load_table
 from dealer.games.empire.deck import SET, Plaque, parse_plaque, parse_plaques
-from dealer.games.empire.hand import EmpireHand, deal_hand, start_hand
-from dealer.games.empire.ranking import Active, compare, rank_tableau
+from dealer.games.empire.hand import DEALT, EmpireHand, deal_hand, start_hand
+from dealer.games.empire.ranking import Active, compare, comparison_dict, explain, rank_tableau
 from dealer.kernel.errors import CardError, ConfigError, DealerError
 
 DATA = Path(__file__).parent / "data"
@@ -144,13 +145,13 @@ def test_tie_break_explanations() -> None:
     emulated = compare(
         [parse_plaques("black-sword white-sword"), parse_plaques("red-sword dragon")]
     )
-    assert "a true plaque beats an emulated one" in emulated.explanation()[-2]
+    assert "a true plaque beats an emulated one" in explain(emulated)[-2]
     colour = compare([parse_plaques("red-bow white-bow"), parse_plaques("blue-bow green-bow")])
-    assert "colour decides, red against blue" in colour.explanation()[-2]
+    assert "colour decides, red against blue" in explain(colour)[-2]
     rank = compare([parse_plaques("red-sword blue-sword"), parse_plaques("red-bow blue-bow")])
-    assert "highest-ranked active plaques decide, sword against bow" in rank.explanation()[-2]
+    assert "highest-ranked active plaques decide, sword against bow" in explain(rank)[-2]
     split = compare([parse_plaques("dragon"), parse_plaques("dragon")])
-    assert split.split and "split the pot" in split.explanation()[-2]
+    assert split.tie and "split the pot" in explain(split)[-2]
 
 
 # --- provisional data and the operator's table -------------------------------------------
@@ -171,9 +172,9 @@ def test_every_ruling_on_the_shipped_table_says_provisional() -> None:
     assert ranked.to_dict()["provisional"] is True
     assert any(line.startswith("Provisional:") for line in ranked.explanation())
     result = compare([parse_plaques("red-sword"), parse_plaques("blue-bow")])
-    assert result.to_dict()["provisional"] is True
-    assert all(h["provisional"] for h in result.to_dict()["hands"])
-    assert any(line.startswith("Provisional:") for line in result.explanation())
+    assert comparison_dict(result)["provisional"] is True
+    assert all(h["provisional"] for h in comparison_dict(result)["hands"])
+    assert any(line.startswith("Provisional:") for line in explain(result))
 
 
 def test_an_operator_table_changes_rulings() -> None:
@@ -276,6 +277,10 @@ def test_deal_gives_seven_each_two_face_up() -> None:
     assert deal_hand(3, random.Random(9)) == deal_hand(3, random.Random(9))
     with pytest.raises(DealerError, match="2-7 players, not 8"):
         deal_hand(8, random.Random(0))
+
+
+def test_the_most_players_are_as_many_as_the_plaques_deal_hands_of_seven() -> None:
+    assert len(SET) // DEALT == MAX_PLAYERS
 
 
 def test_a_hand_played_through_to_a_yield() -> None:

@@ -20,7 +20,7 @@ from dealer.analysis.exact import (
     FULL_DECK,
     PAYTABLE_ORDER,
     POKER_ORDER,
-    Deck,
+    DeckComposition,
     clear_cache,
     count_deck_events,
     count_events,
@@ -139,13 +139,13 @@ def brute_event(hand: tuple[tuple[int, int], ...], order: tuple[str, ...]) -> st
     return highest(brute_events(hand), order)
 
 
-def deck_cards(deck: Deck) -> list[tuple[int, int]]:
+def deck_cards(deck: DeckComposition) -> list[tuple[int, int]]:
     """The cards of a (small) deck."""
     return [(r, s) for r in deck.ranks for s in deck.suits] + ([JOKER] if deck.joker else [])
 
 
 @cache
-def brute_counts(deck: Deck) -> dict[str, dict[str, int]]:
+def brute_counts(deck: DeckComposition) -> dict[str, dict[str, int]]:
     """Every seven-card hand of `deck` classified one by one, in each order."""
     tallies = {order: Counter[str]() for order in ("paytable", "poker")}
     for hand in combinations(deck_cards(deck), 7):
@@ -215,21 +215,21 @@ def test_brute_classifier_poker_order_puts_the_straight_first() -> None:
 
 SMALL_DECKS = [
     # four suits: quads, five aces, full houses, royals with and without a suited A-K
-    Deck(ranks=(10, 11, 12, 13, 14), suits=(0, 1, 2, 3), joker=True),
+    DeckComposition(ranks=(10, 11, 12, 13, 14), suits=(0, 1, 2, 3), joker=True),
     # the wheel, seven-card straight flushes, 9-high pai gows all of one colour (clubs, spades)
-    Deck(ranks=(14, 2, 3, 4, 5, 6, 7, 8, 9), suits=(0, 3), joker=True),
+    DeckComposition(ranks=(14, 2, 3, 4, 5, 6, 7, 8, 9), suits=(0, 3), joker=True),
     # 9-high pai gows that are two-tone only (clubs, hearts)
-    Deck(ranks=(2, 3, 4, 5, 6, 7, 8, 9), suits=(0, 2), joker=True),
+    DeckComposition(ranks=(2, 3, 4, 5, 6, 7, 8, 9), suits=(0, 2), joker=True),
     # 9-high pai gows of both kinds (clubs, hearts, spades), no joker
-    Deck(ranks=(2, 3, 4, 5, 7, 8, 9), suits=(0, 2, 3), joker=False),
+    DeckComposition(ranks=(2, 3, 4, 5, 7, 8, 9), suits=(0, 2, 3), joker=False),
     # 10-, jack-, queen- and king-high pai gows (diamonds, hearts), no joker
-    Deck(ranks=(2, 3, 4, 6, 7, 9, 10, 11, 12, 13), suits=(1, 2), joker=False),
+    DeckComposition(ranks=(2, 3, 4, 6, 7, 9, 10, 11, 12, 13), suits=(1, 2), joker=False),
 ]
 
 
 @pytest.mark.parametrize("deck", SMALL_DECKS, ids=lambda d: f"{len(d.ranks)}x{len(d.suits)}")
 @pytest.mark.parametrize("order", ["paytable", "poker"])
-def test_small_deck_matches_brute_force(deck: Deck, order: str) -> None:
+def test_small_deck_matches_brute_force(deck: DeckComposition, order: str) -> None:
     assert count_deck_events(deck, order) == brute_counts(deck)[order]
 
 
@@ -247,13 +247,13 @@ def test_small_decks_reach_every_event() -> None:
 def test_any_small_deck_matches_brute_force(ranks: set[int], suits: set[int], joker: bool) -> None:
     size = len(ranks) * len(suits) + joker
     assume(7 <= size <= 14)
-    deck = Deck(ranks=tuple(sorted(ranks)), suits=tuple(sorted(suits)), joker=joker)
+    deck = DeckComposition(ranks=tuple(sorted(ranks)), suits=tuple(sorted(suits)), joker=joker)
     assert count_deck_events(deck, "poker") == brute_counts(deck)["poker"]
     assert sum(count_deck_events(deck).values()) == comb(size, 7)
 
 
 def test_no_pai_gow_below_9_high() -> None:
-    deck = Deck(ranks=(2, 3, 4, 5, 6, 7, 8), suits=(0, 1), joker=True)
+    deck = DeckComposition(ranks=(2, 3, 4, 5, 6, 7, 8), suits=(0, 1), joker=True)
     brute = brute_counts(deck)["paytable"]
     assert set(brute) == set(PAYTABLE_ORDER)
     assert all(n == 0 for e, n in count_deck_events(deck).items() if "pai-gow" in e)
@@ -351,4 +351,4 @@ def test_unknown_order_is_a_domain_error() -> None:
 )
 def test_bad_deck_is_a_domain_error(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(DealerError, match=message):
-        Deck(**kwargs)
+        DeckComposition(**kwargs)

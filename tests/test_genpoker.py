@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer.games.genpoker.deck import DECK, PER_COLOUR, GenCard, parse_card, parse_hand
-from dealer.games.genpoker.draw import deal, play_round, standard_discards
-from dealer.games.genpoker.ranking import Category, compare, hand_key, rank_hand
+from dealer.games.genpoker.draw import deal, play_draw, standard_discards
+from dealer.games.genpoker.ranking import Category, compare, explain, hand_key, rank_hand
 from dealer.kernel.errors import CardError, DealerError
 
 DATA = Path(__file__).parent / "data"
@@ -109,7 +109,7 @@ def test_seed_ties(hands: str, winners: str, source: str) -> None:
 def test_flush_example_explains_the_sum() -> None:
     result = compare([parse_hand("1B 3B1 6B1 6B2 6B3"), parse_hand("1R 4R1 4R2 5R1 6R1")])
     assert result.winners == (1,)
-    assert "sum of all five (lower wins): 20 against 22" in " ".join(result.explanation())
+    assert "sum of all five (lower wins): 20 against 22" in " ".join(explain(result))
 
 
 def test_rank_to_dict_shape() -> None:
@@ -126,7 +126,7 @@ def test_rank_to_dict_shape() -> None:
 def test_split_pot_is_said() -> None:
     result = compare([parse_hand("1R 2R 3R1 4R1 5R1"), parse_hand("1B 2B 3B1 4B1 5B1")])
     assert result.to_dict()["split"] is True
-    assert "split the pot" in result.explanation()[-1]
+    assert "split the pot" in explain(result)[-1]
 
 
 def test_rank_hand_refuses_bad_hands() -> None:
@@ -361,7 +361,7 @@ def test_draw_replaces_discards_from_the_top_of_the_stock() -> None:
 
 
 def test_eight_seats_can_each_draw_three() -> None:
-    result = play_round(8, random.Random(5), lambda seat, cards: cards[:3], pot=80)
+    result = play_draw(8, random.Random(5), lambda seat, cards: cards[:3], pot=80)
     assert all(len(step.drawn) == 3 for step in result.round.draws)
     assert result.round.stock == ()
     assert sum(result.shares) == 80
@@ -405,7 +405,7 @@ def test_player_count_is_two_to_eight(players: int) -> None:
 def test_split_pot_gives_the_odd_chip_to_the_first_winner() -> None:
     # Find a reproducible split: every seat stands pat; look for a tied deal.
     for seed in range(2000):
-        result = play_round(3, random.Random(seed), lambda seat, cards: (), pot=101)
+        result = play_draw(3, random.Random(seed), lambda seat, cards: (), pot=101)
         if len(result.winners) == 2:
             first, second = result.winners
             assert result.shares[first] == 51 and result.shares[second] == 50
@@ -415,7 +415,7 @@ def test_split_pot_gives_the_odd_chip_to_the_first_winner() -> None:
 
 
 def test_draw_result_to_dict_and_explanation() -> None:
-    result = play_round(2, random.Random(4), pot=10)
+    result = play_draw(2, random.Random(4), pot=10)
     data = result.to_dict()
     assert set(data) >= {"winners", "hands", "seats", "pot", "shares"}
     assert [s["seat"] for s in data["seats"]] == [1, 2]
@@ -440,7 +440,7 @@ def test_standard_discards(hand: str, discards: str) -> None:
 @settings(max_examples=50, deadline=None)
 @given(st.integers(2, 8), st.integers(0, 2**32), st.integers(0, 1000))
 def test_any_round_is_consistent(players: int, seed: int, pot: int) -> None:
-    result = play_round(players, random.Random(seed), pot=pot)
+    result = play_draw(players, random.Random(seed), pot=pot)
     shown = [c for s in range(players) for c in result.round.hand(s)]
     assert len(shown) == len(set(shown)) == 5 * players
     assert result.winners and sum(result.shares) == pot

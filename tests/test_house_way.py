@@ -156,7 +156,7 @@ def test_a_property_can_ship_its_own_way(tmp_path: Path) -> None:
             " low: {pair: middle}}\n",
             "clause e: low {'pair': 'middle'} is not a known selection",
         ),
-        ("name: [unclosed", "not valid YAML"),
+        ("name: [unclosed", "bad.yaml: line 2, column 1: not valid YAML: while parsing a flow"),
     ],
 )
 def test_bad_documents_name_file_place_and_problem(text: str, message: str) -> None:

@@ -243,7 +243,8 @@ def test_a_rule_value_goes_through_the_same_checked_parser(db: Path) -> None:
         "paigow", "set", HAND, "--user", "d-1", "--rule", "rules={foul: reset, foul: push}"
     )
     assert result.exit_code == 1
-    assert result.stderr.startswith("Error: --rule") and "duplicate key 'foul'" in result.stderr
+    assert result.stderr.startswith("Error: --rule 'rules={foul: reset, foul: push}' value: ")
+    assert "line 1, column 15: not valid YAML: duplicate key 'foul'" in result.stderr
     assert result.stderr.count("\n") == 1
 
 
@@ -416,3 +417,39 @@ def test_only_a_checked_parse_is_cached(cache: Path, monkeypatch: pytest.MonkeyP
     write(cache, f"{digest}.json", '{"a": 2}')
     with pytest.raises(DocumentSyntaxError, match="duplicate key"):
         load_yaml(bad)
+
+
+# --- one reader, one wording ---------------------------------------------------------------
+
+BROKEN = "name: [unclosed\n"
+SAID = "line 2, column 1: not valid YAML: while parsing a flow sequence: did not find expected"
+
+
+def _refusal(read: Callable[[], object]) -> str:
+    with pytest.raises(DocumentSyntaxError) as caught:
+        read()
+    assert (caught.value.line, caught.value.column) == (2, 1)
+    return str(caught.value)
+
+
+def test_every_document_a_person_gives_is_refused_in_one_wording(tmp_path: Path) -> None:
+    from dealer.games.empire.combinations import load_table
+    from dealer.games.paigow.house_way import parse_house_way
+    from dealer.games.paigow.paytables import check_file
+    from dealer.games.paigow.profile import load_profile
+    from dealer.games.paigow.seat_rulings import read_round_text
+
+    path = write(tmp_path, "doc.yaml", BROKEN)
+    assert _refusal(lambda: inputs.document(BROKEN, "a note")).startswith(f"a note: {SAID}")
+    assert _refusal(lambda: parse_house_way(BROKEN, "w.yaml")).startswith(
+        f"House Way w.yaml: {SAID}"
+    )
+    assert _refusal(lambda: load_profile(path)).startswith(f"profile {path}: {SAID}")
+    assert _refusal(lambda: read_round_text(BROKEN, "r.yaml")).startswith(
+        f"round file r.yaml: {SAID}"
+    )
+    assert _refusal(lambda: load_table(path)).startswith(f"combination table {path}: {SAID}")
+    (problem,) = check_file(path)
+    assert problem.startswith(f"{path}: {SAID}")
+    rule = _refusal(lambda: load_profile(None, ["rules=[unclosed"]))
+    assert rule.startswith(f"--rule 'rules=[unclosed' value: {SAID}")

@@ -144,6 +144,26 @@ def test_seats_refused(typed: object) -> None:
         inputs.seat(typed)
 
 
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("discard 1R1", (None, "discard 1R1")),
+        ("  seat 3 discard 1R1 ", (3, "discard 1R1")),
+        ("Seat 12: bet 5", (12, "bet 5")),
+        ("seat 2", (2, "")),
+        ("seated", (None, "seated")),
+    ],
+)
+def test_a_seat_may_be_named_before_a_move(typed: str, read: tuple[int | None, str]) -> None:
+    assert inputs.seat_first(typed) == read
+
+
+@pytest.mark.parametrize("seat", ["x", "٣", "1234567890", "-1"])
+def test_a_named_seat_is_ascii_digits(seat: str) -> None:
+    with pytest.raises(DealerError, match=f"seat '{seat}' is not a seat number"):
+        inputs.seat_first(f"seat {seat} stand")
+
+
 @pytest.mark.parametrize("typed", ["PG-3", "main.7", "T#12", "a" * 64])
 def test_table_ids_read(typed: str) -> None:
     assert inputs.table_id(typed) == typed

@@ -99,7 +99,7 @@ def test_a_property_file_and_rule_overrides(tmp_path: Path) -> None:
             "cents",
         ),
         ("- just a list\n", [], "top level: must be a mapping"),
-        ("rules: [unclosed\n", [], "not valid YAML"),
+        ("rules: [unclosed\n", [], "bad.yaml: line 2, column 1: not valid YAML: while parsing"),
         ("", ["dealer_pai_gow=sometimes"], "'sometimes' is not one of half-pay"),
         ("", ["wheel"], "--rule 'wheel': expected KEY=VALUE"),
         ("", ["bogus=1"], "rules.bogus: unknown setting"),

@@ -32,7 +32,7 @@ from dealer.games.paigow.paytables import shipped_paytables
 from dealer.games.paigow.profile import Limit, load_profile
 from dealer.games.paigow.round_input import RoundError, read_round
 from dealer.games.paigow.rulings import bonus_ruling
-from dealer.games.paigow.session import Session
+from dealer.games.paigow.session import TableSession
 from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.replies import ReplyKind
 
@@ -354,7 +354,7 @@ def test_a_wager_of_nothing_is_not_placed_even_where_not_offered() -> None:
 
 
 def test_the_live_session_refuses_a_wager_not_offered() -> None:
-    session = Session(load_profile(None, ["offered.progressive_insurance=false"]), "PG-1")
+    session = TableSession(load_profile(None, ["offered.progressive_insurance=false"]), "PG-1")
     session, _ = session.step(DEALER)
     after, reply = session.step(f"1 {ROYAL} base 10 pi 1")
     assert reply.kind == ReplyKind.ERROR

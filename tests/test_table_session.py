@@ -33,7 +33,7 @@ from dealer.games.paigow.round_input import (
 )
 from dealer.games.paigow.session import (
     SeatParts,
-    Session,
+    TableSession,
     parse_seat_line,
 )
 from dealer.kernel.errors import DealerError
@@ -267,7 +267,7 @@ SCRIPT: list[tuple[str, str, str, str]] = [
 
 
 def test_the_state_machine_step_by_step() -> None:
-    session = Session(PROFILE, "PG-1")
+    session = TableSession(PROFILE, "PG-1")
     for line, kind, first, prompt in SCRIPT:
         session, reply = session.step(line)
         assert reply.kind == kind, (line, reply)
@@ -307,7 +307,7 @@ def test_the_state_machine_step_by_step() -> None:
 
 
 def test_undo_walks_back_to_an_empty_round() -> None:
-    session = Session(PROFILE, "PG-1")
+    session = TableSession(PROFILE, "PG-1")
     states = [session]
     for line in (DEALER, "1 Js Jd Ac Qh 8s 5d 3h base 25", "2"):
         session, reply = session.step(line)
@@ -323,7 +323,7 @@ def test_undo_walks_back_to_an_empty_round() -> None:
 
 
 def test_show_as_data() -> None:
-    session = Session(PROFILE, "PG-2")
+    session = TableSession(PROFILE, "PG-2")
     for line in (DEALER, "3 high Kc Kh 9d 6s 2h / low Qs Td base 10", "5 hw Ah Jh 9h 6d 2d 4c 7c"):
         session, _ = session.step(line)
     _, reply = session.step("show")
@@ -411,7 +411,7 @@ def test_any_typing_style_settles_the_meant_round(seed: int, seats: int) -> None
     rng = random.Random(seed)
     demo = deal_demo_round(seed, "PG-H", PROFILE)
     chosen = rng.sample(demo["seats"], seats)
-    session = Session(PROFILE, "PG-H")
+    session = TableSession(PROFILE, "PG-H")
     session, reply = session.step(demo["dealer"].lower())
     assert reply.kind == ReplyKind.ENTERED
     meant = []
@@ -431,7 +431,7 @@ def test_any_typing_style_settles_the_meant_round(seed: int, seats: int) -> None
 @given(seed=st.integers(0, 10**6), slot=st.integers(0, 6), bad=st.sampled_from(["Xs", "1h", "Zz"]))
 def test_a_typo_changes_nothing(seed: int, slot: int, bad: str) -> None:
     demo = deal_demo_round(seed, "PG-H", PROFILE)
-    session, _ = Session(PROFILE, "PG-H").step(demo["dealer"])
+    session, _ = TableSession(PROFILE, "PG-H").step(demo["dealer"])
     session, _ = session.step(f"1 {demo['seats'][0]['cards']} base 25")
     cards = demo["seats"][1]["cards"].split()
     cards[slot] = bad
@@ -449,7 +449,7 @@ def test_a_typo_changes_nothing(seed: int, slot: int, bad: str) -> None:
 @settings(max_examples=200, deadline=None)
 @given(lines=st.lists(st.text(max_size=40), max_size=6))
 def test_any_text_gets_a_reply_never_a_crash(lines: list[str]) -> None:
-    session, _ = Session(PROFILE, "PG-F").step(DEALER)
+    session, _ = TableSession(PROFILE, "PG-F").step(DEALER)
     for line in lines:
         session, reply = session.step(line)
         assert reply.kind in (
@@ -795,7 +795,7 @@ def test_help_goes_to_stderr_with_json(db: Path | str) -> None:
 def test_a_round_over_the_sign_off_line_says_so_in_history() -> None:
     """The round's result names the seats whose pay awaits a sign-off; `history` says which
     and the command a supervisor signs it with."""
-    session = Session(PROFILE, "PG-1")
+    session = TableSession(PROFILE, "PG-1")
     for line in ("2s 2d 4c 6h 8s 9d Jc", "4 Ks Kd Kc Kh As Ad 3h base 5000"):
         session, _ = session.step(line)
     settled = {"total_net": 5000, "signoff_required": {"over": 2500, "seats": [4]}}

@@ -110,9 +110,10 @@ _ROYAL_MASK = _WINDOWS_5[-1]
 
 
 @dataclass(frozen=True, slots=True)
-class Deck:
-    """A deck to count over: some ranks (2-14) in some suits (0-3, c d h s), with or without the
-    joker. The full Pai Gow deck is `Deck()`; smaller decks check the method by brute force.
+class DeckComposition:
+    """What a deck to count over holds: some ranks (2-14) in some suits (0-3, c d h s), with or
+    without the joker (the cards themselves are a game's `dealer.kernel.cards.Deck`). The full
+    Pai Gow deck is `DeckComposition()`; smaller decks check the method by brute force.
     Straights and flushes are judged on the full rank line, so the joker may stand for a card
     the deck lacks."""
 
@@ -141,7 +142,7 @@ class Deck:
         return comb(self.size, HAND_SIZE)
 
 
-FULL_DECK = Deck()
+FULL_DECK = DeckComposition()
 
 Progress = Callable[[int, int], None]
 
@@ -156,7 +157,7 @@ def event_order(order: str = "paytable") -> tuple[str, ...]:
         ) from None
 
 
-_CACHE: dict[Deck, tuple[int, ...]] = {}
+_CACHE: dict[DeckComposition, tuple[int, ...]] = {}
 
 
 def count_events(order: str = "paytable", progress: Progress | None = None) -> dict[str, int]:
@@ -170,7 +171,7 @@ def count_events(order: str = "paytable", progress: Progress | None = None) -> d
 
 
 def count_deck_events(
-    deck: Deck, order: str = "paytable", progress: Progress | None = None
+    deck: DeckComposition, order: str = "paytable", progress: Progress | None = None
 ) -> dict[str, int]:
     """Exact number of seven-card hands of `deck` whose highest event is each id, as
     `count_events` does for the full deck."""
@@ -275,7 +276,7 @@ def _flush_sets(
                 yield flush_set, ways, outside[_ACE_BIT], outside[_KING_BIT]
 
 
-def _one_color_without_flush(counts: Sequence[tuple[int, int]], deck: Deck) -> int:
+def _one_color_without_flush(counts: Sequence[tuple[int, int]], deck: DeckComposition) -> int:
     """Suit assignments of a jokerless rank multiset using suits of one colour only, no flush."""
     total = 0
     for color in (_BLACK_SUITS, frozenset({1, 2})):
@@ -290,7 +291,7 @@ def _one_color_without_flush(counts: Sequence[tuple[int, int]], deck: Deck) -> i
     return total
 
 
-def _count_classes(deck: Deck, progress: Progress | None) -> tuple[int, ...]:
+def _count_classes(deck: DeckComposition, progress: Progress | None) -> tuple[int, ...]:
     """Number of hands of `deck` in each internal class (index as `_CLASSES`)."""
     n_suits = len(deck.suits)
     others = n_suits - 1

@@ -75,7 +75,7 @@ def check_amount(value: Decimal | int | float | str) -> Decimal:
 
 
 @dataclass(frozen=True)
-class Correction:
+class AmountCorrection:
     """A correction of a resolved dispute's amount: its record, who made it, the amount before
     and after, the second reviewer and why."""
 
@@ -107,7 +107,7 @@ class Resolution:
     amount_adjusted: str
     second_reviewer: str
     reason: str
-    corrections: tuple[Correction, ...] = ()
+    corrections: tuple[AmountCorrection, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the amount as a JSON number, as every amount in JSON is."""
@@ -384,9 +384,9 @@ def _check_reviewer(reads: Reads, supervisor: users.User, second_reviewer: str, 
         )
 
 
-def _correction(record: Record) -> Correction:
+def _correction(record: Record) -> AmountCorrection:
     facts = record.result
-    return Correction(
+    return AmountCorrection(
         record_id=record.id,
         corrected_at=record.recorded_at,
         supervisor_id=record.user_id,

@@ -84,7 +84,7 @@ def check_secret(secret: object) -> str:
     return secret
 
 
-def parse(stored: str | None) -> Blob | None:
+def parse_blob(stored: str | None) -> Blob | None:
     """The key blob in a users row's `pin_hash`, or None when it holds none (or is damaged)."""
     if not stored or not stored.startswith(SCHEME + "$"):
         return None
@@ -102,7 +102,7 @@ def parse(stored: str | None) -> Blob | None:
 
 def public_key(stored: str | None) -> str | None:
     """The public key (hex) of the key blob in `stored`, or None."""
-    blob = parse(stored)
+    blob = parse_blob(stored)
     return blob.public if blob else None
 
 
@@ -139,7 +139,7 @@ def make_key(secret: str) -> tuple[str, Ed25519PrivateKey]:
 
 def open_key(secret: str, stored: str | None) -> Ed25519PrivateKey | None:
     """The private key sealed in `stored` if `secret` opens it, else None (one KDF)."""
-    blob = parse(stored)
+    blob = parse_blob(stored)
     if blob is None or not isinstance(secret, str):
         return None
     from cryptography.exceptions import InvalidTag

@@ -88,7 +88,7 @@ def unlock(pin: str, stored: str | None) -> Unlocked | None:
     None when it is not the secret behind it."""
     from dealer.audit import keys  # key work only: kept off a ruling's start-up
 
-    if keys.parse(stored) is not None:
+    if keys.parse_blob(stored) is not None:
         private = keys.open_key(pin, stored)
         return Unlocked(private) if private is not None else None
     return Unlocked(None) if _legacy_pin_matches(pin, stored) else None
@@ -317,7 +317,7 @@ def change_row(
     new_pin = pin_hash if pin_hash is not None else row.pin_hash
     from dealer.audit import keys  # key work only: kept off a ruling's start-up
 
-    if new_role == Role.SUPERVISOR and keys.parse(new_pin) is None:
+    if new_role == Role.SUPERVISOR and keys.parse_blob(new_pin) is None:
         raise AuditError(
             f"{user_id} needs a new PIN to be a supervisor (it makes their signing key)"
         )

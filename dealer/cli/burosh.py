@@ -41,7 +41,7 @@ def rank_text(ruling: Ruling) -> str:
 def compare_text(ruling: Ruling) -> str:
     """`dealer burosh compare`: each hand and its category, the winner(s), the reasons."""
     winners = ruling.result["winners"]
-    mark = "tie" if len(winners) > 1 else "wins"
+    mark = render.verdict(winners, "tie")
     rows = [
         [f"hand {i + 1}", pretty(h["hand"]), h["description"], mark if i in winners else ""]
         for i, h in enumerate(ruling.result["hands"])

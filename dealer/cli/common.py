@@ -7,7 +7,7 @@ import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 
@@ -16,6 +16,9 @@ from dealer.desk.recording import Recorded, rule_lines
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 from dealer.kernel.tuples import NamedTuple
+
+if TYPE_CHECKING:
+    from dealer.desk.live import Said
 
 R = TypeVar("R")
 
@@ -69,6 +72,32 @@ def emit(
 def emit_event(event: str, **fields: Any) -> None:
     """One JSON Lines event of an interactive game."""
     typer.echo(json.dumps({"event": event, **fields}, ensure_ascii=False))
+
+
+def emit_said(said: Said[Any], event: str, as_json: bool, human: Callable[[Ruling], str]) -> None:
+    """The ruling a live session's step recorded, if it recorded one: the `event` with the
+    ruling's JSON, or its text for a person."""
+    if said.ruling is None or said.ruling_id is None:
+        return
+    if as_json:
+        emit_event(event, **said.ruling.to_json(said.ruling_id))
+    else:
+        emit(said.ruling, said.ruling_id, False, human)
+
+
+def refused_event(
+    as_json: bool, to_act: Callable[[], int | None]
+) -> Callable[[int, str, DealerError], None]:
+    """What a live session adds to a refused line's `Error:`: with `--json`, an `error` event
+    naming the seat to act (`to_act()`, an index from 0; shown from 1), the line and why."""
+
+    def refused(number: int, text: str, exc: DealerError) -> None:
+        if as_json:
+            index = to_act()
+            seat = None if index is None else index + 1
+            emit_event("error", seat=seat, input=text, error=str(exc))
+
+    return refused
 
 
 def show(recorded: Recorded, as_json: bool, human: Callable[[Ruling], str]) -> None:

@@ -17,15 +17,15 @@ from dealer.cli.common import (
     Inputs,
     JsonFlag,
     at_desk,
-    emit,
     emit_event,
+    emit_said,
+    refused_event,
     show_each,
 )
 from dealer.cli.console import Console
 from dealer.desk.context import Desk
 from dealer.desk.games import empire_compare, empire_rank
 from dealer.desk.live import Said, empire_hand
-from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def rank_text(ruling: Ruling) -> str:
 def compare_text(ruling: Ruling) -> str:
     """`dealer empire compare`."""
     r = ruling.result
-    verdict = "splits" if len(r["winners"]) > 1 else "wins"
+    verdict = render.verdict(r["winners"])
     rows = [
         [
             f"tableau {i + 1}",
@@ -89,7 +89,7 @@ def compare_text(ruling: Ruling) -> str:
 def hand_text(ruling: Ruling) -> str:
     """The result of `dealer empire hand`."""
     r = ruling.result
-    verdict = "splits" if len(r["winners"]) > 1 else "wins"
+    verdict = render.verdict(r["winners"])
     rows = [
         [
             f"seat {s['seat']}",
@@ -222,17 +222,7 @@ def hand(
                 typer.echo(line)
             if hand.phase != "over":
                 typer.echo(_status(hand))
-        if said.ruling is not None and said.ruling_id is not None:
-            if as_json:
-                emit_event("result", **said.ruling.to_json(said.ruling_id))
-            else:
-                emit(said.ruling, said.ruling_id, False, hand_text)
-
-    def refused(number: int, text: str, exc: DealerError) -> None:
-        if as_json:
-            to_act = session.state.hand.to_act
-            seat = None if to_act is None else to_act + 1
-            emit_event("error", seat=seat, input=text, error=str(exc))
+        emit_said(said, "result", as_json, hand_text)
 
     console: Console[Said[HandReply]] = Console(as_json)
-    console.run(session, show, refused)
+    console.run(session, show, refused_event(as_json, lambda: session.state.hand.to_act))

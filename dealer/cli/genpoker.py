@@ -12,15 +12,15 @@ from dealer.cli.common import (
     Inputs,
     JsonFlag,
     at_desk,
-    emit,
     emit_event,
+    emit_said,
+    refused_event,
     show_each,
 )
 from dealer.cli.console import Console
 from dealer.desk.context import Desk
 from dealer.desk.games import genpoker_compare, genpoker_rank
 from dealer.desk.live import Said, genpoker_draw
-from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def rank_text(ruling: Ruling) -> str:
 def compare_text(ruling: Ruling) -> str:
     """`dealer genpoker compare`."""
     winners = ruling.result["winners"]
-    verdict = "splits" if len(winners) > 1 else "wins"
+    verdict = render.verdict(winners)
     rows = [
         [f"hand {i + 1}", " ".join(h["cards"]), _describe(h), verdict if i in winners else ""]
         for i, h in enumerate(ruling.result["hands"])
@@ -70,7 +70,7 @@ def compare_text(ruling: Ruling) -> str:
 def draw_text(ruling: Ruling) -> str:
     """The showdown of `dealer genpoker draw`."""
     r = ruling.result
-    verdict = "splits" if len(r["winners"]) > 1 else "wins"
+    verdict = render.verdict(r["winners"])
     rows = []
     for seat, hand in enumerate(r["hands"]):
         share = f" {r['shares'][seat]}" if r["pot"] else ""
@@ -169,15 +169,7 @@ def draw(
         current = session.state.round
         _show_draw(current, said.reply.seat, as_json)
         _show_turn(current, as_json)
-        if said.ruling is not None and said.ruling_id is not None:
-            if as_json:
-                emit_event("showdown", **said.ruling.to_json(said.ruling_id))
-            else:
-                emit(said.ruling, said.ruling_id, False, draw_text)
-
-    def refused(number: int, text: str, exc: DealerError) -> None:
-        if as_json:
-            emit_event("error", seat=_seat(session.state.round.to_act), input=text, error=str(exc))
+        emit_said(said, "showdown", as_json, draw_text)
 
     console: Console[Said[DrawReply]] = Console(as_json)
-    console.run(session, show, refused)
+    console.run(session, show, refused_event(as_json, lambda: session.state.round.to_act))

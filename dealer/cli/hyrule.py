@@ -26,7 +26,7 @@ from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
     from dealer.games.hyrule.game import HyruleGame, Trick
-    from dealer.games.hyrule.session import Move, Reply
+    from dealer.games.hyrule.session import GameReply, Move
 
 app = typer.Typer(
     help="Hyrule: 54 cards, suits in a circle of precedence, jokers and fives.",
@@ -163,7 +163,7 @@ class RulesChoice(StrEnum):
     STRATEGY = "strategy"
 
 
-def _show_ruling(console: Console[Said[Reply]], said: Said[Reply], human: Any) -> None:
+def _show_ruling(console: Console[Said[GameReply]], said: Said[GameReply], human: Any) -> None:
     """A recorded ruling: JSON on stdout with --json (and the text for a person at a terminal
     on stderr), else the text."""
     assert said.ruling is not None and said.ruling_id is not None
@@ -172,7 +172,7 @@ def _show_ruling(console: Console[Said[Reply]], said: Said[Reply], human: Any) -
         console.say(f"{human(said.ruling)}\nruling #{said.ruling_id} recorded")
 
 
-def _show(console: Console[Said[Reply]], game: HyruleGame, said: Said[Reply]) -> None:
+def _show(console: Console[Said[GameReply]], game: HyruleGame, said: Said[GameReply]) -> None:
     """What one line did (a move, show, help), or the end of the game (the score recorded)."""
     reply = said.reply
     if reply is None:
@@ -246,7 +246,7 @@ def game(
     dealt = session.state.game
     shuffle = session.state.settings["seed"]
     how = "dealt from the deck as given" if shuffle is None else f"shuffle seed {shuffle}"
-    console: Console[Said[Reply]] = Console(as_json)
+    console: Console[Said[GameReply]] = Console(as_json)
     console.say(f"Hyrule, {rules} rules, {players} players, {how}\n{state_text(dealt)}")
     if console.interactive:
         console.say("type help for the moves")

@@ -33,6 +33,12 @@ def reasons(ruling: Ruling) -> str:
     return "\n".join(f"  · {line}" for line in ruling.explanation)
 
 
+def verdict(winners: Sequence[int], shared: str = "splits") -> str:
+    """What a winner's row says: `wins`, or `shared` when several win (`splits` the pot, a
+    `tie`)."""
+    return shared if len(winners) > 1 else "wins"
+
+
 def hand_line(hand: Mapping[str, Any]) -> str:
     """`A♠ K♠ Q♠ J♠ 10♠  royal flush`."""
     return f"{pretty(hand['cards'])}  {hand['description']}"

@@ -14,7 +14,7 @@ from dealer.audit.chain import VerifyResult
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.status import status
 from dealer.audit.verify import verify as verify_log
-from dealer.desk.context import LogLocation, log_location, open_log, shown
+from dealer.desk.context import LogLocation, log_location, open_desk_log, shown
 from dealer.desk.records import Shown
 from dealer.kernel.errors import DealerError
 from dealer.kernel.tuples import NamedTuple
@@ -44,7 +44,7 @@ class ChainState(NamedTuple):
 
 def chain_state(db: Path | None) -> ChainState:
     """The head, the last checkpoint and `verify` of the whole chain."""
-    with open_log(db, existing=True, read_only=True) as log:
+    with open_desk_log(db, existing=True, read_only=True) as log:
         head = log.records(RecordFilter(), limit=1, newest_first=True)
         mark = log.records(RecordFilter(kind=RecordKind.CHECKPOINT), limit=1, newest_first=True)
         return ChainState(head[0] if head else None, mark[0] if mark else None, verify_log(log))
@@ -53,7 +53,7 @@ def chain_state(db: Path | None) -> ChainState:
 def with_status(db: Path | None, flt: RecordFilter, *, limit: int | None = None) -> list[Shown]:
     """The records matching `flt` (at most `limit`), oldest first, each with the records that
     refer to it and its status."""
-    with open_log(db, existing=True, read_only=True) as log, log.snapshot():
+    with open_desk_log(db, existing=True, read_only=True) as log, log.snapshot():
         return [
             Shown(r, entries.links(log, r.id), status(log, r))
             for r in log.records(flt, limit=limit)

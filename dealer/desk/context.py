@@ -142,24 +142,27 @@ class HouseRules(NamedTuple):
         return load_profile(self.profile, self.rules)
 
 
-def open_log(db: LogLocation | None, *, existing: bool = False, read_only: bool = False) -> Storage:
-    """The audit log at `db` (else `default_db()`).
+def open_desk_log(
+    db: LogLocation | None, *, existing: bool = False, read_only: bool = False
+) -> Storage:
+    """The audit log at `db` as an operator names it (else `default_db()`), opened through
+    `dealer.audit.open_log`, which opens the storage at an exact path.
 
     For writing, a new log is created on first use; the default folder `logs/` is created then
     (0700, with a `DeskNotice` the CLI shows), any other folder must exist. With `existing`, an
     AuditError instead of creating one (reading a log that is not there is a mistake). With
     `read_only` (the reading commands), the existing log is opened read-only: never migrated or
     changed."""
-    from dealer.audit import open_log as open_storage  # the log's modules load on first use
+    from dealer.audit import open_log  # the log's modules load on first use
 
     path = log_location(db)
     if isinstance(path, str):
-        return open_storage(path, read_only=read_only)
+        return open_log(path, read_only=read_only)
     if (existing or read_only) and not path.exists():
         raise AuditError(f"there is no audit database at {path}")
     if not read_only and path == DEFAULT_DB:
         _make_default_folder(path.parent)
-    return open_storage(path, read_only=read_only)
+    return open_log(path, read_only=read_only)
 
 
 def _make_default_folder(folder: Path) -> None:

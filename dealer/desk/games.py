@@ -34,7 +34,7 @@ def burosh_compare(desk: Desk, trump: str) -> Ruler:
 def burosh_symbols(cards: Sequence[str]) -> str:
     """Canonical Burosh cards as a person reads them: `Emperor A♥ 10♦ Hermit`."""
     from dealer.games.burosh.deck import parse_hand
-    from dealer.games.burosh.ranking import symbols
+    from dealer.kernel.cards import symbols
 
     return symbols(parse_hand(cards))
 

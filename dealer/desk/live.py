@@ -25,11 +25,9 @@ from dealer.kernel.ruling import Ruling
 if TYPE_CHECKING:
     from dealer.games.empire.session import HandReply, HandSession
     from dealer.games.genpoker.session import DrawReply, DrawSession
-    from dealer.games.hyrule.session import GameSession
-    from dealer.games.hyrule.session import Reply as HyruleReply
+    from dealer.games.hyrule.session import GameReply, GameSession
     from dealer.games.paigow.profile import Profile
-    from dealer.games.paigow.session import Reply as TableReply
-    from dealer.games.paigow.session import Session
+    from dealer.games.paigow.session import TableReply, TableSession
 
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
@@ -112,16 +110,16 @@ class Live(Generic[S, R]):
 # --- Pai Gow: the live table ---------------------------------------------------------------------
 
 
-class TableSession:
+class LiveTable:
     """A live Pai Gow table: the dealer's cards, each seat, settle; round after round. A settled
     round is ruled and recorded exactly as `dealer round` does it."""
 
     def __init__(self, desk: Desk, profile: Profile) -> None:
-        from dealer.games.paigow.session import Session
+        from dealer.games.paigow.session import TableSession
 
         self.desk = desk
         self.profile = profile
-        self.session: Session = Session(profile, desk.table)
+        self.session: TableSession = TableSession(profile, desk.table)
         self.over = False
 
     @property
@@ -138,10 +136,10 @@ class TableSession:
             self.over = True
         if reply.kind != ReplyKind.SETTLE:
             return Said(reply)
-        from dealer.desk.paigow import settle_round
+        from dealer.desk.paigow import record_round
 
         try:
-            ruling, ruling_id = settle_round(self.desk, self.profile, reply.round, reply.typed)
+            ruling, ruling_id = record_round(self.desk, self.profile, reply.round, reply.typed)
         except DealerError as exc:
             raise DealerError(f"{exc} (the round is kept: settle again, or undo)") from None
         self.session = self.session.settled(ruling_id, ruling.result)
@@ -164,7 +162,7 @@ class TableSession:
         )
 
 
-def table_session(desk: Desk, house: HouseRules) -> TableSession:
+def table_session(desk: Desk, house: HouseRules) -> LiveTable:
     """`dealer table`: a live Pai Gow table at `desk` under the house rules (`--rule` changes
     approved once, for the session); a log that cannot be written, or house rules not approved
     for the table, fail now, not at the first settle."""
@@ -172,7 +170,7 @@ def table_session(desk: Desk, house: HouseRules) -> TableSession:
 
     profile = ruling_profile(desk, house)
     check_log(desk, profile.settings())
-    return TableSession(desk, profile)
+    return LiveTable(desk, profile)
 
 
 # --- the other games ------------------------------------------------------------------------------
@@ -188,7 +186,7 @@ def _seed(seed: int | None) -> int:
 
 def hyrule_game(
     desk: Desk, players: int, rules: str, seed: int | None, deck: str | None
-) -> Live[GameSession, HyruleReply]:
+) -> Live[GameSession, GameReply]:
     """`dealer hyrule game`: deal from the typed `deck` (top card first), or shuffle with
     `seed` (a random one when None); each trick and the final score are recorded."""
     from dealer.games.hyrule.deck import parse_deck

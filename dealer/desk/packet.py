@@ -17,7 +17,7 @@ from dealer.audit import disputes, entries
 from dealer.audit.chain import VerifyResult
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.verify import verify as verify_log
-from dealer.desk.context import LogLocation, open_log
+from dealer.desk.context import LogLocation, open_desk_log
 from dealer.desk.records import write_whole
 from dealer.kernel.tuples import NamedTuple
 
@@ -66,7 +66,7 @@ class Packet(NamedTuple):
 
 def packet(db: LogLocation | None, dispute_id: int) -> Packet:
     """The packet of dispute `dispute_id`; AuditError if there is no such dispute."""
-    with open_log(db, read_only=True) as log:
+    with open_desk_log(db, read_only=True) as log:
         found = disputes.dispute(log, dispute_id)
         claim = entries.get(log, dispute_id)
         rulings = [entries.get(log, ruling_id) for ruling_id in found.rulings]

@@ -2,7 +2,7 @@
 settle a seat, settle a whole round, deal a demo round. Each is ruled under the table's house
 rules and put on the record (with the table's progressive meters read and moved in the same
 transaction where the ruling pays from them). A ruling's `--rule` changes go through
-`rule_changes.ruling_profile` first; the demo, dealt at its own table, only flags them."""
+`rule_changes.changed_profile` first; the demo, dealt at its own table, only flags them."""
 
 from __future__ import annotations
 
@@ -28,12 +28,12 @@ table (the command refuses `--table` and does not read `DEALER_TABLE`)."""
 
 def ruling_profile(desk: Desk, house: HouseRules) -> Profile:
     """The profile a ruling is made under; `--rule` changes go through
-    `rule_changes.ruling_profile` (loaded only then: a ruling without changes never loads it)."""
+    `rule_changes.changed_profile` (loaded only then: a ruling without changes never loads it)."""
     if not house.rules:
         return house.load()
     from dealer.desk import rule_changes
 
-    return rule_changes.ruling_profile(desk, house)
+    return rule_changes.changed_profile(desk, house)
 
 
 def rank(desk: Desk, house: HouseRules, cards: str) -> Recorded:
@@ -118,7 +118,7 @@ def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorde
     from dealer.games.paigow import seat_rulings
 
     raw = seat_rulings.read_round_text(text, origin)
-    return settle_round(desk, ruling_profile(desk, house), raw, text)
+    return record_round(desk, ruling_profile(desk, house), raw, text)
 
 
 def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
@@ -136,10 +136,10 @@ def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
                 f"{profile.source} links {name} to {meter.link}: deal the demo without it"
             )
     raw = deal_demo_round(seed, desk.table, profile)
-    return settle_round(desk, profile, raw, f"dealer demo --seed {seed}")
+    return record_round(desk, profile, raw, f"dealer demo --seed {seed}")
 
 
-def settle_round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded:
+def record_round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded:
     """Rule and record one round as a round file states it (a file, the demo, a round of the
     live table): the table's meters read, the round ruled, the ruling and the meter moves
     written in one transaction."""

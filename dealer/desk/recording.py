@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol
 
-from dealer.desk.context import Desk, open_log
+from dealer.desk.context import Desk, open_desk_log
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 from dealer.kernel.tuples import NamedTuple
@@ -60,7 +60,7 @@ def check_log(desk: Desk, settings: Mapping[str, Any]) -> None:
     the first settle."""
     from dealer.audit import approvals
 
-    with open_log(desk.db) as log:
+    with open_desk_log(desk.db) as log:
         approvals.check_documents(log, desk.table, settings)
 
 
@@ -71,7 +71,7 @@ def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
     from dealer.audit import users
     from dealer.audit.records import RecordKind
 
-    with open_log(desk.db) as log, log.transaction() as tx:
+    with open_desk_log(desk.db) as log, log.transaction() as tx:
         role = users.acting_role(tx, desk.user, RecordKind.RULING)
         return [_append(tx, _entry(r, desk.user, role, desk.table)) for r in rulings]
 
@@ -98,7 +98,7 @@ def record_with_meters(
     def read(reads: Reads) -> dict[str, Decimal | None]:
         return {name: meters.current(reads, table, name, link) for name, link in links.items()}
 
-    with open_log(desk.db) as log:
+    with open_desk_log(desk.db) as log:
         seen = read(log)
         ruled = rule(seen)
         with log.transaction() as tx:

@@ -18,8 +18,9 @@ from dealer.audit.export import export as write_records
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.status import Status, status
 from dealer.audit.verify import verify as verify_log
-from dealer.desk.context import Desk, LogLocation, open_log
-from dealer.inputs import text_file
+from dealer.desk.context import Desk, LogLocation, open_desk_log
+from dealer.games import empire, genpoker, hyrule
+from dealer.inputs import PAIGOW_SEATS, text_file
 from dealer.kernel.errors import AuditError, DealerError
 from dealer.kernel.text import quoted
 from dealer.kernel.tuples import NamedTuple
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Reads
 
 __all__ = [
+    "ANY_GAME_SEATS",
     "Checkpoint",
     "Record",
     "RecordFilter",
@@ -44,6 +46,13 @@ __all__ = [
     "verify",
     "write_whole",
 ]
+
+ANY_GAME_SEATS = range(
+    1, max(len(PAIGOW_SEATS), empire.MAX_PLAYERS, genpoker.MAX_PLAYERS, hyrule.MAX_PLAYERS) + 1
+)
+"""The seats of any game's table (1-8: Genpoker's), numbered from 1: the seats the log's seat
+filter and a dispute may name. Each game declares its own in its package, so reading them loads
+no game."""
 
 
 class Shown(NamedTuple):
@@ -114,7 +123,7 @@ def latest(
 ) -> list[Shown]:
     """The newest `limit` records matching `flt`, oldest first; with `linked`, each with the
     records that refer to it."""
-    with open_log(db, read_only=True) as log:
+    with open_desk_log(db, read_only=True) as log:
         return _shown(log, log.records(flt, limit=limit, newest_first=True)[::-1], linked)
 
 
@@ -129,7 +138,7 @@ def search(
     """The records matching `flt` (at most `limit`), oldest first; with `linked`, each with the
     records that refer to it; with `awaiting_signoff`, only rulings whose large pay awaits a
     supervisor's sign-off (not signed off, not voided)."""
-    with open_log(db, read_only=True) as log:
+    with open_desk_log(db, read_only=True) as log:
         if not awaiting_signoff:
             return _shown(log, log.records(flt, limit=limit), linked)
         with log.snapshot():
@@ -140,7 +149,7 @@ def search(
 def show(db: LogLocation | None, record_id: int) -> Shown:
     """Record `record_id`, the records that refer to it and its status; AuditError if there
     is none."""
-    with open_log(db, read_only=True) as log, log.snapshot():
+    with open_desk_log(db, read_only=True) as log, log.snapshot():
         record = entries.get(log, record_id)
         return Shown(record, entries.links(log, record_id), status(log, record))
 
@@ -148,7 +157,7 @@ def show(db: LogLocation | None, record_id: int) -> Shown:
 def export(db: LogLocation | None, fmt: str, flt: RecordFilter, to: IO[str] | Path) -> int:
     """Write the matching records with their hashes as `csv` or `jsonl` to a stream or into a
     file (created or replaced whole: never left half written); return how many."""
-    with open_log(db, read_only=True) as log:
+    with open_desk_log(db, read_only=True) as log:
         if not isinstance(to, Path):
             return write_records(log, to, fmt, flt)
         try:
@@ -183,7 +192,7 @@ def verify(db: LogLocation | None, checkpoints: Sequence[str] = ()) -> Verificat
                 f"checkpoint {quoted(given)}: a checkpoint counts the records, from 1 (N:HASH)"
             )
         wanted += found
-    with open_log(db, read_only=True) as log:
+    with open_desk_log(db, read_only=True) as log:
         return Verification(verify_log(log, wanted), len(wanted))
 
 
@@ -193,7 +202,7 @@ def copy(source: LogLocation, target: LogLocation) -> Copied:
     lacks are added, and a target holding another chain is refused (`dealer.audit.copy`)."""
     from dealer.audit.copy import copy_log
 
-    with open_log(source, existing=True, read_only=True) as src, open_log(target) as dst:
+    with open_desk_log(source, existing=True, read_only=True) as src, open_desk_log(target) as dst:
         return copy_log(src, dst)
 
 
@@ -205,7 +214,7 @@ def checkpoint(desk: Desk, pin: str, output: Path | None = None) -> Checkpoint:
     if output is not None and (output.is_dir() or not output.parent.is_dir()):
         why = "it is a folder" if output.is_dir() else f"there is no folder {output.parent}"
         raise DealerError(f"cannot write the checkpoint to {output}: {why}")
-    with open_log(desk.db) as log:
+    with open_desk_log(desk.db) as log:
         made = entries.checkpoint(log, desk.user, pin, table_id=desk.table)
     if output is not None:
         try:

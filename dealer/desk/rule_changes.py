@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dealer.desk.context import Desk, HouseRules, open_log
+from dealer.desk.context import Desk, HouseRules, open_desk_log
 from dealer.kernel.errors import DealerError
 
 if TYPE_CHECKING:
@@ -24,13 +24,11 @@ if TYPE_CHECKING:
 ACTION = "rule change"
 
 
-def ruling_profile(desk: Desk, house: HouseRules) -> Profile:
-    """The profile a ruling at `desk` is made under: `house` loaded, its `--rule` changes
-    refused where the table's profile forbids them, else approved by the supervisor given (the
-    approver recorded)."""
+def changed_profile(desk: Desk, house: HouseRules) -> Profile:
+    """The profile a ruling at `desk` is made under when `house` has `--rule` changes: `house`
+    loaded, its changes refused where the table's profile forbids them, else approved by the
+    supervisor given (the approver recorded)."""
     profile = house.load()
-    if not house.rules:
-        return profile
     table = house._replace(rules=(), supervisor=None, pin=None).load()
     if table.rule_changes == "forbidden":
         raise DealerError(
@@ -44,6 +42,6 @@ def ruling_profile(desk: Desk, house: HouseRules) -> Profile:
         )
     from dealer.audit.authority import authenticate
 
-    with open_log(desk.db) as log:
+    with open_desk_log(desk.db) as log:
         who = authenticate(log, house.supervisor, house.pin or "", ACTION)
     return profile._replace(approved_by=who.user_id)

@@ -39,7 +39,7 @@ from typing import Any
 from dealer.audit.disputes import Dispute, disputes
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import Record, RecordFilter, RecordKind
-from dealer.desk.context import HouseRules, LogLocation, open_log
+from dealer.desk.context import HouseRules, LogLocation, open_desk_log
 from dealer.kernel.money import money_json
 from dealer.kernel.ruling import RulingAction
 
@@ -528,7 +528,7 @@ def shift_summary(
     [`since`, `until`) in the stored UTC form (None: from the first record / until now); large
     pays by the sign-off line of the table profile `house` makes (None: the default profile)."""
     signoff_over = (house or HouseRules()).load().signoff_over
-    with open_log(db, read_only=True) as log:
+    with open_desk_log(db, read_only=True) as log:
         records = log.records(RecordFilter(table_id=table, since=since, until=until))
         before = (
             log.records(RecordFilter(table_id=table, kind=RecordKind.METER, until=since))

@@ -17,7 +17,7 @@ from dealer.audit.authority import append_supervised
 from dealer.audit.disputes import AMOUNT_LIMIT, Dispute, DisputeOutcome, Review
 from dealer.audit.records import Entry, RecordKind, Role
 from dealer.audit.users import User
-from dealer.desk.context import Desk, HouseRules, LogLocation, open_log
+from dealer.desk.context import Desk, HouseRules, LogLocation, open_desk_log
 from dealer.inputs import money, signed_money, text_file
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import DealerError
@@ -92,7 +92,7 @@ def override(
 ) -> int:
     """Override ruling `record_id` with the supervisor's decision (and ruling, if given): a new
     record linked to it. Returns the override's id."""
-    with open_log(db) as log:
+    with open_desk_log(db) as log:
         return corrections.override(
             log,
             record_id,
@@ -106,13 +106,13 @@ def override(
 
 def void(db: LogLocation | None, record_id: int, *, reason: str, supervisor: str, pin: str) -> int:
     """Void a ruling or an override: a new record linked to it. Returns its id."""
-    with open_log(db) as log:
+    with open_desk_log(db) as log:
         return corrections.void(log, record_id, reason=reason, supervisor_id=supervisor, pin=pin)
 
 
 def sign_off(db: LogLocation | None, record_id: int, *, supervisor: str, pin: str) -> int:
     """Sign off a ruling's large pay: a new record linked to it. Returns its id."""
-    with open_log(db) as log:
+    with open_desk_log(db) as log:
         return signoffs.sign_off(log, record_id, supervisor_id=supervisor, pin=pin)
 
 
@@ -128,7 +128,7 @@ def open_dispute(
 ) -> int:
     """Open a dispute at the desk's table, by the desk's user (any dealer or supervisor);
     `occurred_at` in the stored UTC form, default now. Returns the dispute's id."""
-    with open_log(desk.db) as log:
+    with open_desk_log(desk.db) as log:
         return disputes.open_dispute(
             log,
             user_id=desk.user,
@@ -181,7 +181,7 @@ def _reviewed(
     """The amount adjusted read as typed (signed, bounded), the reviewed decision made on the
     log, and the dispute as it then stands."""
     adjusted = signed_money(amount, "the amount adjusted", limit=AMOUNT_LIMIT)
-    with open_log(db) as log:
+    with open_desk_log(db) as log:
         return decide(log, adjusted), disputes.dispute(log, dispute_id)
 
 
@@ -189,13 +189,13 @@ def list_disputes(
     db: LogLocation | None, *, open_only: bool = True, table_id: str | None = None
 ) -> list[Dispute]:
     """The open disputes (every dispute without `open_only`), oldest first."""
-    with open_log(db, read_only=True) as log:
+    with open_desk_log(db, read_only=True) as log:
         return disputes.disputes(log, open_only=open_only, table_id=table_id)
 
 
 def list_users(db: LogLocation | None) -> list[User]:
     """Every registered user and their standing (never their PINs), by id."""
-    with open_log(db, read_only=True) as log:
+    with open_desk_log(db, read_only=True) as log:
         return users.all_users(log)
 
 
@@ -214,7 +214,7 @@ def add_user(
     supervisor other than the new user is named, the user registers themself (and must be a
     supervisor with a PIN). Otherwise `credentials()` is asked for the supervisor's id and PIN
     (only then, so a bootstrap asks for no PIN but the new one)."""
-    with open_log(db) as log:
+    with open_desk_log(db) as log:
         bootstrap = not log.supervisor_ever_registered() and supervisor in (None, user_id)
         if bootstrap:
             made = staff.add_user(log, user_id, role, pin=pin)
@@ -237,7 +237,7 @@ def change_user(
     supervisor_pin: str,
 ) -> UserChange:
     """Change a user's role, PIN or active flag (a supervisor action)."""
-    with open_log(db) as log:
+    with open_desk_log(db) as log:
         made = staff.change_user(
             log,
             user_id,
@@ -276,7 +276,7 @@ def meter(db: LogLocation | None, table_id: str, name: str, house: HouseRules) -
             f"there is no meter {quoted(name)}: the meters are {', '.join(PROGRESSIVES)}"
         )
     link = meter_link(house.load(), name)
-    with open_log(db, read_only=True) as log:
+    with open_desk_log(db, read_only=True) as log:
         value = meters.current(log, table_id, name, link)
         if link is None:
             return MeterShown(value)
@@ -305,7 +305,7 @@ def adjust_meter(
     ranges = meter_ranges(house.load())
     meters.range_of(ranges, name)
     amount = money(value, f"meter {name}")
-    with open_log(db) as log:
+    with open_desk_log(db) as log:
         made = meters.adjust(
             log, table_id, name, amount, reason, ranges=ranges, supervisor_id=supervisor, pin=pin
         )
@@ -335,7 +335,7 @@ def approve_profile(
         supervisor,
         table_id,
     )
-    with open_log(db) as log:
+    with open_desk_log(db) as log:
         return Approval(append_supervised(log, entry, pin), digest, (profile.name,))
 
 
@@ -362,7 +362,7 @@ def approve_paytables(
         supervisor,
         table_id,
     )
-    with open_log(db) as log:
+    with open_desk_log(db) as log:
         return Approval(append_supervised(log, entry, pin), digest, ids)
 
 

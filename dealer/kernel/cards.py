@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from dealer.kernel.errors import CardError
 from dealer.kernel.text import quoted
@@ -271,8 +271,16 @@ def format_cards(cards: Iterable[object]) -> str:
     return " ".join(str(c) for c in cards)
 
 
-def symbols(cards: Iterable[Card]) -> str:
-    """For people: `A♠ 10♦ JK`."""
+class ReadableCard(Protocol):
+    """A card of any game, as a person reads it."""
+
+    def symbol(self) -> str:
+        """`A♠`, `10♦`, `JK`; a game's own cards their own way (`Emperor`)."""
+        ...
+
+
+def symbols(cards: Iterable[ReadableCard]) -> str:
+    """For people, any game's cards: `A♠ 10♦ JK`, `K♠ 10♥ Emperor`."""
     return " ".join(c.symbol() for c in cards)
 
 

@@ -54,8 +54,9 @@ the package, or under `paytables/` for the shipped pay tables). Tests check it a
 
 
 class DocumentSyntaxError(ConfigError):
-    """A document that is not valid YAML (or breaks a limit above): one line, where (1-based)
-    and what the problem is when the parser says."""
+    """A document that is not valid YAML (or breaks a limit above), in one line and one wording:
+    `line L, column C: not valid YAML: PROBLEM` (1-based; the place when the parser knows it),
+    which `dealer.inputs.document` prefixes with the document's name."""
 
     def __init__(self, message: str, line: int | None, column: int | None, problem: str) -> None:
         super().__init__(message)
@@ -67,7 +68,7 @@ class DocumentSyntaxError(ConfigError):
 def _error(problem: str, mark: Any) -> DocumentSyntaxError:
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
     where = f"line {line}, column {column}: " if line is not None else ""
-    return DocumentSyntaxError(where + problem, line, column, problem)
+    return DocumentSyntaxError(f"{where}not valid YAML: {problem}", line, column, problem)
 
 
 def _cache_dir() -> Path:

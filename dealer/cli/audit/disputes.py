@@ -9,7 +9,6 @@ import typer
 
 from dealer import inputs
 from dealer.cli.audit.options import (
-    SEATS,
     SUPERVISOR,
     ReasonOption,
     ReviewerOption,
@@ -19,7 +18,7 @@ from dealer.cli.audit.options import (
     answer,
     echo_json,
     review,
-    when,
+    utc_time,
 )
 from dealer.cli.common import (
     DbOption,
@@ -30,6 +29,7 @@ from dealer.cli.common import (
 from dealer.cli.render import table
 from dealer.desk import supervision
 from dealer.desk.context import Desk
+from dealer.desk.records import ANY_GAME_SEATS
 from dealer.desk.supervision import AMOUNT_LIMIT, Dispute, DisputeOutcome
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
@@ -45,7 +45,7 @@ def _dispute_rows(disputes: list[Dispute]) -> list[list[str]]:
     return [
         [
             str(d.id),
-            when(d.occurred_at) if d.occurred_at else "",
+            utc_time(d.occurred_at) if d.occurred_at else "",
             d.table_id,
             "" if d.seat is None else str(d.seat),
             ", ".join(d.parties),
@@ -82,7 +82,7 @@ def dispute_open(
     made = supervision.open_dispute(
         desk,
         inputs.text(description, "the dispute's description"),
-        seat=None if seat is None else inputs.seat(seat, SEATS),
+        seat=None if seat is None else inputs.seat(seat, ANY_GAME_SEATS),
         occurred_at=inputs.time(when) if when else None,
         parties=tuple(inputs.text(p, "--party") for p in party or ()),
         video=inputs.text(video, "--video") if video else "",

@@ -12,7 +12,6 @@ import typer
 
 from dealer import inputs
 from dealer.cli.audit.options import (
-    SEATS,
     ActionFilter,
     GameFilter,
     IdFilter,
@@ -27,7 +26,7 @@ from dealer.cli.audit.options import (
     UserFilter,
     echo_json,
     pin_or_ask,
-    when,
+    utc_time,
 )
 from dealer.cli.common import (
     Composite,
@@ -40,7 +39,7 @@ from dealer.cli.common import (
 from dealer.cli.render import table
 from dealer.desk import records
 from dealer.desk.context import Desk
-from dealer.desk.records import Record, RecordFilter, RecordKind, Shown, Status
+from dealer.desk.records import ANY_GAME_SEATS, Record, RecordFilter, RecordKind, Shown, Status
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.text import printable
 
@@ -66,7 +65,7 @@ def _filter(
     return RecordFilter(
         ids=tuple(inputs.record_id(i) for i in ids or ()),
         table_id=inputs.table_id(table_id) if table_id else None,
-        seat=inputs.seat(seat, SEATS) if seat is not None else None,
+        seat=inputs.seat(seat, ANY_GAME_SEATS) if seat is not None else None,
         game=game,
         user_id=inputs.user_id(user) if user else None,
         kind=kind,
@@ -127,7 +126,7 @@ def _report(found: list[Shown], as_json: bool) -> None:
     rows = [
         [
             str(shown.record.id),
-            when(shown.record.recorded_at),
+            utc_time(shown.record.recorded_at),
             shown.record.table_id,
             _seats(shown.seats),
             f"{shown.record.user_id} ({shown.record.role})",
@@ -238,7 +237,7 @@ def show(
     if linked:
         lines.append("Referred to by:")
         lines += [
-            f"  #{r.id} {_what(r)} by {r.user_id}, {when(r.recorded_at)}"
+            f"  #{r.id} {_what(r)} by {r.user_id}, {utc_time(r.recorded_at)}"
             + (f": {r.reason}" if r.reason else "")
             for r in linked
         ]

@@ -80,8 +80,6 @@ ReviewerPinOption = Annotated[
         help="The second reviewer's own PIN (else asked, hidden).",
     ),
 ]
-SEATS = range(1, 9)
-"""The seats of any game's table (Pai Gow 1-6, Genpoker up to 8), for filters and disputes."""
 
 
 def echo_json(value: Any) -> None:
@@ -140,14 +138,16 @@ class Supervisor(NamedTuple):
     pin: str
 
 
-def signed(supervisor: str | None, pin: str | None) -> Supervisor:
+def signer(supervisor: str | None, pin: str | None) -> Supervisor:
+    """The supervisor named by `--supervisor`, with their PIN (asked if not given)."""
     who = supervisor_id(supervisor)
     return Supervisor(who, pin_or_ask(pin, who))
 
 
-SUPERVISOR = Composite((option("supervisor", SupervisorOption), option("pin", PinOption)), signed)
+SUPERVISOR = Composite((option("supervisor", SupervisorOption), option("pin", PinOption)), signer)
 """`--supervisor ID` and `--pin` (or `DEALER_USER`, `DEALER_PIN`, or asked)."""
 
 
-def when(stamp: str) -> str:
+def utc_time(stamp: str) -> str:
+    """A stored UTC time to the second, marked Z (`dealer.cli.packet.when` adds the local time)."""
     return stamp[:19] + "Z"

@@ -16,7 +16,7 @@ from dealer.cli.audit.options import (
     answer,
     echo_json,
     new_pin_or_ask,
-    signed,
+    signer,
 )
 from dealer.cli.common import (
     DbOption,
@@ -49,7 +49,7 @@ def user_add(
     own = new_pin_or_ask(new_pin, new_id) if role == Role.SUPERVISOR or new_pin else None
 
     def credentials() -> tuple[str, str]:
-        who = signed(supervisor, pin)
+        who = signer(supervisor, pin)
         return who.user_id, who.pin
 
     made, added, bootstrap = supervision.add_user(

@@ -75,7 +75,7 @@ def cards(tokens: Iterable[str]) -> str:
     return " ".join(spans)
 
 
-def money(value: Any, signed: bool = False) -> str:
+def money_html(value: Any, signed: bool = False) -> str:
     """A stored amount as the CLI shows it; anything that is not an amount as it is."""
     try:
         amount = Decimal(str(value))
@@ -91,7 +91,7 @@ def _amounts(result: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str
         if isinstance(value, Mapping):
             found += _amounts(value, f"{prefix}{key} ")
         elif key in MONEY_KEYS and value is not None and not isinstance(value, bool):
-            found.append((f"{prefix}{key}", money(value, signed=key.endswith(_SIGNED))))
+            found.append((f"{prefix}{key}", money_html(value, signed=key.endswith(_SIGNED))))
     return found
 
 
@@ -207,15 +207,15 @@ def meter_book(found: list[Shown]) -> str:
     rows = []
     for r, _, _ in found:
         res = r.result
-        before = "unset" if res.get("previous") is None else money(res["previous"])
+        before = "unset" if res.get("previous") is None else money_html(res["previous"])
         why = escape(r.reason or "")
         if r.links_to is not None:
             why = f"{why} ({link(r.links_to, f'ruling #{r.links_to}')})"
         rows.append(
             f"<tr><td>{link(r.id)}</td><td>{escape(r.recorded_at[:19])}Z</td>"
             f"<td>{escape(r.table_id)}</td><td>{escape(_meter_name(res))}</td>"
-            f"<td>{before}</td><td>{money(res.get('delta'), signed=True)}</td>"
-            f"<td>{money(res.get('value'))}</td>"
+            f"<td>{before}</td><td>{money_html(res.get('delta'), signed=True)}</td>"
+            f"<td>{money_html(res.get('value'))}</td>"
             f"<td>{escape(r.user_id)} ({escape(r.role)}), {escape(r.action)}</td>"
             f"<td>{why}</td></tr>"
         )

@@ -25,8 +25,6 @@ from dealer.desk import browse, packet, records, shift, supervision
 from dealer.desk.records import RecordFilter, RecordKind
 from dealer.kernel.errors import DealerError
 
-SEATS = range(1, 9)
-"""The seats of any game's table (as `dealer audit search --seat`)."""
 READ_METHODS = ("GET", "HEAD")
 
 Scope = dict[str, Any]
@@ -161,7 +159,9 @@ class DealerPlugin:
             by_patron = patron is not None
             flt = RecordFilter(
                 table_id=inputs.table_id(table) if table is not None or not by_patron else None,
-                seat=inputs.seat(seat or "", SEATS) if seat is not None or not by_patron else None,
+                seat=inputs.seat(seat or "", records.ANY_GAME_SEATS)
+                if seat is not None or not by_patron
+                else None,
                 patron=inputs.patron_id(patron) if by_patron else None,
                 since=inputs.time(since) if since else None,
                 until=inputs.time(until, end_of_day=True) if until else None,

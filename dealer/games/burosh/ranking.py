@@ -36,7 +36,9 @@ from dealer.kernel.cards import (
     SUIT_SYMBOLS,
     Card,
     distinct,
+    symbols,
 )
+from dealer.kernel.comparison import Comparison, hand_names, rank_together
 from dealer.kernel.errors import DealerError
 
 EMPEROR_VALUE = 15
@@ -129,11 +131,6 @@ class PlayedCard:
         if self.value == EMPEROR_VALUE:
             return "Emperor"
         return _value_char(self.value) + SUIT_SYMBOLS[self.suit]
-
-
-def symbols(cards: Iterable[PlayedCard | BuroshCard]) -> str:
-    """For people: `K♠ 10♥ Emperor`."""
-    return " ".join(c.symbol() for c in cards)
 
 
 def _value_char(value: int) -> str:
@@ -424,77 +421,55 @@ def rank_hand(cards: Sequence[BuroshCard], trump: int) -> BuroshHand:
     )
 
 
-@dataclass(frozen=True)
-class BuroshComparison:
-    """A challenge between two or more hands: the winner, or several winners for a tie."""
+def explain(challenge: Comparison[BuroshHand]) -> list[str]:
+    """Each hand's category, then which rule decided the challenge (a tie: all challenging dice
+    stay)."""
+    hands = challenge.hands
+    lines = [f"Trump {SUIT_SYMBOLS[hands[0].trump]} ({SUIT_NAMES[hands[0].trump]})."]
+    for name, hand in zip(challenge.names, hands, strict=True):
+        cards = "" if hand.category.kind == SINGLE else f" ({symbols(hand.played)})"
+        lines.append(f"{name}: {hand.describe()}{cards}.")
+    return lines + [_decision(challenge)]
 
-    hands: tuple[BuroshHand, ...]
-    winners: tuple[int, ...]
 
-    @property
-    def tie(self) -> bool:
-        """True when several hands share the best key: all challenging dice stay."""
-        return len(self.winners) > 1
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: `{"winners": [INDEX, ...], "hands": [each hand's dict], "tie": BOOL}`."""
-        return {
-            "winners": list(self.winners),
-            "hands": [h.to_dict() for h in self.hands],
-            "tie": self.tie,
-        }
-
-    def explanation(self) -> list[str]:
-        """Each hand's category, then which rule decided the challenge."""
-        lines = [f"Trump {SUIT_SYMBOLS[self.hands[0].trump]} ({SUIT_NAMES[self.hands[0].trump]})."]
-        for i, hand in enumerate(self.hands, start=1):
-            cards = "" if hand.category.kind == SINGLE else f" ({symbols(hand.played)})"
-            lines.append(f"Hand {i}: {hand.describe()}{cards}.")
-        return lines + [self._decision()]
-
-    def _decision(self) -> str:
-        best = self.hands[self.winners[0]]
-        if self.tie:
-            names = ", ".join(str(i + 1) for i in self.winners)
-            copies = any(
-                w is not Wild.EMPEROR and p is not None for h in self.hands for w, p in h.wilds
-            )
-            why = "; the Magician and the Hermit count as the cards they copy" if copies else ""
-            return f"Hands {names}: same category and values{why}; {TIE_LINE}."
-        others = [h for i, h in enumerate(self.hands) if i != self.winners[0]]
-        second = max(others, key=lambda h: h.key)
-        head = f"Hand {self.winners[0] + 1} wins"
-        if best.category != second.category:
-            trump_note = ""
-            if best.category.name.replace("trump-", "") == second.category.name.replace(
-                "trump-", ""
-            ):
-                trump_note = "; the same hand with trump wins whatever the values"
-            return (
-                f"{head}: {best.category.title} ranks above {second.category.title} "
-                f"(category {best.category.position} vs {second.category.position}){trump_note}."
-            )
-        if best.values != second.values:
-            rule = {
-                GROUP: "group ranks, trio before pair, higher pair first",
-                RUN: "the higher top card",
-                FLUSH: "card by card from the top",
-                SINGLE: "the higher card",
-            }[best.category.kind]
-            return f"{head}: both {best.category.title}; decided by {rule}."
-        return (
-            f"{head}: both {best.category.title} with equal values; "
-            "all else equal, the Emperor wins."
+def _decision(challenge: Comparison[BuroshHand]) -> str:
+    best = challenge.best
+    if challenge.tie:
+        names = ", ".join(str(i + 1) for i in challenge.winners)
+        copies = any(
+            w is not Wild.EMPEROR and p is not None for h in challenge.hands for w, p in h.wilds
         )
+        why = "; the Magician and the Hermit count as the cards they copy" if copies else ""
+        return f"Hands {names}: same category and values{why}; {TIE_LINE}."
+    second = max(challenge.losers(), key=lambda h: h.key)
+    head = f"Hand {challenge.winners[0] + 1} wins"
+    if best.category != second.category:
+        trump_note = ""
+        if best.category.name.replace("trump-", "") == second.category.name.replace("trump-", ""):
+            trump_note = "; the same hand with trump wins whatever the values"
+        return (
+            f"{head}: {best.category.title} ranks above {second.category.title} "
+            f"(category {best.category.position} vs {second.category.position}){trump_note}."
+        )
+    if best.values != second.values:
+        rule = {
+            GROUP: "group ranks, trio before pair, higher pair first",
+            RUN: "the higher top card",
+            FLUSH: "card by card from the top",
+            SINGLE: "the higher card",
+        }[best.category.kind]
+        return f"{head}: both {best.category.title}; decided by {rule}."
+    return (
+        f"{head}: both {best.category.title} with equal values; all else equal, the Emperor wins."
+    )
 
 
-def compare(hands: Sequence[Sequence[BuroshCard]], trump: int) -> BuroshComparison:
+def compare(hands: Sequence[Sequence[BuroshCard]], trump: int) -> Comparison[BuroshHand]:
     """Rank two or more hands (cards from one 55-card deck) and find the winner(s)."""
     if len(hands) < 2:
         raise DealerError(f"a challenge needs at least two hands, got {len(hands)}")
     for i, cards in enumerate(hands, start=1):
         check_hand(cards, f"hand {i}")
     distinct(BUROSH, ((f"hand {i}", cards) for i, cards in enumerate(hands, start=1)))
-    ranked = tuple(rank_hand(cards, trump) for cards in hands)
-    top = max(h.key for h in ranked)
-    return BuroshComparison(ranked, tuple(i for i, h in enumerate(ranked) if h.key == top))
+    ranked = [rank_hand(cards, trump) for cards in hands]
+    return rank_together(ranked, hand_names(len(ranked), None, "Hand", "hands"))

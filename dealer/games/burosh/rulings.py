@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dealer.games.burosh.deck import parse_hand, parse_trump
-from dealer.games.burosh.ranking import BuroshHand, compare, rank_hand
+from dealer.games.burosh.ranking import BuroshHand, compare, explain, rank_hand
 from dealer.kernel.cards import SUIT_CHARS
 from dealer.kernel.errors import CardError
 from dealer.kernel.ruling import Ruling, RulingAction
@@ -37,7 +37,7 @@ def rank_ruling(text: str, trump_text: str) -> Ruling:
 
 def compare_ruling(texts: Sequence[str], trump_text: str) -> Ruling:
     """Challenge two or more typed hands under a typed trump suit:
-    `{"winners": [INDEX, ...], "hands": [...], "tie": BOOL}`."""
+    `{"winners": [INDEX, ...], "tie": BOOL, "hands": [...]}`."""
     trump = parse_trump(trump_text)
     hands = []
     for i, text in enumerate(texts, start=1):
@@ -46,14 +46,14 @@ def compare_ruling(texts: Sequence[str], trump_text: str) -> Ruling:
         except CardError as exc:
             raise CardError(f"hand {i}: {exc}") from None
     challenge = compare(hands, trump)
-    result = {**challenge.to_dict(), "hands": [_hand_result(h) for h in challenge.hands]}
+    result = {**challenge.to_dict("tie"), "hands": [_hand_result(h) for h in challenge.hands]}
     return Ruling(
         "burosh",
         RulingAction.COMPARE,
         " | ".join(texts),
         tuple(str(c) for h in challenge.hands for c in h.hand),
         result,
-        tuple(challenge.explanation()),
+        tuple(explain(challenge)),
         _settings(trump),
     )
 

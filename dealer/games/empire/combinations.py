@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer.games.empire.deck import CIVIC, MILITARY, TYPES
-from dealer.kernel.documents import DocumentSyntaxError, load_yaml
+from dealer.inputs import document
 from dealer.kernel.errors import ConfigError
 
 KINDS = ("same-type", "same-colour", "set")
@@ -219,14 +219,7 @@ def load_table(path: str | Path) -> CombinationTable:
 
 
 def _parse_text(text: str, origin: str) -> CombinationTable:
-    try:
-        raw = load_yaml(text)
-    except DocumentSyntaxError as exc:
-        where = f"line {exc.line}, column {exc.column}" if exc.line else "top level"
-        raise ConfigError(
-            f"combination table {origin}: {where}: not valid YAML ({exc.problem})"
-        ) from None
-    return parse_table(raw, origin)
+    return parse_table(document(text, f"combination table {origin}"), origin)
 
 
 def default_table() -> CombinationTable:

@@ -31,26 +31,27 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dealer.games.empire import MAX_PLAYERS, MIN_PLAYERS
 from dealer.games.empire.combinations import CombinationTable, default_table
 from dealer.games.empire.deck import SET, Plaque, distinct_tableaux, format_plaques
 from dealer.games.empire.ranking import (
     PROVISIONAL_LINE,
-    EmpireComparison,
     RankedTableau,
     compare,
+    comparison_dict,
+    explain,
     restrictions_for,
     value_tableau,
 )
+from dealer.kernel.comparison import Comparison
 from dealer.kernel.errors import CardError, DealerError, MoveError
 
 DEALT = 7
 FACE_UP = 2
 COMPLETE = 5
-MIN_PLAYERS = 2
 MAX_CHIPS = 999_999_999
 """The most chips an ante, a stack, a bet or a raise may be (whether stacks are tracked or
 not): an amount beyond it is a slip, refused before it is counted."""
-MAX_PLAYERS = len(SET) // DEALT
 ACTIONS = ("bet", "see", "raise", "yield", "turn")
 
 
@@ -102,7 +103,7 @@ class EmpireHand:
     events: tuple[str, ...] = ()
     winners: tuple[int, ...] = ()
     shares: tuple[int, ...] = ()
-    showdown: EmpireComparison | None = None
+    showdown: Comparison[RankedTableau] | None = None
 
     # --- reading the state ---------------------------------------------------------------
 
@@ -382,7 +383,7 @@ class EmpireHand:
             },
             "winners": [s + 1 for s in self.winners],
             "shares": list(self.shares),
-            "showdown": None if self.showdown is None else self.showdown.to_dict(),
+            "showdown": None if self.showdown is None else comparison_dict(self.showdown),
             "provisional": self.table.provisional,
             "table": self.table.to_dict(),
         }
@@ -391,7 +392,7 @@ class EmpireHand:
         """The hand so far, then what happens next (or the showdown's reasons)."""
         lines = list(self.events)
         if self.showdown is not None:
-            lines.extend(self.showdown.explanation())
+            lines.extend(explain(self.showdown))
         elif self.phase != "over":
             lines.append(f"Seat {_shown(self.to_act)} to act: {' or '.join(self.legal_actions())}.")
             if self.table.provisional:

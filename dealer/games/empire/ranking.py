@@ -46,7 +46,8 @@ from dealer.games.empire.deck import (
     distinct_tableaux,
     format_plaques,
 )
-from dealer.kernel.errors import CardError, DealerError
+from dealer.kernel.comparison import Comparison, hand_names, rank_together
+from dealer.kernel.errors import CardError
 
 Identity = tuple[str, str, bool]
 """A plaque as it is considered: (colour, type, emulated)."""
@@ -471,49 +472,31 @@ def rank_tableau(
     return value_tableau(tableaux[0], table, restrictions)
 
 
-@dataclass(frozen=True)
-class EmpireComparison:
-    """Several tableaux valued together: the winners (indices from 0; several = split)."""
+def comparison_dict(comparison: Comparison[RankedTableau]) -> dict[str, Any]:
+    """JSON-ready: `{"winners", "split", "hands", "provisional", "table"}`, the combination table
+    the tableaux were valued with."""
+    table = comparison.best.table
+    return comparison.to_dict() | {"provisional": table.provisional, "table": table.to_dict()}
 
-    hands: tuple[RankedTableau, ...]
-    winners: tuple[int, ...]
-    table: CombinationTable
-    names: tuple[str, ...]
 
-    @property
-    def split(self) -> bool:
-        """True when several tableaux tie."""
-        return len(self.winners) > 1
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: `{"winners", "split", "hands", "provisional", "table"}`."""
-        return {
-            "winners": list(self.winners),
-            "split": self.split,
-            "hands": [h.to_dict() for h in self.hands],
-            "provisional": self.table.provisional,
-            "table": self.table.to_dict(),
-        }
-
-    def explanation(self) -> list[str]:
-        """Each tableau's value, the winner and the rule that decided."""
-        names = self.names
-        lines = [f"{names[i]}: {h.describe()}." for i, h in enumerate(self.hands)]
-        for i, hand in enumerate(self.hands):
-            lines.extend(f"{names[i]} restricted: {r}." for r in hand.restrictions.reasons)
-        best = self.hands[self.winners[0]]
-        if self.split:
-            tied = " and ".join(names[i] for i in self.winners)
-            lines.append(f"{tied} tie on {best.category}: they split the pot.")
-        else:
-            lines.append(f"{names[self.winners[0]]} wins with {best.describe()}.")
-        losers = [h for i, h in enumerate(self.hands) if i not in self.winners]
-        if losers:
-            runner_up = max(losers, key=lambda h: h.key)
-            lines.append(_decider(best, runner_up))
-        if self.table.provisional:
-            lines.append(PROVISIONAL_LINE.format(name=self.table.name, version=self.table.version))
-        return lines
+def explain(comparison: Comparison[RankedTableau]) -> list[str]:
+    """Each tableau's value, the winner and the rule that decided."""
+    names, best = comparison.names, comparison.best
+    lines = [f"{names[i]}: {h.describe()}." for i, h in enumerate(comparison.hands)]
+    for i, hand in enumerate(comparison.hands):
+        lines.extend(f"{names[i]} restricted: {r}." for r in hand.restrictions.reasons)
+    if comparison.tie:
+        tied = " and ".join(names[i] for i in comparison.winners)
+        lines.append(f"{tied} tie on {best.category}: they split the pot.")
+    else:
+        lines.append(f"{names[comparison.winners[0]]} wins with {best.describe()}.")
+    losers = comparison.losers()
+    if losers:
+        runner_up = max(losers, key=lambda h: h.key)
+        lines.append(_decider(best, runner_up))
+    if best.table.provisional:
+        lines.append(PROVISIONAL_LINE.format(name=best.table.name, version=best.table.version))
+    return lines
 
 
 def _decider(best: RankedTableau, other: RankedTableau) -> str:
@@ -542,7 +525,7 @@ def compare(
     tableaux: Iterable[Iterable[Plaque]],
     table: CombinationTable | None = None,
     names: Sequence[str] | None = None,
-) -> EmpireComparison:
+) -> Comparison[RankedTableau]:
     """Value every tableau still in play (two passes) and name the winner(s).
 
     `names` label the tableaux in the explanation (default `Tableau 0`, `Tableau 1`, …; the
@@ -554,17 +537,9 @@ def compare(
     for number, plaques in enumerate(checked, start=1):
         _check_size(plaques, number)
     table = table if table is not None else default_table()
-    labels = (
-        tuple(names)
-        if names is not None
-        else tuple(f"Tableau {i}" for i in range(1, len(checked) + 1))
-    )
-    if len(labels) != len(checked):
-        raise DealerError(f"{len(labels)} names for {len(checked)} tableaux")
-    ranked = tuple(
+    labels = hand_names(len(checked), names, "Tableau", "tableaux")
+    ranked = [
         value_tableau(plaques, table, restrictions_for(i, checked, lambda n: labels[n]))
         for i, plaques in enumerate(checked)
-    )
-    best = max(h.key for h in ranked)
-    winners = tuple(i for i, h in enumerate(ranked) if h.key == best)
-    return EmpireComparison(ranked, winners, table, labels)
+    ]
+    return rank_together(ranked, labels)

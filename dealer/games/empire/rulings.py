@@ -21,7 +21,13 @@ from dealer.games.empire.combinations import (
 )
 from dealer.games.empire.deck import Plaque, parse_plaques
 from dealer.games.empire.hand import EmpireHand
-from dealer.games.empire.ranking import PROVISIONAL_LINE, compare, rank_tableau
+from dealer.games.empire.ranking import (
+    PROVISIONAL_LINE,
+    compare,
+    comparison_dict,
+    explain,
+    rank_tableau,
+)
 from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.ruling import Ruling, RulingAction
 
@@ -92,8 +98,8 @@ def compare_ruling(tableaux: Sequence[str], table: CombinationTable) -> Ruling:
         RulingAction.COMPARE,
         " | ".join(tableaux),
         tuple(str(p) for tableau in parsed for p in tableau),
-        comparison.to_dict(),
-        _flagged(comparison.explanation(), table),
+        comparison_dict(comparison),
+        _flagged(explain(comparison), table),
         _settings(table),
     )
 

@@ -11,13 +11,13 @@ from dataclasses import dataclass, replace
 
 from dealer.games.empire.hand import ACTIONS, MAX_CHIPS, EmpireHand
 from dealer.games.empire.rulings import hand_ruling
+from dealer.inputs import seat_first
 from dealer.kernel.errors import DealerError, MoveError
 from dealer.kernel.ruling import Ruling
 
-_SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
 _NUMBER = re.compile(r"[0-9]{1,9}")
-"""A seat or an amount of chips as typed: ASCII digits (no lookalike digit, no superscript),
-at most nine of them (more is never a seat, and more chips than `MAX_CHIPS`)."""
+"""An amount of chips as typed: ASCII digits (no lookalike digit, no superscript), at most nine
+of them (more chips than `MAX_CHIPS`)."""
 _MANY = re.compile(r"[0-9]{10,}")
 MOVES_HELP = "'bet N', 'see', 'raise N', 'yield' or 'turn'"
 
@@ -38,14 +38,7 @@ class Move:
 def read_move(text: str) -> Move:
     """Read a typed move: `bet 5`, `see`, `raise 10`, `yield`, `turn`, optionally after
     `seat N`. Raises `DealerError` naming what cannot be read."""
-    seat: int | None = None
-    words = text.strip()
-    named = _SEAT.fullmatch(words)
-    if named is not None:
-        if not _NUMBER.fullmatch(named.group(1)):
-            raise DealerError(f"seat {named.group(1)!r} is not a seat number")
-        seat = int(named.group(1))
-        words = named.group(2) or ""
+    seat, words = seat_first(text)
     parts = words.lower().split()
     if not parts or parts[0] not in ACTIONS:
         raise DealerError(f"unknown move {words!r}: type {MOVES_HELP}")

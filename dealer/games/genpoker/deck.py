@@ -120,11 +120,6 @@ def parse_hand(text: str | Iterable[str]) -> tuple[GenCard, ...]:
     return parse_cards(text, counts=(5,), what="hand")
 
 
-def format_cards(cards: Iterable[GenCard]) -> str:
-    """Canonical form, space-separated: `1R1 3B2 6R7`."""
-    return " ".join(str(c) for c in cards)
-
-
 def check_distinct(hands: Iterable[Iterable[GenCard]], what: str = "hand") -> None:
     """Raise `CardError` if a card is in more than one hand (hands numbered from 1)."""
     named = ((f"{what} {number}", cards) for number, cards in enumerate(hands, start=1))

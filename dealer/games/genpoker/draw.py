@@ -14,12 +14,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dealer.games.genpoker.deck import DECK, GenCard, format_cards, parse_cards
-from dealer.games.genpoker.ranking import Category, GenComparison, compare, rank_hand
+from dealer.games.genpoker import MAX_PLAYERS, MIN_PLAYERS
+from dealer.games.genpoker.deck import DECK, GenCard, parse_cards
+from dealer.games.genpoker.ranking import Category, GenHand, compare, explain, rank_hand
+from dealer.kernel.cards import format_cards
+from dealer.kernel.comparison import Comparison
 from dealer.kernel.errors import DealerError, MoveError
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 8
 HAND_SIZE = 5
 MAX_DISCARD = 3
 
@@ -118,7 +119,7 @@ class DrawResult:
     """The showdown of a round: the round as played, the comparison, the pot and its shares."""
 
     round: DrawRound
-    comparison: GenComparison
+    comparison: Comparison[GenHand]
     pot: int
     shares: tuple[int, ...]
 
@@ -159,7 +160,7 @@ class DrawResult:
                 )
             else:
                 lines.append(f"Seat {step.seat + 1} stood pat.")
-        lines.extend(self.comparison.explanation())
+        lines.extend(explain(self.comparison))
         if self.pot:
             paid = ", ".join(f"seat {s + 1} {self.shares[s]}" for s in self.comparison.winners)
             lines.append(f"Pot {self.pot}: {paid}.")
@@ -206,7 +207,7 @@ def standard_discards(cards: Sequence[GenCard]) -> tuple[GenCard, ...]:
     return tuple(spare[:MAX_DISCARD])
 
 
-def play_round(
+def play_draw(
     players: int,
     rng: random.Random,
     choose: Callable[[int, tuple[GenCard, ...]], Iterable[GenCard]] = (

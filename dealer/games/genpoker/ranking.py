@@ -15,7 +15,8 @@ from typing import Any
 
 from dealer.games.genpoker.deck import COLOUR_NAMES, GENPOKER, GenCard, check_distinct
 from dealer.kernel.cards import check
-from dealer.kernel.errors import CardError, DealerError
+from dealer.kernel.comparison import Comparison, hand_names, rank_together
+from dealer.kernel.errors import CardError
 
 Key = tuple[int, ...]
 
@@ -280,42 +281,20 @@ def rank_hand(cards: Iterable[GenCard]) -> GenHand:
     return GenHand(ordered, category, key[1:], _active(category, ordered))
 
 
-@dataclass(frozen=True)
-class GenComparison:
-    """Several hands at a showdown: the winners (indices from 0; several = split pot)."""
-
-    hands: tuple[GenHand, ...]
-    winners: tuple[int, ...]
-    names: tuple[str, ...]
-
-    @property
-    def split(self) -> bool:
-        """True when the pot is split between several winners."""
-        return len(self.winners) > 1
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: `{"winners": [INDEX, ...], "split": BOOL, "hands": [...]}`."""
-        return {
-            "winners": list(self.winners),
-            "split": self.split,
-            "hands": [h.to_dict() for h in self.hands],
-        }
-
-    def explanation(self) -> list[str]:
-        """Each hand's category, who wins, and the rule that decided it."""
-        names = self.names
-        lines = [f"{names[i]}: {h.describe()}." for i, h in enumerate(self.hands)]
-        best = self.hands[self.winners[0]]
-        if self.split:
-            tied = " and ".join(names[i] for i in self.winners)
-            lines.append(f"{tied} tie on {best.describe()}: they split the pot.")
-        else:
-            lines.append(f"{names[self.winners[0]]} wins with {best.describe()}.")
-        losers = [h for i, h in enumerate(self.hands) if i not in self.winners]
-        if losers:
-            runner_up = min(losers, key=lambda h: h.key)
-            lines.append(_decider(best, runner_up))
-        return lines
+def explain(comparison: Comparison[GenHand]) -> list[str]:
+    """Each hand's category, who wins, and the rule that decided it."""
+    names, best = comparison.names, comparison.best
+    lines = [f"{names[i]}: {h.describe()}." for i, h in enumerate(comparison.hands)]
+    if comparison.tie:
+        tied = " and ".join(names[i] for i in comparison.winners)
+        lines.append(f"{tied} tie on {best.describe()}: they split the pot.")
+    else:
+        lines.append(f"{names[comparison.winners[0]]} wins with {best.describe()}.")
+    losers = comparison.losers()
+    if losers:
+        runner_up = min(losers, key=lambda h: h.key)
+        lines.append(_decider(best, runner_up))
+    return lines
 
 
 def _decider(best: GenHand, other: GenHand) -> str:
@@ -338,7 +317,7 @@ def _decider(best: GenHand, other: GenHand) -> str:
 
 def compare(
     hands: Iterable[Iterable[GenCard]], names: Sequence[str] | None = None
-) -> GenComparison:
+) -> Comparison[GenHand]:
     """Rank several hands dealt from one deck and name the winner(s).
 
     `names` label the hands in the explanation (default `Hand 1`, `Hand 2`, …; winners are
@@ -347,13 +326,7 @@ def compare(
     cards = [tuple(h) for h in hands]
     if len(cards) < 2:
         raise CardError(f"compare needs at least two hands, got {len(cards)}")
-    labels = (
-        tuple(names) if names is not None else tuple(f"Hand {i}" for i in range(1, len(cards) + 1))
-    )
-    if len(labels) != len(cards):
-        raise DealerError(f"{len(labels)} names for {len(cards)} hands")
-    ranked = tuple(rank_hand(h) for h in cards)
+    labels = hand_names(len(cards), names, "Hand", "hands")
+    ranked = [rank_hand(h) for h in cards]
     check_distinct(cards)
-    best = min(h.key for h in ranked)
-    winners = tuple(i for i, h in enumerate(ranked) if h.key == best)
-    return GenComparison(ranked, winners, labels)
+    return rank_together(ranked, labels, lower_wins=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from dealer.games.genpoker.deck import GenCard, parse_cards, parse_hand
 from dealer.games.genpoker.draw import MAX_DISCARD, DrawResult
-from dealer.games.genpoker.ranking import compare, rank_hand
+from dealer.games.genpoker.ranking import compare, explain, rank_hand
 from dealer.kernel.errors import CardError
 from dealer.kernel.ruling import Ruling, RulingAction
 
@@ -64,7 +64,7 @@ def compare_ruling(hands: Sequence[str]) -> Ruling:
         " | ".join(hands),
         tuple(str(c) for hand in parsed for c in hand),
         comparison.to_dict(),
-        tuple(comparison.explanation()),
+        tuple(explain(comparison)),
         _settings(),
     )
 

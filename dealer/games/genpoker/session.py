@@ -6,18 +6,14 @@ once every seat has drawn, the showdown comes back in the reply as a ruling to r
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from dealer.games.genpoker.deck import GenCard, parse_cards
 from dealer.games.genpoker.draw import MAX_DISCARD, DrawRound
 from dealer.games.genpoker.rulings import draw_ruling
+from dealer.inputs import seat_first
 from dealer.kernel.errors import DealerError, MoveError
 from dealer.kernel.ruling import Ruling
-
-_SEAT = re.compile(r"seat\s+(\S+?)\s*:?(?:\s+(.*))?", re.IGNORECASE)
-_NUMBER = re.compile(r"[0-9]{1,9}")
-"""A seat as typed: ASCII digits (no lookalike digit, no superscript), at most nine."""
 
 
 @dataclass(frozen=True)
@@ -36,14 +32,7 @@ MOVES_HELP = f"'discard CARDS' (1-{MAX_DISCARD} cards) or 'stand'"
 def read_discard(text: str) -> Discard:
     """Read a typed draw move: `discard 1R1 6B7`, `stand` (or `pat`), optionally after
     `seat N`. Raises `DealerError` for anything else, `CardError` for a bad card."""
-    seat: int | None = None
-    words = text.strip()
-    named = _SEAT.fullmatch(words)
-    if named is not None:
-        if not _NUMBER.fullmatch(named.group(1)):
-            raise DealerError(f"seat {named.group(1)!r} is not a seat number")
-        seat = int(named.group(1))
-        words = named.group(2) or ""
+    seat, words = seat_first(text)
     verb, _, rest = words.partition(" ")
     verb = verb.lower()
     if verb in ("stand", "pat"):

@@ -26,8 +26,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from dealer.games.hyrule import MAX_PLAYERS, MIN_PLAYERS
 from dealer.games.hyrule.deck import HYRULE_DECK, check_cards
-from dealer.games.hyrule.ranking import MAX_PLAYERS, MIN_PLAYERS, RULE_TEXT, TurnResult, turn
+from dealer.games.hyrule.ranking import RULE_TEXT, TurnResult, turn
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import CardError, DealerError, MoveError
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dealer.games.hyrule import MAX_PLAYERS, MIN_PLAYERS
 from dealer.games.hyrule.deck import check_cards, parse_cards
 from dealer.kernel.cards import ACE, Card, symbols
 from dealer.kernel.errors import CardError
@@ -23,7 +24,6 @@ FIVE_ORDER = (HEARTS, SPADES, CLUBS, DIAMONDS)
 """Fives against a joker, best first: 5♥ > 5♠ > 5♣ > 5♦."""
 SUIT_ORDER = (DIAMONDS, CLUBS, SPADES, HEARTS)
 """Without a joker (and not both ♦ and ♥): the first suit present in this order wins."""
-MIN_PLAYERS, MAX_PLAYERS = 2, 7
 
 
 def face(card: Card) -> int:

@@ -77,7 +77,7 @@ QUIT_WORDS = ("quit", "exit")
 
 
 @dataclass(frozen=True)
-class Reply:
+class GameReply:
     """What the session answers to one line. `kind`: move (`move` applied to `before`; `ruling`
     is the trick it completed, to record), show, help or quit."""
 
@@ -120,25 +120,25 @@ class GameSession:
         """True once the game is over or the table quit."""
         return self.quit or self.game.phase is Phase.OVER
 
-    def step(self, line: str) -> tuple[GameSession, Reply]:
+    def step(self, line: str) -> tuple[GameSession, GameReply]:
         """Take one typed line; the next state and the reply. An illegal move raises
         `DealerError` (`MoveError` for one the rules refuse) and changes nothing."""
         word = next(iter(line.split()), "").lower()
         if word in QUIT_WORDS:
-            return replace(self, quit=True), Reply(ReplyKind.QUIT)
+            return replace(self, quit=True), GameReply(ReplyKind.QUIT)
         if word == "help":
-            return self, Reply(ReplyKind.HELP, text=HELP)
+            return self, GameReply(ReplyKind.HELP, text=HELP)
         if word == "show":
-            return self, Reply(ReplyKind.SHOW)
+            return self, GameReply(ReplyKind.SHOW)
         move = parse_move(line)
         after = apply_move(self.game, move)
         state = replace(
             self, game=after, moves=(*self.moves, line), trick_moves=(*self.trick_moves, line)
         )
         if _tricks(after) == _tricks(self.game):
-            return state, Reply(ReplyKind.MOVE, move, self.game)
+            return state, GameReply(ReplyKind.MOVE, move, self.game)
         trick = trick_ruling(after, "; ".join(state.trick_moves), self.settings)
-        return replace(state, trick_moves=()), Reply(ReplyKind.MOVE, move, self.game, trick)
+        return replace(state, trick_moves=()), GameReply(ReplyKind.MOVE, move, self.game, trick)
 
     def recorded(self, ruling_id: int) -> GameSession:
         """The trick of the last reply is on the record as `ruling_id`."""

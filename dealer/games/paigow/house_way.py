@@ -39,8 +39,8 @@ from dealer.games.paigow.ranking import (
     is_foul,
     low_key,
 )
+from dealer.inputs import document
 from dealer.kernel.cards import JOKER_SUIT, Card, symbols
-from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import ConfigError, HouseWayError
 from dealer.kernel.tuples import NamedTuple
 
@@ -666,11 +666,7 @@ class _Reader:
 
 def parse_house_way(text: str, origin: str) -> HouseWay:
     """Parse and validate a House Way document (`origin` names it in errors)."""
-    try:
-        raw = load_yaml(text)
-    except DocumentSyntaxError as exc:
-        raise ConfigError(f"House Way {origin}: not valid YAML: {exc}") from None
-    return _Reader(origin).way(raw)
+    return _Reader(origin).way(document(text, f"House Way {origin}"))
 
 
 @cache

@@ -40,9 +40,9 @@ from typing import Any
 
 from dealer.games.paigow.events import EVENT_ORDER, LABELS, PAI_GOW_EVENTS, POKER_EVENTS
 from dealer.games.paigow.pay import Basis, Pay, PayKind, Wager
-from dealer.inputs import text_file
+from dealer.inputs import document, text_file
 from dealer.kernel.digest import sha256_hex
-from dealer.kernel.documents import DocumentSyntaxError, load_yaml
+from dealer.kernel.documents import DocumentSyntaxError
 from dealer.kernel.errors import PayTableError
 from dealer.kernel.money import money_json
 
@@ -344,10 +344,9 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
     problems = _Problems(str(path))
     text = text_file(path, "pay-table file")
     try:
-        raw = load_yaml(text)
+        raw = document(text, problems.path)
     except DocumentSyntaxError as exc:
-        problems.add(f"line {exc.line}" if exc.line else "", f"not valid YAML: {exc.problem}")
-        return (), problems.lines
+        return (), [str(exc)]  # the reader's one line: the file, the place, the problem
     if not isinstance(raw, Mapping):
         problems.add("", "must be a mapping with schema and tables")
         return (), problems.lines

@@ -28,8 +28,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from dealer.inputs import document
 from dealer.kernel.digest import sha256_hex
-from dealer.kernel.documents import DocumentSyntaxError, load_yaml
 from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.money import fmt_money, whole_cents
 from dealer.kernel.text import quoted
@@ -347,10 +347,9 @@ def _apply_rule(raw: dict[str, Any], rule: str) -> None:
     path = key.split(".")
     if len(path) == 1 and path[0] not in SECTIONS:
         path = ["rules", path[0]]
-    try:
-        node: Any = load_yaml(value, cache=False) if value.strip() else None
-    except DocumentSyntaxError as exc:
-        raise ConfigError(f"--rule {quoted(rule)}: the value is not valid YAML: {exc}") from None
+    node: Any = (
+        document(value, f"--rule {quoted(rule)} value", cache=False) if value.strip() else None
+    )
     for part in reversed(path):
         node = {part: node}
     _merge(raw, node, f"--rule {rule}", "")
@@ -359,7 +358,7 @@ def _apply_rule(raw: dict[str, Any], rule: str) -> None:
 def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> Profile:
     """The default profile, merged with a profile file if given, then the --rule overrides."""
     text = _default_text()
-    raw = load_yaml(text)
+    raw = document(text, "the default profile")
     origin = "default"
     if path is not None:
         origin = str(path)
@@ -369,10 +368,7 @@ def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> P
             text = text_file(path, "profile")
         except InputFileError as exc:
             raise ConfigError(f"profile {origin}: cannot read it: {exc.reason}") from None
-        try:
-            extra = load_yaml(text) or {}
-        except DocumentSyntaxError as exc:
-            raise ConfigError(f"profile {origin}: not valid YAML: {exc}") from None
+        extra = document(text, f"profile {origin}") or {}
         if not isinstance(extra, dict):
             raise ConfigError(f"profile {origin}: top level: must be a mapping")
         _merge(raw, extra, origin, "")

@@ -31,12 +31,11 @@ from typing import Any
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.pay import BASE_WAGER, PLACED, Wager
 from dealer.games.paigow.profile import Profile
-from dealer.inputs import money, patron_id, table_id
+from dealer.inputs import PAIGOW_SEATS, money, patron_id, table_id
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
 
-SEATS = range(1, 7)
 WAGER_KEYS = (BASE_WAGER, *PLACED)
 SEAT_KEYS = {"seat", "cards", "high", "low", "wagers", "patron"}
 
@@ -174,8 +173,10 @@ class _Checker:
             return None
         number = seat_raw.get("seat")
         where = f"seat {number}"
-        if isinstance(number, bool) or not isinstance(number, int) or number not in SEATS:
-            self.problems.append(f"{where}: seats are numbered 1 to 6")
+        if isinstance(number, bool) or not isinstance(number, int) or number not in PAIGOW_SEATS:
+            self.problems.append(
+                f"{where}: seats are numbered {PAIGOW_SEATS.start} to {PAIGOW_SEATS.stop - 1}"
+            )
         elif number in taken:
             self.problems.append(f"{where}: listed twice")
         else:

@@ -47,18 +47,21 @@ def rank_ruling(text: str, profile: Profile) -> Ruling:
 
 def compare_ruling(first: str, second: str, profile: Profile) -> Ruling:
     """Compare two hands of the same size: which is higher, or a copy."""
+    from dealer.kernel.comparison import rank_together  # compare's alone
+
     a = parse_cards(first, (5, 2), "first hand")
     b = parse_cards(second, (len(a),), "second hand")
     check_distinct([("first hand", a), ("second hand", b)])
     rank = (lambda h: rank_high(h, profile.wheel)) if len(a) == 5 else rank_low
-    va, vb = rank(a), rank(b)
-    winner = 0 if va.key > vb.key else 1 if vb.key > va.key else None
-    if winner is None:
-        verdict = f"copy: both are {va.description}"
+    compared = rank_together((rank(a), rank(b)), ("hand 1", "hand 2"))
+    best = compared.best
+    if compared.tie:
+        verdict = f"copy: both are {best.description}"
     else:
-        win, lose = (va, vb) if winner == 0 else (vb, va)
-        verdict = f"hand {winner + 1} wins: {win.description} beats {lose.description}"
-    result = {"winner": winner, "hands": [va.to_dict(), vb.to_dict()]}
+        (lose,) = compared.losers()
+        winner = compared.names[compared.winners[0]]
+        verdict = f"{winner} wins: {best.description} beats {lose.description}"
+    result = compared.winner_dict()
     cards = tuple(str(c) for c in (*a, *b))
     return Ruling(
         "paigow",

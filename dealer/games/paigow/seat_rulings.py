@@ -16,7 +16,7 @@ from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import RoundError, read_round
 from dealer.games.paigow.rulings import settings_of, way_of
 from dealer.games.paigow.table_round import RoundResult, settle_round
-from dealer.kernel.documents import DocumentSyntaxError, load_yaml
+from dealer.inputs import document
 from dealer.kernel.errors import CardError
 from dealer.kernel.money import fmt_money, money_json
 from dealer.kernel.ruling import Ruling, RulingAction
@@ -161,10 +161,7 @@ def round_ruling(
 
 def read_round_text(text: str, origin: str) -> Any:
     """A round file's content (YAML or JSON): a mapping, or refused naming the file."""
-    try:
-        raw = load_yaml(text)
-    except DocumentSyntaxError as exc:
-        raise RoundError([f"{origin} is not valid YAML or JSON: {exc}"]) from None
+    raw = document(text, f"round file {origin}")
     if not isinstance(raw, dict):
         raise RoundError(
             [

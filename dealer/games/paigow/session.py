@@ -37,7 +37,7 @@ from dealer.games.paigow.round_input import (
     read_dealer,
     read_seat,
 )
-from dealer.inputs import money, patron_id
+from dealer.inputs import PAIGOW_SEATS, money, patron_id
 from dealer.kernel.cards import Card, split_tokens, symbols
 from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.money import fmt_money, money_json
@@ -142,7 +142,8 @@ class _LineReader:
         else:
             shown = f" ({quoted(tokens[0])} is not a seat)" if tokens else ""
             raise DealerError(
-                f"start a seat with its number (1-6){shown}, e.g. '3 As Kd 9c 7h 5s 3d 2c base 25'"
+                f"start a seat with its number ({PAIGOW_SEATS.start}-{PAIGOW_SEATS.stop - 1})"
+                f"{shown}, e.g. '3 As Kd 9c 7h 5s 3d 2c base 25'"
             )
         return rest
 
@@ -381,9 +382,9 @@ class SettledRound:
 
 
 @dataclass(frozen=True)
-class Reply:
+class TableReply:
     """What the session answers to one line. `kind`: entered, error, undone, show, history,
-    help, settle (record `round`, typed as `typed`, then call `Session.settled`), quit, or
+    help, settle (record `round`, typed as `typed`, then call `TableSession.settled`), quit, or
     nothing (a blank or comment line). `data` is the JSON form of show and history."""
 
     kind: ReplyKind
@@ -394,7 +395,7 @@ class Reply:
 
 
 @dataclass(frozen=True)
-class Session:
+class TableSession:
     """The state of a live table: the round being entered and the rounds settled."""
 
     profile: Profile
@@ -441,11 +442,11 @@ class Session:
             "seats": [dict(s.raw) for s in self.seats],
         }
 
-    def step(self, line: str) -> tuple[Session, Reply]:
+    def step(self, line: str) -> tuple[TableSession, TableReply]:
         """Take one typed line; the next state and the reply."""
         text = line.strip()
         if not text or text.startswith("#"):
-            return self, Reply(ReplyKind.NOTHING)
+            return self, TableReply(ReplyKind.NOTHING)
         word, *rest_of_line = text.split(None, 1)
         command, rest = word.lower(), "".join(rest_of_line)
         if command in ("quit", "exit"):
@@ -459,9 +460,9 @@ class Session:
             return state._seat(text)
         except DealerError as exc:
             problems = exc.problems if isinstance(exc, RoundError) else [str(exc)]
-            return state, Reply(ReplyKind.ERROR, ("; ".join(problems),))
+            return state, TableReply(ReplyKind.ERROR, ("; ".join(problems),))
 
-    def settled(self, ruling_id: int, result: Mapping[str, Any]) -> Session:
+    def settled(self, ruling_id: int, result: Mapping[str, Any]) -> TableSession:
         """The round was ruled and recorded as `ruling_id` (`result`: its JSON); start the next."""
         needed = result.get("signoff_required")
         done = SettledRound(
@@ -471,14 +472,14 @@ class Session:
             Decimal(str(result.get("total_net", 0))),
             tuple(needed.get("seats", ())) if isinstance(needed, Mapping) else (),
         )
-        return Session(self.profile, self.table, history=(*self.history, done))
+        return TableSession(self.profile, self.table, history=(*self.history, done))
 
     # -- the parts ----------------------------------------------------------------------
 
-    def _quit(self) -> tuple[Session, Reply]:
+    def _quit(self) -> tuple[TableSession, TableReply]:
         if not self.in_progress or self.quitting:
-            return self, Reply(ReplyKind.QUIT)
-        return replace(self, quitting=True), Reply(
+            return self, TableReply(ReplyKind.QUIT)
+        return replace(self, quitting=True), TableReply(
             ReplyKind.ERROR,
             (
                 f"round {self.round_number} is not settled ({self.pending()}): settle it, "
@@ -486,7 +487,7 @@ class Session:
             ),
         )
 
-    def _command(self, command: str, rest: str) -> tuple[Session, Reply]:
+    def _command(self, command: str, rest: str) -> tuple[TableSession, TableReply]:
         if command == "dealer":
             if not rest:
                 raise DealerError("give the dealer's seven cards: dealer As Kd 9c 7h 5s 3d 2c")
@@ -494,7 +495,7 @@ class Session:
         if rest:
             raise DealerError(f"{command} takes nothing after it")
         if command in ("help", "?"):
-            return self, Reply(ReplyKind.HELP, HELP)
+            return self, TableReply(ReplyKind.HELP, HELP)
         if command == "show":
             return self, self._show()
         if command == "history":
@@ -503,14 +504,14 @@ class Session:
             return self._undo()
         return self, self._settle()
 
-    def _dealer(self, text: str) -> tuple[Session, Reply]:
+    def _dealer(self, text: str) -> tuple[TableSession, TableReply]:
         cards = read_dealer(text, [s.seat for s in self.seats])
         again = self.dealer is not None
         state = replace(self, dealer=cards, dealer_text=text)
         what = "dealer's cards corrected" if again else "dealer"
-        return state, Reply(ReplyKind.ENTERED, (f"{what}: {symbols(cards)}",))
+        return state, TableReply(ReplyKind.ENTERED, (f"{what}: {symbols(cards)}",))
 
-    def _seat(self, text: str) -> tuple[Session, Reply]:
+    def _seat(self, text: str) -> tuple[TableSession, TableReply]:
         draft = self.draft
         parts = parse_seat_line(
             text,
@@ -538,26 +539,26 @@ class Session:
         if not draft.complete:
             check_seat(draft.raw, self.profile, self.dealer, earlier)
             state = replace(self, draft=draft)
-            return state, Reply(
+            return state, TableReply(
                 ReplyKind.ENTERED, (f"seat {draft.number}: now its {draft.missing()}",)
             )
         seat = read_seat(draft.raw, self.profile, self.dealer, earlier)
         entered = EnteredSeat(draft.raw, seat)
         state = replace(self, seats=(*self.seats, entered), draft=None)
-        return state, Reply(ReplyKind.ENTERED, (entered.line(),))
+        return state, TableReply(ReplyKind.ENTERED, (entered.line(),))
 
-    def _undo(self) -> tuple[Session, Reply]:
+    def _undo(self) -> tuple[TableSession, TableReply]:
         if self.draft is not None:
-            return replace(self, draft=None), Reply(
+            return replace(self, draft=None), TableReply(
                 ReplyKind.UNDONE, (f"undone: seat {self.draft.number} (not finished)",)
             )
         if self.seats:
             last = self.seats[-1]
-            return replace(self, seats=self.seats[:-1]), Reply(
+            return replace(self, seats=self.seats[:-1]), TableReply(
                 ReplyKind.UNDONE, (f"undone: {last.line()}",)
             )
         if self.dealer is not None:
-            return replace(self, dealer=None, dealer_text=""), Reply(
+            return replace(self, dealer=None, dealer_text=""), TableReply(
                 ReplyKind.UNDONE, (f"undone: dealer {symbols(self.dealer)}",)
             )
         raise DealerError(
@@ -565,7 +566,7 @@ class Session:
             "voids it)"
         )
 
-    def _settle(self) -> Reply:
+    def _settle(self) -> TableReply:
         if self.dealer is None:
             raise DealerError("nothing to settle: give the dealer's cards and the seats first")
         if self.draft is not None:
@@ -577,9 +578,9 @@ class Session:
             raise DealerError("nothing to settle: no seat is in yet")
         raw = self.round_raw()
         typed = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True, default_flow_style=None)
-        return Reply(ReplyKind.SETTLE, round=raw, typed=typed)
+        return TableReply(ReplyKind.SETTLE, round=raw, typed=typed)
 
-    def _show(self) -> Reply:
+    def _show(self) -> TableReply:
         lines = [f"round {self.round_number} at table {self.table}"]
         lines.append(f"dealer: {symbols(self.dealer)}" if self.dealer else "dealer: (not yet)")
         lines += [s.line() for s in self.seats]
@@ -596,10 +597,10 @@ class Session:
             "seats": [s.to_dict() for s in self.seats],
             "entering": self.draft.raw if self.draft is not None else None,
         }
-        return Reply(ReplyKind.SHOW, tuple(lines), data)
+        return TableReply(ReplyKind.SHOW, tuple(lines), data)
 
-    def _history(self) -> Reply:
+    def _history(self) -> TableReply:
         data = {"history": [r.to_dict() for r in self.history]}
         if not self.history:
-            return Reply(ReplyKind.HISTORY, ("no round settled yet in this session",), data)
-        return Reply(ReplyKind.HISTORY, tuple(r.line() for r in self.history), data)
+            return TableReply(ReplyKind.HISTORY, ("no round settled yet in this session",), data)
+        return TableReply(ReplyKind.HISTORY, tuple(r.line() for r in self.history), data)
