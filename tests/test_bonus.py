@@ -13,15 +13,15 @@ from hypothesis import strategies as st
 from dealer.games.paigow.bonus import (
     BonusSettings,
     Meters,
-    SeatBonusInput,
     settle_bonuses,
     settle_wager,
 )
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.events import classify
-from dealer.games.paigow.pay import share
+from dealer.games.paigow.pay import Wager, share
 from dealer.games.paigow.paytables import load_paytables, shipped_paytables
 from dealer.games.paigow.profile import Cap, MeterConfig, load_profile
+from dealer.games.paigow.round_input import SeatInput, SeatWagers
 from dealer.kernel.errors import CardError, ConfigError, DealerError, PayTableError
 
 DATA = Path(__file__).parent / "data"
@@ -219,8 +219,16 @@ def test_a_meter_pay_needs_the_meter() -> None:
 DEALER = parse_cards("2c 3h 5h 6c Tc Th Jh")  # a pair of tens: no pai gow, no event
 
 
-def _seat(seat: int, cards: str, **wagers: object) -> SeatBonusInput:
-    return SeatBonusInput(seat, parse_cards(cards), **wagers)  # type: ignore[arg-type]
+def _seat(seat: int, cards: str, insurance_on_dealer: bool = False, **wagers: object) -> SeatInput:
+    """A seat as the round's input hands it to the bonus engine (wagers as read: Decimals)."""
+    amounts = {Wager(name): D(str(amount)) for name, amount in wagers.items()}
+    declared = frozenset({Wager.INSURANCE}) if insurance_on_dealer else frozenset()
+    return SeatInput(seat, parse_cards(cards), None, None, SeatWagers(amounts, declared))
+
+
+def _posting(**tables: str) -> dict[str, str]:
+    """The shipped profile's pay tables, with `tables` (by wager) posted instead."""
+    return {**BonusSettings().tables, **tables}
 
 
 def test_insurance_on_the_dealers_hand() -> None:
@@ -272,7 +280,7 @@ def test_envy_pays_every_other_qualifying_hand_at_its_highest_event() -> None:
         _seat(2, "3d 4d 5d JK 7d 8d 9d"),  # seven-card straight flush with the joker
         _seat(3, "Kd Kh Qh 4c 4h 3c 2h", treasure=5),
     ]
-    result = settle_bonuses(seats, DEALER, BonusSettings(envy_table="E02"))
+    result = settle_bonuses(seats, DEALER, BonusSettings(tables=_posting(envy="E02")))
     assert [(r.from_seat, r.event, r.net) for r in result.seat(3).results if r.wager == "envy"] == [
         (1, "seven-card-straight-flush", D(5000)),
         (2, "seven-card-straight-flush-with-joker", D(500)),
@@ -290,13 +298,13 @@ def test_two_progressive_hits_in_one_round() -> None:
     result = settle_bonuses(seats, DEALER, meters=meters)
     one, two, three = (result.seat(n).results[0] for n in (1, 2, 3))
     # contributions 25% of 5 + 1 + 5 = 2.75 go in before any hand is paid
-    assert result.contributions.progressive_treasure == D("2.75")
+    assert result.contributions.get("progressive_treasure") == D("2.75")
     assert one.meter is not None and one.meter.before == D("20002.75") and one.meter.reset
     assert one.net == D("20002.75") - 5
     assert three.meter is not None and three.meter.before == D(10000)  # the seed, after seat 1
     assert three.meter.paid == D(2500) and three.net == D(2495)
     assert two.net == D(-1) and two.meter is None
-    assert result.meters_after == Meters(D(700), D(7500))
+    assert result.meters_after == Meters(progressive_insurance=D(700), progressive_treasure=D(7500))
     hits = result.to_dict()["progressive_hits"]
     assert [(h["seat"], h["before"], h["paid"], h["after"]) for h in hits] == [
         (1, 20002.75, 20002.75, 10000),
@@ -313,12 +321,12 @@ def test_progressive_insurance_one_colour_and_contribution_rounding() -> None:
         units={"progressive_insurance": D("0.10"), "progressive_treasure": D(1)},
     )
     seats = [_seat(1, "9h 8h 7d 6d 4h 3d 2h", progressive_insurance=D("0.10"))]
-    result = settle_bonuses(seats, DEALER, settings, Meters(D(3000), D(0)))
+    result = settle_bonuses(seats, DEALER, settings, Meters(progressive_insurance=D(3000)))
     # 15% of 10 cents is 1.5 cents: 1 cent goes to the meter
-    assert result.contributions.progressive_insurance == D("0.01")
+    assert result.contributions.get("progressive_insurance") == D("0.01")
     hit = result.seat(1).results[0]
     assert hit.event == "9-high-pai-gow-one-color" and hit.net == D("3000.01") - D("0.10")
-    assert result.meters_after.progressive_insurance == D(1000)
+    assert result.meters_after.get("progressive_insurance") == D(1000)
 
 
 def test_contributions_stop_at_the_meter_cap() -> None:
@@ -333,16 +341,23 @@ def test_contributions_stop_at_the_meter_cap() -> None:
         _seat(2, "Qs Qd 9c 7d 5c 4c 3s", progressive_treasure=5),  # a pair: no event
     ]
     # 25% of 5 + 5 is 2.50, but the meter holds at most 5,000: 1 cent fits
-    result = settle_bonuses(seats, DEALER, settings, Meters(D(1000), D("4999.99")))
-    assert result.contributions.progressive_treasure == D("0.01")
-    assert result.meters_after.progressive_treasure == D(5000)
+    result = settle_bonuses(
+        seats,
+        DEALER,
+        settings,
+        Meters(progressive_insurance=D(1000), progressive_treasure=D("4999.99")),
+    )
+    assert result.contributions.get("progressive_treasure") == D("0.01")
+    assert result.meters_after.get("progressive_treasure") == D(5000)
     assert result.explanation()[-1] == (
         "Emperor's Treasure Progressive meter: $4,999.99 + contributions $0.01 → $5,000 "
         "(at its cap $5,000: contributions stop there)"
     )
-    full = settle_bonuses(seats, DEALER, settings, Meters(D(1000), D(5000)))
-    assert full.contributions.progressive_treasure == 0
-    assert full.meters_after.progressive_treasure == D(5000)
+    full = settle_bonuses(
+        seats, DEALER, settings, Meters(progressive_insurance=D(1000), progressive_treasure=D(5000))
+    )
+    assert full.contributions.get("progressive_treasure") == 0
+    assert full.meters_after.get("progressive_treasure") == D(5000)
 
 
 def test_a_meter_cap_below_its_seed_is_refused() -> None:
@@ -402,12 +417,12 @@ def test_envy_cap_per_hand_shares_a_seats_envy_pays() -> None:
 def test_a_capped_meter_pay_leaves_the_cut_in_the_meter() -> None:
     settings = BonusSettings(caps={"progressive_treasure": Cap(D(1000), None)})
     seats = [_seat(1, "8s 9s Ts Js Qs Ks As", progressive_treasure=4)]
-    result = settle_bonuses(seats, DEALER, settings, Meters(D(0), D(20000)))
+    result = settle_bonuses(seats, DEALER, settings, Meters(progressive_treasure=D(20000)))
     hit = result.seat(1).results[0]
     # 20,001 in the meter (the wager added 1); the 100% pay would net 19,997
     assert (hit.uncapped_net, hit.net) == (D(19997), D(1000))
     assert hit.meter is not None and hit.meter.returned == D(18997)
-    assert result.meters_after.progressive_treasure == D(10000) + D(18997)
+    assert result.meters_after.get("progressive_treasure") == D(10000) + D(18997)
     assert hit.explanation()[-1] == "the $18,997 the cap kept stays in the meter"
 
 
@@ -467,12 +482,12 @@ def test_settings_from_the_profile() -> None:
     assert BonusSettings.from_profile(load_profile()).to_dict() == BonusSettings().to_dict()
     profile = load_profile(rules=["treasure_table=PT-FLT-EC-ET-02", "envy_minimum=10"])
     settings = BonusSettings.from_profile(profile)
-    assert settings.treasure_table == "PT-FLT-EC-ET-02" and settings.envy_minimum == 10
+    assert settings.table_id(Wager.TREASURE) == "PT-FLT-EC-ET-02" and settings.envy_minimum == 10
 
 
 def test_an_operator_table_settles() -> None:
     tables = load_paytables([DATA / "paytables_operator"])
-    settings = BonusSettings(treasure_table="HOUSE-ET-01")
+    settings = BonusSettings(tables=_posting(treasure="HOUSE-ET-01"))
     seats = [_seat(1, "Ad Jd 8d 5d 3d Kc 9c", treasure=10)]
     result = settle_bonuses(seats, DEALER, settings, paytables=tables)
     assert result.seat(1).results[0].net == 40  # 5 for 1 on $10
@@ -481,8 +496,12 @@ def test_an_operator_table_settles() -> None:
 @pytest.mark.parametrize(
     ("settings", "error", "message"),
     [
-        (BonusSettings(treasure_table="E01"), PayTableError, "E01 is for Envy Bonus"),
-        (BonusSettings(insurance_table="PT-NONE"), PayTableError, "unknown pay table 'PT-NONE'"),
+        (BonusSettings(tables=_posting(treasure="E01")), PayTableError, "E01 is for Envy Bonus"),
+        (
+            BonusSettings(tables=_posting(insurance="PT-NONE")),
+            PayTableError,
+            "unknown pay table 'PT-NONE'",
+        ),
     ],
 )
 def test_bad_table_settings(settings: BonusSettings, error: type, message: str) -> None:
@@ -506,10 +525,6 @@ def test_bad_rounds() -> None:
         settle_bonuses([_seat(1, "2c Ks Qs Js 9s 8s 7s")], DEALER)
     with pytest.raises(DealerError, match="seat 1 is listed twice"):
         settle_bonuses([_seat(1, hand), _seat(1, "As Ks Qs Js 9s 8s 7s")], DEALER)
-    with pytest.raises(DealerError, match="an amount is zero or more"):
-        _seat(1, hand, treasure=-5)
-    with pytest.raises(DealerError, match="seats are numbered from 1"):
-        _seat(0, hand)
     with pytest.raises(CardError, match="expected 7, got 6"):
         settle_bonuses([_seat(1, "Ad Jd 8d 5d 3d Kc")], DEALER)
     with pytest.raises(DealerError, match="caps are set for"):

@@ -39,17 +39,13 @@ from typing import Any
 from dealer.audit.disputes import Dispute, disputes
 from dealer.audit.records import METER, OVERRIDE, SIGNOFF, VOID, Record, RecordFilter
 from dealer.desk.context import HouseRules, LogLocation, open_log
+from dealer.games.paigow.pay import PROGRESSIVES, Wager
 from dealer.kernel.money import money_json
 
-WAGER_TYPES = (
-    "base",
-    "insurance",
-    "treasure",
-    "envy",
-    "progressive_insurance",
-    "progressive_treasure",
-)
-METERS = ("progressive_insurance", "progressive_treasure")
+WAGER_TYPES = tuple(Wager)
+"""The wagers totalled, and counted in a seat's net for the large-pay check: every wager of the
+registry (`dealer.games.paigow.pay.Wager`), in its order."""
+METERS = PROGRESSIVES
 MONEY_ACTIONS = ("round", "settle")
 ZERO = Decimal(0)
 
@@ -199,7 +195,7 @@ class ShiftSummary:
     voided: tuple[int, ...]
     other_rulings: int
     seats: int
-    wagers: Mapping[str, WagerTotals]
+    wagers: Mapping[Wager, WagerTotals]
     meters: tuple[MeterMovement, ...]
     open_disputes: tuple[Dispute, ...]
     overrides: tuple[Correction, ...]
@@ -318,7 +314,7 @@ def _seat_net(seat: Mapping[str, Any]) -> Decimal:
 
 def _wager_totals(
     rulings: Sequence[tuple[Record, Mapping[str, Any]]], signoff_over: Decimal
-) -> tuple[dict[str, WagerTotals], int, list[LargePay]]:
+) -> tuple[dict[Wager, WagerTotals], int, list[LargePay]]:
     totals = {name: WagerTotals() for name in WAGER_TYPES}
     seats = 0
     large = []
@@ -326,7 +322,9 @@ def _wager_totals(
         for seat in _seat_results(ruling.action, result):
             seats += 1
             base = seat.get("base", {})
-            totals["base"] = totals["base"].add(_money(base.get("wager")), _money(base.get("net")))
+            totals[Wager.BASE] = totals[Wager.BASE].add(
+                _money(base.get("wager")), _money(base.get("net"))
+            )
             for bonus in seat.get("bonuses", []):
                 name = bonus.get("wager")
                 if name in totals:
