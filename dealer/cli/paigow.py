@@ -103,8 +103,6 @@ def bonus(
 def _seat_wagers() -> Composite:
     """The options of every wager a seat places, from the registry (`--wager` the base,
     `--insurance` and `--insurance-on-dealer`, `--treasure`, …): each amount read once, here."""
-    from dealer.inputs import money
-
     placed = [w for w in desk_paigow.wagers() if w.terms.option]
     declarable = [w for w in placed if w.terms.on_dealer]
     options = []
@@ -121,6 +119,8 @@ def _seat_wagers() -> Composite:
             options.append(option(w.on_dealer_key, Annotated[bool, declared], False))
 
     def build(**typed: Any) -> SeatWagers:
+        from dealer.inputs import money
+
         amounts = {
             w: money(typed[w.value], f"{w.words} wager" if w.bonus else "wager")
             for w in placed
