@@ -3,6 +3,7 @@ across the table, progressive meters, caps, errors and the JSON form."""
 
 import csv
 import json
+from dataclasses import replace
 from decimal import ROUND_DOWN, Decimal
 from pathlib import Path
 
@@ -13,12 +14,21 @@ from hypothesis import strategies as st
 from dealer.games.paigow.bonus import (
     BonusSettings,
     Meters,
+    RoundHands,
+    across_the_table,
+    apply_caps,
+    check_placed,
+    classify_hands,
+    contributions,
+    group_by_seat,
+    return_to_meters,
     settle_bonuses,
+    settle_seat,
     settle_wager,
 )
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.events import classify
-from dealer.games.paigow.pay import Wager, share
+from dealer.games.paigow.pay import BONUSES, Wager, share
 from dealer.games.paigow.paytables import load_paytables, shipped_paytables
 from dealer.games.paigow.profile import Cap, MeterConfig, load_profile
 from dealer.games.paigow.round_input import SeatInput, SeatWagers
@@ -529,3 +539,138 @@ def test_bad_rounds() -> None:
         settle_bonuses([_seat(1, "Ad Jd 8d 5d 3d Kc")], DEALER)
     with pytest.raises(DealerError, match="caps are set for"):
         BonusSettings(caps={"base": Cap(D(1), None)})
+
+
+# ------------------------------------------------------------------ the steps, each on its own
+# `settle_bonuses` is `check_placed`, `classify_hands`, `contributions`, `settle_seat` (by way
+# of `across_the_table` for Envy), `apply_caps`, `return_to_meters` and `group_by_seat`.
+
+SEVEN_SF = "8s 9s Ts Js Qs Ks As"  # 100% of a Treasure progressive's meter; $1,000 Envy (E01)
+FOUR_SEVENS = "7s 7d 7h 7c Kd 9h 3d"  # four of a kind: $5 Envy (E01)
+FULL_HOUSE = "Qd Qh Qc 4c 4d 8h 2d"  # 5 to 1 on PT-FLT-EC-ET-01
+
+
+def _round_hands(seats: list[SeatInput], settings: BonusSettings | None = None) -> RoundHands:
+    settings = settings or BonusSettings()
+    hands, dealer = classify_hands(seats, DEALER)
+    library = shipped_paytables()
+    tables = {w: library.get(settings.table_id(w), w) for w in BONUSES if w in settings.offered}
+    return RoundHands(seats, hands, dealer, tables, settings)
+
+
+def test_check_placed_counts_units_and_refuses_what_the_table_does_not_take() -> None:
+    units = {"progressive_insurance": D(1), "progressive_treasure": D(5)}
+    settings = BonusSettings(units=units)
+    seats = [
+        _seat(1, FULL_HOUSE, treasure=5, progressive_treasure=15),
+        _seat(2, SEVEN_SF, progressive_insurance=2, progressive_treasure=0),
+    ]
+    assert check_placed(seats, settings) == {
+        (1, "progressive_treasure"): 3,
+        (2, "progressive_insurance"): 2,
+    }
+    with pytest.raises(DealerError, match=r"^seat 1: the progressive treasure wager \$7 is not"):
+        check_placed([_seat(1, FULL_HOUSE, progressive_treasure=7)], settings)
+    no_treasure = BonusSettings(offered=frozenset(BONUSES) - {Wager.TREASURE})
+    with pytest.raises(DealerError, match="^seat 2: the treasure wager is not offered"):
+        check_placed([_seat(2, FULL_HOUSE, treasure=5)], no_treasure)
+    assert check_placed([_seat(2, FULL_HOUSE, treasure=0)], no_treasure) == {}
+
+
+def test_classify_hands_gives_each_seat_s_events_and_the_dealer_s() -> None:
+    hands, dealer = classify_hands([_seat(2, FULL_HOUSE), _seat(1, FOUR_SEVENS)], DEALER)
+    assert {seat: events.events[0] for seat, events in hands.items()} == {
+        2: "full-house",
+        1: "four-of-a-kind",
+    }
+    assert dealer.events == ()
+
+
+def test_contributions_go_in_before_any_pay_up_to_the_cap() -> None:
+    seats = [
+        _seat(1, SEVEN_SF, progressive_treasure=1, progressive_insurance=1),
+        _seat(2, FULL_HOUSE, progressive_treasure=1),
+    ]
+    before = Meters(progressive_insurance=D(5000), progressive_treasure=D("249999.75"))
+    added, now = contributions(seats, BonusSettings(), before)
+    # 25% of each wager: 0.25 to insurance; 0.50 to treasure, of which its cap takes 0.25
+    assert added == Meters(progressive_insurance=D("0.25"), progressive_treasure=D("0.25"))
+    assert now == {"progressive_insurance": D("5000.25"), "progressive_treasure": D(250000)}
+
+
+def test_settle_seat_settles_each_wager_as_the_registry_says() -> None:
+    seats = [
+        _seat(1, SEVEN_SF, insurance=5, insurance_on_dealer=True, progressive_treasure=1),
+        _seat(2, FULL_HOUSE, treasure=10, insurance=5),
+        _seat(3, FOUR_SEVENS, treasure=4),  # below the Envy minimum
+    ]
+    round_hands = _round_hands(seats)
+    meters = {"progressive_insurance": D(5000), "progressive_treasure": D(12000)}
+    units = {(1, "progressive_treasure"): 1}
+    first = settle_seat(seats[0], round_hands, meters, units)
+    assert [(r.wager, r.hand, r.event) for r in first] == [
+        ("insurance", "dealer", None),  # declared on the dealer's hand: no pai gow there
+        ("progressive_treasure", "own", "seven-card-straight-flush"),
+    ]
+    assert first[1].meter is not None and first[1].meter.before == D(12000)
+    assert meters == {"progressive_insurance": D(5000), "progressive_treasure": D(10000)}
+    second = settle_seat(seats[1], round_hands, meters, units)
+    assert [(r.wager, r.hand, r.event, r.from_seat) for r in second] == [
+        ("insurance", "own", None, None),
+        ("treasure", "own", "full-house", None),
+        ("envy", "seat 1", "seven-card-straight-flush", 1),
+        ("envy", "seat 3", "four-of-a-kind", 3),
+    ]
+    assert [r.wager for r in settle_seat(seats[2], round_hands, meters, units)] == ["treasure"]
+
+
+def test_across_the_table_pays_for_each_other_hand_its_table_lists() -> None:
+    seats = [_seat(1, SEVEN_SF), _seat(2, FULL_HOUSE, treasure=5), _seat(3, FOUR_SEVENS)]
+    round_hands = _round_hands(seats)
+    table = round_hands.tables[Wager.ENVY]
+    paid = across_the_table(Wager.ENVY, seats[1], round_hands, table)
+    assert [(r.from_seat, r.net) for r in paid] == [(1, D(1000)), (3, D(5))]
+    assert across_the_table(Wager.ENVY, seats[0], round_hands, table) == []  # no Treasure
+    higher = _round_hands(seats, BonusSettings(envy_minimum=D(10)))
+    assert across_the_table(Wager.ENVY, seats[1], higher, table) == []
+
+
+def test_apply_caps_cuts_each_wager_type_s_winnings() -> None:
+    seats = [_seat(1, FULL_HOUSE, treasure=100), _seat(2, FOUR_SEVENS, treasure=10)]
+    round_hands = _round_hands(seats)
+    results = [r for s in seats for r in settle_seat(s, round_hands, {}, {})]
+    assert [(r.wager, r.net) for r in results] == [
+        ("treasure", D(500)),
+        ("envy", D(5)),
+        ("treasure", D(200)),  # four of a kind: 20 to 1
+    ]
+    caps = {"treasure": Cap(None, D(350)), "envy": Cap(D(1), None)}
+    capped = apply_caps(results, BonusSettings(caps=caps))
+    assert [r.net for r in capped] == [D(250), D(1), D(100)]
+    assert capped[1].caps[0].startswith("capped at the Envy Bonus maximum of $1 per hand")
+    assert apply_caps(results, BonusSettings()) == results
+
+
+def test_return_to_meters_puts_back_what_a_cap_kept_from_a_meter_pay() -> None:
+    seats = [_seat(1, SEVEN_SF, progressive_treasure=1), _seat(2, FULL_HOUSE, treasure=10)]
+    meters = {"progressive_insurance": D(5000), "progressive_treasure": D(20000)}
+    results = settle_seat(seats[0], _round_hands(seats), meters, {(1, "progressive_treasure"): 1})
+    assert meters["progressive_treasure"] == D(10000) and results[0].net == D(19999)
+    cut = [replace(results[0], net=D(1000))]
+    back, after = return_to_meters(cut, meters)
+    assert after == {"progressive_insurance": D(5000), "progressive_treasure": D(28999)}
+    assert back[0].meter is not None and back[0].meter.returned == D(18999)
+    assert return_to_meters(results, meters) == (results, meters)
+
+
+def test_group_by_seat_lists_each_seat_s_rulings_in_the_order_of_wager() -> None:
+    seats = [_seat(2, FULL_HOUSE, treasure=10, insurance=5), _seat(1, FOUR_SEVENS, treasure=5)]
+    round_hands = _round_hands(seats)
+    results = [r for s in seats for r in settle_seat(s, round_hands, {}, {})]
+    shuffled = results[::-1]
+    grouped = group_by_seat(shuffled, sorted(seats, key=lambda s: s.seat), round_hands.hands)
+    assert [(g.seat, [r.wager for r in g.results]) for g in grouped] == [
+        (1, ["treasure"]),
+        (2, ["insurance", "treasure", "envy"]),
+    ]
+    assert grouped[0].events == round_hands.hands[1]
