@@ -8,8 +8,8 @@ import pytest
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.house_way import load_house_way
-from dealer.games.paigow.profile import load_profile
 from dealer.games.paigow.pay import Wager
+from dealer.games.paigow.profile import load_profile
 from dealer.games.paigow.round_input import RoundError, SeatWagers, read_round, read_seat
 from dealer.games.paigow.table_round import settle_round, starting_meters
 from dealer.kernel.documents import load_yaml
