@@ -70,7 +70,8 @@ def test_show_unknown_id() -> None:
     result = run("show", "PT-NOPE")
     assert result.exit_code == 1
     assert result.stdout == ""
-    assert result.stderr.startswith("Error: unknown pay table 'PT-NOPE' (known: E01, ")
+    known = ", ".join(sorted(shipped_paytables().tables))
+    assert result.stderr == f"Error: unknown pay table 'PT-NOPE' (known: {known})\n"
 
 
 def test_validate_a_good_file() -> None:

@@ -94,8 +94,7 @@ def test_shipped_rows_run_from_the_highest_event() -> None:
 
 def test_shipped_files_have_no_problems() -> None:
     files = sorted(shipped_dir().glob("*.yaml"))
-    assert len(files) == 5
-    assert [check_file(f) for f in files] == [[]] * 5
+    assert files and [check_file(f) for f in files] == [[]] * len(files)
 
 
 def test_shipped_dir_in_the_source_tree() -> None:

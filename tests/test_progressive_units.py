@@ -275,8 +275,7 @@ def test_units_and_offers_from_a_file_and_rules(tmp_path: Path) -> None:
         (
             "offered:\n  craps: false\n",
             [],
-            "offered.craps: unknown setting (known: insurance, treasure, envy, "
-            "progressive_insurance, progressive_treasure)",
+            f"offered.craps: unknown setting (known: {', '.join(BONUSES)})",
         ),
         (
             "",

@@ -163,7 +163,8 @@ def test_the_whole_shift(shift: dict[str, Any]) -> None:
             "replaced": {},
         },
         "other_rulings": 1,
-        "wagers": {
+        "wagers": dict.fromkeys(Wager, {"count": 0, "wagered": 0, "net": 0})  # none placed
+        | {
             "base": {"count": 5, "wagered": 75, "net": 7.5},
             "insurance": {"count": 1, "wagered": 5, "net": 2000},
             "treasure": {"count": 3, "wagered": 15, "net": 195},
