@@ -105,7 +105,7 @@ def _seat_wagers() -> Composite:
     `--insurance` and `--insurance-on-dealer`, `--treasure`, …): each amount read once, here."""
     placed = [w for w in desk_paigow.wagers() if w.terms.option]
     declarable = [w for w in placed if w.terms.on_dealer]
-    options = []
+    options: list[inspect.Parameter] = []
     for w in placed:
         if w.bonus:
             amount = typer.Option(w.terms.option, help="A bonus wager (currency).")

@@ -149,7 +149,7 @@ class Profile(NamedTuple):
             "foul": self.foul,
             "rule_changes": self.rule_changes,
             "house_way": self.house_way,
-            **{f"{wager}{TABLE}": table for wager, table in self.tables.items()},
+            **{f"{wager}{_TABLE}": table for wager, table in self.tables.items()},
             "envy_minimum": num(self.envy_minimum),
             "signoff_over": num(self.signoff_over),
             "limits": {
@@ -170,7 +170,7 @@ class Profile(NamedTuple):
         }
 
 
-TABLE = "_table"
+_TABLE = "_table"
 """The ending of a setting naming a bonus wager's pay table (`rules.treasure_table`,
 `Wager.table_setting`): the profile reads a table setting for each one `default_profile.yaml`
 has, in its order (the order of `dealer.games.paigow.pay.Wager`), so that a new wager needs no
@@ -261,7 +261,7 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
             raise ConfigError(
                 f"profile {origin}: rules.{key}: {rules[key]!r} is not one of {', '.join(allowed)}"
             )
-    named = ["house_way", *(key for key in rules if key.endswith(TABLE))]
+    named = ["house_way", *(key for key in rules if key.endswith(_TABLE))]
     for key in named:
         if not isinstance(rules[key], str) or not rules[key].strip():
             raise ConfigError(f"profile {origin}: rules.{key}: must be a name")
@@ -304,7 +304,9 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
         foul=rules["foul"],
         rule_changes=rules["rule_changes"],
         house_way=rules["house_way"].strip(),
-        tables=MappingProxyType({key.removesuffix(TABLE): rules[key].strip() for key in named[1:]}),
+        tables=MappingProxyType(
+            {key.removesuffix(_TABLE): rules[key].strip() for key in named[1:]}
+        ),
         envy_minimum=_need(_decimal(rules["envy_minimum"], origin, "rules.envy_minimum")),
         signoff_over=_need(_decimal(rules["signoff_over"], origin, "rules.signoff_over")),
         limits=MappingProxyType(limits),

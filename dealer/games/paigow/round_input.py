@@ -16,9 +16,12 @@ own `high` and `low` hands:
         wagers: {base: 10, insurance: 5, insurance_on_dealer: true}
         patron: P-123                      # optional: the player's patron id
 
-Every wager is checked against the table profile: within its limits, a progressive wager a
-whole number of its units, and no wager the table does not offer. A patron id is kept with the
-seat's ruling (searchable with `dealer audit search --patron`).
+A seat's `wagers` name each wager a seat places by its name in the registry
+(`dealer.games.paigow.pay.Wager`, the base required) and each declaration on the dealer's hand
+(`insurance_on_dealer`); they are read into one `SeatWagers`, each amount once. Every wager is
+checked against the table profile: within its limits, a progressive wager a whole number of its
+units, and no wager the table does not offer. A patron id is kept with the seat's ruling
+(searchable with `dealer audit search --patron`).
 """
 
 from __future__ import annotations
