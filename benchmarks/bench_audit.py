@@ -37,6 +37,7 @@ from dealer.audit import open_log
 from dealer.audit.verify import verify
 from dealer.desk import paigow
 from dealer.desk.context import Desk, HouseRules
+from dealer.games.paigow.pay import Wager
 
 DEALER = "Ks Kd 4c 4h As 9d 2c"
 PLAYER = "Qs Qh Jc Jd 8s 3h 2d"
@@ -46,18 +47,17 @@ def _terminal(db: str, number: int, count: int, start: multiprocessing.synchroni
     """One terminal: `count` settles at table BT-`number` as user bench-`number`."""
     desk = Desk(db, f"bench-{number}", f"BT-{number}")  # as `measure` names them
     house = HouseRules()
+    wagers = paigow.seat_wagers(
+        {
+            Wager.BASE: Decimal(25),
+            Wager.TREASURE: Decimal(5),
+            Wager.PROGRESSIVE_TREASURE: Decimal(1),
+        },
+        (),
+    )
     start.wait()
     for i in range(count):
-        paigow.settle(
-            desk,
-            house,
-            DEALER,
-            Decimal(25),
-            player=PLAYER,
-            treasure=Decimal(5),
-            progressive_treasure=Decimal(1),
-            seat=1 + i % 6,
-        )
+        paigow.settle(desk, house, DEALER, wagers, player=PLAYER, seat=1 + i % 6)
 
 
 def _as_user(url: str, user: str) -> str:

@@ -101,7 +101,7 @@ def _seat_checks(rounds: int) -> float:
 def _rulings(rounds: int, tmp: Path) -> tuple[float, float]:
     profile = load_profile(None, ())
     raws = [_round(i)[0] for i in range(rounds)]
-    meters = Meters(Decimal(5000), Decimal(10000))
+    meters = Meters(progressive_insurance=Decimal(5000), progressive_treasure=Decimal(10000))
     start = time.perf_counter()
     for raw in raws:
         seat_rulings.round_ruling(raw, "", profile, meters)

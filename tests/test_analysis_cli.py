@@ -12,6 +12,7 @@ from typer.testing import CliRunner, Result
 
 from dealer.cli.analyze import ProgressBar
 from dealer.cli.app import build_app
+from dealer.games.paigow.pay import BONUSES
 
 root = build_app("analyze")
 runner = CliRunner()
@@ -138,13 +139,7 @@ def test_report_formats() -> None:
     text = run("report", "--format", "text")
     assert "Emperor's Treasure Progressive" in text.stdout
     data = json.loads(run("report", "--json").stdout)
-    assert [s["wager"] for s in data["sections"]] == [
-        "insurance",
-        "treasure",
-        "envy",
-        "progressive_insurance",
-        "progressive_treasure",
-    ]
+    assert [s["wager"] for s in data["sections"]] == list(BONUSES)
     meters = json.loads(run("report", "--format", "json", "--treasure-meter", "50000").stdout)
     assert meters["meters"]["progressive_treasure"] == 50000
 

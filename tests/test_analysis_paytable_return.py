@@ -25,14 +25,16 @@ from dealer.analysis.paytable_return import (
 )
 from dealer.games.paigow.bonus import settle_wager
 from dealer.games.paigow.events import SevenCardEvents, classify
-from dealer.games.paigow.pay import Pay
+from dealer.games.paigow.pay import PROGRESSIVES, Pay
 from dealer.games.paigow.paytables import PayRow, PayTable, shipped_paytables
+from dealer.games.paigow.profile import load_profile
 from dealer.kernel.cards import DECK, JOKER, Card
 from dealer.kernel.errors import DealerError, PayTableError
 
 DATA = Path(__file__).parent / "data"
 HANDS = 154_143_080
-METERS = {"progressive_insurance": Decimal(5000), "progressive_treasure": Decimal(10000)}
+METERS = {name: load_profile().meters[name].seed for name in PROGRESSIVES}
+"""Each meter at its seed in the shipped profile."""
 
 
 def table_from_yaml(path: Path) -> PayTable:

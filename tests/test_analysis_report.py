@@ -8,9 +8,12 @@ import pytest
 
 from dealer.analysis.paytable_return import analyze_paytable
 from dealer.analysis.report import OperatorReport, operator_report
+from dealer.games.paigow.pay import BONUSES, PROGRESSIVES
 from dealer.games.paigow.paytables import WAGERS, shipped_paytables
+from dealer.games.paigow.profile import load_profile
 
-METERS = {"progressive_insurance": Decimal(5000), "progressive_treasure": Decimal(10000)}
+METERS = {name: load_profile().meters[name].seed for name in PROGRESSIVES}
+"""Each meter at its seed in the shipped profile."""
 
 
 @pytest.fixture(scope="module")
@@ -65,5 +68,5 @@ def test_markdown_and_notes(report: OperatorReport) -> None:
     assert "| Event | PT-FLT-EC-PGI-01 |" in text
     assert any("$10,000" in note for note in report.notes())
     out = report.to_dict()
-    assert out["meters"] == {"progressive_insurance": 5000, "progressive_treasure": 10000}
-    assert len(out["sections"]) == 5
+    assert out["meters"] == {name: int(seed) for name, seed in METERS.items()}
+    assert [s["wager"] for s in out["sections"]] == list(BONUSES)

@@ -14,6 +14,7 @@ from typer.testing import CliRunner, Result
 from dealer.audit import entries, open_log
 from dealer.audit.records import Entry
 from dealer.cli.app import build_app
+from dealer.games.paigow.pay import PROGRESSIVES
 
 APP = build_app("audit")
 PIN = "lantern-2468"
@@ -757,8 +758,7 @@ def test_meter_adjust_and_show(staffed: Path | str) -> None:
     bogus = run("meter", "show", "treasure", "--table", "PG-1")
     assert (bogus.exit_code, bogus.stderr) == (
         1,
-        "Error: there is no meter 'treasure': the meters are progressive_insurance, "
-        "progressive_treasure\n",
+        f"Error: there is no meter 'treasure': the meters are {', '.join(PROGRESSIVES)}\n",
     )
     refused = run(
         "meter",

@@ -19,6 +19,7 @@ from dealer.audit.meters import MeterRange
 from dealer.audit.records import Entry
 from dealer.audit.storage import Storage
 from dealer.cli.app import build_app
+from dealer.games.paigow.pay import PROGRESSIVES
 from dealer.kernel.errors import AccessError, AuditError
 
 PIN = "lantern-2468"
@@ -48,8 +49,7 @@ def log(log_at: Path | str) -> Iterator[Storage]:
             "treasure",
             10000,
             "r",
-            "there is no meter 'treasure': the meters are progressive_insurance, "
-            "progressive_treasure",
+            f"there is no meter 'treasure': the meters are {', '.join(PROGRESSIVES)}",
         ),
         (
             "progressive_treasure",

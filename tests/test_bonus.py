@@ -3,6 +3,7 @@ across the table, progressive meters, caps, errors and the JSON form."""
 
 import csv
 import json
+from dataclasses import replace
 from decimal import ROUND_DOWN, Decimal
 from pathlib import Path
 
@@ -13,15 +14,24 @@ from hypothesis import strategies as st
 from dealer.games.paigow.bonus import (
     BonusSettings,
     Meters,
-    SeatBonusInput,
+    RoundHands,
+    across_the_table,
+    apply_caps,
+    check_placed,
+    classify_hands,
+    contributions,
+    group_by_seat,
+    return_to_meters,
     settle_bonuses,
+    settle_seat,
     settle_wager,
 )
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.events import classify
-from dealer.games.paigow.pay import share
+from dealer.games.paigow.pay import BONUSES, Wager, share
 from dealer.games.paigow.paytables import load_paytables, shipped_paytables
 from dealer.games.paigow.profile import Cap, MeterConfig, load_profile
+from dealer.games.paigow.round_input import SeatInput, SeatWagers
 from dealer.kernel.errors import CardError, ConfigError, DealerError, PayTableError
 
 DATA = Path(__file__).parent / "data"
@@ -219,8 +229,16 @@ def test_a_meter_pay_needs_the_meter() -> None:
 DEALER = parse_cards("2c 3h 5h 6c Tc Th Jh")  # a pair of tens: no pai gow, no event
 
 
-def _seat(seat: int, cards: str, **wagers: object) -> SeatBonusInput:
-    return SeatBonusInput(seat, parse_cards(cards), **wagers)  # type: ignore[arg-type]
+def _seat(seat: int, cards: str, insurance_on_dealer: bool = False, **wagers: object) -> SeatInput:
+    """A seat as the round's input hands it to the bonus engine (wagers as read: Decimals)."""
+    amounts = {Wager(name): D(str(amount)) for name, amount in wagers.items()}
+    declared = frozenset({Wager.INSURANCE}) if insurance_on_dealer else frozenset()
+    return SeatInput(seat, parse_cards(cards), None, None, SeatWagers(amounts, declared))
+
+
+def _posting(**tables: str) -> dict[str, str]:
+    """The shipped profile's pay tables, with `tables` (by wager) posted instead."""
+    return {**BonusSettings().tables, **tables}
 
 
 def test_insurance_on_the_dealers_hand() -> None:
@@ -272,7 +290,7 @@ def test_envy_pays_every_other_qualifying_hand_at_its_highest_event() -> None:
         _seat(2, "3d 4d 5d JK 7d 8d 9d"),  # seven-card straight flush with the joker
         _seat(3, "Kd Kh Qh 4c 4h 3c 2h", treasure=5),
     ]
-    result = settle_bonuses(seats, DEALER, BonusSettings(envy_table="E02"))
+    result = settle_bonuses(seats, DEALER, BonusSettings(tables=_posting(envy="E02")))
     assert [(r.from_seat, r.event, r.net) for r in result.seat(3).results if r.wager == "envy"] == [
         (1, "seven-card-straight-flush", D(5000)),
         (2, "seven-card-straight-flush-with-joker", D(500)),
@@ -290,13 +308,13 @@ def test_two_progressive_hits_in_one_round() -> None:
     result = settle_bonuses(seats, DEALER, meters=meters)
     one, two, three = (result.seat(n).results[0] for n in (1, 2, 3))
     # contributions 25% of 5 + 1 + 5 = 2.75 go in before any hand is paid
-    assert result.contributions.progressive_treasure == D("2.75")
+    assert result.contributions.get("progressive_treasure") == D("2.75")
     assert one.meter is not None and one.meter.before == D("20002.75") and one.meter.reset
     assert one.net == D("20002.75") - 5
     assert three.meter is not None and three.meter.before == D(10000)  # the seed, after seat 1
     assert three.meter.paid == D(2500) and three.net == D(2495)
     assert two.net == D(-1) and two.meter is None
-    assert result.meters_after == Meters(D(700), D(7500))
+    assert result.meters_after == Meters(progressive_insurance=D(700), progressive_treasure=D(7500))
     hits = result.to_dict()["progressive_hits"]
     assert [(h["seat"], h["before"], h["paid"], h["after"]) for h in hits] == [
         (1, 20002.75, 20002.75, 10000),
@@ -313,12 +331,12 @@ def test_progressive_insurance_one_colour_and_contribution_rounding() -> None:
         units={"progressive_insurance": D("0.10"), "progressive_treasure": D(1)},
     )
     seats = [_seat(1, "9h 8h 7d 6d 4h 3d 2h", progressive_insurance=D("0.10"))]
-    result = settle_bonuses(seats, DEALER, settings, Meters(D(3000), D(0)))
+    result = settle_bonuses(seats, DEALER, settings, Meters(progressive_insurance=D(3000)))
     # 15% of 10 cents is 1.5 cents: 1 cent goes to the meter
-    assert result.contributions.progressive_insurance == D("0.01")
+    assert result.contributions.get("progressive_insurance") == D("0.01")
     hit = result.seat(1).results[0]
     assert hit.event == "9-high-pai-gow-one-color" and hit.net == D("3000.01") - D("0.10")
-    assert result.meters_after.progressive_insurance == D(1000)
+    assert result.meters_after.get("progressive_insurance") == D(1000)
 
 
 def test_contributions_stop_at_the_meter_cap() -> None:
@@ -333,16 +351,23 @@ def test_contributions_stop_at_the_meter_cap() -> None:
         _seat(2, "Qs Qd 9c 7d 5c 4c 3s", progressive_treasure=5),  # a pair: no event
     ]
     # 25% of 5 + 5 is 2.50, but the meter holds at most 5,000: 1 cent fits
-    result = settle_bonuses(seats, DEALER, settings, Meters(D(1000), D("4999.99")))
-    assert result.contributions.progressive_treasure == D("0.01")
-    assert result.meters_after.progressive_treasure == D(5000)
+    result = settle_bonuses(
+        seats,
+        DEALER,
+        settings,
+        Meters(progressive_insurance=D(1000), progressive_treasure=D("4999.99")),
+    )
+    assert result.contributions.get("progressive_treasure") == D("0.01")
+    assert result.meters_after.get("progressive_treasure") == D(5000)
     assert result.explanation()[-1] == (
         "Emperor's Treasure Progressive meter: $4,999.99 + contributions $0.01 → $5,000 "
         "(at its cap $5,000: contributions stop there)"
     )
-    full = settle_bonuses(seats, DEALER, settings, Meters(D(1000), D(5000)))
-    assert full.contributions.progressive_treasure == 0
-    assert full.meters_after.progressive_treasure == D(5000)
+    full = settle_bonuses(
+        seats, DEALER, settings, Meters(progressive_insurance=D(1000), progressive_treasure=D(5000))
+    )
+    assert full.contributions.get("progressive_treasure") == 0
+    assert full.meters_after.get("progressive_treasure") == D(5000)
 
 
 def test_a_meter_cap_below_its_seed_is_refused() -> None:
@@ -402,12 +427,12 @@ def test_envy_cap_per_hand_shares_a_seats_envy_pays() -> None:
 def test_a_capped_meter_pay_leaves_the_cut_in_the_meter() -> None:
     settings = BonusSettings(caps={"progressive_treasure": Cap(D(1000), None)})
     seats = [_seat(1, "8s 9s Ts Js Qs Ks As", progressive_treasure=4)]
-    result = settle_bonuses(seats, DEALER, settings, Meters(D(0), D(20000)))
+    result = settle_bonuses(seats, DEALER, settings, Meters(progressive_treasure=D(20000)))
     hit = result.seat(1).results[0]
     # 20,001 in the meter (the wager added 1); the 100% pay would net 19,997
     assert (hit.uncapped_net, hit.net) == (D(19997), D(1000))
     assert hit.meter is not None and hit.meter.returned == D(18997)
-    assert result.meters_after.progressive_treasure == D(10000) + D(18997)
+    assert result.meters_after.get("progressive_treasure") == D(10000) + D(18997)
     assert hit.explanation()[-1] == "the $18,997 the cap kept stays in the meter"
 
 
@@ -467,12 +492,12 @@ def test_settings_from_the_profile() -> None:
     assert BonusSettings.from_profile(load_profile()).to_dict() == BonusSettings().to_dict()
     profile = load_profile(rules=["treasure_table=PT-FLT-EC-ET-02", "envy_minimum=10"])
     settings = BonusSettings.from_profile(profile)
-    assert settings.treasure_table == "PT-FLT-EC-ET-02" and settings.envy_minimum == 10
+    assert settings.table_id(Wager.TREASURE) == "PT-FLT-EC-ET-02" and settings.envy_minimum == 10
 
 
 def test_an_operator_table_settles() -> None:
     tables = load_paytables([DATA / "paytables_operator"])
-    settings = BonusSettings(treasure_table="HOUSE-ET-01")
+    settings = BonusSettings(tables=_posting(treasure="HOUSE-ET-01"))
     seats = [_seat(1, "Ad Jd 8d 5d 3d Kc 9c", treasure=10)]
     result = settle_bonuses(seats, DEALER, settings, paytables=tables)
     assert result.seat(1).results[0].net == 40  # 5 for 1 on $10
@@ -481,8 +506,12 @@ def test_an_operator_table_settles() -> None:
 @pytest.mark.parametrize(
     ("settings", "error", "message"),
     [
-        (BonusSettings(treasure_table="E01"), PayTableError, "E01 is for Envy Bonus"),
-        (BonusSettings(insurance_table="PT-NONE"), PayTableError, "unknown pay table 'PT-NONE'"),
+        (BonusSettings(tables=_posting(treasure="E01")), PayTableError, "E01 is for Envy Bonus"),
+        (
+            BonusSettings(tables=_posting(insurance="PT-NONE")),
+            PayTableError,
+            "unknown pay table 'PT-NONE'",
+        ),
     ],
 )
 def test_bad_table_settings(settings: BonusSettings, error: type, message: str) -> None:
@@ -506,11 +535,142 @@ def test_bad_rounds() -> None:
         settle_bonuses([_seat(1, "2c Ks Qs Js 9s 8s 7s")], DEALER)
     with pytest.raises(DealerError, match="seat 1 is listed twice"):
         settle_bonuses([_seat(1, hand), _seat(1, "As Ks Qs Js 9s 8s 7s")], DEALER)
-    with pytest.raises(DealerError, match="an amount is zero or more"):
-        _seat(1, hand, treasure=-5)
-    with pytest.raises(DealerError, match="seats are numbered from 1"):
-        _seat(0, hand)
     with pytest.raises(CardError, match="expected 7, got 6"):
         settle_bonuses([_seat(1, "Ad Jd 8d 5d 3d Kc")], DEALER)
     with pytest.raises(DealerError, match="caps are set for"):
         BonusSettings(caps={"base": Cap(D(1), None)})
+
+
+# ------------------------------------------------------------------ the steps, each on its own
+# `settle_bonuses` is `check_placed`, `classify_hands`, `contributions`, `settle_seat` (by way
+# of `across_the_table` for Envy), `apply_caps`, `return_to_meters` and `group_by_seat`.
+
+SEVEN_SF = "8s 9s Ts Js Qs Ks As"  # 100% of a Treasure progressive's meter; $1,000 Envy (E01)
+FOUR_SEVENS = "7s 7d 7h 7c Kd 9h 3d"  # four of a kind: $5 Envy (E01)
+FULL_HOUSE = "Qd Qh Qc 4c 4d 8h 2d"  # 5 to 1 on PT-FLT-EC-ET-01
+
+
+def _round_hands(seats: list[SeatInput], settings: BonusSettings | None = None) -> RoundHands:
+    settings = settings or BonusSettings()
+    hands, dealer = classify_hands(seats, DEALER)
+    library = shipped_paytables()
+    tables = {w: library.get(settings.table_id(w), w) for w in BONUSES if w in settings.offered}
+    return RoundHands(seats, hands, dealer, tables, settings)
+
+
+def test_check_placed_counts_units_and_refuses_what_the_table_does_not_take() -> None:
+    units = {"progressive_insurance": D(1), "progressive_treasure": D(5)}
+    settings = BonusSettings(units=units)
+    seats = [
+        _seat(1, FULL_HOUSE, treasure=5, progressive_treasure=15),
+        _seat(2, SEVEN_SF, progressive_insurance=2, progressive_treasure=0),
+    ]
+    assert check_placed(seats, settings) == {
+        (1, "progressive_treasure"): 3,
+        (2, "progressive_insurance"): 2,
+    }
+    with pytest.raises(DealerError, match=r"^seat 1: the progressive treasure wager \$7 is not"):
+        check_placed([_seat(1, FULL_HOUSE, progressive_treasure=7)], settings)
+    no_treasure = BonusSettings(offered=frozenset(BONUSES) - {Wager.TREASURE})
+    with pytest.raises(DealerError, match="^seat 2: the treasure wager is not offered"):
+        check_placed([_seat(2, FULL_HOUSE, treasure=5)], no_treasure)
+    assert check_placed([_seat(2, FULL_HOUSE, treasure=0)], no_treasure) == {}
+
+
+def test_classify_hands_gives_each_seat_s_events_and_the_dealer_s() -> None:
+    hands, dealer = classify_hands([_seat(2, FULL_HOUSE), _seat(1, FOUR_SEVENS)], DEALER)
+    assert {seat: events.events[0] for seat, events in hands.items()} == {
+        2: "full-house",
+        1: "four-of-a-kind",
+    }
+    assert dealer.events == ()
+
+
+def test_contributions_go_in_before_any_pay_up_to_the_cap() -> None:
+    seats = [
+        _seat(1, SEVEN_SF, progressive_treasure=1, progressive_insurance=1),
+        _seat(2, FULL_HOUSE, progressive_treasure=1),
+    ]
+    before = Meters(progressive_insurance=D(5000), progressive_treasure=D("249999.75"))
+    added, now = contributions(seats, BonusSettings(), before)
+    # 25% of each wager: 0.25 to insurance; 0.50 to treasure, of which its cap takes 0.25
+    assert added == Meters(progressive_insurance=D("0.25"), progressive_treasure=D("0.25"))
+    assert now == {"progressive_insurance": D("5000.25"), "progressive_treasure": D(250000)}
+
+
+def test_settle_seat_settles_each_wager_as_the_registry_says() -> None:
+    seats = [
+        _seat(1, SEVEN_SF, insurance=5, insurance_on_dealer=True, progressive_treasure=1),
+        _seat(2, FULL_HOUSE, treasure=10, insurance=5),
+        _seat(3, FOUR_SEVENS, treasure=4),  # below the Envy minimum
+    ]
+    round_hands = _round_hands(seats)
+    meters = {"progressive_insurance": D(5000), "progressive_treasure": D(12000)}
+    units = {(1, "progressive_treasure"): 1}
+    first = settle_seat(seats[0], round_hands, meters, units)
+    assert [(r.wager, r.hand, r.event) for r in first] == [
+        ("insurance", "dealer", None),  # declared on the dealer's hand: no pai gow there
+        ("progressive_treasure", "own", "seven-card-straight-flush"),
+    ]
+    assert first[1].meter is not None and first[1].meter.before == D(12000)
+    assert meters == {"progressive_insurance": D(5000), "progressive_treasure": D(10000)}
+    second = settle_seat(seats[1], round_hands, meters, units)
+    assert [(r.wager, r.hand, r.event, r.from_seat) for r in second] == [
+        ("insurance", "own", None, None),
+        ("treasure", "own", "full-house", None),
+        ("envy", "seat 1", "seven-card-straight-flush", 1),
+        ("envy", "seat 3", "four-of-a-kind", 3),
+    ]
+    assert [r.wager for r in settle_seat(seats[2], round_hands, meters, units)] == ["treasure"]
+
+
+def test_across_the_table_pays_for_each_other_hand_its_table_lists() -> None:
+    seats = [_seat(1, SEVEN_SF), _seat(2, FULL_HOUSE, treasure=5), _seat(3, FOUR_SEVENS)]
+    round_hands = _round_hands(seats)
+    table = round_hands.tables[Wager.ENVY]
+    paid = across_the_table(Wager.ENVY, seats[1], round_hands, table)
+    assert [(r.from_seat, r.net) for r in paid] == [(1, D(1000)), (3, D(5))]
+    assert across_the_table(Wager.ENVY, seats[0], round_hands, table) == []  # no Treasure
+    higher = _round_hands(seats, BonusSettings(envy_minimum=D(10)))
+    assert across_the_table(Wager.ENVY, seats[1], higher, table) == []
+
+
+def test_apply_caps_cuts_each_wager_type_s_winnings() -> None:
+    seats = [_seat(1, FULL_HOUSE, treasure=100), _seat(2, FOUR_SEVENS, treasure=10)]
+    round_hands = _round_hands(seats)
+    results = [r for s in seats for r in settle_seat(s, round_hands, {}, {})]
+    assert [(r.wager, r.net) for r in results] == [
+        ("treasure", D(500)),
+        ("envy", D(5)),
+        ("treasure", D(200)),  # four of a kind: 20 to 1
+    ]
+    caps = {"treasure": Cap(None, D(350)), "envy": Cap(D(1), None)}
+    capped = apply_caps(results, BonusSettings(caps=caps))
+    assert [r.net for r in capped] == [D(250), D(1), D(100)]
+    assert capped[1].caps[0].startswith("capped at the Envy Bonus maximum of $1 per hand")
+    assert apply_caps(results, BonusSettings()) == results
+
+
+def test_return_to_meters_puts_back_what_a_cap_kept_from_a_meter_pay() -> None:
+    seats = [_seat(1, SEVEN_SF, progressive_treasure=1), _seat(2, FULL_HOUSE, treasure=10)]
+    meters = {"progressive_insurance": D(5000), "progressive_treasure": D(20000)}
+    results = settle_seat(seats[0], _round_hands(seats), meters, {(1, "progressive_treasure"): 1})
+    assert meters["progressive_treasure"] == D(10000) and results[0].net == D(19999)
+    cut = [replace(results[0], net=D(1000))]
+    back, after = return_to_meters(cut, meters)
+    assert after == {"progressive_insurance": D(5000), "progressive_treasure": D(28999)}
+    assert back[0].meter is not None and back[0].meter.returned == D(18999)
+    assert return_to_meters(results, meters) == (results, meters)
+
+
+def test_group_by_seat_lists_each_seat_s_rulings_in_the_order_of_wager() -> None:
+    seats = [_seat(2, FULL_HOUSE, treasure=10, insurance=5), _seat(1, FOUR_SEVENS, treasure=5)]
+    round_hands = _round_hands(seats)
+    results = [r for s in seats for r in settle_seat(s, round_hands, {}, {})]
+    shuffled = results[::-1]
+    grouped = group_by_seat(shuffled, sorted(seats, key=lambda s: s.seat), round_hands.hands)
+    assert [(g.seat, [r.wager for r in g.results]) for g in grouped] == [
+        (1, ["treasure"]),
+        (2, ["insurance", "treasure", "envy"]),
+    ]
+    assert grouped[0].events == round_hands.hands[1]

@@ -15,6 +15,7 @@ from dealer.cli.app import build_app
 from dealer.games.paigow.paytables import shipped_dir, shipped_paytables
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import CACHE_FORMAT, SHIPPED_MANIFEST, load_yaml
+from dealer.kernel.manifest import COMMAND, manifest_text
 
 SETTLE = [
     "paigow",
@@ -109,7 +110,38 @@ def test_the_manifest_lists_exactly_the_shipped_documents() -> None:
         for line in SHIPPED_MANIFEST.read_text(encoding="utf-8").splitlines()
         if not line.startswith("#")
     ]
-    assert listed == expected, "dealer/shipped-documents.txt should read:\n" + "\n".join(expected)
+    assert listed == expected, (
+        f"dealer/shipped-documents.txt is out of date: run {COMMAND}; it should read:\n"
+        + "\n".join(expected)
+    )
+
+
+def test_the_manifest_is_what_its_command_writes() -> None:
+    """`python -m dealer.kernel.manifest` writes the list as the test above expects it."""
+    package = Path(SHIPPED_MANIFEST).parent
+    written = manifest_text(package, shipped_dir())
+    assert written == SHIPPED_MANIFEST.read_text(encoding="utf-8"), f"run {COMMAND}"
+
+
+def test_the_command_lists_an_edited_document_anew(tmp_path: Path) -> None:
+    """An edited default profile is listed by the SHA-256 of its new text (so the next ruling
+    under it is a shipped profile's, not refused as "not approved")."""
+    package, paytables = tmp_path / "dealer", tmp_path / "paytables"
+    profile = package / "games" / "paigow" / "default_profile.yaml"
+    profile.parent.mkdir(parents=True)
+    paytables.mkdir()
+    shipped = Path(SHIPPED_MANIFEST).parent / "games" / "paigow" / "default_profile.yaml"
+    edited = shipped.read_text(encoding="utf-8").replace("envy_minimum: 5", "envy_minimum: 10")
+    profile.write_text(edited, encoding="utf-8")
+    (paytables / "envy-bonus.yaml").write_text("schema: 1\n", encoding="utf-8")
+    lines = manifest_text(package, paytables).splitlines()
+    assert lines[2:] == [
+        f"{sha256_hex(edited)} {sha256_hex(json.dumps(load_yaml(edited, cache=False)))} "
+        "games/paigow/default_profile.yaml",
+        f"{sha256_hex('schema: 1' + chr(10))} {sha256_hex(json.dumps({'schema': 1}))} "
+        "paytables/envy-bonus.yaml",
+    ]
+    assert lines[0].startswith("# Documents the package ships")
 
 
 def test_a_ruling_records_the_pay_tables_content_hashes(cache: Path) -> None:

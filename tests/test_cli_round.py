@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from dealer.audit import open_log
 from dealer.audit.records import Record, RecordFilter
 from dealer.cli.app import build_app
+from dealer.games.paigow.pay import Wager
 
 ROUNDS = Path(__file__).parent / "data" / "rounds"
 
@@ -106,21 +107,8 @@ def test_demo_for_people(db: Path | str) -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "demo round, seed 7 (dealer demo --seed 7 deals it again)"
     assert lines[1].startswith("table DEMO   dealer: ")
-    assert lines[2].split() == [
-        "seat",
-        "high",
-        "low",
-        "base",
-        "net",
-        "insurance",
-        "treasure",
-        "envy",
-        "prog.",
-        "ins.",
-        "prog.",
-        "treas.",
-        "total",
-    ]
+    headers = ["seat", "high", "low", "base", "net", *(w.terms.column for w in Wager if w.bonus)]
+    assert lines[2].split() == " ".join([*headers, "total"]).split()  # `prog. ins.`: two words
     assert lines[-1] == "ruling #1 recorded"
 
 

@@ -17,6 +17,8 @@ from typer.testing import CliRunner, Result
 from dealer.audit import open_log
 from dealer.audit.records import RecordFilter
 from dealer.cli.app import build_app
+from dealer.games.paigow.pay import BONUSES
+from dealer.games.paigow.profile import load_profile
 
 APP = build_app()
 PIN = "lantern-2468"
@@ -89,6 +91,9 @@ def expected(path: Path | str, checkpoint: str) -> str:
     assert ruling is not None
     made = when(path)
     contents = json.dumps(ruling.settings["paytables_sha256"], ensure_ascii=False)
+    posted, profile = ruling.settings["paytables"], ruling.settings["profile_sha256"]
+    default = load_profile()  # the shipped profile: its tables and its text's SHA-256
+    assert posted == {w: default.table_id(w) for w in BONUSES} and profile == default.sha256
     proof = "".join(
         f"  #{n} hash        {chain[n][0]}\n  prev hash      {chain[n][1]}\n" for n in (4, 7, 8, 9)
     )
@@ -116,12 +121,10 @@ def expected(path: Path | str, checkpoint: str) -> str:
         "  why            both hands win against a dealer pai gow: pays 1 to 2\n"
         "  why            base wager $25: win, 1 to 2: +$12.50\n"
         '  house_way      {"name": "trump-plaza", "version": "1"}\n'
-        '  paytables      {"envy": "E01", "insurance": "PT-FLT-EC-PGI-01", '
-        '"progressive_insurance": "PT-BJS-EC-PGI-01", "progressive_treasure": "PT-BJS-EC-ET-01", '
-        '"treasure": "PT-FLT-EC-ET-01"}\n'
+        f"  paytables      {json.dumps(posted, ensure_ascii=False)}\n"
         f"  paytables_sha256 {contents}\n"
         "  profile        default\n"
-        "  profile_sha256 203ed752dd2da6ce951ea19478eaa0a347a03b1650a3a8689ddeff9d3a183b12\n"
+        f"  profile_sha256 {profile}\n"
         "  profile_source default\n"
         "Linked records\n"
         f"  #8             dispute-resolution dealer-error by sup-7 (supervisor), {made[8]}\n"

@@ -45,6 +45,7 @@ from decimal import Decimal
 from pathlib import Path
 from dealer.desk import paigow
 from dealer.desk.context import Desk, HouseRules
+from dealer.games.paigow.pay import Wager
 from test_linked_meters import DEALER, HANDS
 
 db, user, table, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -53,9 +54,9 @@ desk, house = Desk(db, user, table), HouseRules(profile)
 while not go.exists():  # every worker starts at once
     time.sleep(0.005)
 for n in range(rounds):
+    wagers = {Wager.BASE: Decimal(10), Wager.PROGRESSIVE_TREASURE: Decimal(1)}
     paigow.settle(
-        desk, house, DEALER, Decimal(10), player=HANDS[n % len(HANDS)],
-        progressive_treasure=Decimal(1),
+        desk, house, DEALER, paigow.seat_wagers(wagers, ()), player=HANDS[n % len(HANDS)]
     )
 """
 

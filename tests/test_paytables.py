@@ -6,6 +6,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import yaml
 
 from dealer.games.paigow.events import EVENT_ORDER
 from dealer.games.paigow.pay import Basis, Pay, PayKind
@@ -21,6 +22,13 @@ from dealer.kernel.errors import PayTableError
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
+
+
+def tables_in(folder: Path) -> int:
+    """How many tables the pay-table files of `folder` hold, counted without the loader."""
+    files = folder.glob("*.yaml")
+    return sum(len(yaml.safe_load(f.read_text(encoding="utf-8"))["tables"]) for f in files)
+
 
 SHIPPED_IDS = {
     "insurance": [f"PT-FLT-EC-PGI-0{i}" for i in range(1, 6)],
@@ -60,7 +68,7 @@ def seed_pay(cell: str, basis: str) -> Pay:
 def test_every_table_of_the_seed_is_shipped() -> None:
     tables = shipped_paytables()
     assert {w: [t.id for t in tables if t.wager == w] for w in SHIPPED_IDS} == SHIPPED_IDS
-    assert len(tables) == 29
+    assert len(tables) == tables_in(shipped_dir())
 
 
 def test_shipped_tables_are_the_seeds_cells() -> None:
@@ -86,8 +94,7 @@ def test_shipped_rows_run_from_the_highest_event() -> None:
 
 def test_shipped_files_have_no_problems() -> None:
     files = sorted(shipped_dir().glob("*.yaml"))
-    assert len(files) == 5
-    assert [check_file(f) for f in files] == [[]] * 5
+    assert files and [check_file(f) for f in files] == [[]] * len(files)
 
 
 def test_shipped_dir_in_the_source_tree() -> None:
@@ -185,7 +192,7 @@ def test_an_unreadable_file_is_refused_not_checked(tmp_path: Path) -> None:
 
 def test_an_operator_directory_adds_tables() -> None:
     tables = load_paytables([DATA / "paytables_operator"])
-    assert len(tables) == 30
+    assert len(tables) == tables_in(shipped_dir()) + tables_in(DATA / "paytables_operator")
     house = tables.get("HOUSE-ET-01", "treasure")
     assert house.name == "Emperor's Treasure"  # the wager's name by default
     assert house.row("full-house").label == "Full House"  # type: ignore[union-attr]

@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from dealer.games.paigow.pay import Wager
-from dealer.games.paigow.profile import TABLE_RULES, load_profile
+from dealer.games.paigow.pay import BONUSES, Wager
+from dealer.games.paigow.paytables import shipped_paytables
+from dealer.games.paigow.profile import load_profile
 from dealer.kernel.errors import ConfigError
 
 
@@ -19,7 +20,7 @@ def test_defaults_are_the_rulings_defaults() -> None:
         "trump-plaza",
     )
     assert p.envy_minimum == Decimal(5)
-    assert p.treasure_table == "PT-FLT-EC-ET-01"
+    assert p.table_id(Wager.TREASURE) == "PT-FLT-EC-ET-01"
     assert p.caps["treasure"].per_hand is None
     assert [(m.seed, m.cap) for m in p.meters.values()] == [
         (Decimal(5000), Decimal(100000)),
@@ -33,15 +34,18 @@ def test_defaults_are_the_rulings_defaults() -> None:
 
 
 def test_every_bonus_wager_has_its_pay_table_setting() -> None:
-    assert tuple(w.table_setting for w in Wager) == TABLE_RULES
-    p = load_profile(rules=["envy_table=E02"])
-    assert [p.table_id(w) for w in Wager] == [
-        "PT-FLT-EC-PGI-01",
-        "PT-FLT-EC-ET-01",
-        "E02",
-        "PT-BJS-EC-PGI-01",
-        "PT-BJS-EC-ET-01",
+    default = load_profile()
+    assert tuple(default.tables) == BONUSES
+    for wager in BONUSES:  # each posts a shipped table of its own wager
+        assert shipped_paytables().get(default.table_id(wager), wager).wager == wager
+    assert [k for k in default.settings() if k.endswith("_table")] == [
+        w.table_setting for w in BONUSES
     ]
+    p = load_profile(rules=["envy_table=E02"])
+    assert [p.table_id(w) for w in BONUSES] == [
+        "E02" if w == Wager.ENVY else default.table_id(w) for w in BONUSES
+    ]
+    assert p.settings()["envy_table"] == "E02"
 
 
 def test_a_property_file_and_rule_overrides(tmp_path: Path) -> None:

@@ -20,17 +20,16 @@ from dealer.cli.app import build_app
 from dealer.games.paigow.bonus import (
     BonusSettings,
     Meters,
-    SeatBonusInput,
     settle_bonuses,
     settle_wager,
 )
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.events import classify
-from dealer.games.paigow.pay import Basis, Pay, PayKind, Wager, row_net, units_of
+from dealer.games.paigow.pay import BONUSES, Basis, Pay, PayKind, Wager, row_net, units_of
 from dealer.games.paigow.paytables import shipped_paytables
 from dealer.games.paigow.profile import Limit, load_profile
-from dealer.games.paigow.round_input import RoundError, read_round
+from dealer.games.paigow.round_input import RoundError, SeatInput, SeatWagers, read_round
 from dealer.games.paigow.rulings import bonus_ruling
 from dealer.games.paigow.session import TableSession
 from dealer.kernel.errors import ConfigError, DealerError
@@ -41,6 +40,12 @@ D = Decimal
 DEALER = "8h 3h 5c 6s 9c 9d Jh"  # a pair of nines: no pai gow, no event
 ROYAL = "Ac Kc Qc Jc Tc 4d 2h"  # a five-card royal flush: $500 fixed in PT-BJS-EC-ET-03
 SEVEN_CARD_SF = "8s 9s Ts Js Qs Ks As"  # 100% of the meter in every Treasure progressive
+
+
+def _seat(seat: int, cards: str, **wagers: Decimal) -> SeatInput:
+    """A seat as the round's input hands it to the bonus engine."""
+    amounts = {Wager(name): amount for name, amount in wagers.items()}
+    return SeatInput(seat, parse_cards(cards), None, None, SeatWagers(amounts))
 
 
 def _hand(event: str) -> str:
@@ -145,20 +150,22 @@ def test_settlement_pays_a_three_unit_wager_on_a_500_row() -> None:
 
 def test_a_round_counts_units_of_the_tables_unit() -> None:
     settings = BonusSettings(
-        progressive_treasure_table="PT-BJS-EC-ET-03",
+        tables={**BonusSettings().tables, "progressive_treasure": "PT-BJS-EC-ET-03"},
         units={"progressive_insurance": D(1), "progressive_treasure": D(5)},
     )
     seats = [
-        SeatBonusInput(1, parse_cards(ROYAL), progressive_treasure=D(15)),  # 3 units of $5
-        SeatBonusInput(2, parse_cards(SEVEN_CARD_SF), progressive_treasure=D(10)),  # 2 units
+        _seat(1, ROYAL, progressive_treasure=D(15)),  # 3 units of $5
+        _seat(2, SEVEN_CARD_SF, progressive_treasure=D(10)),  # 2 units
     ]
-    result = settle_bonuses(seats, parse_cards(DEALER), settings, Meters(D(0), D(20000)))
+    result = settle_bonuses(
+        seats, parse_cards(DEALER), settings, Meters(progressive_treasure=D(20000))
+    )
     royal, jackpot = result.seat(1).results[0], result.seat(2).results[0]
     assert (royal.payout.units, royal.net) == (3, D(1500) - 15)
     # the contribution is a share of the amount: 25% of $25; the jackpot is paid once
-    assert result.contributions.progressive_treasure == D("6.25")
+    assert result.contributions.get("progressive_treasure") == D("6.25")
     assert (jackpot.payout.units, jackpot.net) == (2, D("20006.25") - 10)
-    assert result.meters_after.progressive_treasure == D(10000)
+    assert result.meters_after.get("progressive_treasure") == D(10000)
     assert result.to_dict()["settings"]["units"] == {
         "progressive_insurance": 1,
         "progressive_treasure": 5,
@@ -171,7 +178,7 @@ def test_settings_need_a_unit_for_each_progressive() -> None:
 
 
 def test_settlement_refuses_a_wager_that_is_not_whole_units() -> None:
-    seats = [SeatBonusInput(1, parse_cards(ROYAL), progressive_treasure=D("2.50"))]
+    seats = [_seat(1, ROYAL, progressive_treasure=D("2.50"))]
     with pytest.raises(DealerError) as err:
         settle_bonuses(seats, parse_cards(DEALER))
     assert str(err.value) == (
@@ -180,8 +187,8 @@ def test_settlement_refuses_a_wager_that_is_not_whole_units() -> None:
 
 
 def test_settlement_refuses_a_wager_the_table_does_not_offer() -> None:
-    settings = BonusSettings(offered=frozenset(Wager) - {Wager.PROGRESSIVE_INSURANCE})
-    seats = [SeatBonusInput(4, parse_cards(ROYAL), progressive_insurance=D(1))]
+    settings = BonusSettings(offered=frozenset(BONUSES) - {Wager.PROGRESSIVE_INSURANCE})
+    seats = [_seat(4, ROYAL, progressive_insurance=D(1))]
     with pytest.raises(DealerError) as err:
         settle_bonuses(seats, parse_cards(DEALER), settings)
     assert str(err.value) == "seat 4: the progressive insurance wager is not offered at this table"
@@ -189,12 +196,12 @@ def test_settlement_refuses_a_wager_the_table_does_not_offer() -> None:
 
 def test_envy_not_offered_is_not_paid() -> None:
     seats = [
-        SeatBonusInput(1, parse_cards("7s 7d 7h 7c Kd 9h 2c")),  # four of a kind: $5 Envy
-        SeatBonusInput(2, parse_cards("Qs Qd Jd 4c 4d 3d 2s"), treasure=D(5)),
+        _seat(1, "7s 7d 7h 7c Kd 9h 2c"),  # four of a kind: $5 Envy
+        _seat(2, "Qs Qd Jd 4c 4d 3d 2s", treasure=D(5)),
     ]
     offered = settle_bonuses(seats, parse_cards(DEALER))
     assert [r.wager for r in offered.seat(2).results] == ["treasure", "envy"]
-    settings = BonusSettings(offered=frozenset(Wager) - {Wager.ENVY})
+    settings = BonusSettings(offered=frozenset(BONUSES) - {Wager.ENVY})
     not_offered = settle_bonuses(seats, parse_cards(DEALER), settings)
     assert [r.wager for r in not_offered.seat(2).results] == ["treasure"]
 
@@ -209,11 +216,11 @@ def test_the_default_is_one_unit_of_one_dollar_and_every_wager_offered() -> None
         assert p.unit(wager) == D(1)
         assert p.settings()["limits"][wager] == {"min": 1, "max": 1, "unit": 1}
     assert p.limits["treasure"] == Limit(D(1), D(500))
-    assert all(p.offers(w) for w in Wager)
-    assert p.settings()["offered"] == dict.fromkeys(Wager, True)
+    assert all(p.offers(w) for w in BONUSES)
+    assert p.settings()["offered"] == dict.fromkeys(BONUSES, True)
     settings = BonusSettings.from_profile(p)
     assert settings.units == {"progressive_insurance": D(1), "progressive_treasure": D(1)}
-    assert settings.offered == frozenset(Wager)
+    assert settings.offered == frozenset(BONUSES)
 
 
 def test_units_and_offers_from_a_file_and_rules(tmp_path: Path) -> None:
@@ -225,10 +232,10 @@ def test_units_and_offers_from_a_file_and_rules(tmp_path: Path) -> None:
     p = load_profile(f, ["limits.progressive_insurance.max=5", "offered.insurance=false"])
     assert p.limits["progressive_treasure"] == Limit(D(5), D(25), D(5))
     assert p.limits["progressive_insurance"] == Limit(D(1), D(5), D(1))
-    assert [w for w in Wager if not p.offers(w)] == [Wager.INSURANCE, Wager.ENVY]
+    assert [w for w in BONUSES if not p.offers(w)] == [Wager.INSURANCE, Wager.ENVY]
     settings = BonusSettings.from_profile(p)
     assert settings.units["progressive_treasure"] == D(5)
-    assert settings.offered == frozenset(Wager) - {Wager.INSURANCE, Wager.ENVY}
+    assert settings.offered == frozenset(BONUSES) - {Wager.INSURANCE, Wager.ENVY}
 
 
 @pytest.mark.parametrize(
@@ -269,8 +276,7 @@ def test_units_and_offers_from_a_file_and_rules(tmp_path: Path) -> None:
         (
             "offered:\n  craps: false\n",
             [],
-            "offered.craps: unknown setting (known: insurance, treasure, envy, "
-            "progressive_insurance, progressive_treasure)",
+            f"offered.craps: unknown setting (known: {', '.join(BONUSES)})",
         ),
         (
             "",
@@ -350,7 +356,7 @@ def test_a_round_file_is_refused(
 def test_a_wager_of_nothing_is_not_placed_even_where_not_offered() -> None:
     profile = load_profile(None, ["offered.progressive_treasure=false"])
     rnd = read_round(_seat_round(progressive_treasure=0), profile)
-    assert rnd.seats[0].wagers.progressive_treasure == 0
+    assert rnd.seats[0].wagers.amount(Wager.PROGRESSIVE_TREASURE) == 0
 
 
 def test_the_live_session_refuses_a_wager_not_offered() -> None:
@@ -383,12 +389,7 @@ def test_the_bonus_ruling_names_a_wager_not_offered() -> None:
     ruling = bonus_ruling(ROYAL, load_profile(None, ["offered.envy=false"]))
     assert "envy" not in ruling.result["paytable_rows"]
     assert "envy: not offered at this table" in ruling.explanation
-    assert list(ruling.result["paytable_rows"]) == [
-        "insurance",
-        "treasure",
-        "progressive_insurance",
-        "progressive_treasure",
-    ]
+    assert list(ruling.result["paytable_rows"]) == [w for w in BONUSES if w != Wager.ENVY]
 
 
 # -- through the CLI -------------------------------------------------------------------------

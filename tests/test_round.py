@@ -8,12 +8,14 @@ import pytest
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.house_way import load_house_way
+from dealer.games.paigow.pay import Wager
 from dealer.games.paigow.profile import load_profile
-from dealer.games.paigow.round_input import RoundError, read_round
+from dealer.games.paigow.round_input import RoundError, SeatWagers, read_round, read_seat
 from dealer.games.paigow.table_round import settle_round, starting_meters
 from dealer.kernel.documents import load_yaml
 
 ROUNDS = Path(__file__).parent / "data" / "rounds"
+D = Decimal
 PROFILE = load_profile()
 WAY = load_house_way("trump-plaza")
 
@@ -88,12 +90,52 @@ def test_every_problem_is_reported_at_once() -> None:
             },
             "seat 2: treasure wager $1,000 is outside the table limits $1-$500",
         ),
+        (
+            {
+                "dealer": "As Kd 9c 7h 5s 3d 2c",
+                "seats": [{"seat": 0, "cards": "Qs Qd Qc Jh 8s 6d 4h", "wagers": {"base": 10}}],
+            },
+            "seat 0: seats are numbered 1 to 6",
+        ),
+        (
+            {
+                "dealer": "As Kd 9c 7h 5s 3d 2c",
+                "seats": [
+                    {
+                        "seat": 2,
+                        "cards": "Qs Qd Qc Jh 8s 6d 4h",
+                        "wagers": {"base": 10, "treasure": -5},
+                    }
+                ],
+            },
+            "seat 2: treasure wager '-5' is not an amount: an amount is zero or more",
+        ),
     ],
 )
 def test_round_problems(raw: dict, problem: str) -> None:
     with pytest.raises(RoundError) as err:
         read_round(raw, PROFILE)
     assert problem in err.value.problems
+
+
+def test_wagers_read_elsewhere_are_checked_as_a_round_file_s() -> None:
+    """`paigow settle` hands the seat its wagers read (`SeatWagers`): they are not read again,
+    and are checked against the profile as a round file's are."""
+    amounts = {Wager.BASE: D(10), Wager.TREASURE: D(1000), Wager.PROGRESSIVE_TREASURE: D(1)}
+    raw = {"seat": 2, "cards": "Qs Qd Qc Jh 8s 6d 4h"}
+    with pytest.raises(RoundError) as err:
+        read_seat(raw | {"wagers": SeatWagers(amounts, frozenset({Wager.INSURANCE}))}, PROFILE)
+    assert err.value.problems == [
+        "seat 2: treasure wager $1,000 is outside the table limits $1-$500",
+        "seat 2: insurance_on_dealer without an insurance wager",
+    ]
+    amounts[Wager.TREASURE] = D(5)
+    seat = read_seat(raw | {"wagers": SeatWagers(amounts)}, PROFILE)
+    assert seat.wagers == SeatWagers(amounts) and seat.wagers.base == 10
+    assert seat.wagers.to_dict() == {"base": 10, "treasure": 5, "progressive_treasure": 1}
+    profile = load_profile(rules=["offered.progressive_treasure=false"])
+    with pytest.raises(RoundError, match="progressive treasure wager is not offered"):
+        read_seat(raw | {"wagers": SeatWagers(amounts)}, profile)
 
 
 def test_envy_across_seats_and_two_progressive_hits() -> None:
@@ -122,7 +164,12 @@ def test_demo_is_reproducible_and_deals_all_seats() -> None:
     dealt = " ".join(cards).split()
     assert len(dealt) == 49 and len(set(dealt)) == 49
     rnd = read_round(one, PROFILE)
-    outcome = settle_round(rnd, PROFILE, WAY, Meters(Decimal(5000), Decimal(10000)))
+    outcome = settle_round(
+        rnd,
+        PROFILE,
+        WAY,
+        Meters(progressive_insurance=Decimal(5000), progressive_treasure=Decimal(10000)),
+    )
     assert len(outcome.seats) == 6
 
 
@@ -142,7 +189,7 @@ def test_two_meter_hits_in_one_round_are_paid_in_seat_order() -> None:
             },
         ],
     }
-    meters = Meters(Decimal(5000), Decimal(10000))
+    meters = Meters(progressive_insurance=Decimal(5000), progressive_treasure=Decimal(10000))
     result = settle_round(read_round(raw, PROFILE), PROFILE, WAY, meters).to_dict()
     hits = result["progressive_hits"]
     assert [h["seat"] for h in hits] == [2, 4]

@@ -22,6 +22,7 @@ from dealer.cli.app import build_app
 from dealer.desk.shift import MeterMovement, summarize
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.demo import deal_demo_round
+from dealer.games.paigow.pay import PROGRESSIVES, Wager
 from dealer.games.paigow.profile import load_profile
 from dealer.games.paigow.seat_rulings import round_ruling
 
@@ -165,7 +166,8 @@ def test_the_whole_shift(shift: dict[str, Any]) -> None:
             "replaced": {},
         },
         "other_rulings": 1,
-        "wagers": {
+        "wagers": dict.fromkeys(Wager, {"count": 0, "wagered": 0, "net": 0})  # none placed
+        | {
             "base": {"count": 5, "wagered": 75, "net": 7.5},
             "insurance": {"count": 1, "wagered": 5, "net": 2000},
             "treasure": {"count": 3, "wagered": 15, "net": 195},
@@ -366,13 +368,14 @@ def test_figures_add_up_to_the_rulings(seeds: list[int], void: int) -> None:
     changed, each linked to the ruling): the money adds up to the rulings' own totals and the
     meters' movements explain their end values."""
     records: list[Record] = []
-    meters = Meters(Decimal(5000), Decimal(10000))
+    seeds_of = {name: PROFILE.meters[name].seed for name in PROGRESSIVES}
+    meters = Meters(**seeds_of)
     for seed in seeds:
         before = meters
         ruling, meters = round_ruling(deal_demo_round(seed, "PG-1", PROFILE), "", PROFILE, meters)
         records.append(_record(len(records) + 1, "ruling", "round", dict(ruling.result)))
         link = len(records)
-        for name in ("progressive_insurance", "progressive_treasure"):
+        for name in PROGRESSIVES:
             if meters.get(name) != before.get(name) or link == 1:
                 value, previous = meters.get(name), before.get(name)
                 moved = {"meter": name, "value": str(value), "delta": str(value - previous)}
@@ -393,15 +396,14 @@ def test_figures_add_up_to_the_rulings(seeds: list[int], void: int) -> None:
             for seat in r.result["seats"]
             for amount in [
                 seat["base"]["wager"],
-                *(b["amount"] for b in seat["bonuses"] if b["wager"] != "envy"),
+                *(b["amount"] for b in seat["bonuses"] if Wager(b["wager"]).placed),
             ]
         ),
         Decimal(0),
     )
     assert out.total_wagered == stakes
     assert {m.meter: (m.start, m.end, m.unexplained) for m in out.meters} == {
-        "progressive_insurance": (Decimal(5000), meters.progressive_insurance, 0),
-        "progressive_treasure": (Decimal(10000), meters.progressive_treasure, 0),
+        name: (seeds_of[name], meters.get(name), 0) for name in PROGRESSIVES
     }
 
 

@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 
 from dealer.cli.app import build_app
 from dealer.games.paigow.demo import deal_demo_round
+from dealer.games.paigow.pay import PLACED
 from dealer.games.paigow.profile import load_profile
 from dealer.games.paigow.round_input import (
     RoundError,
@@ -349,12 +350,11 @@ def test_show_as_data() -> None:
 # -- property: any typing style gives the round the dealer meant -------------------------------
 
 ALIASES = {
-    "base": ["base", "b", "bet", "BASE"],
-    "insurance": ["insurance", "ins", "i"],
-    "treasure": ["treasure", "tr", "t", "Treasure"],
-    "progressive_insurance": ["progressive-insurance", "progressive_insurance", "pi"],
-    "progressive_treasure": ["progressive-treasure", "prog-tr", "pt"],
+    w.value: [w.typed, w.value, w.typed.upper(), w.typed.capitalize(), *w.terms.short]
+    for w in PLACED
 }
+"""Each wager a seat places as a dealer may type it: its name (with `-` or `_`, in any case)
+and each of its short forms (`dealer.games.paigow.pay.Wager`)."""
 
 
 def _wager_words(rng: random.Random, wagers: dict[str, Any], bare_base: bool) -> list[str]:

@@ -221,22 +221,46 @@ supervisor who approves `--rule` changes to an approved profile."""
 class _Composed:
     """A command with composite parameters. Its signature (what typer reads to build the
     command's options) is worked out when typer first asks for it: a process builds only the
-    command it runs, so the others of the group never pay for it."""
+    command it runs, so the others of the group never pay for it. A composite given as a
+    function is made then too (its options may come from a registry the command alone loads)."""
 
-    def __init__(self, command: Callable[..., Any], composites: dict[str, Composite]) -> None:
+    def __init__(
+        self,
+        command: Callable[..., Any],
+        composites: dict[str, Composite | Callable[[], Composite]],
+    ) -> None:
         self.__wrapped__ = command
         self.__name__ = command.__name__
         self.__qualname__ = command.__qualname__
         self.__module__ = command.__module__
         self.__doc__ = command.__doc__
-        self._composites = composites
+        self._given = composites
+        self._made: dict[str, Composite] | None = None
         self._signature: inspect.Signature | None = None
+
+    @property
+    def _composites(self) -> dict[str, Composite]:
+        if self._made is None:
+            self._made = {
+                name: given if isinstance(given, Composite) else given()
+                for name, given in self._given.items()
+            }
+        return self._made
 
     @property
     def __signature__(self) -> inspect.Signature:
         if self._signature is None:
-            signature = inspect.signature(self.__wrapped__, eval_str=True)
-            own = [p for p in signature.parameters.values() if p.name not in self._composites]
+            # the command's own annotations evaluated, a composite's not: its value's type may
+            # be one the command line names only for the type checker
+            signature = inspect.signature(self.__wrapped__)
+            scope = getattr(self.__wrapped__, "__globals__", {})
+            own = [
+                p.replace(annotation=eval(p.annotation, scope))
+                if isinstance(p.annotation, str)
+                else p
+                for p in signature.parameters.values()
+                if p.name not in self._given
+            ]
             added = [o for c in self._composites.values() for o in c.options]
             self._signature = signature.replace(parameters=own + added)
         return self._signature
@@ -253,9 +277,12 @@ class _Composed:
         return self.__wrapped__(*args, **options)
 
 
-def composed(**composites: Composite) -> Callable[[Callable[..., R]], Callable[..., R]]:
+def composed(
+    **composites: Composite | Callable[[], Composite],
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """A command whose parameters named in `composites` are typed as those composites' options
-    (declared once, here or beside the command group) and handed to it built."""
+    (declared once, here or beside the command group; or made by a function when the command
+    is built) and handed to it built."""
 
     def wrap(command: Callable[..., R]) -> Callable[..., R]:
         return cast(Callable[..., R], _Composed(command, composites))
@@ -275,13 +302,14 @@ def at_desk(
     default_table: str = UNASSIGNED_TABLE,
     own_table: str | None = None,
     analysis: bool = False,
+    **more: Composite | Callable[[], Composite],
 ) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """A command that acts at a desk (`desk: Desk`: `--db`, `--user`, `--table` with their
     environment variables; with `own_table`, always at that table: `--table` refused and
     `DEALER_TABLE` not read); with a `house: HouseRules` parameter, under house rules
     (`--profile`, `--rule`, and for a ruling `--supervisor`/`--pin`; an `analysis` rules nothing,
     so its `--rule` needs no supervisor); with an `io: Inputs` parameter, ruling typed or batch
-    input (`--json`, `--batch`)."""
+    input (`--json`, `--batch`); and the command's own composites (`more`, by parameter)."""
 
     def wrap(command: Callable[..., R]) -> Callable[..., R]:
         names = inspect.signature(command).parameters
@@ -290,6 +318,6 @@ def at_desk(
             chosen["house"] = HOUSE if analysis or own_table is not None else RULING_HOUSE
         if "io" in names:
             chosen["io"] = INPUTS
-        return composed(**chosen)(command)
+        return composed(**more, **chosen)(command)
 
     return wrap

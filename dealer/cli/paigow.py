@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import inspect
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dealer.cli import render
-from dealer.cli.common import Inputs, JsonFlag, at_desk, show, show_each
+from dealer.cli.common import Composite, Inputs, JsonFlag, at_desk, option, show, show_each
 from dealer.desk import paigow as desk_paigow
 from dealer.desk.context import Desk, HouseRules
 from dealer.kernel.errors import DealerError
+
+if TYPE_CHECKING:
+    from dealer.games.paigow.round_input import SeatWagers
 
 app = typer.Typer(
     help="Emperor's Challenge Exposed (Pai Gow Poker with a joker).", no_args_is_help=True
@@ -96,28 +100,50 @@ def bonus(
     )
 
 
-Amount = Annotated[str | None, typer.Option(help="A bonus wager (currency).")]
+def _seat_wagers() -> Composite:
+    """The options of every wager a seat places, from the registry (`--wager` the base,
+    `--insurance` and `--insurance-on-dealer`, `--treasure`, …): each amount read once, here."""
+    placed = [w for w in desk_paigow.wagers() if w.terms.option]
+    declarable = [w for w in placed if w.terms.on_dealer]
+    options: list[inspect.Parameter] = []
+    for w in placed:
+        if w.bonus:
+            amount = typer.Option(w.terms.option, help="A bonus wager (currency).")
+            options.append(option(w.value, Annotated[str | None, amount]))
+        else:
+            base = typer.Option(w.terms.option, help="The base wager.")
+            options.append(option(w.value, Annotated[str, base], inspect.Parameter.empty))
+        if w in declarable:
+            rides = f"{w.words.capitalize()} rides on the dealer's hand."
+            declared = typer.Option(f"{w.terms.option}-on-dealer", help=rides)
+            options.append(option(w.on_dealer_key, Annotated[bool, declared], False))
+
+    def build(**typed: Any) -> SeatWagers:
+        from dealer.inputs import money
+
+        amounts = {
+            w: money(typed[w.value], f"{w.words} wager" if w.bonus else "wager")
+            for w in placed
+            if typed[w.value] is not None
+        }
+        declared = [w for w in declarable if typed[w.on_dealer_key]]
+        return desk_paigow.seat_wagers(amounts, declared)
+
+    return Composite(tuple(options), build)
 
 
 @app.command()
-@at_desk()
+@at_desk(wagers=_seat_wagers)
 def settle(
     desk: Desk,
     house: HouseRules,
+    wagers: SeatWagers,
     dealer: Annotated[str, typer.Option("--dealer", help="The dealer's seven cards.")],
-    wager: Annotated[str, typer.Option("--wager", help="The base wager.")],
     player: Annotated[
         str | None, typer.Option("--player", help="The player's seven cards, set by the House Way.")
     ] = None,
     high: Annotated[str | None, typer.Option("--high", help="The player's five-card hand.")] = None,
     low: Annotated[str | None, typer.Option("--low", help="The player's two-card hand.")] = None,
-    treasure: Amount = None,
-    insurance: Amount = None,
-    insurance_on_dealer: Annotated[
-        bool, typer.Option("--insurance-on-dealer", help="Insurance rides on the dealer's hand.")
-    ] = False,
-    progressive_treasure: Amount = None,
-    progressive_insurance: Amount = None,
     seat: Annotated[int, typer.Option("--seat", min=1, max=6, help="The seat (1-6).")] = 1,
     house_way: Annotated[
         str | None, typer.Option("--house-way", help="trump-plaza, foxwoods, or a file.")
@@ -128,8 +154,7 @@ def settle(
     as_json: JsonFlag = False,
 ) -> None:
     """Settle one seat against the dealer: the base wager and any bonus wagers."""
-    from dealer.inputs import money, optional_money, patron_id
-    from dealer.inputs import seat as seat_number
+    from dealer.inputs import patron_id
 
     if (player is None) == (high is None and low is None):
         raise typer.BadParameter("give --player CARDS, or --high CARDS and --low CARDS")
@@ -137,16 +162,11 @@ def settle(
         desk,
         house,
         dealer,
-        money(wager),
+        wagers,
         player=player,
         high=high,
         low=low,
-        treasure=optional_money(treasure, "treasure wager"),
-        insurance=optional_money(insurance, "insurance wager"),
-        insurance_on_dealer=insurance_on_dealer,
-        progressive_treasure=optional_money(progressive_treasure, "progressive treasure wager"),
-        progressive_insurance=optional_money(progressive_insurance, "progressive insurance wager"),
-        seat=seat_number(seat),
+        seat=seat,
         house_way=house_way,
         patron=None if patron is None else patron_id(patron),
     )

@@ -125,17 +125,13 @@ def _amount(value: float | int | str) -> str:
     return "" if value == "" else fmt_money(Decimal(str(value)))
 
 
-ROUND_WAGERS = (
-    ("insurance", "insurance"),
-    ("treasure", "treasure"),
-    ("envy", "envy"),
-    ("progressive_insurance", "prog. ins."),
-    ("progressive_treasure", "prog. treas."),
-)
-
-
 def round_text(ruling: Ruling) -> str:
-    """`dealer round` and `dealer demo`: one line per seat, the dealer, then the reasons."""
+    """`dealer round` and `dealer demo`: one line per seat, the dealer, then the reasons; a
+    column for the base wager's result and net, then one for each bonus wager (the registry's,
+    `dealer.games.paigow.pay.Wager`, by its column label)."""
+    from dealer.desk.paigow import wagers
+
+    base_wager, *bonuses = wagers()
     r = ruling.result
     dealer = r["dealer"]
     rows = []
@@ -151,11 +147,12 @@ def round_text(ruling: Ruling) -> str:
                 pretty(base["player"]["low"]["cards"]),
                 f"{base['outcome']} ({base['odds']})",
                 _signed(base["net"]),
-                *[_signed(nets[w]) if w in nets else "" for w, _ in ROUND_WAGERS],
+                *[_signed(nets[w]) if w in nets else "" for w in bonuses],
                 _signed(seat["total_net"]),
             ]
         )
-    headers = ["seat", "high", "low", "base", "net", *[h for _, h in ROUND_WAGERS], "total"]
+    columns = [w.terms.column for w in bonuses]
+    headers = ["seat", "high", "low", base_wager.terms.column, "net", *columns, "total"]
     lines = [
         f"table {r['table'] or '-'}   dealer: {pretty(dealer['high']['cards'])} / "
         f"{pretty(dealer['low']['cards'])}   ({dealer['high']['description']}; "

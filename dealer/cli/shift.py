@@ -13,21 +13,15 @@ from dealer import inputs
 from dealer.cli.common import HOUSE, DbOption, JsonFlag, composed
 from dealer.cli.render import table as text_table
 from dealer.desk.context import HouseRules
-from dealer.desk.shift import ShiftSummary, shift_summary
+from dealer.desk.shift import WAGER_TYPES, ShiftSummary, shift_summary
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
 from dealer.kernel.text import quoted
 
 app = typer.Typer(help="Shift reports for a table, from the audit log.", no_args_is_help=True)
 
-WAGER_LABELS = {
-    "base": "base",
-    "insurance": "insurance",
-    "treasure": "treasure",
-    "envy": "envy (pays)",
-    "progressive_insurance": "progressive insurance",
-    "progressive_treasure": "progressive treasure",
-}
+WAGER_LABELS = {w: w.words if w.placed else f"{w.words} (pays)" for w in WAGER_TYPES}
+"""Each wager's row: a wager with no amount of its own (Envy) counts its pays."""
 
 
 def _ids(ids: tuple[int, ...]) -> str:
@@ -80,7 +74,7 @@ def _wagers_text(summary: ShiftSummary) -> str:
         [
             WAGER_LABELS[name],
             str(t.count),
-            "" if name == "envy" else fmt_money(t.wagered),
+            fmt_money(t.wagered) if name.placed else "",
             fmt_money(t.net, signed=True),
         ]
         for name, t in summary.wagers.items()

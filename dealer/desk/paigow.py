@@ -6,8 +6,9 @@ transaction where the ruling pays from them). A ruling's `--rule` changes go thr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from dealer.desk.context import Desk, HouseRules
@@ -19,7 +20,9 @@ from dealer.kernel.ruling import Ruling
 if TYPE_CHECKING:
     from dealer.audit.meters import MeterLink, MeterRange
     from dealer.games.paigow.bonus import Meters
+    from dealer.games.paigow.pay import Wager
     from dealer.games.paigow.profile import Profile
+    from dealer.games.paigow.round_input import SeatWagers
 
 DEMO_TABLE = "DEMO"
 """The table every demo round is dealt at, with its own meters: a demo never touches a real
@@ -62,28 +65,40 @@ def bonus(desk: Desk, house: HouseRules, cards: str) -> Recorded:
     return record_one(desk, rulings.bonus_ruling(cards, ruling_profile(desk, house)))
 
 
+def wagers() -> tuple[Wager, ...]:
+    """Every wager a seat can have: the registry (`dealer.games.paigow.pay.Wager`) the command
+    line builds `paigow settle`'s options and the round table's columns from (loaded only
+    then)."""
+    from dealer.games.paigow.pay import Wager
+
+    return tuple(Wager)
+
+
+def seat_wagers(amounts: Mapping[Wager, Decimal], on_dealer: Iterable[Wager]) -> SeatWagers:
+    """One seat's wagers as typed: each amount already read (`dealer.inputs.money`), and the
+    wagers declared on the dealer's hand; checked against the profile when settled."""
+    from dealer.games.paigow.round_input import SeatWagers
+
+    return SeatWagers(MappingProxyType(dict(amounts)), frozenset(on_dealer))
+
+
 def settle(
     desk: Desk,
     house: HouseRules,
     dealer: str,
-    wager: Decimal,
+    wagers: SeatWagers,
     *,
     player: str | None = None,
     high: str | None = None,
     low: str | None = None,
-    treasure: Decimal | None = None,
-    insurance: Decimal | None = None,
-    insurance_on_dealer: bool = False,
-    progressive_treasure: Decimal | None = None,
-    progressive_insurance: Decimal | None = None,
     seat: int = 1,
     house_way: str | None = None,
     patron: str | None = None,
 ) -> Recorded:
-    """Settle one seat against the dealer: the base wager and its bonus wagers (None where not
-    placed), the table's progressive meters moved in the same transaction. The player's seven
-    cards are set by the House Way (`player`), or the player set `high` and `low`; `patron` is
-    the player's patron id, kept with the ruling."""
+    """Settle one seat against the dealer: its `wagers` (the base and any bonus wagers), the
+    table's progressive meters moved in the same transaction. The player's seven cards are set
+    by the House Way (`player`), or the player set `high` and `low`; `patron` is the player's
+    patron id, kept with the ruling."""
     from dealer.games.paigow import seat_rulings
 
     profile = ruling_profile(desk, house)
@@ -91,20 +106,13 @@ def settle(
     def rule(meters: Meters) -> tuple[Ruling, Meters]:
         return seat_rulings.settle_ruling(
             dealer,
-            wager,
+            wagers,
             profile,
             meters,
             player=player,
             high=high,
             low=low,
             house_way=house_way,
-            bonus=seat_rulings.BonusWagers(
-                treasure,
-                insurance,
-                insurance_on_dealer,
-                progressive_treasure,
-                progressive_insurance,
-            ),
             seat=seat,
             patron=patron,
         )

@@ -40,18 +40,14 @@ from dealer.audit.disputes import Dispute, disputes
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.context import HouseRules, LogLocation, open_desk_log
+from dealer.games.paigow.pay import PROGRESSIVES, Wager
 from dealer.kernel.money import money_json
 from dealer.kernel.ruling import RulingAction
 
-WAGER_TYPES = (
-    "base",
-    "insurance",
-    "treasure",
-    "envy",
-    "progressive_insurance",
-    "progressive_treasure",
-)
-METERS = ("progressive_insurance", "progressive_treasure")
+WAGER_TYPES = tuple(Wager)
+"""The wagers totalled, and counted in a seat's net for the large-pay check: every wager of the
+registry (`dealer.games.paigow.pay.Wager`), in its order."""
+METERS = PROGRESSIVES
 MONEY_ACTIONS = (RulingAction.ROUND, RulingAction.SETTLE)
 ZERO = Decimal(0)
 
@@ -201,7 +197,7 @@ class ShiftSummary:
     voided: tuple[int, ...]
     other_rulings: int
     seats: int
-    wagers: Mapping[str, WagerTotals]
+    wagers: Mapping[Wager, WagerTotals]
     meters: tuple[MeterMovement, ...]
     open_disputes: tuple[Dispute, ...]
     overrides: tuple[Correction, ...]
@@ -320,7 +316,7 @@ def _seat_net(seat: Mapping[str, Any]) -> Decimal:
 
 def _wager_totals(
     rulings: Sequence[tuple[Record, Mapping[str, Any]]], signoff_over: Decimal
-) -> tuple[dict[str, WagerTotals], int, list[LargePay]]:
+) -> tuple[dict[Wager, WagerTotals], int, list[LargePay]]:
     totals = {name: WagerTotals() for name in WAGER_TYPES}
     seats = 0
     large = []
@@ -328,7 +324,9 @@ def _wager_totals(
         for seat in _seat_results(ruling.action, result):
             seats += 1
             base = seat.get("base", {})
-            totals["base"] = totals["base"].add(_money(base.get("wager")), _money(base.get("net")))
+            totals[Wager.BASE] = totals[Wager.BASE].add(
+                _money(base.get("wager")), _money(base.get("net"))
+            )
             for bonus in seat.get("bonuses", []):
                 name = bonus.get("wager")
                 if name in totals:

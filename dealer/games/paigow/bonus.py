@@ -26,11 +26,19 @@ Caps (per wager type, on the winnings, `dealer.games.paigow.pay.capped`): per ha
 seat's total for that wager in the round), then per round (shared among the winners in
 proportion to what they would be paid, to the cent, the odd cents to the largest remainders,
 then seat order). What a cap keeps from a meter pay stays in the meter.
+
+`settle_bonuses` is these steps, in order, each a function of its own: `check_placed` (refuse
+a wager not offered, or a progressive one not in whole units), `classify_hands`,
+`contributions` (to the meters), `settle_seat` (each wager of a seat, by how the registry
+`dealer.games.paigow.pay.Wager` says it is settled), `apply_caps`, `return_to_meters` (what a cap
+kept from a meter pay) and `group_by_seat`. The wagers come in as each seat's `SeatWagers`,
+read and checked once where they were typed or filed (`dealer.games.paigow.round_input`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from types import MappingProxyType
@@ -39,12 +47,13 @@ from typing import Any
 from dealer.games.paigow.deck import check_distinct
 from dealer.games.paigow.events import LABELS, SevenCardEvents, classify
 from dealer.games.paigow.pay import (
-    PLACED,
+    BONUSES,
     PROGRESSIVES,
     ZERO,
     Basis,
     PayKind,
     Payout,
+    Settled,
     Wager,
     capped,
     floor_cent,
@@ -52,96 +61,64 @@ from dealer.games.paigow.pay import (
     units_of,
 )
 from dealer.games.paigow.paytables import PayRow, PayTable, PayTables, shipped_paytables
-from dealer.games.paigow.profile import Cap, MeterConfig, Profile
+from dealer.games.paigow.profile import Cap, MeterConfig, Profile, load_profile
+from dealer.games.paigow.round_input import SeatInput
 from dealer.inputs import money
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.money import fmt_money, money_json
+from dealer.kernel.tuples import NamedTuple
 
 SETTLE_ORDER = tuple(Wager)
 """A seat's rulings are listed in the order of `Wager`."""
 
 
-@dataclass(frozen=True)
-class SeatBonusInput:
-    """One seat: its number, seven cards and bonus wagers (zero where not placed). Amounts may
-    be given as numbers or text; they are kept as Decimals of whole cents."""
-
-    seat: int
-    cards: tuple[Card, ...]
-    insurance: Decimal = ZERO
-    insurance_on_dealer: bool = False
-    treasure: Decimal = ZERO
-    progressive_insurance: Decimal = ZERO
-    progressive_treasure: Decimal = ZERO
-
-    def __post_init__(self) -> None:
-        if isinstance(self.seat, bool) or not isinstance(self.seat, int) or self.seat < 1:
-            raise DealerError(f"seat {self.seat!r}: seats are numbered from 1")
-        object.__setattr__(self, "cards", tuple(self.cards))
-        for name in PLACED:
-            value = money(getattr(self, name), f"seat {self.seat} {name} wager")
-            object.__setattr__(self, name, value)
-
-    def wager(self, name: str) -> Decimal:
-        """The amount of one bonus wager (`insurance`, `treasure`, …)."""
-        amount: Decimal = getattr(self, name)
-        return amount
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Meters:
-    """The two progressive meters."""
+    """The progressive meters, by the wager each is named after (`PROGRESSIVES`): given by
+    keyword (`Meters(progressive_treasure=10000)`), zero where not given."""
 
-    progressive_insurance: Decimal = ZERO
-    progressive_treasure: Decimal = ZERO
+    values: Mapping[str, Decimal]
 
-    def __post_init__(self) -> None:
-        for name in PROGRESSIVES:
-            object.__setattr__(self, name, money(getattr(self, name), f"{name} meter"))
+    def __init__(self, **values: Decimal | int | str) -> None:
+        unknown = sorted(set(values) - set(PROGRESSIVES))
+        if unknown:
+            raise TypeError(f"there is no meter {unknown[0]!r}")
+        read = {name: money(values.get(name, ZERO), f"{name} meter") for name in PROGRESSIVES}
+        object.__setattr__(self, "values", MappingProxyType(read))
 
     def get(self, name: str) -> Decimal:
         """One meter by its wager name."""
-        value: Decimal = getattr(self, name)
-        return value
+        return self.values[name]
 
     def to_dict(self) -> dict[str, int | float]:
         """JSON form."""
         return {name: money_json(self.get(name)) for name in PROGRESSIVES}
 
 
-DEFAULT_METERS: Mapping[str, MeterConfig] = MappingProxyType(
-    {
-        Wager.PROGRESSIVE_INSURANCE: MeterConfig(Decimal(5000), Decimal("0.25"), Decimal(100_000)),
-        Wager.PROGRESSIVE_TREASURE: MeterConfig(Decimal(10000), Decimal("0.25"), Decimal(250_000)),
-    }
-)
-"""The meters of the shipped default profile: seed, share of each wager and cap."""
-
-DEFAULT_UNITS: Mapping[str, Decimal] = MappingProxyType(dict.fromkeys(PROGRESSIVES, Decimal(1)))
-"""The progressive wagers' unit in the shipped default profile: $1."""
+@functools.cache
+def _shipped_profile() -> Profile:
+    return load_profile()
 
 
 @dataclass(frozen=True)
 class BonusSettings:
-    """The table settings the bonus wagers depend on."""
+    """The table settings the bonus wagers depend on; each one not given is the shipped
+    default profile's (`BonusSettings()` is `BonusSettings.from_profile(load_profile())`).
+    `tables` is the pay table posted for each bonus wager, by wager."""
 
-    insurance_table: str = "PT-FLT-EC-PGI-01"
-    treasure_table: str = "PT-FLT-EC-ET-01"
-    envy_table: str = "E01"
-    progressive_insurance_table: str = "PT-BJS-EC-PGI-01"
-    progressive_treasure_table: str = "PT-BJS-EC-ET-01"
-    envy_minimum: Decimal = Decimal(5)
-    caps: Mapping[str, Cap] = field(default_factory=lambda: MappingProxyType({}))
-    meters: Mapping[str, MeterConfig] = field(default_factory=lambda: DEFAULT_METERS)
-    units: Mapping[str, Decimal] = field(default_factory=lambda: DEFAULT_UNITS)
-    offered: frozenset[str] = frozenset(Wager)
+    tables: Mapping[str, str] = field(default_factory=lambda: _tables(_shipped_profile()))
+    envy_minimum: Decimal = field(default_factory=lambda: _shipped_profile().envy_minimum)
+    caps: Mapping[str, Cap] = field(default_factory=lambda: _shipped_profile().caps)
+    meters: Mapping[str, MeterConfig] = field(default_factory=lambda: _shipped_profile().meters)
+    units: Mapping[str, Decimal] = field(default_factory=lambda: _units(_shipped_profile()))
+    offered: frozenset[str] = field(default_factory=lambda: _offered(_shipped_profile()))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "envy_minimum", money(self.envy_minimum, "Envy minimum"))
         for name in self.caps:
-            if name not in tuple(Wager):
-                raise ConfigError(f"cap for {name!r}: caps are set for {', '.join(Wager)}")
+            if name not in BONUSES:
+                raise ConfigError(f"cap for {name!r}: caps are set for {', '.join(BONUSES)}")
         for name in PROGRESSIVES:
             meter = self.meters.get(name)
             if meter is None:
@@ -157,14 +134,13 @@ class BonusSettings:
     @classmethod
     def from_profile(cls, profile: Profile) -> BonusSettings:
         """The bonus settings of a table profile."""
-        tables: dict[str, Any] = {w.table_setting: profile.table_id(w) for w in Wager}
         return cls(
-            **tables,
-            envy_minimum=profile.envy_minimum,
-            caps=profile.caps,
-            meters=profile.meters,
-            units=MappingProxyType({w: profile.unit(w) for w in PROGRESSIVES}),
-            offered=frozenset(w for w in Wager if profile.offers(w)),
+            _tables(profile),
+            profile.envy_minimum,
+            profile.caps,
+            profile.meters,
+            _units(profile),
+            _offered(profile),
         )
 
     def cap(self, wager: str) -> Cap:
@@ -173,8 +149,7 @@ class BonusSettings:
 
     def table_id(self, wager: str) -> str:
         """The pay table chosen for one wager type."""
-        table_id: str = getattr(self, Wager(wager).table_setting)
-        return table_id
+        return self.tables[wager]
 
     def units_in(self, wager: Wager, amount: Decimal, seat: int) -> int:
         """How many units a progressive wager of `amount` is; refused unless a whole number."""
@@ -194,19 +169,31 @@ class BonusSettings:
             return None if v is None else money_json(v)
 
         return {
-            **{w.table_setting: self.table_id(w) for w in Wager},
+            **{w.table_setting: self.table_id(w) for w in BONUSES},
             "envy_minimum": money_json(self.envy_minimum),
             "caps": {
                 w: {"per_hand": num(self.cap(w).per_hand), "per_round": num(self.cap(w).per_round)}
-                for w in Wager
+                for w in BONUSES
             },
             "meters": {
                 m: {"seed": num(c.seed), "contribution": float(c.contribution), "cap": num(c.cap)}
                 for m, c in self.meters.items()
             },
             "units": {w: num(u) for w, u in self.units.items()},
-            "offered": {w.value: w in self.offered for w in Wager},
+            "offered": {w.value: w in self.offered for w in BONUSES},
         }
+
+
+def _tables(profile: Profile) -> Mapping[str, str]:
+    return MappingProxyType({w: profile.table_id(w) for w in BONUSES})
+
+
+def _units(profile: Profile) -> Mapping[str, Decimal]:
+    return MappingProxyType({w: profile.unit(w) for w in PROGRESSIVES})
+
+
+def _offered(profile: Profile) -> frozenset[str]:
+    return frozenset(w for w in BONUSES if profile.offers(w))
 
 
 @dataclass(frozen=True)
@@ -462,22 +449,40 @@ class RoundBonuses:
         return lines
 
 
-def _apply_caps(results: list[BonusResult], settings: BonusSettings) -> list[BonusResult]:
-    """Per-hand then per-round caps on the winnings of each wager type."""
-    out = list(results)
-    for wager in Wager:
-        cap = settings.cap(wager)
-        idx = [i for i, r in enumerate(out) if r.wager == wager and r.net > 0]
-        pays = capped([(out[i].seat, out[i].net) for i in idx], wager, cap.per_hand, cap.per_round)
-        for i, pay in zip(idx, pays, strict=True):
-            if pay.notes:
-                out[i] = replace(out[i], net=pay.net, caps=pay.notes)
-    return out
+class RoundHands(NamedTuple):
+    """What each seat's wagers are settled against: the seats (in seat order), each seat's
+    events and the dealer's, the pay table posted for each wager the table offers, and the
+    settings."""
+
+    seats: Sequence[SeatInput]
+    hands: Mapping[int, SevenCardEvents]
+    dealer: SevenCardEvents
+    tables: Mapping[Wager, PayTable]
+    settings: BonusSettings
 
 
-def _classify_all(
-    seats: Sequence[SeatBonusInput], dealer_cards: Sequence[Card]
+def check_placed(seats: Sequence[SeatInput], settings: BonusSettings) -> dict[tuple[int, str], int]:
+    """Refuse a placed wager the table does not offer, then a progressive wager that is not a
+    whole number of the table's units (DealerError, naming the seat); the units of each
+    progressive wager placed, by seat and wager."""
+    for s in seats:
+        placed = (w for w in BONUSES if w.placed and s.wagers.amount(w) > 0)
+        refused = next((w for w in placed if w not in settings.offered), None)
+        if refused is not None:
+            raise DealerError(f"seat {s.seat}: {refused.not_offered}")
+    return {
+        (s.seat, w): settings.units_in(w, s.wagers.amount(w), s.seat)
+        for s in seats
+        for w in PROGRESSIVES
+        if s.wagers.amount(w) > 0
+    }
+
+
+def classify_hands(
+    seats: Sequence[SeatInput], dealer_cards: Sequence[Card]
 ) -> tuple[dict[int, SevenCardEvents], SevenCardEvents]:
+    """Each seat's seven-card events, by seat, and the dealer's; refused when a seat is listed
+    twice or a card is dealt twice."""
     numbers = [s.seat for s in seats]
     if len(set(numbers)) != len(numbers):
         twice = next(n for n in numbers if numbers.count(n) > 1)
@@ -490,14 +495,138 @@ def _classify_all(
     return hands, dealer
 
 
+def contributions(
+    seats: Sequence[SeatInput], settings: BonusSettings, meters: Meters
+) -> tuple[Meters, dict[str, Decimal]]:
+    """What every progressive wager adds to its meter before any hand is paid (its share of
+    each wager, rounded down to the cent, up to the meter's cap), and the meters then."""
+    added = {}
+    for name in PROGRESSIVES:
+        config = settings.meters[name]
+        share = sum((floor_cent(s.wagers.amount(name) * config.contribution) for s in seats), ZERO)
+        added[name] = max(min(share, config.cap - meters.get(name)), ZERO)
+    return Meters(**added), {name: meters.get(name) + added[name] for name in PROGRESSIVES}
+
+
+def settle_seat(
+    seat: SeatInput,
+    round_hands: RoundHands,
+    meters: dict[str, Decimal],
+    units: Mapping[tuple[int, str], int],
+) -> list[BonusResult]:
+    """Every bonus wager of one seat, uncapped, in the order of `Wager`, each as the registry
+    says it is settled: on the seat's hand (or the dealer's, declared), across the table, or
+    from its meter (`meters`, the meters as the seats before left them, is moved by each hit)."""
+    results: list[BonusResult] = []
+    for wager in BONUSES:
+        table = round_hands.tables.get(wager)
+        amount = seat.wagers.amount(wager)
+        if table is None or (wager.placed and amount <= 0):
+            continue
+        match wager.settled:
+            case Settled.ACROSS_THE_TABLE:
+                results += across_the_table(wager, seat, round_hands, table)
+            case Settled.FROM_A_METER:
+                result = settle_wager(
+                    wager,
+                    amount,
+                    round_hands.hands[seat.seat],
+                    table,
+                    seat.seat,
+                    "own",
+                    meters[wager],
+                    round_hands.settings.meters[wager].seed,
+                    units[seat.seat, wager],
+                )
+                if result.meter is not None:
+                    meters[wager] = result.meter.after
+                results.append(result)
+            case _:
+                on_dealer = wager in seat.wagers.on_dealer
+                hand = round_hands.dealer if on_dealer else round_hands.hands[seat.seat]
+                where = "dealer" if on_dealer else "own"
+                results.append(settle_wager(wager, amount, hand, table, seat.seat, where))
+    return results
+
+
+def across_the_table(
+    wager: Wager, seat: SeatInput, round_hands: RoundHands, table: PayTable
+) -> list[BonusResult]:
+    """The pays of a wager across the table (Envy) to one seat: one per other seat's hand the
+    table lists, if the seat's wager it rides on (Emperor's Treasure) is at least the table's
+    minimum (`envy_minimum`)."""
+    riding = seat.wagers.amount(wager.rides_on)
+    if riding <= 0 or riding < round_hands.settings.envy_minimum:
+        return []
+    out = []
+    for other in round_hands.seats:
+        if other.seat == seat.seat:
+            continue
+        hand = round_hands.hands[other.seat]
+        result = settle_wager(wager, ZERO, hand, table, seat.seat, f"seat {other.seat}")
+        if result.row is not None and result.net > 0:
+            out.append(replace(result, from_seat=other.seat))
+    return out
+
+
+def apply_caps(results: Sequence[BonusResult], settings: BonusSettings) -> list[BonusResult]:
+    """Per-hand then per-round caps on the winnings of each wager type."""
+    out = list(results)
+    for wager in BONUSES:
+        cap = settings.cap(wager)
+        idx = [i for i, r in enumerate(out) if r.wager == wager and r.net > 0]
+        pays = capped([(out[i].seat, out[i].net) for i in idx], wager, cap.per_hand, cap.per_round)
+        for i, pay in zip(idx, pays, strict=True):
+            if pay.notes:
+                out[i] = replace(out[i], net=pay.net, caps=pay.notes)
+    return out
+
+
+def return_to_meters(
+    results: Sequence[BonusResult], meters: Mapping[str, Decimal]
+) -> tuple[list[BonusResult], dict[str, Decimal]]:
+    """What a cap kept from a meter pay goes back to its meter: the results, each meter pay
+    saying what it returned, and the meters after."""
+    after = dict(meters)
+    out = list(results)
+    for i, r in enumerate(out):
+        if r.meter is not None and r.net != r.uncapped_net:
+            back = r.uncapped_net - r.net
+            after[r.wager] += back
+            out[i] = replace(r, meter=replace(r.meter, returned=back))
+    return out, after
+
+
+def group_by_seat(
+    results: Sequence[BonusResult],
+    seats: Sequence[SeatInput],
+    hands: Mapping[int, SevenCardEvents],
+) -> tuple[SeatBonuses, ...]:
+    """Each seat's rulings, in seat order, listed in the order of `Wager`."""
+    return tuple(
+        SeatBonuses(
+            s.seat,
+            hands[s.seat],
+            tuple(
+                sorted(
+                    (r for r in results if r.seat == s.seat),
+                    key=lambda r: SETTLE_ORDER.index(r.wager),
+                )
+            ),
+        )
+        for s in seats
+    )
+
+
 def settle_bonuses(
-    seats: Sequence[SeatBonusInput],
+    seats: Sequence[SeatInput],
     dealer_cards: Sequence[Card],
     settings: BonusSettings | None = None,
     meters: Meters | None = None,
     paytables: PayTables | None = None,
 ) -> RoundBonuses:
-    """Settle every bonus wager of a round: Insurance, Treasure, Envy, the progressives, caps.
+    """Settle every bonus wager of a round: Insurance, Treasure, Envy, the progressives, caps
+    (the steps of the module docstring).
 
     `meters` are the progressive meters before the round (default zero); the result holds
     the contributions and the meters after. `paytables` defaults to the shipped tables. A
@@ -506,111 +635,13 @@ def settle_bonuses(
     settings = settings or BonusSettings()
     meters = meters or Meters()
     library = paytables or shipped_paytables()
-    tables = {w: library.get(settings.table_id(w), w) for w in Wager if w in settings.offered}
+    tables = {w: library.get(settings.table_id(w), w) for w in BONUSES if w in settings.offered}
     ordered = sorted(seats, key=lambda s: s.seat)
-    for s in ordered:
-        placed = next((w for w in PLACED if s.wager(w) > 0 and w not in settings.offered), None)
-        if placed is not None:
-            raise DealerError(f"seat {s.seat}: {placed.not_offered}")
-    units = {
-        (s.seat, w): settings.units_in(w, s.wager(w), s.seat)
-        for s in ordered
-        for w in PROGRESSIVES
-        if s.wager(w) > 0
-    }
-    hands, dealer = _classify_all(ordered, dealer_cards)
-
-    shares = {
-        name: sum(
-            (floor_cent(s.wager(name) * settings.meters[name].contribution) for s in ordered),
-            ZERO,
-        )
-        for name in PROGRESSIVES
-    }
-    added = {
-        name: max(min(shares[name], settings.meters[name].cap - meters.get(name)), ZERO)
-        for name in PROGRESSIVES
-    }
-    meter_now: dict[str, Decimal] = {name: meters.get(name) + added[name] for name in PROGRESSIVES}
-    results: list[BonusResult] = []
-    for s in ordered:
-        for wager in (Wager.INSURANCE, Wager.TREASURE):
-            amount = s.wager(wager)
-            if amount <= 0:
-                continue
-            on_dealer = wager == Wager.INSURANCE and s.insurance_on_dealer
-            hand = dealer if on_dealer else hands[s.seat]
-            where = "dealer" if on_dealer else "own"
-            results.append(settle_wager(wager, amount, hand, tables[wager], s.seat, where))
-        if Wager.ENVY in tables:
-            results.extend(_envy(s, ordered, hands, tables[Wager.ENVY], settings))
-    for name in PROGRESSIVES:
-        for s in ordered:
-            amount = s.wager(name)
-            if amount <= 0:
-                continue
-            seed = settings.meters[name].seed
-            result = settle_wager(
-                name,
-                amount,
-                hands[s.seat],
-                tables[name],
-                s.seat,
-                "own",
-                meter_now[name],
-                seed,
-                units[s.seat, name],
-            )
-            if result.meter is not None:
-                meter_now[name] = result.meter.after
-            results.append(result)
-    paid = _apply_caps(results, settings)
-    for i, r in enumerate(paid):
-        if r.meter is not None and r.net != r.uncapped_net:
-            back = r.uncapped_net - r.net
-            meter_now[r.wager] += back
-            paid[i] = replace(r, meter=replace(r.meter, returned=back))
-    by_seat = [
-        SeatBonuses(
-            s.seat,
-            hands[s.seat],
-            tuple(
-                sorted(
-                    (r for r in paid if r.seat == s.seat),
-                    key=lambda r: SETTLE_ORDER.index(r.wager),
-                )
-            ),
-        )
-        for s in ordered
-    ]
-    return RoundBonuses(
-        tuple(by_seat),
-        dealer,
-        meters,
-        Meters(**added),
-        Meters(**meter_now),
-        settings,
-    )
-
-
-def _envy(
-    seat: SeatBonusInput,
-    seats: Iterable[SeatBonusInput],
-    hands: Mapping[int, SevenCardEvents],
-    table: PayTable,
-    settings: BonusSettings,
-) -> list[BonusResult]:
-    """The Envy pays of one seat: one per other seat's hand the Envy table lists, if the seat's
-    Emperor's Treasure wager is at least the Envy minimum."""
-    if seat.treasure <= 0 or seat.treasure < settings.envy_minimum:
-        return []
-    out = []
-    for other in seats:
-        if other.seat == seat.seat:
-            continue
-        result = settle_wager(
-            Wager.ENVY, ZERO, hands[other.seat], table, seat.seat, f"seat {other.seat}"
-        )
-        if result.row is not None and result.net > 0:
-            out.append(replace(result, from_seat=other.seat))
-    return out
+    units = check_placed(ordered, settings)
+    hands, dealer = classify_hands(ordered, dealer_cards)
+    added, meter_now = contributions(ordered, settings, meters)
+    round_hands = RoundHands(ordered, hands, dealer, tables, settings)
+    results = [r for s in ordered for r in settle_seat(s, round_hands, meter_now, units)]
+    paid, after = return_to_meters(apply_caps(results, settings), meter_now)
+    by_seat = group_by_seat(paid, ordered, hands)
+    return RoundBonuses(by_seat, dealer, meters, added, Meters(**after), settings)

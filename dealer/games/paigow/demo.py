@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dealer.games.paigow.pay import PLACED, Wager
+from dealer.games.paigow.pay import BONUSES, PROGRESSIVES, Wager
 from dealer.games.paigow.profile import Profile
 from dealer.kernel.cards import DECK, format_cards
 
@@ -22,7 +22,7 @@ def deal_demo_round(seed: int, table: str, profile: Profile) -> dict[str, Any]:
     deck = list(DECK)
     rnd.shuffle(deck)
     hands = [deck[i * 7 : i * 7 + 7] for i in range(7)]
-    smallest = {w: profile.limits[w].min or profile.unit(w) for w in PLACED if w.progressive}
+    smallest = {w: profile.limits[w].min or profile.unit(w) for w in PROGRESSIVES}
     seats = []
     for number, cards in enumerate(hands[:6], start=1):
         wagers: dict[str, Any] = {"base": rnd.choice(SAMPLE_BASE)}
@@ -35,7 +35,7 @@ def deal_demo_round(seed: int, table: str, profile: Profile) -> dict[str, Any]:
             wagers["progressive_treasure"] = smallest[Wager.PROGRESSIVE_TREASURE]
         if rnd.random() < 0.4:
             wagers["progressive_insurance"] = smallest[Wager.PROGRESSIVE_INSURANCE]
-        for wager in PLACED:
+        for wager in BONUSES:
             if wager in wagers and not profile.offers(wager):
                 del wagers[wager]
         if Wager.INSURANCE not in wagers:

@@ -1,17 +1,21 @@
-"""The bonus wagers of Emperor's Challenge Exposed and the one arithmetic of their pays.
+"""The wagers of Emperor's Challenge Exposed and the one arithmetic of their bonus pays.
 
-`Wager` names the five bonus wagers once (its values are the names profiles, round files, pay
-tables and results use), `PayKind` the kinds of pay-table row and `Basis` a table's note on
-how its bare numbers pay. `row_net` is the one place a pay kind becomes money: the settlement
-(`dealer.games.paigow.bonus`) and the exact analysis (`dealer.analysis.paytable_return`) both
-call it, so the published house edge describes what the table pays. The words a person reads
-for a pay (`Pay.text`) and the arithmetic line of a ruling (`Payout.arithmetic`) are derived
-beside it, and so are the caps (`share`, `capped`).
+`Wager` is the one registry of a wager: every wager a seat can have, the base wager first, each
+member stating once how it is settled (`Settled`), its name, its option on `paigow settle`, its
+short forms at the live table, its column in the round table and the events its pay tables name
+(`Terms`); its profile settings follow from how it is settled (`Wager.profile_keys`). The settle
+loop, a seat's wagers, the command line's options, the round table's columns, the pay-table
+schema and the shift summary's lists are built from it, so a new wager is its member here, its
+pay table (`paytables/`) and its lines in `default_profile.yaml`. `PayKind` names the kinds of
+pay-table row and `Basis` a table's note on how its bare numbers pay. `row_net` is the one place
+a pay kind becomes money: the settlement (`dealer.games.paigow.bonus`) and the exact analysis
+(`dealer.analysis.paytable_return`) both call it, so the published house edge describes what
+the table pays. The words a person reads for a pay (`Pay.text`) and the arithmetic line of a
+ruling (`Payout.arithmetic`) are derived beside it, and so are the caps (`share`, `capped`).
 
-The base wager is not a `Wager`: it has no pay table, no events and no caps, and it is settled
-against the dealer's hand (`dealer.games.paigow.settle`), not paid by a row. `BASE_WAGER`
-names it beside the enum for the lists of every wager a seat places (round files, the live
-session).
+The base wager is in the registry but pays by no row: it has no pay table, no events and no
+caps, and it is settled against the dealer's hand (`dealer.games.paigow.settle`). `BONUSES` are
+the others, the wagers paid by a row of a pay table.
 
 Money: every amount is a Decimal of whole cents. A pay's `net` is the player's gain (+) or
 loss (−): a losing wager nets −amount, a push 0, N to 1 nets N × amount, N for 1 nets
@@ -33,29 +37,142 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_FLOOR, Decimal
 from enum import StrEnum
 
+from dealer.games.paigow.events import PAI_GOW_EVENTS, POKER_EVENTS
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import CENT, fmt_money
 from dealer.kernel.tuples import NamedTuple
 
 ZERO = Decimal(0)
-BASE_WAGER = "base"
-"""The base wager, beside the bonus wagers (see the module docstring)."""
+
+
+class Settled(StrEnum):
+    """How a wager is settled: on which hand, and what pays it."""
+
+    AGAINST_DEALER = "against the dealer's hand"
+    """The base wager: both hands against the dealer's (`dealer.games.paigow.settle`)."""
+    OWN_HAND = "on the seat's own hand"
+    """A row of the wager's pay table for the seat's seven cards (Emperor's Treasure)."""
+    DEALER_WHEN_DECLARED = "on the seat's own hand, or the dealer's when declared"
+    """As `OWN_HAND`, or on the dealer's seven cards when the player declared it (Pai Gow
+    Insurance, the lammer): a round file's `<wager>_on_dealer: true`."""
+    ACROSS_THE_TABLE = "across the table"
+    """No wager of its own: paid for each other seat's hand its table lists, to a seat whose
+    wager it rides on is at least the table's `<wager>_minimum` (Envy, on Emperor's Treasure)."""
+    FROM_A_METER = "from a progressive meter"
+    """On the seat's own hand, a whole number of units, a share of each wager going to the
+    wager's meter and a percent-of-meter row paid from it (the progressives)."""
+
+
+class Terms(NamedTuple):
+    """What a `Wager` member states: its name as the rules print it, how it is settled, the
+    events its pay tables may name, its column in the round table (`dealer round`), its option
+    on `paigow settle` ("": none, it is never placed), its short forms at the live table (its
+    name is typed with `-` for `_`), the words that declare it on the dealer's hand, and the
+    wager it rides on (`ACROSS_THE_TABLE`)."""
+
+    full_name: str
+    settled: Settled
+    events: tuple[str, ...]
+    column: str
+    option: str = ""
+    short: tuple[str, ...] = ()
+    on_dealer: tuple[str, ...] = ()
+    rides_on: str = ""
 
 
 class Wager(StrEnum):
-    """A bonus wager, by the name profiles, round files, pay tables and results use. The order
-    is the order of a seat's rulings and of the operator's report."""
+    """Every wager a seat can have, by the name profiles, round files, pay tables and results
+    use, with its `Terms` (see the module docstring). The order is the order of a seat's
+    rulings, of the round table's columns, of the shift summary and of the operator's report."""
 
-    INSURANCE = "insurance"
-    TREASURE = "treasure"
-    ENVY = "envy"
-    PROGRESSIVE_INSURANCE = "progressive_insurance"
-    PROGRESSIVE_TREASURE = "progressive_treasure"
+    _value_: str
+    terms: Terms
+
+    def __new__(cls, value: str, terms: Terms | None = None) -> Wager:
+        """A member, from its line below (`Wager("treasure")` looks one up, as for any enum:
+        the type checker reads this signature for that call too, hence the default)."""
+        assert terms is not None, f"the wager {value} states its terms"
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.terms = terms
+        return member
+
+    BASE = (
+        "base",
+        Terms(
+            "Base Wager",
+            Settled.AGAINST_DEALER,
+            events=(),
+            column="base",
+            option="--wager",
+            short=("b", "bet", "wager"),
+        ),
+    )
+    INSURANCE = (
+        "insurance",
+        Terms(
+            "Pai Gow Insurance",
+            Settled.DEALER_WHEN_DECLARED,
+            events=PAI_GOW_EVENTS,
+            column="insurance",
+            option="--insurance",
+            short=("ins", "i", "pgi"),
+            on_dealer=("dealer-insurance", "insurance-on-dealer", "on-dealer", "lammer"),
+        ),
+    )
+    TREASURE = (
+        "treasure",
+        Terms(
+            "Emperor's Treasure",
+            Settled.OWN_HAND,
+            events=POKER_EVENTS,
+            column="treasure",
+            option="--treasure",
+            short=("tr", "t", "et"),
+        ),
+    )
+    ENVY = (
+        "envy",
+        Terms(
+            "Envy Bonus",
+            Settled.ACROSS_THE_TABLE,
+            events=POKER_EVENTS,
+            column="envy",
+            rides_on="treasure",
+        ),
+    )
+    PROGRESSIVE_INSURANCE = (
+        "progressive_insurance",
+        Terms(
+            "Pai Gow Insurance Progressive",
+            Settled.FROM_A_METER,
+            events=PAI_GOW_EVENTS,
+            column="prog. ins.",
+            option="--progressive-insurance",
+            short=("prog-insurance", "prog-ins", "pi"),
+        ),
+    )
+    PROGRESSIVE_TREASURE = (
+        "progressive_treasure",
+        Terms(
+            "Emperor's Treasure Progressive",
+            Settled.FROM_A_METER,
+            events=POKER_EVENTS,
+            column="prog. treas.",
+            option="--progressive-treasure",
+            short=("prog-treasure", "prog-tr", "pt"),
+        ),
+    )
 
     @property
     def full_name(self) -> str:
         """The wager's name as the rules print it: `Pai Gow Insurance`."""
-        return _FULL_NAMES[self]
+        return self.terms.full_name
+
+    @property
+    def settled(self) -> Settled:
+        """How the wager is settled."""
+        return self.terms.settled
 
     @property
     def words(self) -> str:
@@ -63,9 +180,34 @@ class Wager(StrEnum):
         return self.value.replace("_", " ")
 
     @property
+    def typed(self) -> str:
+        """The wager's name at the live table: `progressive-insurance`."""
+        return self.value.replace("_", "-")
+
+    @property
+    def bonus(self) -> bool:
+        """True for a wager paid by a row of its pay table (every wager but the base)."""
+        return self.settled is not Settled.AGAINST_DEALER
+
+    @property
+    def placed(self) -> bool:
+        """True for a wager a seat places, with an amount (every wager but Envy's kind)."""
+        return self.settled is not Settled.ACROSS_THE_TABLE
+
+    @property
     def progressive(self) -> bool:
-        """True for the two wagers paid from a progressive meter."""
-        return self in PROGRESSIVES
+        """True for a wager paid from a progressive meter; the meter is named after it."""
+        return self.settled is Settled.FROM_A_METER
+
+    @property
+    def rides_on(self) -> Wager:
+        """The wager an across-the-table wager is paid on (Envy: Emperor's Treasure)."""
+        return Wager(self.terms.rides_on)
+
+    @property
+    def on_dealer_key(self) -> str:
+        """A round file's key declaring the wager on the dealer's hand: `insurance_on_dealer`."""
+        return f"{self.value}_on_dealer"
 
     @property
     def table_setting(self) -> str:
@@ -73,23 +215,35 @@ class Wager(StrEnum):
         return f"{self.value}_table"
 
     @property
+    def profile_keys(self) -> tuple[str, ...]:
+        """The settings `default_profile.yaml` holds for the wager, by how it is settled:
+        `rules.<wager>_table`, `offered.<wager>` and `caps.<wager>` for a bonus wager,
+        `limits.<wager>` for a placed one, its `unit` and `meters.<wager>` for a progressive
+        one, `rules.<wager>_minimum` for one across the table."""
+        keys = [f"limits.{self.value}"] if self.placed else []
+        if self.bonus:
+            keys += [f"rules.{self.table_setting}", f"offered.{self.value}", f"caps.{self.value}"]
+        if self.progressive:
+            keys += [f"limits.{self.value}.unit", f"meters.{self.value}"]
+        if self.settled is Settled.ACROSS_THE_TABLE:
+            keys.append(f"rules.{self.value}_minimum")
+        return tuple(keys)
+
+    @property
     def not_offered(self) -> str:
         """The refusal of the wager at a table that does not offer it."""
         return f"the {self.words} wager is not offered at this table"
 
 
-_FULL_NAMES = {
-    Wager.INSURANCE: "Pai Gow Insurance",
-    Wager.TREASURE: "Emperor's Treasure",
-    Wager.ENVY: "Envy Bonus",
-    Wager.PROGRESSIVE_INSURANCE: "Pai Gow Insurance Progressive",
-    Wager.PROGRESSIVE_TREASURE: "Emperor's Treasure Progressive",
-}
-PROGRESSIVES = (Wager.PROGRESSIVE_INSURANCE, Wager.PROGRESSIVE_TREASURE)
+BONUSES = tuple(w for w in Wager if w.bonus)
+"""The wagers paid by a row of a pay table: their tables, caps and `offered` settings."""
+PLACED = tuple(w for w in Wager if w.placed)
+"""The wagers a seat places, the base first: Envy is not one, it is paid on a Treasure wager of
+at least the table's Envy minimum."""
+PROGRESSIVES = tuple(w for w in Wager if w.progressive)
 """The wagers with a meter; the meters are named after them."""
-PLACED = tuple(w for w in Wager if w is not Wager.ENVY)
-"""The bonus wagers a seat places: Envy is not one, it is paid on a Treasure wager of at least
-the table's Envy minimum."""
+DECLARABLE = tuple(w for w in Wager if w.settled is Settled.DEALER_WHEN_DECLARED)
+"""The wagers a player may declare on the dealer's hand (`insurance_on_dealer: true`)."""
 
 
 class PayKind(StrEnum):

@@ -7,8 +7,8 @@ A pay-table file (schema 1) holds one or more tables:
     notes: ["All pays are \\"to 1.\\"", ...]          # optional
     tables:
       - id: PT-FLT-EC-PGI-01
-        wager: insurance          # insurance | treasure | envy | progressive_insurance |
-                                  # progressive_treasure
+        wager: insurance          # a bonus wager (`dealer.games.paigow.pay.BONUSES`):
+                                  # insurance | treasure | envy | progressive_insurance | …
         name: "Pai Gow Insurance" # optional
         basis: to-1               # the table's note: to-1 | for-1 (a wager) or fixed (Envy)
         rows:
@@ -38,8 +38,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from dealer.games.paigow.events import EVENT_ORDER, LABELS, PAI_GOW_EVENTS, POKER_EVENTS
-from dealer.games.paigow.pay import Basis, Pay, PayKind, Wager
+from dealer.games.paigow.events import EVENT_ORDER, LABELS
+from dealer.games.paigow.pay import BONUSES, Basis, Pay, PayKind, Settled, Wager
 from dealer.inputs import document, text_file
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import DocumentSyntaxError
@@ -66,26 +66,24 @@ class WagerKind:
 
 _KINDS = tuple(PayKind)
 _ODDS = (Basis.TO_ONE, Basis.FOR_ONE)
-_ODDS_KINDS = frozenset(PayKind) - {PayKind.PERCENT}
-WAGERS: Mapping[str, WagerKind] = MappingProxyType(
-    {
-        Wager.INSURANCE: WagerKind(Wager.INSURANCE, PAI_GOW_EVENTS, _ODDS, _ODDS_KINDS),
-        Wager.TREASURE: WagerKind(Wager.TREASURE, POKER_EVENTS, _ODDS, _ODDS_KINDS),
-        Wager.ENVY: WagerKind(
-            Wager.ENVY,
-            POKER_EVENTS,
-            (Basis.FIXED,),
-            frozenset({PayKind.FIXED, PayKind.NOT_OFFERED}),
-        ),
-        Wager.PROGRESSIVE_INSURANCE: WagerKind(
-            Wager.PROGRESSIVE_INSURANCE, PAI_GOW_EVENTS, _ODDS, frozenset(PayKind)
-        ),
-        Wager.PROGRESSIVE_TREASURE: WagerKind(
-            Wager.PROGRESSIVE_TREASURE, POKER_EVENTS, _ODDS, frozenset(PayKind)
-        ),
-    }
-)
-"""What each bonus wager's tables may hold, in the order of `Wager`."""
+
+
+def _kind(wager: Wager) -> WagerKind:
+    """What a table for `wager` may hold, by how it is settled: Envy's kind (across the table)
+    fixed amounts only; a progressive one any kind, shares of the meter too; any other odds,
+    fixed amounts, pushes and losses."""
+    match wager.settled:
+        case Settled.ACROSS_THE_TABLE:
+            fixed = frozenset({PayKind.FIXED, PayKind.NOT_OFFERED})
+            return WagerKind(wager, wager.terms.events, (Basis.FIXED,), fixed)
+        case Settled.FROM_A_METER:
+            return WagerKind(wager, wager.terms.events, _ODDS, frozenset(PayKind))
+    return WagerKind(wager, wager.terms.events, _ODDS, frozenset(PayKind) - {PayKind.PERCENT})
+
+
+WAGERS: Mapping[str, WagerKind] = MappingProxyType({w: _kind(w) for w in BONUSES})
+"""What each bonus wager's tables may hold (the events its registry entry names), in the order
+of `Wager`."""
 
 _FILE_KEYS = frozenset({"schema", "source", "notes", "tables"})
 _TABLE_KEYS = frozenset({"id", "wager", "name", "basis", "notes", "rows"})

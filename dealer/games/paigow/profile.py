@@ -100,11 +100,8 @@ class Profile(NamedTuple):
     dealer_pai_gow: str
     foul: str
     house_way: str
-    insurance_table: str
-    treasure_table: str
-    envy_table: str
-    progressive_insurance_table: str
-    progressive_treasure_table: str
+    tables: Mapping[str, str]
+    """The pay table posted for each bonus wager, by wager (`rules.<wager>_table`)."""
     envy_minimum: Decimal
     signoff_over: Decimal
     rule_changes: str
@@ -121,8 +118,7 @@ class Profile(NamedTuple):
 
     def table_id(self, wager: Wager) -> str:
         """The pay table the profile posts for one bonus wager."""
-        table_id: str = getattr(self, wager.table_setting)
-        return table_id
+        return self.tables[wager]
 
     def offers(self, wager: str) -> bool:
         """True when the table offers this bonus wager."""
@@ -153,7 +149,7 @@ class Profile(NamedTuple):
             "foul": self.foul,
             "rule_changes": self.rule_changes,
             "house_way": self.house_way,
-            **{k: getattr(self, k) for k in TEXT_RULES[1:]},
+            **{f"{wager}{_TABLE}": table for wager, table in self.tables.items()},
             "envy_minimum": num(self.envy_minimum),
             "signoff_over": num(self.signoff_over),
             "limits": {
@@ -174,11 +170,11 @@ class Profile(NamedTuple):
         }
 
 
-TABLE_RULES = tuple(f for f in Profile._fields if f.endswith("_table"))
-"""The settings naming each bonus wager's pay table (`Wager.table_setting`), in the order of
-`dealer.games.paigow.pay.Wager`. (Named by the fields, so that ranking and setting a hand, which
-read the profile, never load the pay arithmetic.)"""
-TEXT_RULES = ("house_way", *TABLE_RULES)
+_TABLE = "_table"
+"""The ending of a setting naming a bonus wager's pay table (`rules.treasure_table`,
+`Wager.table_setting`): the profile reads a table setting for each one `default_profile.yaml`
+has, in its order (the order of `dealer.games.paigow.pay.Wager`), so that a new wager needs no
+change here, and ranking and setting a hand, which read the profile, never load the wagers."""
 
 
 def _default_text() -> str:
@@ -265,7 +261,8 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
             raise ConfigError(
                 f"profile {origin}: rules.{key}: {rules[key]!r} is not one of {', '.join(allowed)}"
             )
-    for key in TEXT_RULES:
+    named = ["house_way", *(key for key in rules if key.endswith(_TABLE))]
+    for key in named:
         if not isinstance(rules[key], str) or not rules[key].strip():
             raise ConfigError(f"profile {origin}: rules.{key}: must be a name")
     limits = {wager: _limit(lim, origin, f"limits.{wager}") for wager, lim in raw["limits"].items()}
@@ -306,7 +303,10 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
         dealer_pai_gow=rules["dealer_pai_gow"],
         foul=rules["foul"],
         rule_changes=rules["rule_changes"],
-        **{key: rules[key].strip() for key in TEXT_RULES},
+        house_way=rules["house_way"].strip(),
+        tables=MappingProxyType(
+            {key.removesuffix(_TABLE): rules[key].strip() for key in named[1:]}
+        ),
         envy_minimum=_need(_decimal(rules["envy_minimum"], origin, "rules.envy_minimum")),
         signoff_over=_need(_decimal(rules["signoff_over"], origin, "rules.signoff_over")),
         limits=MappingProxyType(limits),

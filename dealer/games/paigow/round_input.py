@@ -16,9 +16,12 @@ own `high` and `low` hands:
         wagers: {base: 10, insurance: 5, insurance_on_dealer: true}
         patron: P-123                      # optional: the player's patron id
 
-Every wager is checked against the table profile: within its limits, a progressive wager a
-whole number of its units, and no wager the table does not offer. A patron id is kept with the
-seat's ruling (searchable with `dealer audit search --patron`).
+A seat's `wagers` name each wager a seat places by its name in the registry
+(`dealer.games.paigow.pay.Wager`, the base required) and each declaration on the dealer's hand
+(`insurance_on_dealer`); they are read into one `SeatWagers`, each amount once. Every wager is
+checked against the table profile: within its limits, a progressive wager a whole number of its
+units, and no wager the table does not offer. A patron id is kept with the seat's ruling
+(searchable with `dealer audit search --patron`).
 """
 
 from __future__ import annotations
@@ -26,17 +29,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Any
 
 from dealer.games.paigow.deck import parse_cards
-from dealer.games.paigow.pay import BASE_WAGER, PLACED, Wager
+from dealer.games.paigow.pay import DECLARABLE, PLACED, ZERO, Wager
 from dealer.games.paigow.profile import Profile
 from dealer.inputs import PAIGOW_SEATS, money, patron_id, table_id
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
-from dealer.kernel.money import fmt_money
+from dealer.kernel.money import fmt_money, money_json
+from dealer.kernel.tuples import NamedTuple
 
-WAGER_KEYS = (BASE_WAGER, *PLACED)
+WAGER_KEYS = frozenset(PLACED) | {w.on_dealer_key for w in DECLARABLE}
+"""The keys of a seat's `wagers` mapping."""
 SEAT_KEYS = {"seat", "cards", "high", "low", "wagers", "patron"}
 
 
@@ -51,16 +57,31 @@ class RoundError(DealerError):
             super().__init__(f"the round has {len(problems)} problems: " + "; ".join(problems))
 
 
-@dataclass(frozen=True)
-class Wagers:
-    """One seat's wagers (zero where not placed)."""
+class SeatWagers(NamedTuple):
+    """One seat's wagers, from where they were typed or filed to the bonus engine: each amount
+    read once (`dealer.inputs.money`) and checked once against the table profile (a round
+    file's seat by `read_round`, a seat of the live table by `read_seat`, the options of
+    `paigow settle` by the same check). `amounts` holds each wager given, the base always (a
+    bonus wager of zero is not placed); `on_dealer` the wagers declared on the dealer's hand."""
 
-    base: Decimal
-    insurance: Decimal = Decimal(0)
-    insurance_on_dealer: bool = False
-    treasure: Decimal = Decimal(0)
-    progressive_insurance: Decimal = Decimal(0)
-    progressive_treasure: Decimal = Decimal(0)
+    amounts: Mapping[Wager, Decimal]
+    on_dealer: frozenset[Wager] = frozenset()
+
+    @property
+    def base(self) -> Decimal:
+        """The base wager."""
+        return self.amounts[Wager.BASE]
+
+    def amount(self, wager: Wager) -> Decimal:
+        """The amount of one wager (zero where not placed)."""
+        return self.amounts.get(wager, ZERO)
+
+    def to_dict(self) -> dict[str, Any]:
+        """As a round file states them: each amount placed, then each declaration."""
+        out: dict[str, Any] = {
+            w.value: money_json(self.amount(w)) for w in PLACED if self.amount(w)
+        }
+        return out | {w.on_dealer_key: True for w in DECLARABLE if w in self.on_dealer}
 
 
 @dataclass(frozen=True)
@@ -72,7 +93,7 @@ class SeatInput:
     cards: tuple[Card, ...]
     high: tuple[Card, ...] | None
     low: tuple[Card, ...] | None
-    wagers: Wagers
+    wagers: SeatWagers
     patron: str | None = None
 
     @property
@@ -114,43 +135,63 @@ class _Checker:
                 self.owner[card] = where if where.startswith("seat") else f"the {where}"
         return cards
 
-    def wagers(self, raw: Any, where: str, profile: Profile) -> Wagers | None:
-        if not isinstance(raw, Mapping):
+    def wagers(self, raw: Any, where: str, profile: Profile) -> SeatWagers | None:
+        """A seat's wagers: a round file's mapping, each amount read here, or `SeatWagers`
+        already read (the options of `paigow settle`); either way checked against the table
+        profile: the base given, every wager within its limits and offered at the table, a
+        declaration on the dealer's hand only with its wager."""
+        read = isinstance(raw, SeatWagers)
+        if not read and not isinstance(raw, Mapping):
             self.problems.append(f"{where}: wagers must be a mapping, e.g. {{base: 25}}")
             return None
-        unknown = set(raw) - set(WAGER_KEYS) - {"insurance_on_dealer"}
+        given: Mapping[Any, Any] = raw.amounts if isinstance(raw, SeatWagers) else raw
+        unknown = set(given) - WAGER_KEYS
         if unknown:
             self.problems.append(f"{where}: unknown wager {sorted(unknown)[0]!r}")
-        if BASE_WAGER not in raw:
+        if Wager.BASE not in given:
             self.problems.append(f"{where}: the base wager is required")
             return None
-        amounts: dict[str, Decimal] = {}
-        for key in WAGER_KEYS:
-            if key not in raw:
+        amounts: dict[Wager, Decimal] = {}
+        for wager in PLACED:
+            if wager not in given:
                 continue
             try:
-                amount = money(raw[key], f"{key} wager")
+                amount = given[wager] if read else money(given[wager], f"{wager.value} wager")
             except DealerError as exc:
                 self.problems.append(f"{where}: {exc}")
                 continue
-            amounts[key] = amount
-            if not amount and key != BASE_WAGER:  # a bonus wager of 0 is not placed
+            amounts[wager] = amount
+            if not amount and wager.bonus:  # a bonus wager of 0 is not placed
                 continue
-            if key != BASE_WAGER and not profile.offers(key):
-                self.problems.append(f"{where}: {Wager(key).not_offered}")
+            if wager.bonus and not profile.offers(wager):
+                self.problems.append(f"{where}: {wager.not_offered}")
                 continue
-            limit = profile.limits.get(key)
+            limit = profile.limits.get(wager)
             problem = limit.problem(amount) if limit is not None else None
             if problem is not None:
-                self.problems.append(f"{where}: {key} wager {fmt_money(amount)} {problem}")
-        on_dealer = raw.get("insurance_on_dealer", False)
-        if not isinstance(on_dealer, bool):
-            self.problems.append(f"{where}: insurance_on_dealer must be true or false")
-        if on_dealer and not amounts.get(Wager.INSURANCE):
-            self.problems.append(f"{where}: insurance_on_dealer without an insurance wager")
-        if BASE_WAGER not in amounts:
+                self.problems.append(f"{where}: {wager} wager {fmt_money(amount)} {problem}")
+        on_dealer = self._declared(raw, where)
+        for wager in sorted(on_dealer - {w for w, a in amounts.items() if a}):
+            article = "an" if wager.words[0] in "aeiou" else "a"
+            self.problems.append(
+                f"{where}: {wager.on_dealer_key} without {article} {wager.words} wager"
+            )
+        if Wager.BASE not in amounts:
             return None
-        return Wagers(insurance_on_dealer=bool(on_dealer), **amounts)
+        return SeatWagers(MappingProxyType(amounts), on_dealer)
+
+    def _declared(self, raw: Mapping[str, Any] | SeatWagers, where: str) -> frozenset[Wager]:
+        """The wagers declared on the dealer's hand (`insurance_on_dealer: true`)."""
+        if isinstance(raw, SeatWagers):
+            return raw.on_dealer
+        declared = set()
+        for wager in DECLARABLE:
+            on_dealer = raw.get(wager.on_dealer_key, False)
+            if not isinstance(on_dealer, bool):
+                self.problems.append(f"{where}: {wager.on_dealer_key} must be true or false")
+            if on_dealer:
+                declared.add(wager)
+        return frozenset(declared)
 
     def claim(self, cards: Sequence[Card], owner: str) -> None:
         """Mark cards already checked (the dealer's, earlier seats') as taken by `owner`."""

@@ -106,7 +106,7 @@ def bonus_ruling(text: str, profile: Profile) -> Ruling:
     would settle it on. A wager the table does not offer has no posted table: it is named as
     not offered and has no entry in `paytable_rows`."""
     from dealer.games.paigow.events import classify
-    from dealer.games.paigow.pay import Wager
+    from dealer.games.paigow.pay import BONUSES
     from dealer.games.paigow.paytables import shipped_paytables
 
     cards = parse_cards(text, (7,), "seven-card hand")
@@ -115,7 +115,7 @@ def bonus_ruling(text: str, profile: Profile) -> Ruling:
     rows: dict[str, Any] = {}
     digests: dict[str, str] = {}
     lines = list(events.explanation())
-    for wager in Wager:
+    for wager in BONUSES:
         if not profile.offers(wager):
             lines.append(f"{wager.words}: not offered at this table")
             continue

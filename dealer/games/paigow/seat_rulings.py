@@ -4,16 +4,14 @@ setting a hand never load the bonus machinery.)"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.house_way import HouseWay
-from dealer.games.paigow.pay import PLACED, Wager
+from dealer.games.paigow.pay import BONUSES
 from dealer.games.paigow.paytables import shipped_paytables
 from dealer.games.paigow.profile import Profile
-from dealer.games.paigow.round_input import RoundError, read_round
+from dealer.games.paigow.round_input import RoundError, SeatWagers, read_round
 from dealer.games.paigow.rulings import settings_of, way_of
 from dealer.games.paigow.table_round import RoundResult, settle_round
 from dealer.inputs import document
@@ -22,35 +20,16 @@ from dealer.kernel.money import fmt_money, money_json
 from dealer.kernel.ruling import Ruling, RulingAction
 
 
-@dataclass(frozen=True)
-class BonusWagers:
-    """The optional wagers of one seat on the `settle` command."""
-
-    treasure: Decimal | None = None
-    insurance: Decimal | None = None
-    insurance_on_dealer: bool = False
-    progressive_treasure: Decimal | None = None
-    progressive_insurance: Decimal | None = None
-
-    def as_raw(self) -> dict[str, Any]:
-        """The wagers as a round file states them."""
-        amounts = {w.value: getattr(self, w) for w in PLACED}
-        raw: dict[str, Any] = {k: str(v) for k, v in amounts.items() if v is not None}
-        if self.insurance_on_dealer:
-            raw["insurance_on_dealer"] = True
-        return raw
-
-
 def _round_settings(profile: Profile, way: HouseWay) -> dict[str, Any]:
     """The settings of a seat or round: the posted pay tables' ids, and the SHA-256 of the file
     each offered wager's table was read from (its content, as `profile_sha256` is the
     profile's)."""
     settings = settings_of(profile, way)
-    settings["paytables"] = {w.value: profile.table_id(w) for w in Wager}
+    settings["paytables"] = {w.value: profile.table_id(w) for w in BONUSES}
     library = shipped_paytables()
     settings["paytables_sha256"] = {
         profile.table_id(w): library.get(profile.table_id(w), w).sha256
-        for w in Wager
+        for w in BONUSES
         if profile.offers(w)
     }
     return settings
@@ -78,25 +57,21 @@ def _signoff(outcome: RoundResult, profile: Profile) -> tuple[dict[str, Any], tu
 
 def settle_ruling(
     dealer: str,
-    wager: Decimal,
+    wagers: SeatWagers,
     profile: Profile,
     meters: Meters,
     player: str | None = None,
     high: str | None = None,
     low: str | None = None,
     house_way: str | None = None,
-    bonus: BonusWagers | None = None,
     seat: int = 1,
     patron: str | None = None,
 ) -> tuple[Ruling, Meters]:
-    """Settle one seat against the dealer: the base wager and any bonus wagers. The player's
-    seven cards are set by the House Way (`player`), or the player set `high` and `low`; the
-    player's `patron` id, if given, is kept in the result. Returns the ruling and the
-    progressive meters it leaves."""
-    seat_raw: dict[str, Any] = {
-        "seat": seat,
-        "wagers": {"base": str(wager), **(bonus or BonusWagers()).as_raw()},
-    }
+    """Settle one seat against the dealer: its `wagers`, the base and any bonus wagers (checked
+    against the profile here, as a round file's seat is). The player's seven cards are set by
+    the House Way (`player`), or the player set `high` and `low`; the player's `patron` id, if
+    given, is kept in the result. Returns the ruling and the progressive meters it leaves."""
+    seat_raw: dict[str, Any] = {"seat": seat, "wagers": wagers}
     if patron is not None:
         seat_raw["patron"] = patron
     if player is not None:

@@ -11,14 +11,16 @@ A seat is one line, or several when parts are left out (the session then asks fo
     5 Js Jd Ac Qh 8s 5d 3h house way 25 pt=1            a bare amount after the hand: base
     2 Qs Qh 9d 9c 4s 3h 2d base 10 patron P-123         the player's patron id, on the record
 
-Wagers: `base`, `insurance`, `treasure`, `progressive-insurance`, `progressive-treasure`,
-each with its amount (`treasure 5`, `treasure=5`, `t5`); `dealer-insurance` puts the
-insurance wager on the dealer's hand (`dealer-insurance 5` is both at once).
+Wagers: each wager a seat places, by its name or a short form (`dealer.games.paigow.pay.Wager`:
+`base`, `insurance`, `treasure`, `progressive-insurance`, `progressive-treasure`, …), each with
+its amount (`treasure 5`, `treasure=5`, `t5`); `dealer-insurance` puts the insurance wager on
+the dealer's hand (`dealer-insurance 5` is both at once).
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -27,12 +29,12 @@ from typing import Any
 import yaml
 
 from dealer.games.paigow.deck import parse_cards
-from dealer.games.paigow.pay import PLACED, Wager
+from dealer.games.paigow.pay import DECLARABLE, PLACED, Settled, Wager
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import (
     RoundError,
     SeatInput,
-    Wagers,
+    SeatWagers,
     check_seat,
     read_dealer,
     read_seat,
@@ -44,28 +46,43 @@ from dealer.kernel.money import fmt_money, money_json
 from dealer.kernel.replies import ReplyKind
 from dealer.kernel.text import quoted
 
-WAGER_NAMES: Mapping[str, str] = {
-    **dict.fromkeys(("base", "b", "bet", "wager"), "base"),
-    **dict.fromkeys(("insurance", "ins", "i", "pgi"), Wager.INSURANCE.value),
-    **dict.fromkeys(("treasure", "tr", "t", "et"), Wager.TREASURE.value),
-    **dict.fromkeys(
-        ("progressive-insurance", "prog-insurance", "prog-ins", "pi"),
-        Wager.PROGRESSIVE_INSURANCE.value,
-    ),
-    **dict.fromkeys(
-        ("progressive-treasure", "prog-treasure", "prog-tr", "pt"),
-        Wager.PROGRESSIVE_TREASURE.value,
-    ),
-}
-"""Typed wager names (lower case, `_` read as `-`) → the round file's wager key."""
-ON_DEALER = frozenset({"dealer-insurance", "insurance-on-dealer", "on-dealer", "lammer"})
-"""Words that put the insurance wager on the dealer's hand."""
+WAGER_NAMES: Mapping[str, Wager] = {word: w for w in PLACED for word in (w.typed, *w.terms.short)}
+"""Typed wager names (lower case, `_` read as `-`) → the wager: each wager a seat places, by its
+name and its short forms."""
+ON_DEALER: Mapping[str, Wager] = {word: w for w in DECLARABLE for word in w.terms.on_dealer}
+"""Words that put a wager on the dealer's hand (`lammer`: the insurance wager)."""
+DECLARING = tuple(w.terms.on_dealer[0] for w in DECLARABLE)
+"""The word that puts each wager on the dealer's hand, as the help and the errors name it."""
+ACROSS: Mapping[str, Wager] = {w.typed: w for w in Wager if w.settled is Settled.ACROSS_THE_TABLE}
+"""The wagers with no amount of their own, which a seat does not place (Envy), by name."""
 HIGH = frozenset({"high", "hi"})
 LOW = frozenset({"low", "lo", "/"})
 HOUSE_WAY = frozenset({"house", "way", "house-way", "houseway", "hw"})
 COMMANDS = frozenset({"help", "?", "quit", "exit", "history", "show", "undo", "settle", "dealer"})
 
-WAGER_LABELS: Mapping[str, str] = {"base": "base", **{w.value: w.words for w in PLACED}}
+
+def _wagers_help() -> tuple[str, ...]:
+    """The help's lines on the wagers, from the registry: each wager a seat places with its
+    shortest form, the words that declare one on the dealer's hand, how Envy is paid."""
+    named = ", ".join(f"{w.typed} ({min(w.terms.short, key=len)})" for w in PLACED)
+    amounts = "each with an amount: 'treasure 5', 'treasure=5' or 't5';"
+    lines = textwrap.wrap(
+        f"Wagers: {named}, {amounts}", 88, subsequent_indent="  ", break_on_hyphens=False
+    )
+    lines += [
+        f"  {word} (or {w.terms.on_dealer[-1]}): the {w.words} wager rides on the dealer's hand."
+        for word, w in zip(DECLARING, DECLARABLE, strict=True)
+    ]
+    across = [f"  {w.words.capitalize()} is {_paid(w)}." for w in ACROSS.values()]
+    return (*lines, *across)
+
+
+def _paid(wager: Wager) -> str:
+    """How a wager across the table is paid: `paid on a Treasure wager of at least the table's
+    Envy minimum`."""
+    name, on = wager.words.capitalize(), wager.rides_on.words.capitalize()
+    return f"paid on a {on} wager of at least the table's {name} minimum"
+
 
 HELP = (
     "Type the dealer's seven cards, then one line per seat, then settle:",
@@ -73,10 +90,7 @@ HELP = (
     "  4 high Kc Kh 9d 6s 2h / low Qs Td b10 i5 lammer   the player's own setting",
     "  5 Js Jd Ac Qh 8s 5d 3h house way 25 pt 1         a bare amount after the hand is the base",
     "  2 Qs Qh 9d 9c 4s 3h 2d base 10 patron P-123      the player's patron id, on the record",
-    "Wagers: base, insurance (i), treasure (t), progressive-insurance (pi),",
-    "  progressive-treasure (pt), each with an amount: 'treasure 5', 'treasure=5' or 't5';",
-    "  dealer-insurance (or lammer): the insurance wager rides on the dealer's hand.",
-    "  Envy is paid on a Treasure wager of at least the table's Envy minimum.",
+    *_wagers_help(),
     "Leave parts out and you are asked for them ('3', then the cards, then the wagers).",
     "Commands:",
     "  show              the round so far",
@@ -113,9 +127,9 @@ class _LineReader:
         self.groups: list[list[str]] = [[]]
         self.high = False
         self.house_way = False
-        self.amounts: dict[str, int | str] = {}
-        self.on_dealer = False
-        self.pending: str | None = None
+        self.amounts: dict[Wager, int | str] = {}
+        self.on_dealer: set[Wager] = set()
+        self.pending: Wager | None = None
         self.soft = False  # a pending amount that may be left out (`dealer-insurance [N]`)
         self.patron: str | None = None
         self.patron_next = False  # the next token is the patron id
@@ -128,7 +142,7 @@ class _LineReader:
         for token in tokens:
             self._token(token, token.lower().replace("_", "-"))
         if self.pending is not None and not self.soft:
-            raise DealerError(f"give the {WAGER_LABELS[self.pending]} wager's amount")
+            raise DealerError(f"give the {self.pending.words} wager's amount")
         if self.patron_next:
             raise DealerError("give the patron id after 'patron', e.g. 'patron P-123'")
         return SeatParts(self.number, self._hand(), self._wagers(), self.patron)
@@ -155,8 +169,8 @@ class _LineReader:
         if self.pending is not None and not amount:
             if not self.soft:
                 if word not in WAGER_NAMES and word not in ON_DEALER:  # say what is wrong
-                    money(token, f"{WAGER_LABELS[self.pending]} wager")
-                raise DealerError(f"give the {WAGER_LABELS[self.pending]} wager's amount")
+                    money(token, f"{self.pending.words} wager")
+                raise DealerError(f"give the {self.pending.words} wager's amount")
             self.pending = None
         if amount and self.pending is not None:
             self._amount(self.pending, amount.group(1))
@@ -166,24 +180,26 @@ class _LineReader:
                     f"amount {token!r} before the hand: give the cards first, or say which "
                     f"wager, e.g. 'base {token}'"
                 )
-            if "base" in self.amounts:
+            if Wager.BASE in self.amounts:
                 raise DealerError(f"amount {token!r}: say which wager, e.g. 'treasure {token}'")
-            self._amount("base", amount.group(1))
+            self._amount(Wager.BASE, amount.group(1))
         elif word in WAGER_NAMES:
             self.pending, self.soft = WAGER_NAMES[word], False
         elif word in ON_DEALER:
-            self.on_dealer = True
-            if Wager.INSURANCE not in self.amounts:
-                self.pending, self.soft = Wager.INSURANCE.value, True
+            declared = ON_DEALER[word]
+            self.on_dealer.add(declared)
+            if declared not in self.amounts:
+                self.pending, self.soft = declared, True
         elif (glued := _GLUED.fullmatch(word)) and glued.group(1) in WAGER_NAMES:
             self._amount(WAGER_NAMES[glued.group(1)], glued.group(2))
         elif (glued := _GLUED.fullmatch(word)) and glued.group(1) in ON_DEALER:
-            self.on_dealer = True
-            self._amount(Wager.INSURANCE.value, glued.group(2))
-        elif word == "envy":
+            declared = ON_DEALER[glued.group(1)]
+            self.on_dealer.add(declared)
+            self._amount(declared, glued.group(2))
+        elif word in ACROSS:
+            wager = ACROSS[word]
             raise DealerError(
-                "Envy has no wager of its own: it is paid on a Treasure wager of at least the "
-                "table's Envy minimum"
+                f"{wager.words.capitalize()} has no wager of its own: it is {_paid(wager)}"
             )
         elif word in HIGH:
             self._mark_high()
@@ -201,10 +217,10 @@ class _LineReader:
         else:
             self._card(token, word)
 
-    def _amount(self, name: str, amount: str) -> None:
-        if name in self.amounts:
-            raise DealerError(f"the {WAGER_LABELS[name]} wager is given twice")
-        self.amounts[name] = amount if "." in amount else int(amount)
+    def _amount(self, wager: Wager, amount: str) -> None:
+        if wager in self.amounts:
+            raise DealerError(f"the {wager.words} wager is given twice")
+        self.amounts[wager] = amount if "." in amount else int(amount)
         self.pending = None
 
     def _mark_high(self) -> None:
@@ -218,9 +234,9 @@ class _LineReader:
         except CardError:
             if word.isalpha() and len(word) >= 3 and word != "joker":
                 raise DealerError(
-                    f"unknown word {token!r}: wagers are base, insurance, treasure, "
-                    "progressive-insurance, progressive-treasure (each with an amount) and "
-                    "dealer-insurance; a hand is seven cards, or high … / low …"
+                    f"unknown word {token!r}: wagers are {', '.join(w.typed for w in PLACED)} "
+                    f"(each with an amount) and {' and '.join(DECLARING)}; a hand is seven "
+                    "cards, or high … / low …"
                 ) from None
         self.groups[-1].append(token)
 
@@ -240,10 +256,8 @@ class _LineReader:
     def _wagers(self) -> dict[str, Any] | None:
         if not self.amounts and not self.on_dealer:
             return None
-        wagers: dict[str, Any] = dict(self.amounts)
-        if self.on_dealer:
-            wagers["insurance_on_dealer"] = True
-        return wagers
+        wagers: dict[str, Any] = {w.value: a for w, a in self.amounts.items()}
+        return wagers | {w.on_dealer_key: True for w in DECLARABLE if w in self.on_dealer}
 
 
 def parse_seat_line(line: str, *, with_number: bool = True, hand_known: bool = False) -> SeatParts:
@@ -254,17 +268,12 @@ def parse_seat_line(line: str, *, with_number: bool = True, hand_known: bool = F
     return _LineReader(with_number, hand_known).read(line)
 
 
-def _wager_text(wagers: Wagers) -> str:
+def _wager_text(wagers: SeatWagers) -> str:
     parts = []
-    for key, label in WAGER_LABELS.items():
-        amount: Decimal = getattr(wagers, key)
-        if amount:
-            on = (
-                " on the dealer's hand"
-                if key == Wager.INSURANCE and wagers.insurance_on_dealer
-                else ""
-            )
-            parts.append(f"{label} {fmt_money(amount)}{on}")
+    for wager in PLACED:
+        if amount := wagers.amount(wager):
+            on = " on the dealer's hand" if wager in wagers.on_dealer else ""
+            parts.append(f"{wager.words} {fmt_money(amount)}{on}")
     return ", ".join(parts)
 
 
@@ -272,15 +281,6 @@ def _hand_text(seat: SeatInput) -> str:
     if seat.high is None or seat.low is None:
         return f"{symbols(seat.cards)} (House Way)"
     return f"{symbols(seat.high)} / {symbols(seat.low)} (own setting)"
-
-
-def _wagers_json(wagers: Wagers) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        k: money_json(getattr(wagers, k)) for k in WAGER_LABELS if getattr(wagers, k)
-    }
-    if wagers.insurance_on_dealer:
-        out["insurance_on_dealer"] = True
-    return out
 
 
 def _cards(cards: tuple[Card, ...] | None) -> list[str] | None:
@@ -312,7 +312,7 @@ class EnteredSeat:
             "high": _cards(self.seat.high),
             "low": _cards(self.seat.low),
             "house_way": self.seat.house_way,
-            "wagers": _wagers_json(self.seat.wagers),
+            "wagers": self.seat.wagers.to_dict(),
         }
 
 

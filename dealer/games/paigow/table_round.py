@@ -4,7 +4,6 @@ progressive meters come in and go out as values."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -14,11 +13,10 @@ from dealer.games.paigow.bonus import (
     Meters,
     RoundBonuses,
     SeatBonuses,
-    SeatBonusInput,
     settle_bonuses,
 )
 from dealer.games.paigow.house_way import HouseWay
-from dealer.games.paigow.pay import PLACED, PROGRESSIVES, ZERO
+from dealer.games.paigow.pay import PROGRESSIVES, ZERO
 from dealer.games.paigow.paytables import PayTables
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import RoundInput, SeatInput
@@ -123,10 +121,6 @@ def _set_hand(seat: SeatInput, way: HouseWay) -> Any:
     return player_sets(seat.high, seat.low)
 
 
-def _bonus_wagers(seat: SeatInput) -> dict[str, Any]:
-    return {w.value: getattr(seat.wagers, w) for w in PLACED}
-
-
 def settle_round(
     rnd: RoundInput,
     profile: Profile,
@@ -140,17 +134,8 @@ def settle_round(
         seat.seat: settle_base(rnd.dealer, _set_hand(seat, way), seat.wagers.base, way, rules)
         for seat in rnd.seats
     }
-    inputs: Sequence[SeatBonusInput] = [
-        SeatBonusInput(
-            seat=s.seat,
-            cards=s.cards,
-            insurance_on_dealer=s.wagers.insurance_on_dealer,
-            **_bonus_wagers(s),
-        )
-        for s in rnd.seats
-    ]
     bonuses = settle_bonuses(
-        inputs, rnd.dealer, BonusSettings.from_profile(profile), meters, paytables
+        rnd.seats, rnd.dealer, BonusSettings.from_profile(profile), meters, paytables
     )
     seats = tuple(
         SeatResult(s.seat, bases[s.seat], bonuses.seat(s.seat), s.patron) for s in rnd.seats
