@@ -32,6 +32,7 @@ from dealer.desk.shift import (
     SignedOff,
     WagerTotals,
 )
+from dealer.games.paigow.pay import Wager
 
 EMPTY = ShiftSummary(
     table="PG-1",
@@ -97,9 +98,9 @@ FULL = replace(
     other_rulings=2,
     seats=5,
     wagers={
-        "base": WagerTotals(3, Decimal(45), Decimal("7.50")),
-        "envy": WagerTotals(1, Decimal(0), Decimal(5)),
-        "progressive_treasure": WagerTotals(1, Decimal(1), Decimal(-1)),
+        Wager.BASE: WagerTotals(3, Decimal(45), Decimal("7.50")),
+        Wager.ENVY: WagerTotals(1, Decimal(0), Decimal(5)),
+        Wager.PROGRESSIVE_TREASURE: WagerTotals(1, Decimal(1), Decimal(-1)),
     },
     meters=(
         MeterMovement(

@@ -128,7 +128,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[Wager, tuple[Path
     for wager in Wager:
         db = tmp_path_factory.mktemp(wager.value) / "audit.sqlite"
         desk = Desk(db, "d-1", TABLE)
-        out[wager] = db, desk_paigow.settle_round(desk, PROFILE, _round(wager), "").ruling
+        out[wager] = db, desk_paigow.record_round(desk, PROFILE, _round(wager), "").ruling
     return out
 
 
