@@ -1,4 +1,5 @@
-"""Reading the YAML documents casinos write (profiles, House Ways, pay tables).
+"""Reading the YAML documents casinos write (profiles, House Ways, pay tables), and writing the
+live table's round as a round file (`dump_yaml`): the one module that loads PyYAML.
 
 A parsed document is kept as JSON in a cache keyed by the SHA-256 of its text, so a ruling
 process reads a document it has seen before without loading PyYAML (about 15 ms of start-up).
@@ -226,3 +227,12 @@ def load_yaml(text: str, cache: bool = True) -> Any:
     except (OSError, TypeError, ValueError):
         pass
     return value
+
+
+def dump_yaml(value: Any) -> str:
+    """`value` (plain data: mappings, lists, text, numbers) as a YAML document, keys in their
+    order and short lists on one line: the live table's round written as a round file would
+    give it. PyYAML is loaded here alone, and only when a document is written."""
+    import yaml
+
+    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=None)

@@ -26,8 +26,6 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-import yaml
-
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.pay import DECLARABLE, PLACED, Settled, Wager
 from dealer.games.paigow.profile import Profile
@@ -41,6 +39,7 @@ from dealer.games.paigow.round_input import (
 )
 from dealer.inputs import PAIGOW_SEATS, money, patron_id
 from dealer.kernel.cards import Card, split_tokens, symbols
+from dealer.kernel.documents import dump_yaml
 from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.money import fmt_money, money_json
 from dealer.kernel.replies import ReplyKind
@@ -577,7 +576,7 @@ class TableSession:
         if not self.seats:
             raise DealerError("nothing to settle: no seat is in yet")
         raw = self.round_raw()
-        typed = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True, default_flow_style=None)
+        typed = dump_yaml(raw)
         return TableReply(ReplyKind.SETTLE, round=raw, typed=typed)
 
     def _show(self) -> TableReply:
