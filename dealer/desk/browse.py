@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dealer.audit import entries
+from dealer.audit.browser_queries import QUERIES as CANNED_QUERIES
 from dealer.audit.chain import VerifyResult
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.status import status
@@ -19,7 +20,7 @@ from dealer.desk.records import Shown
 from dealer.kernel.errors import DealerError
 from dealer.kernel.tuples import NamedTuple
 
-__all__ = ["ChainState", "chain_state", "served_file", "with_status"]
+__all__ = ["CANNED_QUERIES", "ChainState", "chain_state", "served_file", "with_status"]
 
 
 def served_file(db: LogLocation | None) -> Path:

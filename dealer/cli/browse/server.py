@@ -3,9 +3,10 @@ bound before it starts (so the address printed is the one served, a free port by
 
 Decisions: the log is opened by Datasette as an immutable file (read-only, never locked,
 never written); arbitrary SQL is off (`default_allow_sql`), since a hand-written query could
-run long or read the PIN hashes; canned queries are fixed, read-only SQL; the `users` table
-(PIN hashes) is denied and the database file cannot be downloaded. Ctrl-C stops the server:
-uvicorn closes the connections and the command returns normally."""
+run long or read the PIN hashes; canned queries are fixed, read-only SQL, written in the audit
+layer (`dealer.audit.browser_queries`) and handed over by the desk; the `users` table (PIN
+hashes) is denied and the database file cannot be downloaded. Ctrl-C stops the server: uvicorn
+closes the connections and the command returns normally."""
 
 from __future__ import annotations
 
@@ -19,43 +20,8 @@ import uvicorn
 from datasette.app import Datasette
 
 from dealer.cli.browse.plugin import DealerPlugin
-from dealer.desk.browse import chain_state
+from dealer.desk.browse import CANNED_QUERIES, chain_state
 from dealer.kernel.errors import DealerError
-
-QUERIES = {
-    "overrides_and_voids_by_user": {
-        "title": "Overrides and voids, by the supervisor who made them",
-        "sql": (
-            "SELECT id, recorded_at, user_id, kind, table_id, seat, links_to AS of_record, reason"
-            " FROM records WHERE kind IN ('override', 'void')"
-            " AND (:user = '' OR user_id = :user) ORDER BY id"
-        ),
-    },
-    "large_pays_by_user": {
-        "title": "Large pays (over the table's sign-off line), by who ruled or signed them off",
-        "sql": (
-            "SELECT r.id, r.recorded_at, r.table_id, r.user_id AS ruled_by,"
-            " json_extract(r.result, '$.signoff_required.seats') AS seats,"
-            " json_extract(r.result, '$.signoff_required.over') AS line,"
-            " (SELECT s.user_id || ' (#' || s.id || ')' FROM records s"
-            "  WHERE s.kind = 'signoff' AND s.links_to = r.id) AS signed_off_by"
-            " FROM records r WHERE r.kind = 'ruling'"
-            " AND json_extract(r.result, '$.signoff_required') IS NOT NULL"
-            " AND (:user = '' OR r.user_id = :user OR EXISTS (SELECT 1 FROM records s"
-            "  WHERE s.kind = 'signoff' AND s.links_to = r.id AND s.user_id = :user))"
-            " ORDER BY r.id"
-        ),
-    },
-    "records_by_user": {
-        "title": "Every record a user made",
-        "sql": (
-            "SELECT id, recorded_at, kind, game, action, table_id, seat, reason"
-            " FROM records WHERE user_id = :user ORDER BY id"
-        ),
-    },
-}
-"""Fixed, read-only queries a supervisor asks for, beside the pages of the plugin."""
-
 
 SETTINGS: dict[str, Any] = {
     "default_allow_sql": False,
@@ -76,7 +42,7 @@ def build(db: Path) -> Datasette:
         "title": "dealer: the audit log",
         "allow_sql": False,
         "databases": {
-            db.stem: {"queries": QUERIES, "tables": {"users": {"allow": False}}},
+            db.stem: {"queries": CANNED_QUERIES, "tables": {"users": {"allow": False}}},
         },
     }
     return Datasette(immutables=[str(db)], settings=SETTINGS, metadata=metadata)
