@@ -1,9 +1,10 @@
 """What a ruling command loads: the guard of start-up time.
 
 Every ruling pays for every module it imports, so `dealer paigow set … --json` (run as the
-console script does it, in a fresh process) must load no YAML parser (documents come from the
-parsed-document cache once seen), no tables library, no sqlite-utils, no OpenSSL, no analysis,
-no other game, no other command group, and no Pai Gow module that setting a hand does not need.
+console script does it, in a fresh process) must load no dependency of the package but typer
+(read from pyproject.toml: no YAML parser — documents come from the parsed-document cache once
+seen — no tables library, no sqlite-utils, no PostgreSQL driver, no OpenSSL, no browser), no
+analysis, no other game, no other command group, and no Pai Gow module that setting a hand does not need.
 A refactor that puts something on this path fails here, not silently in every command.
 
 What is loaded costs less when it is built cheaply: no value type on the path is a dataclass
@@ -16,8 +17,11 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
+import tomllib
+from importlib.metadata import packages_distributions
 from pathlib import Path
 
 import pytest
@@ -39,22 +43,48 @@ print("\\nMODULES " + json.dumps(report))
 
 SET = ["paigow", "set", "As Kd 9c 7h 5s 3d JK", "--json", "--user", "d-1", "--table", "PG-1"]
 
+ROOT = Path(__file__).resolve().parents[1]
+RULING_DEPENDENCY = "typer"
+"""The one dependency a ruling loads: the command line itself."""
+
+
+def _distribution(requirement: str) -> str:
+    """A requirement's distribution name, normalised: `psycopg[binary]>=3.1` → `psycopg`."""
+    name = re.split(r"[\s\[<>=!~;]", requirement.strip(), maxsplit=1)[0]
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def dependency_modules() -> dict[str, str]:
+    """Each top-level module of the package's dependencies (pyproject.toml: the required ones
+    and the browser's extra), by the distribution that installs it: read from the project file
+    and the installed metadata, so a dependency added tomorrow is guarded too."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = {
+        _distribution(r)
+        for r in [*project["dependencies"], *project["optional-dependencies"]["browse"]]
+    }
+    return {
+        module: _distribution(dist)
+        for module, dists in packages_distributions().items()
+        for dist in dists
+        if _distribution(dist) in wanted
+    }
+
+
 FORBIDDEN = (
-    "yaml",
-    "_yaml",
-    "tabulate",
-    "sqlite_utils",
+    *sorted(m for m, dist in dependency_modules().items() if dist != RULING_DEPENDENCY),
     "_hashlib",
     "hashlib",
     "secrets",
     "getpass",
     "readline",
     "click.testing",
-    "cryptography",
     "dataclasses",
     "termios",
 )
-"""Third-party and standard modules a ruling must not load."""
+"""Third-party and standard modules a ruling must not load: every dependency's but typer's
+(YAML, tables, sqlite-utils, PostgreSQL, OpenSSL, the browser), and the standard library's
+costly or needless ones."""
 
 ALLOWED_DEALER = frozenset(
     {
@@ -160,7 +190,7 @@ def test_every_named_tuple_is_the_kernel_s() -> None:
     """Every `NamedTuple` of the package is `dealer.kernel.tuples`' (typing's compiles each
     field's annotation at import; `dataclasses`, in `FORBIDDEN`, keeps dataclasses off the
     path)."""
-    package = Path(__file__).resolve().parents[1] / "dealer"
+    package = ROOT / "dealer"
     typing_tuples = sorted(
         str(path.relative_to(package))
         for path in package.rglob("*.py")
@@ -171,6 +201,13 @@ def test_every_named_tuple_is_the_kernel_s() -> None:
         and path.name != "tuples.py"
     )
     assert typing_tuples == []
+
+
+def test_every_dependency_but_typer_is_forbidden() -> None:
+    """The list is read from the project file: it names what the package depends on today."""
+    guarded = {dependency_modules()[m] for m in FORBIDDEN if m in dependency_modules()}
+    assert guarded == {"pyyaml", "tabulate", "sqlite-utils", "psycopg", "cryptography", "datasette"}
+    assert RULING_DEPENDENCY not in guarded and "yaml" in FORBIDDEN and "sqlite_utils" in FORBIDDEN
 
 
 def test_the_probe_sees_the_path_it_guards(loaded: set[str]) -> None:
