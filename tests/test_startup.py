@@ -4,7 +4,8 @@ Every ruling pays for every module it imports, so `dealer paigow set … --json`
 console script does it, in a fresh process) must load no dependency of the package but typer
 (read from pyproject.toml: no YAML parser — documents come from the parsed-document cache once
 seen — no tables library, no sqlite-utils, no PostgreSQL driver, no OpenSSL, no browser), no
-analysis, no other game, no other command group, and no Pai Gow module that setting a hand does not need.
+analysis, no other game, no other command group, and no Pai Gow module that setting a hand does
+not need.
 A refactor that puts something on this path fails here, not silently in every command.
 
 What is loaded costs less when it is built cheaply: no value type on the path is a dataclass
