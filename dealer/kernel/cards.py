@@ -269,6 +269,20 @@ def standard_unknown(token: str) -> str:
     )
 
 
+def standard_deck(name: str, jokers: int) -> Deck[Card]:
+    """A deck of the 52 standard cards and `jokers` jokers (equal values) in the standard
+    notation, cards run together where unambiguous; its refusals worded as `Deck`'s, which a
+    game rewords with `_replace`."""
+    return Deck(
+        name=name,
+        cards=STANDARD_52 + (JOKER,) * jokers,
+        typed={**STANDARD_TYPED, **JOKER_TYPED},
+        unknown=standard_unknown,
+        copies=((JOKER,) * jokers,),
+        run_together=STANDARD_RUN,
+    )
+
+
 def symbol(token: str) -> str:
     """A canonical standard card or joker (`As`, `Td`, `JK`) as a person reads it (`A♠`, `10♦`,
     `JK`); any other token as it is."""
