@@ -186,10 +186,20 @@ RuleSupervisorOption = Annotated[
         "--supervisor", help="The supervisor approving --rule changes to an approved profile."
     ),
 ]
-RulePinOption = Annotated[
+PinOption = Annotated[
     str | None,
     typer.Option("--pin", envvar="DEALER_PIN", help="The supervisor's PIN (else asked, hidden)."),
 ]
+
+
+def ask_hidden(prompt: str) -> str:
+    """What a person types at `prompt`, not shown (a PIN)."""
+    return str(typer.prompt(prompt, hide_input=True))
+
+
+def pin_or_ask(pin: str | None, who: str) -> str:
+    """`pin` as given (`--pin`, `DEALER_PIN`), else asked of `who` with hidden input."""
+    return pin if pin is not None else ask_hidden(f"PIN for {who}")
 
 
 def _ruling_house(
@@ -200,9 +210,7 @@ def _ruling_house(
     from dealer import inputs
 
     who = inputs.user_id(supervisor, "--supervisor") if supervisor else None
-    if who is not None and pin is None:
-        pin = str(typer.prompt(f"PIN for {who}", hide_input=True))
-    return HouseRules.of(profile, rule, who, pin)
+    return HouseRules.of(profile, rule, who, pin if who is None else pin_or_ask(pin, who))
 
 
 RULING_HOUSE = Composite(
@@ -210,7 +218,7 @@ RULING_HOUSE = Composite(
         option("profile", ProfileOption),
         option("rule", RuleOption),
         option("supervisor", RuleSupervisorOption),
-        option("pin", RulePinOption),
+        option("pin", PinOption),
     ),
     _ruling_house,
 )
