@@ -11,7 +11,7 @@ import sqlite_utils
 from dealer.audit import entries, staff
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, seal
 from dealer.audit.records import Entry, RecordFilter
-from dealer.audit.sql_reads import filter_sql
+from dealer.audit.sql_reads import WriteState, filter_sql
 from dealer.audit.sqlite import SQLiteStorage
 from dealer.audit.sqlite_schema import (
     LATEST,
@@ -340,3 +340,15 @@ def test_insert_out_of_order_refused(tmp_path: Path, record_id: int, prev_hash: 
 )
 def test_filter_where(flt: RecordFilter, where: str, params: list[object]) -> None:
     assert filter_sql(flt, SQLiteStorage.dialect) == (where, params)
+
+
+def test_write_state_keeps_what_was_appended_and_refuses_writes_once_closed() -> None:
+    state = WriteState()
+    state._check_open()
+    entry = Entry(kind="ruling", user_id="D1", role="dealer", action="rank")
+    state._appended.append((7, entry))
+    assert state.appended == ((7, entry),)
+    state.close()
+    with pytest.raises(AuditError, match="this audit transaction is already finished"):
+        state._check_open()
+    assert state.appended == ((7, entry),)

@@ -332,6 +332,8 @@ def test_a_finished_transaction_refuses_writes(storage: Storage) -> None:
         tx.append(ruling(2))
     with pytest.raises(AuditError, match="already finished"):
         tx.add_user(UserRow(1, "S1", "supervisor", True, None))
+    with pytest.raises(AuditError, match="already finished"):
+        tx.copy(next(storage.rows()))
     assert storage.head().records == 1
 
 

@@ -5,7 +5,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dealer.games.paigow.deck import check_distinct, parse_cards
-from dealer.kernel.cards import DECK, JOKER, Card, format_cards, symbols
+from dealer.kernel.cards import (
+    DECK,
+    JOKER,
+    Card,
+    deal_around,
+    format_cards,
+    parse,
+    standard_deck,
+    symbols,
+)
 from dealer.kernel.errors import CardError
 
 
@@ -77,3 +86,21 @@ def test_parse_format_parse_round_trips(cards: list[Card]) -> None:
     assert format_cards(parse_cards(text)) == text
     assert parse_cards(symbols(cards)) == tuple(cards)
     assert parse_cards(text.lower().replace(" ", ",")) == tuple(cards)
+
+
+def test_deal_around_deals_one_card_at_a_time_from_seat_0_and_leaves_the_rest() -> None:
+    hands, stock = deal_around("abcdefghij", 3, 3)
+    assert hands == (("a", "d", "g"), ("b", "e", "h"), ("c", "f", "i"))
+    assert stock == ("j",)
+    assert deal_around([1, 2, 3, 4], 2, 2) == (((1, 3), (2, 4)), ())
+
+
+def test_standard_deck_holds_the_52_cards_and_its_jokers_in_the_standard_notation() -> None:
+    deck = standard_deck("two-joker", 2)
+    assert deck.cards == (*DECK, JOKER)
+    assert deck.copies_of(JOKER) == (JOKER, JOKER)
+    assert parse(deck, "AsKd JK joker") == (Card(14, 3), Card(13, 1), JOKER, JOKER)
+    with pytest.raises(CardError, match="the deck has one"):
+        parse(deck, "JK JK JK")
+    with pytest.raises(CardError, match="or JK for the joker"):
+        parse(deck, "Zz")

@@ -19,7 +19,7 @@ once queue up, each for at most `BUSY_TIMEOUT_SECONDS`. Commits are durable
 from __future__ import annotations
 
 import atexit
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -49,6 +49,7 @@ from dealer.audit.sql_reads import (
     USER_COLUMNS,
     Dialect,
     SQLReads,
+    WriteState,
     indexed_seats,
     seat_index_problems,
     user_row,
@@ -291,29 +292,22 @@ class _Reads(SQLReads):
         return self.errors(doing)
 
 
-class _Transaction(_Reads):
+class _Transaction(_Reads, WriteState):
     """One READ COMMITTED transaction holding the log's advisory lock, opened by
     `PostgresStorage.transaction()`."""
 
     def __init__(self, storage: PostgresStorage) -> None:
         super().__init__(storage.conn, storage.url)
-        self._closed = False
-        self._appended: list[tuple[int, Entry]] = []
+        WriteState.__init__(self)
 
     def _reading(self, doing: str) -> AbstractContextManager[None]:
         return nullcontext()
-
-    @property
-    def appended(self) -> Sequence[tuple[int, Entry]]:
-        """The entries appended in this transaction so far, with their ids."""
-        return tuple(self._appended)
 
     def append(self, entry: Entry) -> int:
         """Send `entry` and its seats (`seats_of`) to `dealer.append_record`, which numbers,
         dates and hashes it and indexes the seats with it; return its id. A link is checked
         here too, with the message the SQLite backend gives."""
-        if self._closed:
-            raise AuditError("this audit transaction is already finished")
+        self._check_open()
         row = entry.stored()
         linked = entry.links_to
         if linked is not None and all(linked != made for made, _ in self._appended):
@@ -333,8 +327,7 @@ class _Transaction(_Reads):
         """Insert a copied record as it is, and its seats in the index: only the owner may
         (terminals hold no INSERT); the triggers check the record's number, link, hash and
         time, and that each seat is the new record's."""
-        if self._closed:
-            raise AuditError("this audit transaction is already finished")
+        self._check_open()
         columns = ", ".join(STORED_FIELDS)
         marks = ", ".join(f"%({name})s" for name in STORED_FIELDS)
         self.conn.execute(f"INSERT INTO dealer.records ({columns}) VALUES ({marks})", row)
@@ -345,16 +338,11 @@ class _Transaction(_Reads):
 
     def add_user(self, row: UserRow) -> None:
         """Send a users row to `dealer.add_user` (it goes with the user record just appended)."""
-        if self._closed:
-            raise AuditError("this audit transaction is already finished")
+        self._check_open()
         self.conn.execute(
             "SELECT dealer.add_user(%s, %s, %s, %s, %s)",
             [row.record_id, row.user_id, row.role, row.active, row.pin_hash],
         )
-
-    def close(self) -> None:
-        """Refuse further writes (at COMMIT or ROLLBACK)."""
-        self._closed = True
 
 
 class PostgresStorage(_Reads):

@@ -1,5 +1,6 @@
 """What the two SQL backends (`sqlite`, `postgres`) share: how a `RecordFilter` becomes SQL, the
-reads of `storage.Reads` over one connection, a users row, and what the seat index should hold.
+reads of `storage.Reads` over one connection, a users row, what the seat index should hold, and
+what a write transaction keeps beside its reads (`WriteState`).
 
 Each backend names its `Dialect` (parameter marks, the schema its tables live in, its JSON
 operators, its byte order of ids) and its connection; the SQL and the checks are written once.
@@ -16,7 +17,16 @@ from itertools import zip_longest
 from typing import Any, ClassVar
 
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
-from dealer.audit.records import Record, RecordFilter, Role, UserRow, meter_value, seats_in
+from dealer.audit.records import (
+    Entry,
+    Record,
+    RecordFilter,
+    Role,
+    UserRow,
+    meter_value,
+    seats_in,
+)
+from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
 USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
@@ -101,6 +111,31 @@ def seat_index_problems(
                 f"the seat index does not match record {record}: it was changed outside the tool"
             ]
     return []
+
+
+class WriteState:
+    """What a SQL backend's write transaction keeps beside its reads: the entries it appended,
+    with their ids, and whether it is finished (closed at COMMIT or ROLLBACK: a write after
+    that is refused). A backend's transaction calls `WriteState.__init__` when it opens and
+    `_check_open` before each write."""
+
+    def __init__(self) -> None:
+        self._appended: list[tuple[int, Entry]] = []
+        self._closed = False
+
+    @property
+    def appended(self) -> Sequence[tuple[int, Entry]]:
+        """The entries appended in this transaction so far, with their ids."""
+        return tuple(self._appended)
+
+    def _check_open(self) -> None:
+        """AuditError once the transaction is finished."""
+        if self._closed:
+            raise AuditError("this audit transaction is already finished")
+
+    def close(self) -> None:
+        """Refuse further writes (at COMMIT or ROLLBACK)."""
+        self._closed = True
 
 
 class SQLReads(ABC):

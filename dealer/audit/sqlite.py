@@ -18,7 +18,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from dealer.audit.sql_reads import (
     USER_COLUMNS,
     Dialect,
     SQLReads,
+    WriteState,
     indexed_seats,
     seat_index_problems,
     user_row,
@@ -291,17 +292,16 @@ class _Reads(SQLReads):
         return nullcontext()
 
 
-class _Transaction(_Reads):
+class _Transaction(_Reads, WriteState):
     """One BEGIN IMMEDIATE … COMMIT, opened by `SQLiteStorage.transaction()`. The head is read
     under the write lock, so no other process can append in between."""
 
     def __init__(self, storage: SQLiteStorage) -> None:
         super().__init__(storage.conn)
+        WriteState.__init__(self)
         self._storage = storage
-        self._closed = False
         self._head = self.head()
         self._time = self._head_time()
-        self._appended: list[tuple[int, Entry]] = []
 
     def _head_time(self) -> str:
         row = self.conn.execute(
@@ -309,16 +309,10 @@ class _Transaction(_Reads):
         ).fetchone()
         return str(row[0]) if row else ""
 
-    @property
-    def appended(self) -> Sequence[tuple[int, Entry]]:
-        """The entries appended in this transaction so far, with their ids."""
-        return tuple(self._appended)
-
     def append(self, entry: Entry) -> int:
         """Store `entry` as the next record, and the seats it involved (`seats_of`) in the
         index `record_seats`; return its id."""
-        if self._closed:
-            raise AuditError("this audit transaction is already finished")
+        self._check_open()
         row = seal(entry, self._head, not_before=self._time)
         columns = ", ".join(row)
         marks = ", ".join(f":{name}" for name in row)
@@ -334,8 +328,7 @@ class _Transaction(_Reads):
     def copy(self, row: dict[str, Any]) -> None:
         """Store a copied record as it is (the trigger records_in_order checks its place), and
         the seats it involved in the index, as `append` does."""
-        if self._closed:
-            raise AuditError("this audit transaction is already finished")
+        self._check_open()
         if record_hash(row) != row["hash"]:
             raise AuditError(f"record {row['id']} to copy does not carry its own hash")
         columns = ", ".join(STORED_FIELDS)
@@ -350,16 +343,11 @@ class _Transaction(_Reads):
 
     def add_user(self, row: UserRow) -> None:
         """Store a users row."""
-        if self._closed:
-            raise AuditError("this audit transaction is already finished")
+        self._check_open()
         self.conn.execute(
             f"INSERT INTO users ({USER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
             [row.record_id, row.user_id, row.role, int(row.active), row.pin_hash],
         )
-
-    def close(self) -> None:
-        """Refuse further writes (at COMMIT or ROLLBACK)."""
-        self._closed = True
 
 
 class SQLiteStorage(_Reads):

@@ -11,6 +11,7 @@ from dealer.cli import render
 from dealer.cli.common import (
     Inputs,
     at_desk,
+    hands_line,
     show_each,
 )
 from dealer.desk.context import Desk
@@ -77,6 +78,4 @@ def compare(
     """Challenge two or more hands; several winners are a tie (all challenging dice stay)."""
     if hands and len(hands) < 2:
         raise DealerError("compare needs two or more hands, each quoted: 'Ks Kh' 'Kd EM'")
-    show_each(
-        " | ".join(hands) if hands else None, io, burosh_compare(desk, trump), compare_text, "hands"
-    )
+    show_each(hands_line(hands), io, burosh_compare(desk, trump), compare_text, "hands")

@@ -18,7 +18,7 @@ from dealer.kernel.ruling import Ruling
 from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
-    from dealer.desk.live import Said
+    from dealer.desk.live import Live, Said
 
 R = TypeVar("R")
 
@@ -53,6 +53,10 @@ RuleOption = Annotated[
 BatchOption = Annotated[
     str | None, typer.Option("--batch", help="Rule one input per line of FILE ('-': stdin).")
 ]
+SeedOption = Annotated[
+    int | None,
+    typer.Option("--seed", min=0, help="Shuffle seed, to replay a deal (default: random)."),
+]
 
 
 def emit(
@@ -85,19 +89,26 @@ def emit_said(said: Said[Any], event: str, as_json: bool, human: Callable[[Rulin
         emit(said.ruling, said.ruling_id, False, human)
 
 
-def refused_event(
-    as_json: bool, to_act: Callable[[], int | None]
-) -> Callable[[int, str, DealerError], None]:
-    """What a live session adds to a refused line's `Error:`: with `--json`, an `error` event
-    naming the seat to act (`to_act()`, an index from 0; shown from 1), the line and why."""
+def run_turns(session: Live[Any, R], show: Callable[[Said[R]], None], as_json: bool) -> None:
+    """Run a live session in which the seats act one at a time (`kernel.turns.SeatTurns`) line
+    by line (`Console`), each step shown by `show`; with `--json`, a refused line's `Error:` is
+    followed by an `error` event naming the seat to act (from 1), the line and why."""
+    from dealer.cli.console import Console
 
     def refused(number: int, text: str, exc: DealerError) -> None:
         if as_json:
-            index = to_act()
+            index = session.state.to_act
             seat = None if index is None else index + 1
             emit_event("error", seat=seat, input=text, error=str(exc))
 
-    return refused
+    console: Console[Said[R]] = Console(as_json)
+    console.run(session, show, refused)
+
+
+def hands_line(hands: list[str] | None) -> str | None:
+    """Hands given one an argument as one typed line, as a batch file's line holds them:
+    `A | B`; None when none is given."""
+    return " | ".join(hands) if hands else None
 
 
 def show(recorded: Recorded, as_json: bool, human: Callable[[Ruling], str]) -> None:
@@ -186,10 +197,20 @@ RuleSupervisorOption = Annotated[
         "--supervisor", help="The supervisor approving --rule changes to an approved profile."
     ),
 ]
-RulePinOption = Annotated[
+PinOption = Annotated[
     str | None,
     typer.Option("--pin", envvar="DEALER_PIN", help="The supervisor's PIN (else asked, hidden)."),
 ]
+
+
+def ask_hidden(prompt: str) -> str:
+    """What a person types at `prompt`, not shown (a PIN)."""
+    return str(typer.prompt(prompt, hide_input=True))
+
+
+def pin_or_ask(pin: str | None, who: str) -> str:
+    """`pin` as given (`--pin`, `DEALER_PIN`), else asked of `who` with hidden input."""
+    return pin if pin is not None else ask_hidden(f"PIN for {who}")
 
 
 def _ruling_house(
@@ -200,9 +221,7 @@ def _ruling_house(
     from dealer import inputs
 
     who = inputs.user_id(supervisor, "--supervisor") if supervisor else None
-    if who is not None and pin is None:
-        pin = str(typer.prompt(f"PIN for {who}", hide_input=True))
-    return HouseRules.of(profile, rule, who, pin)
+    return HouseRules.of(profile, rule, who, pin if who is None else pin_or_ask(pin, who))
 
 
 RULING_HOUSE = Composite(
@@ -210,7 +229,7 @@ RULING_HOUSE = Composite(
         option("profile", ProfileOption),
         option("rule", RuleOption),
         option("supervisor", RuleSupervisorOption),
-        option("pin", RulePinOption),
+        option("pin", PinOption),
     ),
     _ruling_house,
 )

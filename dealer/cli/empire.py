@@ -16,13 +16,14 @@ from dealer.cli import render
 from dealer.cli.common import (
     Inputs,
     JsonFlag,
+    SeedOption,
     at_desk,
     emit_event,
     emit_said,
-    refused_event,
+    hands_line,
+    run_turns,
     show_each,
 )
-from dealer.cli.console import Console
 from dealer.desk.context import Desk
 from dealer.desk.games import empire_compare, empire_rank
 from dealer.desk.live import Said, empire_hand
@@ -138,13 +139,7 @@ def compare(
     combinations: CombinationsOption = None,
 ) -> None:
     """Compare tableaux still in play (two passes: restrictions, then values)."""
-    show_each(
-        " | ".join(tableaux) if tableaux else None,
-        io,
-        empire_compare(desk, combinations),
-        compare_text,
-        "plaques",
-    )
+    show_each(hands_line(tableaux), io, empire_compare(desk, combinations), compare_text, "plaques")
 
 
 def _status(hand: EmpireHand) -> str:
@@ -178,10 +173,7 @@ def hand(
         int,
         typer.Option("--players", min=2, max=7, help="Players (2-7)."),
     ],
-    seed: Annotated[
-        int | None,
-        typer.Option("--seed", min=0, help="Shuffle seed, to replay a deal (default: random)."),
-    ] = None,
+    seed: SeedOption = None,
     ante: Annotated[int, typer.Option("--ante", min=0, help="Each seat's ante (chips).")] = 0,
     stack: Annotated[
         int | None,
@@ -224,5 +216,4 @@ def hand(
                 typer.echo(_status(hand))
         emit_said(said, "result", as_json, hand_text)
 
-    console: Console[Said[HandReply]] = Console(as_json)
-    console.run(session, show, refused_event(as_json, lambda: session.state.hand.to_act))
+    run_turns(session, show, as_json)

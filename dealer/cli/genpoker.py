@@ -11,13 +11,14 @@ from dealer.cli import render
 from dealer.cli.common import (
     Inputs,
     JsonFlag,
+    SeedOption,
     at_desk,
     emit_event,
     emit_said,
-    refused_event,
+    hands_line,
+    run_turns,
     show_each,
 )
-from dealer.cli.console import Console
 from dealer.desk.context import Desk
 from dealer.desk.games import genpoker_compare, genpoker_rank
 from dealer.desk.live import Said, genpoker_draw
@@ -100,7 +101,7 @@ def compare(
     hands: Hands = None,
 ) -> None:
     """Compare two or more hands: the winner, or several winners splitting the pot."""
-    show_each(" | ".join(hands) if hands else None, io, genpoker_compare(desk), compare_text)
+    show_each(hands_line(hands), io, genpoker_compare(desk), compare_text)
 
 
 def _show_turn(state: DrawRound, as_json: bool) -> None:
@@ -138,10 +139,7 @@ def _show_draw(state: DrawRound, seat: int, as_json: bool) -> None:
 def draw(
     desk: Desk,
     players: Annotated[int, typer.Option("--players", min=2, max=8, help="Players (2-8).")],
-    seed: Annotated[
-        int | None,
-        typer.Option("--seed", min=0, help="Shuffle seed, to replay a deal (default: random)."),
-    ] = None,
+    seed: SeedOption = None,
     pot: Annotated[int, typer.Option("--pot", min=0, help="Chips in the pot.")] = 0,
     as_json: JsonFlag = False,
 ) -> None:
@@ -171,5 +169,4 @@ def draw(
         _show_turn(current, as_json)
         emit_said(said, "showdown", as_json, draw_text)
 
-    console: Console[Said[DrawReply]] = Console(as_json)
-    console.run(session, show, refused_event(as_json, lambda: session.state.round.to_act))
+    run_turns(session, show, as_json)

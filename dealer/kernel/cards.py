@@ -4,7 +4,8 @@ A deck declares its vocabulary as a `Deck`: its cards, every typed form of each,
 copies of a card it holds, whether cards may be run together, and how its refusals are worded.
 `parse` does what every game shares: split on spaces and commas, expand run-together tokens
 where the deck allows it, map tokens through the vocabulary, refuse unknown tokens, duplicates,
-too many copies and counts not allowed; `distinct` refuses a card held by two hands.
+too many copies and counts not allowed; `distinct` refuses a card held by two hands;
+`deal_around` deals a deck to the seats one card at a time.
 
 Standard notation (RULINGS §0): rank `2`-`9`, `T` or `10`, `J`, `Q`, `K`, `A`; suit `s h d c` or
 `♠ ♥ ♦ ♣`; any case. The joker is `JK` or `joker`. Cards are separated by spaces and/or commas,
@@ -191,6 +192,15 @@ def distinct(deck: Deck[C], hands: Iterable[tuple[str, Iterable[C]]]) -> tuple[t
     return tuple(result)
 
 
+def deal_around(
+    cards: Sequence[C], players: int, each: int
+) -> tuple[tuple[tuple[C, ...], ...], tuple[C, ...]]:
+    """`each` cards to each of `players` seats from the top of `cards` (first card first), one
+    at a time round the table from seat 0; and the cards left over (a stock)."""
+    dealt = players * each
+    return tuple(tuple(cards[seat:dealt:players]) for seat in range(players)), tuple(cards[dealt:])
+
+
 # --- the standard playing card and the 53-card deck ---------------------------------------------
 
 
@@ -256,6 +266,20 @@ def standard_unknown(token: str) -> str:
     return (
         f"unknown card {token!r}: a card is a rank (2-9, T or 10, J, Q, K, A) and a suit "
         "(s h d c or ♠ ♥ ♦ ♣), or JK for the joker"
+    )
+
+
+def standard_deck(name: str, jokers: int) -> Deck[Card]:
+    """A deck of the 52 standard cards and `jokers` jokers (equal values) in the standard
+    notation, cards run together where unambiguous; its refusals worded as `Deck`'s, which a
+    game rewords with `_replace`."""
+    return Deck(
+        name=name,
+        cards=STANDARD_52 + (JOKER,) * jokers,
+        typed={**STANDARD_TYPED, **JOKER_TYPED},
+        unknown=standard_unknown,
+        copies=((JOKER,) * jokers,),
+        run_together=STANDARD_RUN,
     )
 
 

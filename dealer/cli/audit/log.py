@@ -25,7 +25,6 @@ from dealer.cli.audit.options import (
     UntilOption,
     UserFilter,
     echo_json,
-    pin_or_ask,
     utc_time,
 )
 from dealer.cli.common import (
@@ -35,6 +34,7 @@ from dealer.cli.common import (
     at_desk,
     composed,
     option,
+    pin_or_ask,
 )
 from dealer.cli.render import table
 from dealer.desk import records

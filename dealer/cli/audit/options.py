@@ -12,7 +12,10 @@ import typer
 from dealer import inputs
 from dealer.cli.common import (
     Composite,
+    PinOption,
+    ask_hidden,
     option,
+    pin_or_ask,
 )
 from dealer.desk.supervision import Review
 from dealer.kernel.errors import DealerError
@@ -52,10 +55,6 @@ SupervisorOption = Annotated[
         "--supervisor", envvar="DEALER_USER", help="The supervisor's id [env DEALER_USER]."
     ),
 ]
-PinOption = Annotated[
-    str | None,
-    typer.Option("--pin", envvar="DEALER_PIN", help="The supervisor's PIN (else asked, hidden)."),
-]
 MakerPinOption = Annotated[
     str | None,
     typer.Option(
@@ -92,14 +91,6 @@ def answer(as_json: bool, data: Any, text: str) -> None:
         echo_json(data)
     else:
         typer.echo(text)
-
-
-def pin_or_ask(pin: str | None, who: str) -> str:
-    return pin if pin is not None else ask_hidden(f"PIN for {who}")
-
-
-def ask_hidden(prompt: str) -> str:
-    return str(typer.prompt(prompt, hide_input=True))
 
 
 def supervisor_id(supervisor: str | None) -> str:

@@ -10,7 +10,6 @@ from dealer import inputs
 from dealer.cli.audit.options import (
     SUPERVISOR,
     NewPinOption,
-    PinOption,
     Supervisor,
     SupervisorOption,
     answer,
@@ -21,6 +20,7 @@ from dealer.cli.audit.options import (
 from dealer.cli.common import (
     DbOption,
     JsonFlag,
+    PinOption,
     composed,
 )
 from dealer.cli.render import table

@@ -43,6 +43,7 @@ from dealer.games.empire.ranking import (
     restrictions_for,
     value_tableau,
 )
+from dealer.kernel.cards import deal_around
 from dealer.kernel.comparison import Comparison
 from dealer.kernel.errors import CardError, DealerError, MoveError
 
@@ -479,5 +480,5 @@ def deal_hand(
         raise DealerError(f"Empire is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
     plaques = list(SET)
     rng.shuffle(plaques)
-    used = players * DEALT
-    return start_hand([plaques[seat:used:players] for seat in range(players)], table, ante, stacks)
+    deals, _ = deal_around(plaques, players, DEALT)
+    return start_hand(deals, table, ante, stacks)

@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 from dealer.games.empire.hand import ACTIONS, MAX_CHIPS, EmpireHand
 from dealer.games.empire.rulings import hand_ruling
 from dealer.inputs import seat_first
-from dealer.kernel.errors import DealerError, MoveError
+from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
+from dealer.kernel.turns import SeatTurns, moving_seat
 
 _NUMBER = re.compile(r"[0-9]{1,9}")
 """An amount of chips as typed: ASCII digits (no lookalike digit, no superscript), at most nine
@@ -63,9 +64,7 @@ def act(hand: EmpireHand, text: str) -> tuple[EmpireHand, int, Move]:
     Raises `MoveError` for a move the rules refuse now and `DealerError` for one that cannot
     be read."""
     move = read_move(text)
-    seat = hand.to_act if move.seat is None else move.seat - 1
-    if seat is None:
-        raise MoveError("the hand is over")
+    seat = moving_seat(move.seat, hand.to_act, "the hand is over")
     return hand.act(seat, move.action, move.amount), seat, move
 
 
@@ -81,7 +80,7 @@ class HandReply:
 
 
 @dataclass(frozen=True)
-class HandSession:
+class HandSession(SeatTurns):
     """A hand being played: the hand, its seed, ante and stack, the moves accepted (as typed)."""
 
     hand: EmpireHand
@@ -90,15 +89,13 @@ class HandSession:
     stack: int | None
     moves: tuple[str, ...] = ()
 
-    @property
-    def moves_help(self) -> str:
-        """How a move is typed."""
-        return MOVES_HELP
+    moves_help = MOVES_HELP
+    unfinished = "before the hand was over: seat {seat} to act"
 
     @property
-    def prompt(self) -> str:
-        """`seat 1> `."""
-        return f"seat {(self.hand.to_act or 0) + 1}> "
+    def to_act(self) -> int | None:
+        """The seat to act (an index from 0), None once the hand is over."""
+        return self.hand.to_act
 
     @property
     def over(self) -> bool:
@@ -116,18 +113,3 @@ class HandSession:
             return state, HandReply(seat, move, log)
         ruling = hand_ruling(after, self.seed, self.ante, self.stack, state.moves)
         return state, HandReply(seat, move, log, ruling)
-
-    def recorded(self, ruling_id: int) -> HandSession:
-        """The result is on the record (nothing more to keep)."""
-        return self
-
-    def final(self) -> Ruling | None:
-        """Nothing is left to record at the end; input ending before the hand is over is
-        refused."""
-        if not self.over:
-            raise DealerError(
-                f"the moves ended before the hand was over: seat {(self.hand.to_act or 0) + 1} to "
-                "act; "
-                "nothing recorded"
-            )
-        return None

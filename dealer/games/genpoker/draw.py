@@ -17,7 +17,7 @@ from typing import Any
 from dealer.games.genpoker import MAX_PLAYERS, MIN_PLAYERS
 from dealer.games.genpoker.deck import DECK, GenCard, parse_cards
 from dealer.games.genpoker.ranking import Category, GenHand, compare, explain, rank_hand
-from dealer.kernel.cards import format_cards
+from dealer.kernel.cards import deal_around, format_cards
 from dealer.kernel.comparison import Comparison
 from dealer.kernel.errors import DealerError, MoveError
 
@@ -175,9 +175,7 @@ def deal(players: int, rng: random.Random) -> DrawRound:
         raise DealerError(f"Genpoker is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
     deck = list(DECK)
     rng.shuffle(deck)
-    used = players * HAND_SIZE
-    dealt = tuple(tuple(deck[seat:used:players]) for seat in range(players))
-    return DrawRound(dealt, tuple(deck[used:]))
+    return DrawRound(*deal_around(deck, players, HAND_SIZE))
 
 
 _STAND_PAT = frozenset(

@@ -12,8 +12,9 @@ from dealer.games.genpoker.deck import GenCard, parse_cards
 from dealer.games.genpoker.draw import MAX_DISCARD, DrawRound
 from dealer.games.genpoker.rulings import draw_ruling
 from dealer.inputs import seat_first
-from dealer.kernel.errors import DealerError, MoveError
+from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
+from dealer.kernel.turns import SeatTurns, moving_seat
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,9 @@ def discard(state: DrawRound, text: str) -> tuple[DrawRound, int, Discard]:
     Raises `MoveError` for a discard the rules refuse (out of turn, more than three, a card not
     in the hand) and `DealerError`/`CardError` for a move that cannot be read."""
     move = read_discard(text)
-    seat = state.to_act if move.seat is None else move.seat - 1
-    if seat is None:
-        raise MoveError("every seat has drawn: the round is at the showdown")
+    seat = moving_seat(
+        move.seat, state.to_act, "every seat has drawn: the round is at the showdown"
+    )
     return state.draw(seat, move.cards), seat, move
 
 
@@ -69,7 +70,7 @@ class DrawReply:
 
 
 @dataclass(frozen=True)
-class DrawSession:
+class DrawSession(SeatTurns):
     """A draw round being played: the round, its seed and pot, the moves accepted (as typed)."""
 
     round: DrawRound
@@ -77,15 +78,13 @@ class DrawSession:
     pot: int
     moves: tuple[str, ...] = ()
 
-    @property
-    def moves_help(self) -> str:
-        """How a move is typed."""
-        return MOVES_HELP
+    moves_help = MOVES_HELP
+    unfinished = "before the showdown: seat {seat} has not drawn"
 
     @property
-    def prompt(self) -> str:
-        """`seat 2> `."""
-        return f"seat {(self.round.to_act or 0) + 1}> "
+    def to_act(self) -> int | None:
+        """The seat to draw next (an index from 0), None at the showdown."""
+        return self.round.to_act
 
     @property
     def over(self) -> bool:
@@ -100,17 +99,3 @@ class DrawSession:
         if not state.over:
             return state, DrawReply(seat)
         return state, DrawReply(seat, draw_ruling(after.showdown(self.pot), self.seed, state.moves))
-
-    def recorded(self, ruling_id: int) -> DrawSession:
-        """The showdown is on the record (nothing more to keep)."""
-        return self
-
-    def final(self) -> Ruling | None:
-        """Nothing is left to record at the end; input ending before the showdown is refused."""
-        if not self.over:
-            raise DealerError(
-                f"the moves ended before the showdown: seat {(self.round.to_act or 0) + 1} has not "
-                "drawn; "
-                "nothing recorded"
-            )
-        return None

@@ -8,36 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dealer.kernel.cards import (
-    DECK,
-    JOKER,
-    JOKER_TYPED,
-    STANDARD_RUN,
-    STANDARD_TYPED,
-    Card,
-    Deck,
-    card_of,
-    check,
-    parse,
-    standard_unknown,
-)
+from dealer.kernel.cards import Card, Deck, card_of, check, parse, standard_deck
 from dealer.kernel.errors import CardError
 
 JOKERS = 2
-HYRULE_DECK: tuple[Card, ...] = DECK + (JOKER,)
-"""The 54-card deck: the 52 standard cards and two jokers."""
-
-HYRULE: Deck[Card] = Deck(
-    name="Hyrule",
-    cards=HYRULE_DECK,
-    typed={**STANDARD_TYPED, **JOKER_TYPED},
-    unknown=standard_unknown,
-    copies=((JOKER,) * JOKERS,),
-    run_together=STANDARD_RUN,
+HYRULE: Deck[Card] = standard_deck("Hyrule", JOKERS)._replace(
     duplicate="duplicate card {card}: it is already in the {what}",
     too_many_copies="a third joker in the {what}: the Hyrule deck has two jokers",
 )
 """Hyrule's vocabulary for the one card parser."""
+HYRULE_DECK: tuple[Card, ...] = HYRULE.cards
+"""The 54-card deck: the 52 standard cards and two jokers."""
 
 
 def parse_card(token: str) -> Card:

@@ -29,7 +29,7 @@ from typing import Any
 from dealer.games.hyrule import MAX_PLAYERS, MIN_PLAYERS
 from dealer.games.hyrule.deck import HYRULE_DECK, check_cards
 from dealer.games.hyrule.ranking import RULE_TEXT, TurnResult, turn
-from dealer.kernel.cards import Card
+from dealer.kernel.cards import Card, deal_around
 from dealer.kernel.errors import CardError, DealerError, MoveError
 
 HAND_SIZE = 7
@@ -225,12 +225,11 @@ class HyruleGame:
                     "the deck must be the 54 Hyrule cards (52 and two jokers), "
                     f"got {len(cards)} cards"
                 )
-        dealt = players * HAND_SIZE
-        hands = tuple(tuple(cards[seat:dealt:players]) for seat in range(players))
+        hands, stock = deal_around(cards, players, HAND_SIZE)
         game = cls(
             rules=rules,
             hands=hands,
-            stock=tuple(cards[dealt:]),
+            stock=stock,
             captured=((),) * players,
         )
         return game._next_trick()

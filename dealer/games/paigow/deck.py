@@ -5,30 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dealer.kernel.cards import (
-    DECK,
-    JOKER,
-    JOKER_TYPED,
-    STANDARD_RUN,
-    STANDARD_TYPED,
-    Card,
-    Deck,
-    card_of,
-    distinct,
-    parse,
-    standard_unknown,
-)
+from dealer.kernel.cards import DECK, Card, Deck, card_of, distinct, parse, standard_deck
 
 __all__ = ["DECK", "PAIGOW", "check_distinct", "parse_card", "parse_cards"]
 
 
-PAIGOW: Deck[Card] = Deck(
-    name="53-card",
-    cards=DECK,
-    typed={**STANDARD_TYPED, **JOKER_TYPED},
-    unknown=standard_unknown,
-    copies=((JOKER,),),
-    run_together=STANDARD_RUN,
+PAIGOW: Deck[Card] = standard_deck("53-card", 1)._replace(
     too_many_copies="a second joker {token!r}: the deck has one joker",
     shared="duplicate card {card}: in {first} and {second}",
     shared_copies="a second joker in {second}: the joker is in {first}",
