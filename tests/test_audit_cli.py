@@ -3,24 +3,23 @@ show` opening with where a ruling stands (in effect, overridden, voided, dispute
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from pathlib import Path
 
+import cli
 import pytest
 from log_reads import head, kinds, use
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from dealer.audit import entries, open_log
 from dealer.audit.records import Entry
-from dealer.cli.app import build_app
 
-APP = build_app("audit")
 PIN = "lantern-2468"
 
 
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(APP, ["audit", *args], input=stdin)
+run = functools.partial(cli.run, group="audit")
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli import run
 
 import dealer
 from dealer.audit import corrections, entries, keys, open_log, staff, users
@@ -17,7 +17,6 @@ from dealer.audit.chain import seal
 from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
 from dealer.audit.verify import release as verify_release
 from dealer.audit.verify import verify
-from dealer.cli.app import build_app
 from dealer.kernel.errors import AccessError
 
 PIN = "lantern-2468"
@@ -294,18 +293,16 @@ def test_an_unearned_lock_record_fails(path: Path | str) -> None:
 
 
 def test_a_short_pin_is_refused_in_one_line(dealer_db: Path | str) -> None:
-    app = build_app("audit")
-
-    def run(*args: str) -> Result:
-        return CliRunner().invoke(app, ["audit", *args])
-
-    refused = run("user", "add", "sup-7", "--role", "supervisor", "--new-pin", "2468")
+    refused = run("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", "2468")
     assert (refused.exit_code, refused.stdout) == (1, "")
     assert refused.stderr == (
         "Error: the new PIN needs at least 10 characters (any characters: digits, letters, "
         "spaces; a short phrase is easiest to remember)\n"
     )
-    assert run("user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
+    assert (
+        run("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN).exit_code
+        == 0
+    )
     with open_log(dealer_db) as log:
         assert log.head().records == 1
 

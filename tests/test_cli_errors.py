@@ -3,17 +3,17 @@ exit 1 for a refused value, 2 for a command line that cannot be parsed; nothing 
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
+import cli
 import pytest
 from log_reads import head, use
-from typer.testing import CliRunner, Result
 
 from dealer.audit import open_log
 from dealer.audit.chain import record_hash, seal
 from dealer.audit.records import Entry
-from dealer.cli.app import build_app
 
 SETTLE = (
     "paigow",
@@ -45,8 +45,7 @@ def each_db(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     return settled(log_at, monkeypatch)
 
 
-def run(*args: str) -> Result:
-    return CliRunner().invoke(build_app(args[0]), list(args), prog_name="dealer")
+run = functools.partial(cli.run, prog_name="dealer")
 
 
 @pytest.mark.parametrize(

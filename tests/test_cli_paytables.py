@@ -1,20 +1,15 @@
 """`dealer paytables list|show|validate` through the CLI runner (mounted on a bare app)."""
 
+import functools
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from dealer.cli.app import build_app
+import cli
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
 
-root = build_app("paytables")
-
-
-def run(*args: str):
-    return CliRunner().invoke(root, ["paytables", *args])
+run = functools.partial(cli.run, group="paytables")
 
 
 def test_list_json() -> None:

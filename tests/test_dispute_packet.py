@@ -3,6 +3,7 @@ as text (exact, times fixed and shown in a fixed local zone), as JSON, and as an
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import stat
@@ -11,20 +12,16 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import cli
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from dealer.audit import open_log
 from dealer.audit.records import RecordFilter
-from dealer.cli.app import build_app
 
-APP = build_app()
+run = functools.partial(cli.run, whole=True)
 PIN = "lantern-2468"
 SETTLE = ("--dealer", "As Kd 9c 7h 5s 3d 2c", "--player", "Js Jd Jc Jh 8s 5d 3h")
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(APP, list(args))
 
 
 def ok(*args: str) -> Result:

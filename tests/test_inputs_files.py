@@ -12,11 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli import run
 from log_reads import head
-from typer.testing import CliRunner
 
 from dealer import inputs
-from dealer.cli.app import build_app
 from dealer.kernel.documents import (
     CACHE_FORMAT,
     MAX_ALIASES,
@@ -61,10 +60,6 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ):
         assert run(*args).exit_code == 0, args
     return path
-
-
-def run(*args: str, stdin: str | bytes | None = None):
-    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)
 
 
 def records(db: Path) -> int:

@@ -9,18 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli import run
 from log_reads import head, records
-from typer.testing import CliRunner, Result
-
-from dealer.cli.app import build_app
+from typer.testing import Result
 
 PIN = "lantern-2468"
 ROOT = Path(__file__).resolve().parents[1]
 DEALER = "As Kd 9c 7h 5s 3d 2c"
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)
 
 
 @pytest.fixture
