@@ -3,9 +3,12 @@
 `PgServer.start()` runs `initdb` and `pg_ctl` in a temporary folder (as the unprivileged user
 `nobody` when the tests run as root: initdb refuses root), listening only on a unix socket in
 that folder. It sets up one template database with `dealer db init`'s schema and roles; each
-test gets a fresh copy (`fresh_url`), which is cheap, and drops it after (`drop`). `stop()`
-stops the server and removes the folder; it is also registered with `atexit`, so no server
-outlives the test run.
+test gets a fresh copy (`fresh_url`) and drops it after (`drop`). A copy takes a few tenths of
+a second and a drop a tenth: a keeper thread, with its own connection, makes `READY` copies
+ahead and drops in the background, so a test waits only when the copies run out (copies come
+before drops; a failure in the keeper is raised in the test that next asks for a copy). `stop()`
+stops the keeper and the server and removes the folder; it is also registered with `atexit`, so
+no server outlives the test run.
 
 Where the binaries are: `initdb` on PATH, else the newest `/usr/lib/postgresql/<ver>/bin`
 (Debian's postgresql package). None found: `PgServer.start()` returns None (the tests skip,
@@ -18,14 +21,20 @@ import atexit
 import glob
 import itertools
 import os
+import queue
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 OWNER = "floor_owner"
 """The server's superuser, who owns the test databases (as a floor's DBA would)."""
 TEMPLATE = "dealer_template"
+READY = 2
+"""How many fresh copies the keeper holds ready: a test takes one while the next is made."""
+_STOP, _MAKE, _DROP = range(3)
+"""The keeper's jobs, in the order it takes them when several wait."""
 
 
 def server_bin() -> Path | None:
@@ -46,6 +55,9 @@ class PgServer:
         self.folder = folder
         self._numbers = itertools.count(1)
         self._running = False
+        self._jobs: queue.PriorityQueue[tuple[int, int, str]] = queue.PriorityQueue()
+        self._ready: queue.Queue[str | BaseException] = queue.Queue()
+        self._keeper = threading.Thread(target=self._keep, name="pg-keeper", daemon=True)
 
     @classmethod
     def start(cls, *, durable: bool = False) -> PgServer | None:
@@ -91,6 +103,9 @@ class PgServer:
         )
         server._running = True
         server._make_template()
+        server._keeper.start()
+        for _ in range(READY):
+            server._order(_MAKE)
         return server
 
     @property
@@ -121,10 +136,35 @@ class PgServer:
         self.sql("postgres", f"CREATE DATABASE {TEMPLATE} ENCODING 'UTF8'")
         init(self.url(TEMPLATE))
 
+    def _order(self, job: int, name: str = "") -> None:
+        self._jobs.put((job, next(self._numbers), name))
+
+    def _keep(self) -> None:
+        """The keeper thread: makes copies of the template and drops the databases let go."""
+        import psycopg
+
+        try:
+            with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
+                while True:
+                    job, number, name = self._jobs.get()
+                    if job == _STOP:
+                        return
+                    if job == _MAKE:
+                        conn.execute(f"CREATE DATABASE t{number} TEMPLATE {TEMPLATE}")  # type: ignore[arg-type]
+                        self._ready.put(f"t{number}")
+                    else:
+                        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")  # type: ignore[arg-type]
+        except BaseException as exc:  # handed to the test that waits for a copy
+            self._ready.put(exc)
+
     def fresh_url(self, user: str = OWNER) -> str:
-        """A new database holding an empty, initialised audit log."""
-        name = f"t{next(self._numbers)}"
-        self.sql("postgres", f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+        """A new database holding an empty, initialised audit log (one the keeper made ahead;
+        another is made in its place)."""
+        self._order(_MAKE)
+        name = self._ready.get()
+        if isinstance(name, BaseException):
+            self._ready.put(name)  # and to every later test
+            raise RuntimeError("the test server's keeper failed") from name
         return self.url(name, user)
 
     def login(self, url: str, login: str, role: str = "dealer_app") -> str:
@@ -138,14 +178,16 @@ class PgServer:
         return url.replace(f"{OWNER}@", f"{login}@")
 
     def drop(self, url: str) -> None:
-        """Drop the database at `url` (one `fresh_url` made), closing what still connects to
-        it: each is some 8 MB on disk, and a run makes hundreds."""
-        name = url.split("?", 1)[0].rsplit("/", 1)[1]
-        self.sql("postgres", f"DROP DATABASE {name} WITH (FORCE)")
+        """Drop the database at `url` (one `fresh_url` made) in the background, closing what
+        still connects to it: each is some 8 MB on disk, and a run makes hundreds."""
+        self._order(_DROP, url.split("?", 1)[0].rsplit("/", 1)[1])
 
     def stop(self) -> None:
-        """Stop the server (at once) and remove its folder."""
+        """Stop the keeper and the server (at once) and remove its folder."""
         if self._running:
             self._running = False
+            if self._keeper.is_alive():
+                self._order(_STOP)
+                self._keeper.join()
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
