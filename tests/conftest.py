@@ -10,10 +10,13 @@ so a new backend is tested by adding where its new log is there; `log_at` gives 
 to the feature tests (users, disputes, meters, corrections), and `dealer_db` names it in
 DEALER_DB to the CLI tests of everything a log records (tests/log_reads.py reads it on either).
 
-`pg_server` is one throwaway PostgreSQL server for the whole run (tests/pg_server.py), started
+The suite runs on every core (pytest-xdist: pyproject's addopts), each worker a process of its
+own: `pg_server` is one throwaway PostgreSQL server for each worker (tests/pg_server.py), started
 on first use and stopped at the end; each test gets a fresh database from its template, dropped
 after it. With no server binaries the PostgreSQL tests skip, except under CI=true, where they
-fail.
+fail. Each worker's parsed-document cache (`XDG_CACHE_HOME`, which the commands run as
+subprocesses keep too) is a folder of its own run: the suite reads and writes nothing of the
+user's home.
 
 A new signing key's scrypt cost (`dealer.audit.keys.KDF_N`, 128 MiB and about a third of a
 second a key) is lowered for every in-process test, except those marked `shipped_kdf`: the cost
@@ -37,6 +40,14 @@ if TYPE_CHECKING:
 
 settings.register_profile("dealer", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("dealer")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The parsed-document cache in this run's folder, not the user's `~/.cache/dealer`."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        yield
 
 
 @pytest.fixture(scope="session")
