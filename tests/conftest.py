@@ -19,9 +19,10 @@ subprocesses keep too) is a folder of its own run: the suite reads and writes no
 user's home.
 
 A new signing key's scrypt cost (`dealer.audit.keys.KDF_N`, 128 MiB and about a third of a
-second a key) is lowered for every in-process test, except those marked `shipped_kdf`: the cost
-is stored in each key blob, so a cheap blob opens exactly as a shipped one does, and the shipped
-cost itself is tested on its own. Commands run as subprocesses use the shipped cost."""
+second a key) is lowered for the whole run in process, module fixtures included, except for
+the tests marked `shipped_kdf`: the cost is stored in each key blob, so a cheap blob opens
+exactly as a shipped one does, and the shipped cost itself is tested on its own. Commands run
+as subprocesses use the shipped cost."""
 
 from __future__ import annotations
 
@@ -118,10 +119,24 @@ def storage(log_at: Path | str) -> Iterator[Storage]:
         yield opened
 
 
+@pytest.fixture(scope="session", autouse=True)
+def cheap_keys() -> Iterator[int]:
+    """New signing keys at a small scrypt cost for the whole run (a module's fixture is set up
+    before any test's own fixture); yields the shipped cost."""
+    from dealer.audit import keys
+
+    with pytest.MonkeyPatch.context() as patch:
+        shipped = keys.KDF_N
+        patch.setattr(keys, "KDF_N", 2**10)
+        yield shipped
+
+
 @pytest.fixture(autouse=True)
-def cheap_keys(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """New signing keys at a small scrypt cost, unless the test is marked `shipped_kdf`."""
-    if request.node.get_closest_marker("shipped_kdf") is None:
+def shipped_kdf(
+    request: pytest.FixtureRequest, cheap_keys: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shipped scrypt cost again, for a test marked `shipped_kdf`."""
+    if request.node.get_closest_marker("shipped_kdf") is not None:
         from dealer.audit import keys
 
-        monkeypatch.setattr(keys, "KDF_N", 2**10)
+        monkeypatch.setattr(keys, "KDF_N", cheap_keys)
