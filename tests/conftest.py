@@ -27,6 +27,7 @@ as subprocesses use the shipped cost."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -101,6 +102,23 @@ def new_log(
         return BACKENDS[request.param](request, tmp_path_factory.mktemp(request.param))
 
     return make
+
+
+@pytest.fixture
+def copy_log(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[Path | str], Path | str]:
+    """Copies, for one test, a log that a module's fixture built once in a `new_log`: the SQLite
+    file into the test's folder, or a copy of the PostgreSQL database made by the server
+    (dropped after the test). The test may write to its copy."""
+
+    def copy(built: Path | str) -> Path | str:
+        if isinstance(built, Path):
+            return Path(shutil.copy(built, tmp_path / built.name))
+        server: PgServer = request.getfixturevalue("pg_server")
+        url = server.copy(built)
+        request.addfinalizer(lambda: server.drop(url))
+        return url
+
+    return copy
 
 
 @pytest.fixture

@@ -167,6 +167,18 @@ class PgServer:
             raise RuntimeError("the test server's keeper failed") from name
         return self.url(name, user)
 
+    def copy(self, url: str) -> str:
+        """A new database copied from the one at `url` (a log a module built once, copied for
+        each test), closing what still connects to it: a process keeps its last connection to a
+        log for the next ruling, and takes a new one when that one was closed."""
+        name, source = f"t{next(self._numbers)}", _database(url)
+        self.sql(
+            "postgres",
+            f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{source}'",
+            f"CREATE DATABASE {name} TEMPLATE {source}",
+        )
+        return self.url(name)
+
     def login(self, url: str, login: str, role: str = "dealer_app") -> str:
         """`url` (one `fresh_url` made, as the owner) as the login `login`, a member of `role`:
         a terminal's (dealer_app) or an auditor's (dealer_auditor); made once per server."""
@@ -180,7 +192,7 @@ class PgServer:
     def drop(self, url: str) -> None:
         """Drop the database at `url` (one `fresh_url` made) in the background, closing what
         still connects to it: each is some 8 MB on disk, and a run makes hundreds."""
-        self._order(_DROP, url.split("?", 1)[0].rsplit("/", 1)[1])
+        self._order(_DROP, _database(url))
 
     def stop(self) -> None:
         """Stop the keeper and the server (at once) and remove its folder."""
@@ -191,3 +203,8 @@ class PgServer:
                 self._keeper.join()
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _database(url: str) -> str:
+    """The database's name in a URL this server made."""
+    return url.split("?", 1)[0].rsplit("/", 1)[1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import cli
@@ -70,11 +71,23 @@ def staff(db: Path | str) -> None:
             )
 
 
+@pytest.fixture(scope="module")
+def staffed_once(new_log: Callable[[], Path | str]) -> Path | str:
+    """The staffed log (`staff`) on each backend, built once for the module's tests to copy."""
+    with pytest.MonkeyPatch.context() as patch:
+        built = use(new_log(), patch)
+        staff(built)
+    return built
+
+
 @pytest.fixture
-def staffed(db: Path | str) -> Path | str:
-    """The staffed log (`staff`) on each backend."""
-    staff(db)
-    return db
+def staffed(
+    staffed_once: Path | str,
+    copy_log: Callable[[Path | str], Path | str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> Path | str:
+    """A copy of the staffed log (`staff`) on each backend, named in DEALER_DB."""
+    return use(copy_log(staffed_once), monkeypatch)
 
 
 @pytest.fixture
