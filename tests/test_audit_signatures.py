@@ -5,7 +5,7 @@ the shipped key cost, the PIN's minimum length, and the lockout after wrong PINs
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,18 +28,24 @@ def ruling() -> Entry:
     return Entry(kind="ruling", user_id="D1", role="dealer", table_id="PG-1", action="rank")
 
 
-@pytest.fixture
-def path(log_at: Path | str) -> Iterator[Path | str]:
+@pytest.fixture(scope="module")
+def built(new_log: Callable[[], Path | str]) -> Path | str:
     """S1 (bootstrap, record 1), S2 (2), D1 (3), a ruling (4) and S2's void of it (5), on each
-    backend."""
-    where = log_at
+    backend, built once for the tests to copy."""
+    where = new_log()
     with open_log(where) as log:
         staff.add_user(log, "S1", "supervisor", pin=PIN)
         staff.add_user(log, "S2", "supervisor", pin=PIN2, supervisor_id="S1", supervisor_pin=PIN)
         staff.add_user(log, "D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)
         entries.append(log, ruling())
         corrections.void(log, 4, reason="misdeal", supervisor_id="S2", pin=PIN2)
-    yield where
+    return where
+
+
+@pytest.fixture
+def path(built: Path | str, copy_log: Callable[[Path | str], Path | str]) -> Path | str:
+    """A copy of the `built` log."""
+    return copy_log(built)
 
 
 def problems(path: Path | str) -> tuple[bool, int | None, tuple[str, ...]]:
