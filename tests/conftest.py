@@ -9,14 +9,16 @@ benchmarks/, never asserted in tests), so both are off for every property test.
 so a new backend is tested by adding where its new log is there; `log_at` gives that place
 to the feature tests (users, disputes, meters, corrections), and `dealer_db` names it in
 DEALER_DB to the CLI tests of everything a log records (tests/log_reads.py reads it on either).
+A log that every test of a module starts from is built once per backend in a `new_log` by a
+module fixture, and each test takes a copy of it (`copy_log`), cheaper than building it again.
 
 The suite runs on every core (pytest-xdist: pyproject's addopts), each worker a process of its
 own: `pg_server` is one throwaway PostgreSQL server for each worker (tests/pg_server.py), started
-on first use and stopped at the end; each test gets a fresh database from its template, dropped
-after it. With no server binaries the PostgreSQL tests skip, except under CI=true, where they
-fail. Each worker's parsed-document cache (`XDG_CACHE_HOME`, which the commands run as
-subprocesses keep too) is a folder of its own run: the suite reads and writes nothing of the
-user's home.
+on first use and stopped at the end; each test gets a fresh database from its template (or a
+copy of a module's log), dropped after it. With no server binaries the PostgreSQL tests skip,
+except under CI=true, where they fail. Each worker's parsed-document cache (`XDG_CACHE_HOME`,
+which the commands run as subprocesses keep too) is a folder of its own run, not the user's
+`~/.cache/dealer`.
 
 A new signing key's scrypt cost (`dealer.audit.keys.KDF_N`, 128 MiB and about a third of a
 second a key) is lowered for the whole run in process, module fixtures included, except for
