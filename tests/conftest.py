@@ -18,7 +18,8 @@ on first use and stopped at the end; each test gets a fresh database from its te
 copy of a module's log), dropped after it. With no server binaries the PostgreSQL tests skip,
 except under CI=true, where they fail. Each worker's parsed-document cache (`XDG_CACHE_HOME`,
 which the commands run as subprocesses keep too) is a folder of its own run, not the user's
-`~/.cache/dealer`.
+`~/.cache/dealer`; the package is compiled once at the start (`compiled`) for the commands run
+as subprocesses.
 
 A new signing key's scrypt cost (`dealer.audit.keys.KDF_N`, 128 MiB and about a third of a
 second a key) is lowered for the whole run in process, module fixtures included, except for
@@ -28,6 +29,7 @@ as subprocesses use the shipped cost."""
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -52,6 +54,16 @@ def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled() -> None:
+    """The package compiled once for the hundreds of `dealer` processes the tests start, as
+    Python does on first import where bytecode is written: where it is not
+    (`PYTHONDONTWRITEBYTECODE`), each would compile what it imports again, a third of its
+    start-up. Up-to-date files are skipped; the bytecode stays in `__pycache__`, not committed."""
+    package = Path(__file__).resolve().parents[1] / "dealer"
+    compileall.compile_dir(package, quiet=1)
 
 
 @pytest.fixture(scope="session")
