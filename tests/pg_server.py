@@ -64,7 +64,8 @@ class PgServer:
         """Start a server and make the template database; None when no binaries are found.
         The tests' server skips syncing to disk (a crash loses nothing a test needs); a
         `durable` one keeps the server's defaults (fsync, full page writes, synchronous
-        commits), as a floor's server runs: the benchmarks measure that."""
+        commits), as a floor's server runs: the benchmarks measure that, so it makes each copy
+        when asked, none ahead (nothing runs beside a measurement)."""
         bindir = server_bin()
         if bindir is None:
             return None
@@ -104,7 +105,7 @@ class PgServer:
         server._running = True
         server._make_template()
         server._keeper.start()
-        for _ in range(READY):
+        for _ in range(0 if durable else READY):
             server._order(_MAKE)
         return server
 
