@@ -3,12 +3,13 @@
 `PgServer.start()` runs `initdb` and `pg_ctl` in a temporary folder (as the unprivileged user
 `nobody` when the tests run as root: initdb refuses root), listening only on a unix socket in
 that folder. It sets up one template database with `dealer db init`'s schema and roles; each
-test gets a fresh copy (`fresh_url`) and drops it after (`drop`). A copy takes a few tenths of
-a second and a drop a tenth: a keeper thread, with its own connection, makes `READY` copies
-ahead and drops in the background, so a test waits only when the copies run out (copies come
-before drops; a failure in the keeper is raised in the test that next asks for a copy). `stop()`
-stops the keeper and the server and removes the folder; it is also registered with `atexit`, so
-no server outlives the test run.
+test gets a fresh copy (`fresh_url`) and drops it after (`drop`). Both are done in the
+background by two keeper threads, each with its own connection: the maker holds `READY` copies
+ahead, so a test waits only when they run out; the dropper drops what the tests let go, which
+waits for the connections it closes to end (a process keeps its last connection to a log), and
+so never holds up a copy. A failure in either is raised in the test that next asks for a copy.
+`stop()` stops the keepers and the server and removes the folder; it is also registered with
+`atexit`, so no server outlives the test run.
 
 Where the binaries are: `initdb` on PATH, else the newest `/usr/lib/postgresql/<ver>/bin`
 (Debian's postgresql package). None found: `PgServer.start()` returns None (the tests skip,
@@ -32,9 +33,7 @@ OWNER = "floor_owner"
 """The server's superuser, who owns the test databases (as a floor's DBA would)."""
 TEMPLATE = "dealer_template"
 READY = 2
-"""How many fresh copies the keeper holds ready: a test takes one while the next is made."""
-_STOP, _MAKE, _DROP = range(3)
-"""The keeper's jobs, in the order it takes them when several wait."""
+"""How many fresh copies the maker holds ready: a test takes one while the next is made."""
 
 
 def server_bin() -> Path | None:
@@ -55,9 +54,16 @@ class PgServer:
         self.folder = folder
         self._numbers = itertools.count(1)
         self._running = False
-        self._jobs: queue.PriorityQueue[tuple[int, int, str]] = queue.PriorityQueue()
         self._ready: queue.Queue[str | BaseException] = queue.Queue()
-        self._keeper = threading.Thread(target=self._keep, name="pg-keeper", daemon=True)
+        self._to_make: queue.Queue[str | None] = queue.Queue()
+        self._to_drop: queue.Queue[str | None] = queue.Queue()
+        self._keepers = [
+            threading.Thread(target=self._keep, args=args, daemon=True)
+            for args in (
+                (self._to_make, f"CREATE DATABASE {{}} TEMPLATE {TEMPLATE}", True),
+                (self._to_drop, "DROP DATABASE {} WITH (FORCE)", False),
+            )
+        ]
 
     @classmethod
     def start(cls, *, durable: bool = False) -> PgServer | None:
@@ -104,9 +110,10 @@ class PgServer:
         )
         server._running = True
         server._make_template()
-        server._keeper.start()
+        for keeper in server._keepers:
+            keeper.start()
         for _ in range(0 if durable else READY):
-            server._order(_MAKE)
+            server._to_make.put(server._new_name())
         return server
 
     @property
@@ -137,31 +144,27 @@ class PgServer:
         self.sql("postgres", f"CREATE DATABASE {TEMPLATE} ENCODING 'UTF8'")
         init(self.url(TEMPLATE))
 
-    def _order(self, job: int, name: str = "") -> None:
-        self._jobs.put((job, next(self._numbers), name))
+    def _new_name(self) -> str:
+        return f"t{next(self._numbers)}"
 
-    def _keep(self) -> None:
-        """The keeper thread: makes copies of the template and drops the databases let go."""
+    def _keep(self, jobs: queue.Queue[str | None], statement: str, made: bool) -> None:
+        """A keeper thread: runs `statement` on each database named in `jobs` until None, and
+        hands each database it `made` to `fresh_url`."""
         import psycopg
 
         try:
             with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
-                while True:
-                    job, number, name = self._jobs.get()
-                    if job == _STOP:
-                        return
-                    if job == _MAKE:
-                        conn.execute(f"CREATE DATABASE t{number} TEMPLATE {TEMPLATE}")  # type: ignore[arg-type]
-                        self._ready.put(f"t{number}")
-                    else:
-                        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")  # type: ignore[arg-type]
+                while (name := jobs.get()) is not None:
+                    conn.execute(statement.format(name))  # type: ignore[arg-type]
+                    if made:
+                        self._ready.put(name)
         except BaseException as exc:  # handed to the test that waits for a copy
             self._ready.put(exc)
 
     def fresh_url(self, user: str = OWNER) -> str:
-        """A new database holding an empty, initialised audit log (one the keeper made ahead;
+        """A new database holding an empty, initialised audit log (one the maker made ahead;
         another is made in its place)."""
-        self._order(_MAKE)
+        self._to_make.put(self._new_name())
         name = self._ready.get()
         if isinstance(name, BaseException):
             self._ready.put(name)  # and to every later test
@@ -172,7 +175,7 @@ class PgServer:
         """A new database copied from the one at `url` (a log a module built once, copied for
         each test), closing what still connects to it: a process keeps its last connection to a
         log for the next ruling, and takes a new one when that one was closed."""
-        name, source = f"t{next(self._numbers)}", _database(url)
+        name, source = self._new_name(), _database(url)
         self.sql(
             "postgres",
             f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{source}'",
@@ -193,15 +196,17 @@ class PgServer:
     def drop(self, url: str) -> None:
         """Drop the database at `url` (one `fresh_url` made) in the background, closing what
         still connects to it: each is some 8 MB on disk, and a run makes hundreds."""
-        self._order(_DROP, _database(url))
+        self._to_drop.put(_database(url))
 
     def stop(self) -> None:
         """Stop the keeper and the server (at once) and remove its folder."""
         if self._running:
             self._running = False
-            if self._keeper.is_alive():
-                self._order(_STOP)
-                self._keeper.join()
+            for jobs in (self._to_make, self._to_drop):
+                jobs.put(None)
+            for keeper in self._keepers:
+                if keeper.is_alive():
+                    keeper.join()
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
 
