@@ -18,9 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from typer.testing import CliRunner
-
-from dealer.cli.app import build_app
+from cli import run
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -40,7 +38,7 @@ ADDRESS = re.compile(r"(http://127\.0\.0\.1:\d+)/-/dealer ")
 
 
 def _ok(*args: str) -> None:
-    result = CliRunner().invoke(build_app(), list(args))
+    result = run(*args, whole=True)
     assert result.exit_code == 0, result.output
 
 

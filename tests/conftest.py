@@ -9,20 +9,29 @@ benchmarks/, never asserted in tests), so both are off for every property test.
 so a new backend is tested by adding where its new log is there; `log_at` gives that place
 to the feature tests (users, disputes, meters, corrections), and `dealer_db` names it in
 DEALER_DB to the CLI tests of everything a log records (tests/log_reads.py reads it on either).
+A log that every test of a module starts from is built once per backend in a `new_log` by a
+module fixture, and each test takes a copy of it (`copy_log`), cheaper than building it again.
 
-`pg_server` is one throwaway PostgreSQL server for the whole run (tests/pg_server.py), started
-on first use and stopped at the end; each test gets a fresh database from its template, dropped
-after it. With no server binaries the PostgreSQL tests skip, except under CI=true, where they
-fail.
+The suite runs on every core (pytest-xdist: pyproject's addopts), each worker a process of its
+own: `pg_server` is one throwaway PostgreSQL server for each worker (tests/pg_server.py), started
+on first use and stopped at the end; each test gets a fresh database from its template (or a
+copy of a module's log), dropped after it. With no server binaries the PostgreSQL tests skip,
+except under CI=true, where they fail. Each worker's parsed-document cache (`XDG_CACHE_HOME`,
+which the commands run as subprocesses keep too) is a folder of its own run, not the user's
+`~/.cache/dealer`; the package is compiled once at the start (`compiled`) for the commands run
+as subprocesses.
 
 A new signing key's scrypt cost (`dealer.audit.keys.KDF_N`, 128 MiB and about a third of a
-second a key) is lowered for every in-process test, except those marked `shipped_kdf`: the cost
-is stored in each key blob, so a cheap blob opens exactly as a shipped one does, and the shipped
-cost itself is tested on its own. Commands run as subprocesses use the shipped cost."""
+second a key) is lowered for the whole run in process, module fixtures included, except for
+the tests marked `shipped_kdf`: the cost is stored in each key blob, so a cheap blob opens
+exactly as a shipped one does, and the shipped cost itself is tested on its own. Commands run
+as subprocesses use the shipped cost."""
 
 from __future__ import annotations
 
+import compileall
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +46,24 @@ if TYPE_CHECKING:
 
 settings.register_profile("dealer", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("dealer")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The parsed-document cache in this run's folder, not the user's `~/.cache/dealer`."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled() -> None:
+    """The package compiled once for the hundreds of `dealer` processes the tests start, as
+    Python does on first import where bytecode is written: where it is not
+    (`PYTHONDONTWRITEBYTECODE`), each would compile what it imports again, a third of its
+    start-up. Up-to-date files are skipped; the bytecode stays in `__pycache__`, not committed."""
+    package = Path(__file__).resolve().parents[1] / "dealer"
+    compileall.compile_dir(package, quiet=1)
 
 
 @pytest.fixture(scope="session")
@@ -92,6 +119,23 @@ def new_log(
 
 
 @pytest.fixture
+def copy_log(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[Path | str], Path | str]:
+    """Copies, for one test, a log that a module's fixture built once in a `new_log`: the SQLite
+    file into the test's folder, or a copy of the PostgreSQL database made by the server
+    (dropped after the test). The test may write to its copy."""
+
+    def copy(built: Path | str) -> Path | str:
+        if isinstance(built, Path):
+            return Path(shutil.copy(built, tmp_path / built.name))
+        server: PgServer = request.getfixturevalue("pg_server")
+        url = server.copy(built)
+        request.addfinalizer(lambda: server.drop(url))
+        return url
+
+    return copy
+
+
+@pytest.fixture
 def dealer_db(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     """`log_at` named to the commands as an operator names it, in DEALER_DB (no other DEALER_
     setting from the shell): the CLI tests of the log's features run on both backends."""
@@ -107,10 +151,24 @@ def storage(log_at: Path | str) -> Iterator[Storage]:
         yield opened
 
 
+@pytest.fixture(scope="session", autouse=True)
+def cheap_keys() -> Iterator[int]:
+    """New signing keys at a small scrypt cost for the whole run (a module's fixture is set up
+    before any test's own fixture); yields the shipped cost."""
+    from dealer.audit import keys
+
+    with pytest.MonkeyPatch.context() as patch:
+        shipped = keys.KDF_N
+        patch.setattr(keys, "KDF_N", 2**10)
+        yield shipped
+
+
 @pytest.fixture(autouse=True)
-def cheap_keys(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """New signing keys at a small scrypt cost, unless the test is marked `shipped_kdf`."""
-    if request.node.get_closest_marker("shipped_kdf") is None:
+def shipped_kdf(
+    request: pytest.FixtureRequest, cheap_keys: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shipped scrypt cost again, for a test marked `shipped_kdf`."""
+    if request.node.get_closest_marker("shipped_kdf") is not None:
         from dealer.audit import keys
 
-        monkeypatch.setattr(keys, "KDF_N", 2**10)
+        monkeypatch.setattr(keys, "KDF_N", cheap_keys)

@@ -3,23 +3,18 @@ one `Error:` line, no audit records, the progress bar only on a terminal."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from pathlib import Path
 
+import cli
 import pytest
-from typer.testing import CliRunner, Result
 
 from dealer.cli.analyze import ProgressBar
-from dealer.cli.app import build_app
 from dealer.games.paigow.pay import BONUSES
 
-root = build_app("analyze")
-runner = CliRunner()
-
-
-def run(*args: str) -> Result:
-    return runner.invoke(root, ["analyze", *args])
+run = functools.partial(cli.run, group="analyze")
 
 
 @pytest.fixture(autouse=True)

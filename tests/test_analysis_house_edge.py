@@ -359,6 +359,7 @@ INDEPENDENT = {"win": 0.2862, "push": 0.4146, "lose": 0.2993}
 independent one of 20 million rounds."""
 
 
+@pytest.mark.slow
 def test_trump_plaza_both_sides_near_the_published_simulations() -> None:
     # 300,000 rounds: a standard error of 0.08-0.09 percentage points on each probability, so
     # this quick check allows 0.1 point plus three standard errors; the slow test below runs

@@ -251,6 +251,7 @@ def test_there_are_72_royal_flushes_with_suited_ak() -> None:
     assert {hand_class(classify(h)) for h in hands} == {"royal-flush-with-suited-ak"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("wager", [Decimal(1), Decimal("2.50")])
 def test_analysis_nets_match_the_settlement_hand_by_hand(wager: Decimal) -> None:
     rnd = random.Random(7)
@@ -270,6 +271,7 @@ def test_analysis_nets_match_the_settlement_hand_by_hand(wager: Decimal) -> None
     assert len(by_class) >= 12  # the sample reaches the common classes and the rare one
 
 
+@pytest.mark.slow
 def test_sample_frequencies_agree_with_the_exact_counts() -> None:
     rnd = random.Random(11)
     n = 20_000
@@ -321,6 +323,7 @@ ROYAL_NOT_OFFERED = synthetic(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", SMALL_DECKS, ids=lambda d: f"{len(d.ranks)}x{len(d.suits)}")
 def test_every_hand_of_small_decks_matches_the_settlement(deck: DeckComposition) -> None:
     found = deck_hand_events(deck)

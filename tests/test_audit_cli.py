@@ -3,25 +3,25 @@ show` opening with where a ruling stands (in effect, overridden, voided, dispute
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
+import cli
 import pytest
 from log_reads import head, kinds, use
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from dealer.audit import entries, open_log
 from dealer.audit.records import Entry
-from dealer.cli.app import build_app
 from dealer.games.paigow.pay import PROGRESSIVES
 
-APP = build_app("audit")
 PIN = "lantern-2468"
 
 
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(APP, ["audit", *args], input=stdin)
+run = functools.partial(cli.run, group="audit")
 
 
 @pytest.fixture
@@ -72,11 +72,23 @@ def staff(db: Path | str) -> None:
             )
 
 
+@pytest.fixture(scope="module")
+def staffed_once(new_log: Callable[[], Path | str]) -> Path | str:
+    """The staffed log (`staff`) on each backend, built once for the module's tests to copy."""
+    with pytest.MonkeyPatch.context() as patch:
+        built = use(new_log(), patch)
+        staff(built)
+    return built
+
+
 @pytest.fixture
-def staffed(db: Path | str) -> Path | str:
-    """The staffed log (`staff`) on each backend."""
-    staff(db)
-    return db
+def staffed(
+    staffed_once: Path | str,
+    copy_log: Callable[[Path | str], Path | str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> Path | str:
+    """A copy of the staffed log (`staff`) on each backend, named in DEALER_DB."""
+    return use(copy_log(staffed_once), monkeypatch)
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -30,9 +30,11 @@ def reviewed(fields: dict[str, object]) -> dict[str, object]:
     return rest | {"review": REVIEW._replace(**own)}
 
 
-@pytest.fixture
-def log(log_at: Path | str) -> Iterator[Storage]:
-    with open_log(log_at) as opened:
+@pytest.fixture(scope="module")
+def built(new_log: Callable[[], Path | str]) -> Path | str:
+    """S1, S2, A1, D2 and two rulings, on each backend, built once for the tests to copy."""
+    where = new_log()
+    with open_log(where) as opened:
         staff.add_user(opened, "S1", "supervisor", pin=PIN)
         staff.add_user(
             opened, "S2", "supervisor", pin="harbor-1357", supervisor_id="S1", supervisor_pin=PIN
@@ -52,6 +54,13 @@ def log(log_at: Path | str) -> Iterator[Storage]:
                     action="settle",
                 ),
             )
+    return where
+
+
+@pytest.fixture
+def log(built: Path | str, copy_log: Callable[[Path | str], Path | str]) -> Iterator[Storage]:
+    """A copy of the `built` log, open."""
+    with open_log(copy_log(built)) as opened:
         yield opened
 
 

@@ -11,14 +11,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import cli
 import pytest
 from log_reads import READING
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from dealer.audit import entries
 from dealer.audit.records import Entry
 from dealer.audit.sqlite_schema import LATEST, MIGRATIONS
-from dealer.cli.app import build_app
 from dealer.desk.context import open_desk_log
 from dealer.kernel.errors import AuditError
 
@@ -33,9 +33,8 @@ WRITING = ["audit", "user", "add", "S1", "--role", "supervisor", "--new-pin", PI
 
 
 def run(*args: str, db: Path | None = None) -> Result:
-    group = args[0]
-    given = [*args, "--db", str(db)] if db is not None else list(args)
-    return CliRunner().invoke(build_app(group), given)
+    """`dealer ARGS`, with `--db DB` after them when `db` is given."""
+    return cli.run(*args, *(["--db", str(db)] if db is not None else []))
 
 
 @pytest.fixture(autouse=True)

@@ -11,14 +11,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli import run
+from typer.testing import Result
 
 from dealer.audit import meters, open_log, staff
 from dealer.audit.chain import Checkpoint
 from dealer.audit.meters import MeterRange
 from dealer.audit.records import Entry
 from dealer.audit.storage import Storage
-from dealer.cli.app import build_app
 from dealer.games.paigow.pay import PROGRESSIVES
 from dealer.kernel.errors import AccessError, AuditError
 
@@ -181,10 +181,6 @@ def db(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
         run("audit", "user", "add", "S1", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
     )
     return path
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(build_app(args[0]), list(args))
 
 
 def adjust(value: str, *extra: str, name: str = "progressive_treasure") -> Result:
@@ -388,10 +384,13 @@ def test_a_stored_meter_that_is_no_number_is_a_damaged_record(db: Path | str) ->
 def test_the_live_table_keeps_its_round_when_a_stored_meter_is_refused(db: Path | str) -> None:
     put_meter(db, "1E+400")
     before = head(db)
-    result = CliRunner().invoke(
-        build_app("table"),
-        ["table", "--table", "PG-1", "--user", "d-104"],
-        input=f"{DEALER}\n1 {PLAYER} base 10 pt 1\nsettle\nshow\n",
+    result = run(
+        "table",
+        "--table",
+        "PG-1",
+        "--user",
+        "d-104",
+        stdin=f"{DEALER}\n1 {PLAYER} base 10 pt 1\nsettle\nshow\n",
     )
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [

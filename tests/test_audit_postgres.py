@@ -5,17 +5,18 @@ only in their own name, concurrent terminals never fork the chain, and `dealer d
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from pathlib import Path
 
+import cli
 import psycopg
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from log_reads import READING
 from pg_server import PgServer
-from typer.testing import CliRunner, Result
 
 from dealer.audit import open_log, staff
 from dealer.audit.chain import GENESIS_HASH, record_hash, seal
@@ -24,7 +25,6 @@ from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
 from dealer.audit.storage import WriteTransaction
 from dealer.audit.users import user_record_result
 from dealer.audit.verify import verify
-from dealer.cli.app import build_app
 from dealer.kernel.errors import AuditError
 
 TEXT = st.text(
@@ -364,11 +364,7 @@ def test_the_password_is_never_shown() -> None:
     assert redact("postgresql://floor/audit") == "postgresql://floor/audit"
 
 
-APP = build_app()
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(APP, list(args))
+run = functools.partial(cli.run, whole=True)
 
 
 def test_a_read_only_login_reads_everything_and_writes_nothing(pg_server: PgServer) -> None:

@@ -5,11 +5,11 @@ the shipped key cost, the PIN's minimum length, and the lockout after wrong PINs
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli import run
 
 import dealer
 from dealer.audit import corrections, entries, keys, open_log, staff, users
@@ -17,7 +17,6 @@ from dealer.audit.chain import seal
 from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
 from dealer.audit.verify import release as verify_release
 from dealer.audit.verify import verify
-from dealer.cli.app import build_app
 from dealer.kernel.errors import AccessError
 
 PIN = "lantern-2468"
@@ -29,18 +28,24 @@ def ruling() -> Entry:
     return Entry(kind="ruling", user_id="D1", role="dealer", table_id="PG-1", action="rank")
 
 
-@pytest.fixture
-def path(log_at: Path | str) -> Iterator[Path | str]:
+@pytest.fixture(scope="module")
+def built(new_log: Callable[[], Path | str]) -> Path | str:
     """S1 (bootstrap, record 1), S2 (2), D1 (3), a ruling (4) and S2's void of it (5), on each
-    backend."""
-    where = log_at
+    backend, built once for the tests to copy."""
+    where = new_log()
     with open_log(where) as log:
         staff.add_user(log, "S1", "supervisor", pin=PIN)
         staff.add_user(log, "S2", "supervisor", pin=PIN2, supervisor_id="S1", supervisor_pin=PIN)
         staff.add_user(log, "D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)
         entries.append(log, ruling())
         corrections.void(log, 4, reason="misdeal", supervisor_id="S2", pin=PIN2)
-    yield where
+    return where
+
+
+@pytest.fixture
+def path(built: Path | str, copy_log: Callable[[Path | str], Path | str]) -> Path | str:
+    """A copy of the `built` log."""
+    return copy_log(built)
 
 
 def problems(path: Path | str) -> tuple[bool, int | None, tuple[str, ...]]:
@@ -294,18 +299,16 @@ def test_an_unearned_lock_record_fails(path: Path | str) -> None:
 
 
 def test_a_short_pin_is_refused_in_one_line(dealer_db: Path | str) -> None:
-    app = build_app("audit")
-
-    def run(*args: str) -> Result:
-        return CliRunner().invoke(app, ["audit", *args])
-
-    refused = run("user", "add", "sup-7", "--role", "supervisor", "--new-pin", "2468")
+    refused = run("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", "2468")
     assert (refused.exit_code, refused.stdout) == (1, "")
     assert refused.stderr == (
         "Error: the new PIN needs at least 10 characters (any characters: digits, letters, "
         "spaces; a short phrase is easiest to remember)\n"
     )
-    assert run("user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
+    assert (
+        run("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN).exit_code
+        == 0
+    )
     with open_log(dealer_db) as log:
         assert log.head().records == 1
 

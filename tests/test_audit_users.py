@@ -22,9 +22,11 @@ PIN = "lantern-2468"
 RANGES = {"progressive_treasure": meters.MeterRange(Decimal(10000), Decimal(250000))}
 
 
-@pytest.fixture
-def log(log_at: Path | str) -> Iterator[Storage]:
-    with open_log(log_at) as opened:
+@pytest.fixture(scope="module")
+def built(new_log: Callable[[], Path | str]) -> Path | str:
+    """S1, S2, D1, A1 and a ruling, on each backend, built once for the tests to copy."""
+    where = new_log()
+    with open_log(where) as opened:
         staff.add_user(opened, "S1", "supervisor", pin=PIN)
         staff.add_user(
             opened, "S2", "supervisor", pin="harbor-1357", supervisor_id="S1", supervisor_pin=PIN
@@ -32,6 +34,13 @@ def log(log_at: Path | str) -> Iterator[Storage]:
         staff.add_user(opened, "D1", "dealer", supervisor_id="S1", supervisor_pin=PIN)
         staff.add_user(opened, "A1", "auditor", supervisor_id="S1", supervisor_pin=PIN)
         entries.append(opened, ruling())
+    return where
+
+
+@pytest.fixture
+def log(built: Path | str, copy_log: Callable[[Path | str], Path | str]) -> Iterator[Storage]:
+    """A copy of the `built` log, open."""
+    with open_log(copy_log(built)) as opened:
         yield opened
 
 

@@ -18,7 +18,6 @@ record ids, ids and a reason with control characters) run in the test process ag
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import shutil
@@ -30,7 +29,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
-import typer
 from boundary import (
     LogBytes,
     Ran,
@@ -40,11 +38,10 @@ from boundary import (
     run_dealer,
     session_refusals,
 )
+from cli import run
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner, Result
-
-from dealer.cli.app import build_app
+from typer.testing import Result
 
 DEALER = "As Kd 9c 7h 5s 3d 2c"
 PLAYER = "Js Jd Ac Qh 8s 5d 3h"
@@ -927,15 +924,10 @@ def log(prepared: Path, tmp_path: Path) -> Path:
     return path
 
 
-@functools.cache
-def _app(group: str) -> typer.Typer:
-    return build_app(group)
-
-
 def invoke(log: Path, *args: str) -> Result:
     """`dealer ARGS` in this process (as `main()` mounts it), at the log `log`."""
     env = {k: v for k, v in dealer_env(log.parent).items() if k.startswith("DEALER_")}
-    return CliRunner().invoke(_app(args[0]), list(args), env=env)
+    return run(*args, env=env)
 
 
 def refused(result: Result, says: str, status: int = 1) -> None:

@@ -8,10 +8,9 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import cli
 import pytest
-from typer.testing import CliRunner
 
-from dealer.cli.app import build_app
 from dealer.games.paigow.paytables import shipped_dir, shipped_paytables
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import CACHE_FORMAT, SHIPPED_MANIFEST, load_yaml
@@ -44,7 +43,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def run(*args: str) -> dict:
-    result = CliRunner().invoke(build_app(args[0]), list(args))
+    result = cli.run(*args)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 

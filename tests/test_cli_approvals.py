@@ -4,10 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+from cli import run
 from log_reads import kinds
-from typer.testing import CliRunner
-
-from dealer.cli.app import build_app
 
 PAYTABLES = Path(__file__).parents[1] / "paytables"
 
@@ -35,10 +33,6 @@ def db(dealer_db: Path | str) -> Path | str:
     ):
         assert run(*args).exit_code == 0
     return path
-
-
-def run(*args: str):
-    return CliRunner().invoke(build_app(args[0]), list(args))
 
 
 def test_a_supervisor_approves_a_profile_and_rulings_carry_its_digest(

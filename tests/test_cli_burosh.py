@@ -1,15 +1,15 @@
 """`dealer burosh …` through the CLI runner: exact output, JSON keys, exit codes, the record."""
 
+import functools
 import json
 from pathlib import Path
 
+import cli
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from log_reads import rows
-from typer.testing import CliRunner
 
-from dealer.cli.app import app
 from dealer.games.burosh.deck import DECK
 from dealer.games.burosh.rulings import compare_ruling, rank_ruling
 
@@ -22,8 +22,7 @@ def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     return dealer_db
 
 
-def run(*args: str, stdin: str | None = None):
-    return CliRunner().invoke(app, list(args), input=stdin)
+run = functools.partial(cli.run, whole=True)
 
 
 def rulings(db: Path | str) -> list[tuple[str, str, str, str]]:

@@ -6,18 +6,16 @@ import random
 from pathlib import Path
 
 import pytest
+from cli import run
 from hypothesis import given
 from hypothesis import strategies as st
 from log_reads import records
-from typer.testing import CliRunner
 
-from dealer.cli.app import build_app
 from dealer.games.empire import session
 from dealer.games.empire.hand import ACTIONS, deal_hand
 from dealer.games.empire.ranking import PROVISIONAL_LINE
 from dealer.kernel.errors import DealerError, MoveError
 
-APP = build_app("empire")
 OPERATOR = Path(__file__).parent / "data" / "empire_operator_table.yaml"
 SHIPPED = {
     "name": "empire-attested",
@@ -41,10 +39,6 @@ def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     monkeypatch.setenv("DEALER_TABLE", "EM-2")
     monkeypatch.delenv("DEALER_EMPIRE_COMBINATIONS", raising=False)
     return dealer_db
-
-
-def run(*args: str, stdin: str | None = None):
-    return CliRunner().invoke(APP, list(args), input=stdin)
 
 
 def rulings_in(db: Path | str) -> list[tuple[str | None, str | None, str]]:

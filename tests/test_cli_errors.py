@@ -3,17 +3,17 @@ exit 1 for a refused value, 2 for a command line that cannot be parsed; nothing 
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
+import cli
 import pytest
 from log_reads import head, use
-from typer.testing import CliRunner, Result
 
 from dealer.audit import open_log
 from dealer.audit.chain import record_hash, seal
 from dealer.audit.records import Entry
-from dealer.cli.app import build_app
 
 SETTLE = (
     "paigow",
@@ -45,8 +45,7 @@ def each_db(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     return settled(log_at, monkeypatch)
 
 
-def run(*args: str) -> Result:
-    return CliRunner().invoke(build_app(args[0]), list(args), prog_name="dealer")
+run = functools.partial(cli.run, prog_name="dealer")
 
 
 @pytest.mark.parametrize(
@@ -124,8 +123,7 @@ def test_a_command_line_that_cannot_be_parsed_is_one_line_exit_2(
 @pytest.mark.parametrize("args", [(), ("paigow",), ("audit",), ("audit", "dispute")])
 def test_a_group_without_a_command_shows_its_help_exit_2(args: tuple[str, ...]) -> None:
     """The framework's own usage error for a group run bare is its help, not an `Error:` line."""
-    app = build_app(args[0] if args else None)
-    result = CliRunner().invoke(app, list(args), prog_name="dealer")
+    result = cli.run(*args, whole=not args, prog_name="dealer")
     shown = result.stdout + result.stderr
     assert result.exit_code == 2
     assert " ".join(("Usage: dealer", *args, "[OPTIONS] COMMAND [ARGS]...")) in shown

@@ -5,19 +5,17 @@ import random
 from pathlib import Path
 
 import pytest
+from cli import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from log_reads import records
-from typer.testing import CliRunner
 
-from dealer.cli.app import build_app
 from dealer.games.genpoker import rulings, session
 from dealer.games.genpoker.deck import DECK
 from dealer.games.genpoker.draw import deal
 from dealer.games.genpoker.ranking import rank_hand
 from dealer.kernel.errors import DealerError, MoveError
 
-APP = build_app("genpoker")
 SPLIT = ("1R 2B 3R1 4R1 5R1", "1B 2R 3B1 4B1 5B1")
 
 
@@ -27,10 +25,6 @@ def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     monkeypatch.setenv("DEALER_USER", "d-104")
     monkeypatch.setenv("DEALER_TABLE", "GP-1")
     return dealer_db
-
-
-def run(*args: str, stdin: str | None = None):
-    return CliRunner().invoke(APP, list(args), input=stdin)
 
 
 def rulings_in(db: Path | str) -> list[tuple[str | None, str | None, str]]:

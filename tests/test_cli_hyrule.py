@@ -2,19 +2,19 @@
 the rulings on the record."""
 
 import csv
+import functools
 import json
 import random
 from collections import Counter
 from pathlib import Path
 
+import cli
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from log_reads import records
-from typer.testing import CliRunner
 
 import dealer.cli.console as console
-from dealer.cli.app import app
 from dealer.games.hyrule.deck import HYRULE_DECK, parse_cards
 from dealer.games.hyrule.game import HyruleGame, Phase, deck_order
 from dealer.games.hyrule.ranking import turn
@@ -33,8 +33,7 @@ def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     return dealer_db
 
 
-def run(*args: str, stdin: str | None = None):
-    return CliRunner().invoke(app, list(args), input=stdin)
+run = functools.partial(cli.run, whole=True)
 
 
 def rulings(db: Path | str) -> list[tuple[int, str | None, str | None, str]]:

@@ -4,10 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+from cli import run
 from log_reads import records as logged
-from typer.testing import CliRunner
-
-from dealer.cli.app import build_app
 
 
 @pytest.fixture()
@@ -29,10 +27,6 @@ def register_supervisor(db: Path | str) -> None:
 
     with open_log(db) as log:
         staff.add_user(log, "sup-1", "supervisor", pin=SUPERVISOR_PIN)
-
-
-def run(*args: str, stdin: str | None = None):
-    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)  # as main() does
 
 
 def records(db: Path | str) -> int:

@@ -1,21 +1,17 @@
 """`dealer paytables list|show|validate` through the CLI runner (mounted on a bare app)."""
 
+import functools
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
+import cli
 
-from dealer.cli.app import build_app
 from dealer.games.paigow.paytables import load_paytables, shipped_paytables
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
 
-root = build_app("paytables")
-
-
-def run(*args: str):
-    return CliRunner().invoke(root, ["paytables", *args])
+run = functools.partial(cli.run, group="paytables")
 
 
 def test_list_json() -> None:

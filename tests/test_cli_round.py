@@ -5,11 +5,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from cli import run
 
 from dealer.audit import open_log
 from dealer.audit.records import Record, RecordFilter
-from dealer.cli.app import build_app
 from dealer.games.paigow.pay import Wager
 
 ROUNDS = Path(__file__).parent / "data" / "rounds"
@@ -21,10 +20,6 @@ def db(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     monkeypatch.setenv("DEALER_DB", str(log_at))
     monkeypatch.setenv("DEALER_USER", "d-104")
     return log_at
-
-
-def run(*args: str, stdin: str | None = None):
-    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)  # as main() does
 
 
 def records(db: Path | str, **match: Any) -> list[Record]:

@@ -3,30 +3,28 @@ as text (exact, times fixed and shown in a fixed local zone), as JSON, and as an
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import cli
 import pytest
-from typer.testing import CliRunner, Result
+from log_reads import use
+from typer.testing import Result
 
 from dealer.audit import open_log
 from dealer.audit.records import RecordFilter
-from dealer.cli.app import build_app
 from dealer.games.paigow.pay import BONUSES
 from dealer.games.paigow.profile import load_profile
 
-APP = build_app()
+run = functools.partial(cli.run, whole=True)
 PIN = "lantern-2468"
 SETTLE = ("--dealer", "As Kd 9c 7h 5s 3d 2c", "--player", "Js Jd Jc Jh 8s 5d 3h")
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(APP, list(args))
 
 
 def ok(*args: str) -> Result:
@@ -35,32 +33,51 @@ def ok(*args: str) -> Result:
     return result
 
 
-@pytest.fixture
-def log(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path | str]:
+@pytest.fixture(scope="module")
+def built(new_log: Callable[[], Path | str]) -> Path | str:
     """Records 1-3 users, 4 the ruling (5-6 its meters), 7 the dispute, 8 the resolution, 9 the
-    override, on each backend; shown in a local zone 5 hours behind UTC. An SQLite log dates
-    every record 2026-05-09T14:00:00Z (the client's clock, fixed); a PostgreSQL server dates
-    them by its own clock."""
-    path = dealer_db
-    monkeypatch.setattr("dealer.audit.chain.utc_now", lambda: "2026-05-09T14:00:00.000000Z")
+    override, on each backend, built once for the tests to copy. An SQLite log dates every
+    record 2026-05-09T14:00:00Z (the client's clock, fixed); a PostgreSQL server dates them by
+    its own clock."""
+    with pytest.MonkeyPatch.context() as patch:
+        path = use(new_log(), patch)
+        patch.setattr("dealer.audit.chain.utc_now", lambda: "2026-05-09T14:00:00.000000Z")
+        patch.setenv("TZ", "EST+5")
+        time.tzset()
+        sup = ("--supervisor", "sup-7", "--pin", PIN)
+        ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
+        for user, role, pin in (
+            ("d-104", "dealer", "harbor-1357"),
+            ("sup-8", "supervisor", "meadow-9753"),
+        ):
+            ok("audit", "user", "add", user, "--role", role, "--new-pin", pin, *sup)
+        ok("paigow", "settle", *SETTLE, "--wager", "25", "--user", "d-104", "--table", "PG-3")
+        ok(
+            "audit", "dispute", "open", "patron says <script>alert(1)</script> & the low hand",
+            "--table", "PG-3", "--seat", "1", "--time", "2026-05-09T13:58",
+            "--party", "seat 1 patron", "--video", "CAM-12 03:58", "--ruling", "4",
+            "--user", "d-104",
+        )  # fmt: skip
+        ok(
+            "audit", "dispute", "resolve", "7", "--outcome", "dealer-error", "--amount", "25",
+            "--reviewer", "sup-8", "--reviewer-pin", "meadow-9753",
+            "--reason", "low hand set against the House Way", *sup,
+        )  # fmt: skip
+        ok("audit", "override", "4", "--decision", "push", "--reason", "dispute 7", *sup)
+    time.tzset()
+    return path
+
+
+@pytest.fixture
+def log(
+    built: Path | str,
+    copy_log: Callable[[Path | str], Path | str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[Path | str]:
+    """A copy of the `built` log named in DEALER_DB, shown in a local zone 5 hours behind UTC."""
+    path = use(copy_log(built), monkeypatch)
     monkeypatch.setenv("TZ", "EST+5")
     time.tzset()
-    sup = ("--supervisor", "sup-7", "--pin", PIN)
-    ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
-    ok("audit", "user", "add", "d-104", "--role", "dealer", "--new-pin", "harbor-1357", *sup)
-    ok("audit", "user", "add", "sup-8", "--role", "supervisor", "--new-pin", "meadow-9753", *sup)
-    ok("paigow", "settle", *SETTLE, "--wager", "25", "--user", "d-104", "--table", "PG-3")
-    ok(
-        "audit", "dispute", "open", "patron says <script>alert(1)</script> & the low hand",
-        "--table", "PG-3", "--seat", "1", "--time", "2026-05-09T13:58", "--party", "seat 1 patron",
-        "--video", "CAM-12 03:58", "--ruling", "4", "--user", "d-104",
-    )  # fmt: skip
-    ok(
-        "audit", "dispute", "resolve", "7", "--outcome", "dealer-error", "--amount", "25",
-        "--reviewer", "sup-8", "--reviewer-pin", "meadow-9753",
-        "--reason", "low hand set against the House Way", *sup,
-    )  # fmt: skip
-    ok("audit", "override", "4", "--decision", "push", "--reason", "dispute 7", *sup)
     yield path
     monkeypatch.undo()
     time.tzset()

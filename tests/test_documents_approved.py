@@ -8,12 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
+from cli import run
 from log_reads import records
-from typer.testing import CliRunner, Result
 
 from dealer.audit import approvals, open_log
 from dealer.audit.records import RecordKind
-from dealer.cli.app import build_app
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import shipped_documents
 from dealer.kernel.errors import AccessError
@@ -31,10 +30,6 @@ SETTLE = (
     "d-104",
 )
 ROOM = "name: room-2\nrules:\n  wheel: lowest\n"
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(build_app(args[0]), list(args))
 
 
 @pytest.fixture()
@@ -117,10 +112,10 @@ def test_a_live_session_with_rules_not_approved_is_refused_at_the_start(
     profile.write_text(ROOM, encoding="utf-8")
     lines = "dealer 8h 3h 5c 6s 2c 2d Jh\n1 As Kd 9c 7h 5s 3d JK base 25\nsettle\nquit\n"
     args = ["table", "--profile", str(profile), "--user", "d-104", "--table", "PG-1"]
-    result = CliRunner().invoke(build_app("table"), args, input=lines)
+    result = run(*args, stdin=lines)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr.startswith(f"Error: the table profile {profile} (sha256 ")
     approve(profile)
-    result = CliRunner().invoke(build_app("table"), args, input=lines)
+    result = run(*args, stdin=lines)
     assert result.exit_code == 0, result.output
     assert _count(db) == 1

@@ -180,6 +180,7 @@ _RICH_DECKS = (
 )
 
 
+@pytest.mark.slow
 def test_brute_force_agrees_on_random_hands() -> None:
     rng = random.Random(20261122)
     hands = list(_random_hands(rng, DECK, 1500))
@@ -211,6 +212,7 @@ def _highest_counts(hands: Iterable[frozenset[Card]]) -> Counter[str]:
     return Counter(classify(tuple(h)).events[0] for h in hands)
 
 
+@pytest.mark.slow
 def test_published_counts_of_straight_flushes_and_royals() -> None:
     """Every hand holding a five-card straight flush (a natural one or four cards and the
     joker), counted by its highest event: 32, 196, 26,092 royals (with and without a suited

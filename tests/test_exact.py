@@ -227,6 +227,7 @@ SMALL_DECKS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", SMALL_DECKS, ids=lambda d: f"{len(d.ranks)}x{len(d.suits)}")
 @pytest.mark.parametrize("order", ["paytable", "poker"])
 def test_small_deck_matches_brute_force(deck: DeckComposition, order: str) -> None:
@@ -238,6 +239,7 @@ def test_small_decks_reach_every_event() -> None:
     assert reached == set(PAYTABLE_ORDER)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(
     ranks=st.sets(st.integers(2, 14), min_size=2, max_size=13),
@@ -252,6 +254,7 @@ def test_any_small_deck_matches_brute_force(ranks: set[int], suits: set[int], jo
     assert sum(count_deck_events(deck).values()) == comb(size, 7)
 
 
+@pytest.mark.slow
 def test_no_pai_gow_below_9_high() -> None:
     deck = DeckComposition(ranks=(2, 3, 4, 5, 6, 7, 8), suits=(0, 1), joker=True)
     brute = brute_counts(deck)["paytable"]

@@ -88,6 +88,7 @@ def _bug_category(four: tuple) -> str:
     return best
 
 
+@pytest.mark.slow
 def test_every_five_card_hand() -> None:
     naturals = DECK[:-1]
     names = [str(c) for c in naturals]

@@ -89,6 +89,7 @@ DECKS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("way", WAYS)
 @pytest.mark.parametrize(
     ("deck", "hands"), [(name, 30_000 if name == "the 53 cards" else 10_000) for name in DECKS]

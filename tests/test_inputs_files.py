@@ -12,11 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli import run
 from log_reads import head
-from typer.testing import CliRunner
 
 from dealer import inputs
-from dealer.cli.app import build_app
 from dealer.kernel.documents import (
     CACHE_FORMAT,
     MAX_ALIASES,
@@ -45,26 +44,38 @@ BOMB = _bomb()
 NOT_UTF8 = "name: caf\u00e9\n".encode("latin-1")
 
 
-@pytest.fixture()
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A log with a supervisor, a dealer and one ruling already on it: one backend, as a file
-    is refused before any log is opened."""
-    path = tmp_path / "audit.sqlite"
+    is refused before any log is opened; built once for the tests to copy."""
+    folder = tmp_path_factory.mktemp("built")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DEALER_DB", str(folder / "audit.sqlite"))
+        patch.setenv("DEALER_CACHE", str(folder / "cache"))
+        patch.delenv("DEALER_PROFILE", raising=False)
+        for args in (
+            ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876"],
+            ["audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "dealer-1234"]
+            + ["--supervisor", "sup-1", "--pin", "signal-9876"],
+            ["paigow", "set", HAND, "--user", "d-1", "--table", "PG-1"],
+        ):
+            assert run(*args).exit_code == 0, args
+    return folder / "audit.sqlite"
+
+
+@pytest.fixture()
+def db(
+    built: Path,
+    copy_log: Callable[[Path | str], Path | str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Path | str:
+    """A copy of the `built` log, in DEALER_DB, with a cache of the test's own."""
+    path = copy_log(built)
     monkeypatch.setenv("DEALER_DB", str(path))
     monkeypatch.setenv("DEALER_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("DEALER_PROFILE", raising=False)
-    for args in (
-        ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876"],
-        ["audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "dealer-1234"]
-        + ["--supervisor", "sup-1", "--pin", "signal-9876"],
-        ["paigow", "set", HAND, "--user", "d-1", "--table", "PG-1"],
-    ):
-        assert run(*args).exit_code == 0, args
     return path
-
-
-def run(*args: str, stdin: str | bytes | None = None):
-    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)
 
 
 def records(db: Path) -> int:

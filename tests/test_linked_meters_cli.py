@@ -11,11 +11,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli import run
+from typer.testing import Result
 
 from dealer.audit import open_log
 from dealer.audit.chain import Checkpoint
-from dealer.cli.app import build_app
 from dealer.games.paigow.profile import load_profile
 from dealer.kernel.errors import ConfigError
 
@@ -31,10 +31,6 @@ OTHER = """name: other
 meters:
   progressive_treasure: {seed: 5000, contribution: 0.25, cap: 250000, link: FLOOR-ET-1}
 """
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(build_app(args[0]), list(args))
 
 
 @pytest.fixture

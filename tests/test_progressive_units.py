@@ -12,11 +12,10 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from cli import run
 from log_reads import records as logged
 from log_reads import use
-from typer.testing import CliRunner, Result
 
-from dealer.cli.app import build_app
 from dealer.games.paigow.bonus import (
     BonusSettings,
     Meters,
@@ -422,10 +421,6 @@ def register_supervisor(db: Path | str) -> None:
         staff.add_user(log, "sup-1", "supervisor", pin=SUPERVISOR_PIN)
 
 
-def run(*args: str) -> Result:
-    return CliRunner().invoke(build_app(args[0]), list(args))
-
-
 def records(db: Path | str) -> int:
     return len(logged(db, kind="ruling"))
 
@@ -536,13 +531,11 @@ def test_a_round_file_with_a_multi_unit_progressive(
 # -- analysis in units -----------------------------------------------------------------------
 
 
-def analyze(*args: str) -> Result:
-    return CliRunner().invoke(build_app("analyze"), ["analyze", *args])
-
-
 def test_the_exact_return_of_a_multi_unit_wager(no_log: Path) -> None:
-    one = json.loads(analyze("paytable", "PT-BJS-EC-ET-03", "--json").stdout)
-    three = json.loads(analyze("paytable", "PT-BJS-EC-ET-03", "--wager", "3", "--json").stdout)
+    one = json.loads(run("analyze", "paytable", "PT-BJS-EC-ET-03", "--json").stdout)
+    three = json.loads(
+        run("analyze", "paytable", "PT-BJS-EC-ET-03", "--wager", "3", "--json").stdout
+    )
     assert (one["units"], three["units"], three["settings"]["units"]) == (1, 3, 3)
     for a, b in zip(one["events"], three["events"], strict=True):
         if a["pays"].startswith("$"):  # a fixed pay per unit: the same return per $ wagered
@@ -557,12 +550,13 @@ def test_the_exact_return_of_a_multi_unit_wager(no_log: Path) -> None:
 
 
 def test_analysis_refuses_a_wager_that_is_not_whole_units(no_log: Path) -> None:
-    result = analyze("paytable", "PT-BJS-EC-PGI-01", "--wager", "2.50")
+    result = run("analyze", "paytable", "PT-BJS-EC-PGI-01", "--wager", "2.50")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "Error: wager $2.50: a progressive insurance wager is a whole number of $1 units\n"
     )
-    result = analyze(
+    result = run(
+        "analyze",
         "paytable",
         "PT-BJS-EC-PGI-01",
         "--wager",
@@ -572,7 +566,7 @@ def test_analysis_refuses_a_wager_that_is_not_whole_units(no_log: Path) -> None:
         "--json",
     )
     assert json.loads(result.stdout)["units"] == 2
-    report = analyze("report", "--wager", "2.50", "--format", "json")
+    report = run("analyze", "report", "--wager", "2.50", "--format", "json")
     assert (report.exit_code, report.stdout) == (1, "")
     assert report.stderr == (
         "Error: wager $2.50: a progressive insurance wager is a whole number of $1 units\n"
@@ -580,7 +574,7 @@ def test_analysis_refuses_a_wager_that_is_not_whole_units(no_log: Path) -> None:
 
 
 def test_the_report_counts_progressive_wagers_in_units(no_log: Path) -> None:
-    out = json.loads(analyze("report", "--wager", "5", "--format", "json").stdout)
+    out = json.loads(run("analyze", "report", "--wager", "5", "--format", "json").stdout)
     assert out["units"] == {"progressive_insurance": 5, "progressive_treasure": 5}
     assert (
         "Emperor's Treasure Progressive: the $5 wager is 5 units of $1; a share of the meter is "

@@ -9,33 +9,39 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from log_reads import head, records
-from typer.testing import CliRunner, Result
-
-from dealer.cli.app import build_app
+from cli import run
+from log_reads import head, records, use
+from typer.testing import Result
 
 PIN = "lantern-2468"
 ROOT = Path(__file__).resolve().parents[1]
 DEALER = "As Kd 9c 7h 5s 3d 2c"
 
 
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)
+@pytest.fixture(scope="module")
+def built(new_log: Callable[[], Path | str]) -> Path | str:
+    """S1 (bootstrap), D1 and A1 registered: records 1-3, on each backend, built once for the
+    tests to copy."""
+    with pytest.MonkeyPatch.context() as patch:
+        path = use(new_log(), patch)
+        bootstrap = run("audit", "user", "add", "S1", "--role", "supervisor", "--new-pin", PIN)
+        assert bootstrap.exit_code == 0, bootstrap.output
+        for user, role in (("D1", "dealer"), ("A1", "auditor")):
+            added = run(
+                "audit", "user", "add", user, "--role", role, "--supervisor", "S1", "--pin", PIN
+            )
+            assert added.exit_code == 0, added.output
+    return path
 
 
 @pytest.fixture
-def db(dealer_db: Path | str) -> Path | str:
-    """S1 (bootstrap), D1 and A1 registered: records 1-3, on each backend."""
-    path = dealer_db
-    assert (
-        run("audit", "user", "add", "S1", "--role", "supervisor", "--new-pin", PIN).exit_code == 0
-    )
-    for user, role in (("D1", "dealer"), ("A1", "auditor")):
-        added = run(
-            "audit", "user", "add", user, "--role", role, "--supervisor", "S1", "--pin", PIN
-        )
-        assert added.exit_code == 0, added.output
-    return path
+def db(
+    built: Path | str,
+    copy_log: Callable[[Path | str], Path | str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> Path | str:
+    """A copy of the `built` log, named in DEALER_DB."""
+    return use(copy_log(built), monkeypatch)
 
 
 def rulings(db: Path | str) -> list[tuple[str, str]]:

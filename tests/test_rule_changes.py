@@ -4,25 +4,21 @@ refused where the profile forbids changes; never asked of an analysis."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
 from typing import Any
 
+import cli
 import pytest
 from log_reads import untouched
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from dealer.cli.app import build_app
-
-APP = build_app()
+run = functools.partial(cli.run, whole=True)
 PIN = "lantern-2468"
 SUP = ("--supervisor", "sup-7", "--pin", PIN)
 ROYAL = "As Ks Qs Js Ts"
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(APP, list(args), input=stdin)
 
 
 def ok(*args: str) -> Result:
@@ -203,7 +199,7 @@ def test_a_profile_that_forbids_changes_refuses_them(place: Path, dealer_db: Pat
 
 
 def test_an_analysis_takes_no_supervisor() -> None:
-    shown = CliRunner().invoke(build_app("analyze"), ["analyze", "paytable", "--help"])
+    shown = cli.run("analyze", "paytable", "--help")
     assert shown.exit_code == 0
     assert "--rule" in shown.stdout and "--supervisor" not in shown.stdout
 

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
+from cli import run
 from log_reads import kinds
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from dealer.cli.app import build_app
 from dealer.games.paigow.session import SeatParts, parse_seat_line
 from dealer.kernel.errors import DealerError
 
@@ -40,10 +40,6 @@ def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     """An empty log on each backend; the commands run as D1."""
     monkeypatch.setenv("DEALER_USER", "D1")
     return dealer_db
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)  # as main() does
 
 
 def records(db: Path | str) -> int:

@@ -10,15 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from dealer.audit import corrections, disputes, meters, open_log, staff
 from dealer.audit.disputes import Review
 from dealer.audit.meters import MeterRange
 from dealer.audit.records import Record
-from dealer.cli.app import build_app
 from dealer.desk.shift import MeterMovement, summarize
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.demo import deal_demo_round
@@ -49,12 +48,8 @@ seats:
 """
 
 
-def invoke(*args: str, stdin: str | None = None) -> Any:
-    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)
-
-
 def rule(db: Path | str, *args: str, stdin: str | None = None) -> dict[str, Any]:
-    result = invoke(*args, "--json", "--db", str(db), "--user", "d-7", stdin=stdin)
+    result = run(*args, "--json", "--db", str(db), "--user", "d-7", stdin=stdin)
     assert result.exit_code == 0, result.output
     out: dict[str, Any] = json.loads(result.stdout)
     return out
@@ -135,9 +130,7 @@ def shift(new_log: Callable[[], Path | str]) -> dict[str, Any]:
 
 
 def summary(shift: dict[str, Any], *args: str) -> dict[str, Any]:
-    result = invoke(
-        "shift", "summary", "--table", "PG-5", "--db", str(shift["db"]), "--json", *args
-    )
+    result = run("shift", "summary", "--table", "PG-5", "--db", str(shift["db"]), "--json", *args)
     assert result.exit_code == 0, result.output
     out: dict[str, Any] = json.loads(result.stdout)
     return out
@@ -254,7 +247,7 @@ def test_a_time_range(shift: dict[str, Any]) -> None:
 
 def test_the_report_for_people(shift: dict[str, Any]) -> None:
     ids = shift["ids"]
-    result = invoke("shift", "summary", "--table", "PG-5", "--db", str(shift["db"]))
+    result = run("shift", "summary", "--table", "PG-5", "--db", str(shift["db"]))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "Shift summary: table PG-5, the first record to now"
@@ -270,7 +263,7 @@ def test_the_report_for_people(shift: dict[str, Any]) -> None:
 
 def test_a_missing_database_is_an_error_and_stays_missing(tmp_path: Path) -> None:
     missing = tmp_path / "nothing" / "audit.sqlite"
-    result = invoke("shift", "summary", "--table", "PG-5", "--db", str(missing))
+    result = run("shift", "summary", "--table", "PG-5", "--db", str(missing))
     assert result.exit_code == 1
     assert result.stderr == f"Error: there is no audit database at {missing}\n"
     assert not missing.exists() and not missing.parent.exists()
@@ -279,12 +272,12 @@ def test_a_missing_database_is_an_error_and_stays_missing(tmp_path: Path) -> Non
 def test_usage_and_domain_errors(shift: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DEALER_TABLE", raising=False)
     db = str(shift["db"])
-    assert invoke("shift", "summary", "--db", db).exit_code == 2  # --table is required
-    assert invoke("shift", "summary", "--table", "PG-5", "--bogus").exit_code == 2
-    bad = invoke("shift", "summary", "--table", "PG-5", "--db", db, "--since", "yesterday")
+    assert run("shift", "summary", "--db", db).exit_code == 2  # --table is required
+    assert run("shift", "summary", "--table", "PG-5", "--bogus").exit_code == 2
+    bad = run("shift", "summary", "--table", "PG-5", "--db", db, "--since", "yesterday")
     assert bad.exit_code == 1 and bad.stderr.startswith("Error: cannot read the time 'yesterday'")
     assert bad.stderr.count("\n") == 1
-    backwards = invoke(
+    backwards = run(
         "shift",
         "summary",
         "--table",
@@ -299,7 +292,7 @@ def test_usage_and_domain_errors(shift: dict[str, Any], monkeypatch: pytest.Monk
     assert backwards.exit_code == 1
     assert backwards.stderr == "Error: --since '2026-05-10' is not before --until '2026-05-09'\n"
     monkeypatch.setenv("DEALER_TABLE", "PG-6")
-    other = json.loads(invoke("shift", "summary", "--db", db, "--json").stdout)
+    other = json.loads(run("shift", "summary", "--db", db, "--json").stdout)
     assert (other["table"], other["rounds"], other["players_net"]) == ("PG-6", 1, 301.5)
 
 
@@ -552,7 +545,7 @@ def test_the_totals_are_those_of_the_rulings_in_effect(corrected: dict[str, Any]
 def test_the_corrections_in_the_report_for_people(corrected: dict[str, Any]) -> None:
     ids = corrected["ids"]
     when = {r.id: r.recorded_at[:19] + "Z" for r in corrected["raw"]}
-    result = invoke("shift", "summary", "--table", "PG-8", "--db", str(corrected["db"]))
+    result = run("shift", "summary", "--table", "PG-8", "--db", str(corrected["db"]))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[2:4] == [
@@ -588,7 +581,7 @@ def test_the_corrections_in_the_report_for_people(corrected: dict[str, Any]) -> 
 
 
 def test_a_large_pay_in_the_report_for_people(shift: dict[str, Any]) -> None:
-    result = invoke("shift", "summary", "--table", "PG-5", "--db", str(shift["db"]))
+    result = run("shift", "summary", "--table", "PG-5", "--db", str(shift["db"]))
     lines = result.stdout.splitlines()
     start = lines.index("Large pays (a seat's net win of more than $2,500):")
     assert lines[start : start + 8] == [
@@ -607,16 +600,16 @@ def test_rule_changes_flagged(shift: dict[str, Any]) -> None:
     """Round B was ruled with `--rule limits.progressive_insurance.max=4`: its record says so
     near the top of `audit show`, and the shift summary lists it."""
     ids, db = shift["ids"], str(shift["db"])
-    shown = invoke("audit", "show", str(ids["b"]), "--db", db)
+    shown = run("audit", "show", str(ids["b"]), "--db", db)
     assert shown.exit_code == 0, shown.output
     lines = shown.stdout.splitlines()
     assert lines[0] == f"Record {ids['b']}: ruling paigow round"
     assert lines[1].startswith("  status     in effect")  # the status first, then the changes
     assert lines[2].startswith("  in effect  ")
     assert lines[3] == "  rule changes: limits.progressive_insurance.max=4 (approved by sup-1)"
-    plain = invoke("audit", "show", str(ids["a"]), "--db", db).stdout
+    plain = run("audit", "show", str(ids["a"]), "--db", db).stdout
     assert "rule changes" not in plain
-    lines = invoke("shift", "summary", "--table", "PG-5", "--db", db).stdout.splitlines()
+    lines = run("shift", "summary", "--table", "PG-5", "--db", db).stdout.splitlines()
     start = lines.index("Rulings made with rule changes (--rule, not as the profile has it):")
     assert lines[start : start + 5] == [
         "Rulings made with rule changes (--rule, not as the profile has it):",
@@ -625,5 +618,5 @@ def test_rule_changes_flagged(shift: dict[str, Any]) -> None:
         f"#{ids['b']:<7}  limits.progressive_insurance.max=4",
         "",
     ]
-    other = invoke("shift", "summary", "--table", "PG-6", "--db", db).stdout.splitlines()
+    other = run("shift", "summary", "--table", "PG-6", "--db", db).stdout.splitlines()
     assert "No rulings made with rule changes." in other

@@ -4,24 +4,20 @@ supervisor's sign-off (`audit signoff N`), shown by `audit show`, found by `audi
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
 
+import cli
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from dealer.cli.app import build_app
-
-APP = build_app()
+run = functools.partial(cli.run, whole=True)
 PIN = "lantern-2468"
 SUP = ("--supervisor", "sup-7", "--pin", PIN)
 DEALER_PAIR = "2s 2d 4c 6h 8s 9d Jc"
 FOUR_KINGS = "Ks Kd Kc Kh As Ad 3h"
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(APP, list(args))
 
 
 def ok(*args: str) -> Result:
@@ -225,7 +221,7 @@ def test_search_and_the_shift_summary_say_what_waits(db: Path | str) -> None:
 
 def test_the_live_table_says_a_pay_awaits_sign_off(db: Path | str) -> None:
     lines = "2s 2d 4c 6h 8s 9d Jc\n4 Ks Kd Kc Kh As Ad 3h base 5000\nsettle\nhistory\nquit\n"
-    ran = CliRunner().invoke(APP, ["table", "--table", "PG-3", "--user", "d-104"], input=lines)
+    ran = run("table", "--table", "PG-3", "--user", "d-104", stdin=lines)
     assert ran.exit_code == 0, ran.output
     assert ran.stdout.splitlines()[-3:] == [
         "ruling #3 recorded",

@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from log_reads import records
-from typer.testing import CliRunner
 
-from dealer.cli.app import build_app
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.pay import PLACED
 from dealer.games.paigow.profile import load_profile
@@ -747,10 +746,6 @@ def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     """An empty log on each backend; the session runs as d-104."""
     monkeypatch.setenv("DEALER_USER", "d-104")
     return dealer_db
-
-
-def run(*args: str, stdin: str | None = None):
-    return CliRunner().invoke(build_app(args[0]), list(args), input=stdin)
 
 
 def test_exit_codes(db: Path | str, tmp_path: Path) -> None:
