@@ -123,18 +123,8 @@ def repository_texts() -> dict[PurePosixPath, str]:
 
 TEXTS = repository_texts()
 FOLDERS = {name for path in TEXTS for name in path.parts[:-1]}
-NAMING_A_SIBLING = "the House Way's first comment names the folder beside the checkout"
 
 
-def files() -> list[object]:
-    """The files of TEXTS, the House Ways expected to fail until their comment is mended."""
-    sibling = pytest.mark.xfail(strict=True, reason=NAMING_A_SIBLING)
-    return [
-        pytest.param(path, marks=sibling) if path.parent.name == "house_ways" else path
-        for path in TEXTS
-    ]
-
-
-@pytest.mark.parametrize("path", files(), ids=str)
+@pytest.mark.parametrize("path", sorted(TEXTS), ids=str)
 def test_no_file_names_a_path_outside_the_repository(path: PurePosixPath) -> None:
     assert outside(TEXTS[path], path, FOLDERS) == []

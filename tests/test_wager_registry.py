@@ -19,11 +19,10 @@ from typing import Any
 
 import pytest
 import yaml
-from typer.testing import CliRunner
+from cli import run
 
 from dealer import inputs
 from dealer.cli import render
-from dealer.cli.app import build_app
 from dealer.cli.shift import WAGER_LABELS
 from dealer.desk import paigow as desk_paigow
 from dealer.desk.context import Desk, HouseRules
@@ -238,9 +237,7 @@ def test_paigow_settle_has_its_option(
     amount = str(_amount(wager) if wager.bonus else BASE)
     options = {Wager.BASE.terms.option: str(BASE), wager.terms.option: amount}
     args = ["paigow", "settle", "--dealer", dealer, "--player", hand, "--json"]
-    result = CliRunner().invoke(
-        build_app("paigow"), [*args, *(x for o in options.items() for x in o)]
-    )
+    result = run(*args, *(x for o in options.items() for x in o))
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     if wager.bonus:
@@ -249,9 +246,7 @@ def test_paigow_settle_has_its_option(
         assert out["base"]["wager"] == BASE
     if wager.terms.on_dealer:
         declared = [*args, f"{wager.terms.option}-on-dealer"]
-        result = CliRunner().invoke(
-            build_app("paigow"), [*declared, *(x for o in options.items() for x in o)]
-        )
+        result = run(*declared, *(x for o in options.items() for x in o))
         assert result.exit_code == 0, result.output
         bonus = next(b for b in json.loads(result.stdout)["bonuses"] if b["wager"] == wager)
         assert bonus["hand"] == "dealer"
@@ -310,7 +305,7 @@ def test_paigow_settle_reads_each_amount_once(
     given = {w: str(_amount(w) if w.bonus else BASE) for w in PLACED}
     args = ["paigow", "settle", "--dealer", NO_EVENT[0], "--player", HANDS["flush"], "--json"]
     typed = [word for w, amount in given.items() for word in (w.terms.option, amount)]
-    result = CliRunner().invoke(build_app("paigow"), [*args, *typed])
+    result = run(*args, *typed)
     assert result.exit_code == 0, result.output
     assert len(json.loads(result.stdout)["bonuses"]) == len(PLACED) - 1
     wagers = sorted(what for what in reads if what.endswith("wager"))
