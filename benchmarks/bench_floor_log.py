@@ -39,7 +39,7 @@ import sqlite_utils
 
 from dealer.audit import open_log
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, seal
-from dealer.audit.records import Entry, Record
+from dealer.audit.records import Entry, Record, RecordKind
 from dealer.audit.sqlite import SQLiteStorage
 from dealer.audit.sqlite_schema import MIGRATIONS, migrate
 
@@ -91,7 +91,7 @@ def rows(records: Sequence[Record], rulings: int, tables: int) -> Iterator[dict[
         first = head.records or 0
         for record in group:
             entry = Entry(
-                kind=record.kind,
+                kind=RecordKind(record.kind),
                 user_id=f"d-{table}",
                 role=record.role,
                 table_id=table,

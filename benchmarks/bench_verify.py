@@ -44,6 +44,7 @@ def build(path: str, rulings: int) -> None:
     from dealer.audit import corrections, entries, open_log, staff
     from dealer.desk import paigow
     from dealer.desk.context import Desk, HouseRules
+    from dealer.games.paigow.pay import Wager
 
     with open_log(path) as log:
         staff.add_user(log, SUPERVISOR, "supervisor", pin=PIN)
@@ -51,18 +52,17 @@ def build(path: str, rulings: int) -> None:
             log, AUDITOR, "auditor", pin=PIN, supervisor_id=SUPERVISOR, supervisor_pin=PIN
         )
     house = HouseRules()
+    wagers = paigow.seat_wagers(
+        {
+            Wager.BASE: Decimal(25),
+            Wager.TREASURE: Decimal(5),
+            Wager.PROGRESSIVE_TREASURE: Decimal(1),
+        },
+        (),
+    )
     for i in range(rulings):
         desk = Desk(path, f"d-{1 + i % 4}", f"BV-{1 + i % 4}")
-        made = paigow.settle(
-            desk,
-            house,
-            DEALER,
-            Decimal(25),
-            player=PLAYER,
-            treasure=Decimal(5),
-            progressive_treasure=Decimal(1),
-            seat=1 + i % 6,
-        )
+        made = paigow.settle(desk, house, DEALER, wagers, player=PLAYER, seat=1 + i % 6)
         if (i + 1) % EVERY == 0:
             with open_log(path) as log:
                 entries.checkpoint(log, AUDITOR, PIN)
