@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlite_utils
+from processes import measured
 
 from dealer.audit import open_log
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, seal
@@ -136,23 +137,6 @@ def build(where: Path, records: Sequence[Record], rulings: int, tables: int) -> 
     }
 
 
-def measured(args: list[str], where: Path) -> tuple[float, float, float, str]:
-    """`dealer ARGS --db WHERE` as a whole process: wall and CPU seconds, peak resident memory
-    in MB, and the first line it printed; CalledProcessError if it fails."""
-    command = [DEALER, *args, "--db", str(where)]
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    out = process.stdout.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode:
-        raise subprocess.CalledProcessError(process.returncode, command, out)
-    cpu = usage.ru_utime + usage.ru_stime
-    return wall, cpu, usage.ru_maxrss / 1024, out.splitlines()[0] if out else ""
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rulings", type=int, default=100_000)
@@ -176,10 +160,11 @@ def main() -> None:
             f"{built['index']:.1f} s ({built['index_cpu']:.1f} s CPU)"
         )
         for command in (["audit", "verify"], ["shift", "summary", "--table", "T-01"]):
-            wall, cpu, peak, said = measured(command, where)
-            shown = " ".join(command)
+            run = measured([DEALER, *command, "--db", str(where)])
+            shown, said = " ".join(command), run.out.splitlines()[0] if run.out else ""
             print(
-                f"dealer {shown:<28} {wall:6.1f} s ({cpu:.1f} s CPU)  peak {peak:4.0f} MB  {said}"
+                f"dealer {shown:<28} {run.wall:6.1f} s ({run.cpu:.1f} s CPU)  "
+                f"peak {run.peak_mb:4.0f} MB  {said}"
             )
 
 

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from processes import measured
 
 DEALER = "Ks Kd 4c 4h As 9d 2c"
 PLAYER = "Qs Qh Jc Jd 8s 3h 2d"
@@ -71,32 +70,17 @@ def build(path: str, rulings: int) -> None:
                 )
 
 
-def run_once(command: list[str]) -> tuple[float, float, int, str]:
-    """Wall and CPU seconds, peak resident memory (KiB) and output of one run of `command`,
-    which must pass."""
-    began = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    said = process.stdout.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - began
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed with exit status {process.returncode}")
-    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, said.strip()
-
-
 def measure(path: str, runs: int) -> None:
     """Print the median wall time and the largest peak memory of `runs` verifies of `path`."""
     dealer = str(Path(sys.executable).with_name("dealer"))
-    results = [run_once([dealer, "audit", "verify", "--db", path]) for _ in range(runs)]
-    wall = statistics.median(result[0] for result in results)
-    cpu = statistics.median(result[1] for result in results)
-    peak = max(result[2] for result in results)
-    print(results[0][3])
+    results = [measured([dealer, "audit", "verify", "--db", path]) for _ in range(runs)]
+    wall = statistics.median(result.wall for result in results)
+    cpu = statistics.median(result.cpu for result in results)
+    peak = max(result.peak_mb for result in results)
+    print(results[0].out.strip())
     print(
         f"over {runs} runs: median {wall:.2f} s wall, {cpu:.2f} s CPU; "
-        f"peak resident memory {peak / 1024:.1f} MB"
+        f"peak resident memory {peak:.1f} MB"
     )
 
 
