@@ -1,5 +1,5 @@
 """`python -m dealer`."""
 
-from dealer.cli.app import main
+from dealer.cli import main
 
 main()

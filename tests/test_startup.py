@@ -30,7 +30,7 @@ import pytest
 PROBE = """
 import gc, json, sys
 sys.argv = ["dealer", *json.loads(sys.argv[1])]
-from dealer.cli.app import main
+from dealer.cli import main
 try:
     main()
 except SystemExit as exc:
@@ -95,6 +95,8 @@ ALLOWED_DEALER = frozenset(
         "dealer.cli.common",
         "dealer.cli.paigow",
         "dealer.cli.render",
+        "dealer.cli.signals",
+        "dealer.cli.streams",
         "dealer.desk",
         "dealer.desk.context",
         "dealer.desk.paigow",
@@ -182,7 +184,7 @@ def test_a_ruling_loads_only_its_own_dealer_modules(loaded: set[str]) -> None:
 
 
 def test_the_collector_runs_again_after_start_up(probed: dict[str, object]) -> None:
-    """Start-up pauses the garbage collector (`dealer.cli`, `app.main`); the command, and a
+    """Start-up pauses the garbage collector (`dealer.cli.main`); the command, and a
     long live session with it, runs with it on."""
     assert probed["collecting"] is True
 

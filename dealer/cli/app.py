@@ -8,7 +8,6 @@ from __future__ import annotations
 import importlib
 import os
 import re
-import signal
 import sys
 import warnings
 from collections.abc import Sequence
@@ -18,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from dealer import __version__
-from dealer.cli import collector_paused
+from dealer.cli.signals import Terminated
 from dealer.desk.context import DeskNotice
 from dealer.kernel.errors import DealerError
 
@@ -68,7 +67,7 @@ class _ErrorBoundary(TyperGroup):
             _refuse(str(exc), 1, words)
         except _Interrupted:
             _refuse("interrupted", 130, words)
-        except _Terminated:
+        except Terminated:
             _refuse("terminated", 143, words)
         except typer.TyperException as exc:  # the framework's: a command line it cannot parse
             if _asks_for_help(exc):
@@ -87,12 +86,6 @@ class _ErrorBoundary(TyperGroup):
 
 class _Interrupted(Exception):
     """Ctrl-C (SIGINT) while a command ran: carried past the framework to the boundary."""
-
-
-class _Terminated(BaseException):
-    """SIGTERM while a command ran. A BaseException, not a KeyboardInterrupt: it passes the
-    framework and a live session's Ctrl-C handling untouched, running every clean-up on its
-    way to the boundary."""
 
 
 def _asks_for_help(exc: typer.TyperException) -> bool:
@@ -211,31 +204,10 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-def _interrupted(signum: int, frame: object) -> None:
-    """SIGINT (Ctrl-C): stop the command, through the error boundary. One is enough: later ones
-    are not heard, so that none cuts the clean-up short (a live session at a terminal, where
-    Ctrl-C only drops the line being typed, listens again)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise KeyboardInterrupt
-
-
-def _terminated(signum: int, frame: object) -> None:
-    """SIGTERM (`kill`, a service manager): stop the command like Ctrl-C, exit status 143;
-    neither signal is heard again, so that none cuts the clean-up short."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise _Terminated
-
-
-def main() -> None:
-    """Console-script entry point. SIGINT is taken by `_interrupted` even where the parent left
-    it ignored (a job a script started in the background), where Python installs no handler;
-    SIGTERM by `_terminated`."""
-    signal.signal(signal.SIGINT, _interrupted)
-    signal.signal(signal.SIGTERM, _terminated)
-    words = [a for a in sys.argv[1:] if not a.startswith("-")]
+def for_command_line(argv: Sequence[str]) -> typer.Typer:
+    """The app a command line runs: only the group its first word names, with only the command
+    its second word names (every group when the first word is none)."""
+    words = [a for a in argv if not a.startswith("-")]
     group = words[0] if words and words[0] in GROUPS else None
     command = words[1] if group and len(words) > 1 else None
-    with collector_paused():  # as the framework (`dealer.cli`): its modules live to the end
-        app = build_app(group, command)
-    app()
+    return build_app(group, command)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 
+from dealer.cli.streams import StreamError
 from dealer.desk.context import UNASSIGNED_TABLE, HouseRules, desk_for, own_table_desk
 from dealer.desk.recording import Recorded, rule_lines
 from dealer.kernel.errors import DealerError
@@ -62,15 +63,24 @@ SeedOption = Annotated[
 def emit(
     ruling: Ruling, ruling_id: int | None, as_json: bool, human: Callable[[Ruling], str]
 ) -> None:
-    """Show one recorded ruling."""
-    if as_json:
-        typer.echo(json.dumps(ruling.to_json(ruling_id), ensure_ascii=False))
-    else:
-        typer.echo(human(ruling))
-        if ruling_id is not None:
-            typer.echo(f"ruling #{ruling_id} recorded")
-            if "signoff_required" in ruling.result:
-                typer.echo(f"awaiting sign-off: dealer audit signoff {ruling_id}")
+    """Show one recorded ruling; if standard output fails, the one `Error:` line says the ruling
+    was recorded all the same, and where to read it."""
+    try:
+        if as_json:
+            typer.echo(json.dumps(ruling.to_json(ruling_id), ensure_ascii=False))
+        else:
+            typer.echo(human(ruling))
+            if ruling_id is not None:
+                typer.echo(f"ruling #{ruling_id} recorded")
+                if "signoff_required" in ruling.result:
+                    typer.echo(f"awaiting sign-off: dealer audit signoff {ruling_id}")
+    except StreamError as exc:
+        if ruling_id is None:
+            raise
+        raise StreamError(
+            f"ruling #{ruling_id} was recorded, but {exc}: read it with "
+            f"'dealer audit show {ruling_id}'"
+        ) from None
 
 
 def emit_event(event: str, **fields: Any) -> None:
