@@ -22,6 +22,7 @@ from typing import Generic, Protocol, TypeVar
 import typer
 
 from dealer.kernel.errors import DealerError
+from dealer.kernel.text import QUOTE_LIMIT
 
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
@@ -47,6 +48,17 @@ class Session(Protocol[R_co]):
     def finish(self) -> R_co:
         """The end of the session (`DealerError` when it may not end now)."""
         ...
+
+
+LINE_LIMIT = 4096
+"""The most characters a line of a live session may have (a longer one is refused, and only this
+much of it is ever held: the rest is read and dropped)."""
+
+
+def _skip_rest_of_line() -> None:
+    """Read and drop what is left of an over-long line, a bounded piece at a time."""
+    while (more := sys.stdin.readline(LINE_LIMIT)) and not more.endswith("\n"):
+        pass
 
 
 def at_terminal() -> bool:
@@ -79,9 +91,11 @@ class Console(Generic[R]):
                     if self.interactive:
                         sys.stderr.write(prompt)
                         sys.stderr.flush()
-                    text = sys.stdin.readline()
+                    text = sys.stdin.readline(LINE_LIMIT + 1)
                     if not text:
                         raise EOFError
+                    if len(text) > LINE_LIMIT and not text.endswith("\n"):
+                        _skip_rest_of_line()
             except EOFError:
                 if self.interactive:
                     typer.echo("", err=True)
@@ -136,6 +150,9 @@ class Console(Generic[R]):
             if not text or text.startswith("#"):
                 continue
             try:
+                if len(text) > LINE_LIMIT:
+                    text = text[:QUOTE_LIMIT] + "…"
+                    raise DealerError(f"a line may be at most {LINE_LIMIT:,} characters")
                 reply = session.step(text)
             except DealerError as exc:
                 count += 1

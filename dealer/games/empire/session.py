@@ -14,6 +14,7 @@ from dealer.games.empire.rulings import hand_ruling
 from dealer.inputs import seat_first
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
+from dealer.kernel.text import quoted
 from dealer.kernel.turns import SeatTurns, moving_seat
 
 _NUMBER = re.compile(r"[0-9]{1,9}")
@@ -42,7 +43,7 @@ def read_move(text: str) -> Move:
     seat, words = seat_first(text)
     parts = words.lower().split()
     if not parts or parts[0] not in ACTIONS:
-        raise DealerError(f"unknown move {words!r}: type {MOVES_HELP}")
+        raise DealerError(f"unknown move {quoted(words)}: type {MOVES_HELP}")
     action, rest = parts[0], parts[1:]
     if action in ("bet", "raise"):
         if len(rest) != 1:

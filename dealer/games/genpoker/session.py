@@ -14,6 +14,7 @@ from dealer.games.genpoker.rulings import draw_ruling
 from dealer.inputs import seat_first
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
+from dealer.kernel.text import quoted
 from dealer.kernel.turns import SeatTurns, moving_seat
 
 
@@ -45,7 +46,7 @@ def read_discard(text: str) -> Discard:
         if not cards:
             raise DealerError(f"name the cards to discard, or stand: {MOVES_HELP}")
         return Discard(seat, cards, words)
-    raise DealerError(f"unknown move {words!r}: type {MOVES_HELP}")
+    raise DealerError(f"unknown move {quoted(words)}: type {MOVES_HELP}")
 
 
 def discard(state: DrawRound, text: str) -> tuple[DrawRound, int, Discard]:

@@ -18,6 +18,7 @@ from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
 from dealer.kernel.replies import ReplyKind
 from dealer.kernel.ruling import Ruling
+from dealer.kernel.text import quoted
 
 MOVE_KINDS = ("leader", "play", "swap", "run-off")
 _SEAT = re.compile(r"[0-9]{1,9}")
@@ -43,11 +44,11 @@ def parse_move(text: str) -> Move:
     kind = words[0].lower() if words else ""
     kind = "run-off" if kind == "runoff" else kind
     if kind not in MOVE_KINDS:
-        raise DealerError(f"unknown move {text!r}: expected one of {', '.join(MOVE_KINDS)}")
+        raise DealerError(f"unknown move {quoted(text)}: expected one of {', '.join(MOVE_KINDS)}")
     wants_card = kind in ("play", "swap")
     if len(words) != (3 if wants_card else 2) or not _SEAT.fullmatch(words[1]):
         form = f"{kind} SEAT CARD" if wants_card else f"{kind} SEAT"
-        raise DealerError(f"bad move {text!r}: expected {form!r}")
+        raise DealerError(f"bad move {quoted(text)}: expected {form!r}")
     card = parse_card(words[2]) if wants_card else None
     return Move(kind, int(words[1]) - 1, card)
 
