@@ -320,21 +320,32 @@ def _decoded(data: bytes, what: str, where: str | Path) -> str:
 
 
 def _open_file(path: str | Path, what: str, limit: int) -> BinaryIO:
-    """The file at `path` opened to read bytes, once it is known to be a file within `limit`."""
+    """The file at `path` opened to read bytes, once it is known to be a regular file within
+    `limit`. It is opened without waiting (a FIFO nobody writes would hold the command for
+    ever) and checked as opened, so what is read is what was checked: a directory, a FIFO, a
+    device or a socket is refused."""
     try:
-        found = os.stat(path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise InputFileError(what, path, "there is no such file") from None
+    except IsADirectoryError:
+        raise InputFileError(what, path, "it is a directory, not a file") from None
     except OSError as exc:
         raise InputFileError(what, path, exc.strerror or str(exc)) from None
+    found = os.fstat(fd)
+    problem = None
     if stat.S_ISDIR(found.st_mode):
-        raise InputFileError(what, path, "it is a directory, not a file")
-    if stat.S_ISREG(found.st_mode) and found.st_size > limit:
+        problem = "it is a directory, not a file"
+    elif not stat.S_ISREG(found.st_mode):
+        problem = "it is not a regular file (a FIFO, a device or a socket); give a file"
+    if problem is not None:
+        os.close(fd)
+        raise InputFileError(what, path, problem)
+    if found.st_size > limit:
+        os.close(fd)
         raise _too_large(what, path, limit)
-    try:
-        return open(path, "rb")  # noqa: SIM115 - the caller closes it
-    except OSError as exc:
-        raise InputFileError(what, path, exc.strerror or str(exc)) from None
+    os.set_blocking(fd, True)
+    return open(fd, "rb")  # noqa: SIM115 - the caller closes it
 
 
 def _read_at_most(stream: Any, limit: int, what: str, where: str | Path) -> bytes:

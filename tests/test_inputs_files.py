@@ -7,6 +7,7 @@ the input, no traceback, and the audit log exactly as it was. Then the limits th
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -161,12 +162,23 @@ def gone(name: str) -> Make:
     return lambda place: missing(place, name)
 
 
+def fifo(name: str) -> Make:
+    """A FIFO nobody writes: opening it to read would wait for ever."""
+
+    def make(place: Path) -> Path:
+        os.mkfifo(place / name)
+        return place / name
+
+    return make
+
+
 def in_folder(name: str, content: str) -> Make:
     return lambda place: write(directory(place, "tables"), name, content)
 
 
 DUPLICATE_RULE = "rules:\n  foul: reset\n  foul: push\n"
 DIRECTORY = "is a directory, not a file"
+NOT_REGULAR = "is not a regular file (a FIFO, a device or a socket)"
 PAYTABLES, PROFILE = approve("paytables"), approve("profile")
 CASES: list[tuple[str, Callable[[Path], list[str]], Make, str]] = [
     # what, the command, the file, a part of the one error line
@@ -202,6 +214,13 @@ CASES: list[tuple[str, Callable[[Path], list[str]], Make, str]] = [
     ("pay-table alias bomb in a folder", paytables_dir, in_folder("t.yaml", BOMB), "values"),
     ("approved profile not UTF-8", PROFILE, text("p.yaml", NOT_UTF8), "not UTF-8"),
     ("approved profile too large", PROFILE, big("p.yaml", inputs.DOCUMENT_LIMIT), "than 1 MiB"),
+    ("profile FIFO", profile, fifo("p.yaml"), NOT_REGULAR),
+    ("round FIFO", round_file, fifo("r.yaml"), NOT_REGULAR),
+    ("batch FIFO", batch, fifo("b.txt"), NOT_REGULAR),
+    ("House Way FIFO", house_way, fifo("w.yaml"), NOT_REGULAR),
+    ("combination table FIFO", combinations, fifo("c.yaml"), NOT_REGULAR),
+    ("pay-table FIFO", PAYTABLES, fifo("t.yaml"), NOT_REGULAR),
+    ("approved profile FIFO", PROFILE, fifo("p.yaml"), NOT_REGULAR),
 ]
 
 
