@@ -90,6 +90,7 @@ def packet(db: LogLocation | None, dispute_id: int) -> Packet:
         )
 
 
-def save(path: Path, text: str) -> None:
-    """The packet's page written to `path` whole and private, as an export is."""
-    write_whole(path, text)
+def save(path: Path, text: str, db: LogLocation | None) -> None:
+    """The packet's page written to `path` whole and private, as an export is (never over the
+    log at `db`)."""
+    write_whole(path, text, db)

@@ -18,7 +18,7 @@ from dealer.audit.export import export as write_records
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.status import Status, status
 from dealer.audit.verify import verify as verify_log
-from dealer.desk.context import Desk, LogLocation, open_desk_log
+from dealer.desk.context import Desk, LogLocation, log_location, open_desk_log
 from dealer.games import empire, genpoker, hyrule
 from dealer.inputs import PAIGOW_SEATS, text_file
 from dealer.kernel.errors import AuditError, DealerError
@@ -76,6 +76,42 @@ class Verification(NamedTuple):
 
     result: VerifyResult
     checkpoints: int
+
+
+LOG_COMPANIONS = ("", "-wal", "-shm", "-journal")
+"""The audit log's own file and the files SQLite keeps beside it: never an output's target."""
+
+
+def refuse_log_target(path: Path, db: LogLocation | None) -> None:
+    """DealerError, before anything is written, when writing `path` (an export, a dispute
+    packet's page, a checkpoint line) would write over the audit log at `db`, a file SQLite
+    keeps beside it (`-wal`, `-shm`, `-journal`: by name, or the same file under another name),
+    or any other SQLite database (another log)."""
+    from dealer.audit.sqlite import SQLITE_HEADER
+
+    target = Path(os.path.realpath(path))
+    log = log_location(db)
+    if isinstance(log, Path):
+        own = Path(os.path.realpath(log))
+        for suffix in LOG_COMPANIONS:
+            companion = own.with_name(own.name + suffix)
+            same = target == companion or (
+                target.exists() and companion.exists() and os.path.samefile(target, companion)
+            )
+            if same:
+                what = "the audit log" if not suffix else f"the audit log's {suffix[1:]} file"
+                raise DealerError(f"cannot write {path}: it is {what}; name another file")
+    if not target.is_file():  # not there, or a device: nothing of a log to lose
+        return
+    try:
+        with open(target, "rb") as existing:
+            header = existing.read(len(SQLITE_HEADER))
+    except OSError:
+        return  # not readable: the write itself says what is wrong
+    if header == SQLITE_HEADER:
+        raise DealerError(
+            f"cannot write {path}: it is an SQLite database (a log?); name another file"
+        )
 
 
 def _private(path: Path, how: int) -> IO[str]:
@@ -157,6 +193,8 @@ def show(db: LogLocation | None, record_id: int) -> Shown:
 def export(db: LogLocation | None, fmt: str, flt: RecordFilter, to: IO[str] | Path) -> int:
     """Write the matching records with their hashes as `csv` or `jsonl` to a stream or into a
     file (created or replaced whole: never left half written); return how many."""
+    if isinstance(to, Path):
+        refuse_log_target(to, db)
     with open_desk_log(db, read_only=True) as log:
         if not isinstance(to, Path):
             return write_records(log, to, fmt, flt)
@@ -167,9 +205,10 @@ def export(db: LogLocation | None, fmt: str, flt: RecordFilter, to: IO[str] | Pa
             raise DealerError(f"cannot write {to}: {exc.strerror}") from None
 
 
-def write_whole(path: Path, text: str) -> None:
+def write_whole(path: Path, text: str, db: LogLocation | None) -> None:
     """`text` into `path`, created 0600 or replaced whole (as an export); DealerError naming
-    the file when it cannot be written."""
+    the file when it cannot be written, or when it is the log at `db` (`refuse_log_target`)."""
+    refuse_log_target(path, db)
     try:
         with _whole(path) as out:
             out.write(text)
@@ -214,6 +253,8 @@ def checkpoint(desk: Desk, pin: str, output: Path | None = None) -> Checkpoint:
     if output is not None and (output.is_dir() or not output.parent.is_dir()):
         why = "it is a folder" if output.is_dir() else f"there is no folder {output.parent}"
         raise DealerError(f"cannot write the checkpoint to {output}: {why}")
+    if output is not None:
+        refuse_log_target(output, desk.db)
     with open_desk_log(desk.db) as log:
         made = entries.checkpoint(log, desk.user, pin, table_id=desk.table)
     if output is not None:

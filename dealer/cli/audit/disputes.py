@@ -189,7 +189,7 @@ def dispute_packet(
 
     found = packet.packet(db, inputs.record_id(dispute_id, "dispute"))
     if html is not None:
-        packet.save(html, packet_html(found))
+        packet.save(html, packet_html(found), db)
     if as_json:
         echo_json(found.to_dict())
     else:
