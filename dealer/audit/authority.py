@@ -11,8 +11,10 @@ Otherwise AccessError is raised; when the id is a registered user's (a dealer, a
 disabled or locked supervisor, a wrong PIN), an `access-denied` record first says who tried what
 and why it was refused, and the `LOCKOUT_AFTER`th wrong PIN in a row also records their lock.
 An id nobody registered writes nothing: it is no one to put on the record, and a mistyped id
-must not fill the log. A checkpoint runs through it too, open to auditors as well
-(`roles`), so it is signed by its maker like a supervisor action.
+must not fill the log.
+
+A checkpoint runs through it too, open to auditors as well (`roles`), so it is signed by its
+maker like a supervisor action.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dealer.audit.chain import Checkpoint
 from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role, UserRow
 from dealer.audit.users import User
 from dealer.kernel.errors import AccessError
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -45,9 +48,10 @@ class SigningTransaction:
         self._tx, self._signer_id, self._private = tx, signer_id, private
 
     def append(self, entry: Entry) -> int:
-        """Sign `entry` if its maker is the signer, then append it."""
+        """Sign `entry` if its maker is the signer, as the record after the head (which cannot
+        move in a write transaction), then append it."""
         if self._private is not None and entry.user_id == self._signer_id:
-            entry = keys.sign(entry, self._private)
+            entry = keys.sign(entry, self._private, self._tx.head().head_hash)
         return self._tx.append(entry)
 
     @property
@@ -112,6 +116,15 @@ class SigningTransaction:
         return self._tx.supervisor_ever_registered()
 
 
+class Countersigner(NamedTuple):
+    """A supervisor who approves someone else's record (a dispute's second reviewer, a ruling's
+    approver of its rule changes), their PIN checked: their id and the key it opened (None: a
+    PIN from before signing keys, which signs nothing)."""
+
+    user_id: str
+    private: Ed25519PrivateKey | None
+
+
 def supervised(
     storage: Storage,
     supervisor_id: str | None,
@@ -129,6 +142,28 @@ def supervised(
 
     The secret is checked (scrypt, slow on purpose) before the write lock is taken, against the
     row read then; under the lock the row is read again and checked again only if it changed."""
+    return _authorised(
+        storage,
+        supervisor_id,
+        pin,
+        action,
+        lambda tx, user, private: work(SigningTransaction(tx, user.user_id, private), user),
+        table_id=table_id,
+        roles=roles,
+    )
+
+
+def _authorised(
+    storage: Storage,
+    supervisor_id: str | None,
+    pin: str | None,
+    action: str,
+    work: Callable[[WriteTransaction, User, Ed25519PrivateKey | None], T],
+    *,
+    table_id: str = "",
+    roles: Sequence[str] = (Role.SUPERVISOR,),
+) -> T:
+    """`supervised`'s checks, with `work` given the key the PIN opened."""
     if not supervisor_id or not isinstance(supervisor_id, str):
         raise AccessError(users.needs_id(action, roles))
     typed = pin if isinstance(pin, str) else ""
@@ -148,7 +183,7 @@ def supervised(
         )
         if refused is None:
             private = opened.private if opened is not None else None
-            return work(SigningTransaction(tx, supervisor_id, private), users.user_of(row))
+            return work(tx, users.user_of(row), private)
         code, sentence = refused
         tx.append(
             Entry(
@@ -172,6 +207,28 @@ def authenticate(storage: Storage, user_id: str, pin: str, action: str) -> User:
     """The supervisor `user_id` if `pin` is theirs and they may do `action` (nothing is
     written); otherwise the refusal is recorded and AccessError raised."""
     return supervised(storage, user_id, pin, action, lambda tx, user: user)
+
+
+def countersigner(storage: Storage, user_id: str, pin: str, action: str) -> Countersigner:
+    """The supervisor `user_id`, with the key `pin` opens, to countersign what they approve
+    (`append_countersigned`); otherwise the refusal is recorded and AccessError raised."""
+    return _authorised(
+        storage,
+        user_id,
+        pin,
+        action,
+        lambda tx, user, private: Countersigner(user.user_id, private),
+    )
+
+
+def append_countersigned(
+    tx: WriteTransaction, entry: Entry, approver: Countersigner, signer: str
+) -> int:
+    """Append `entry`, countersigned by `approver` (whom its field `signer` names) as the record
+    after the transaction's head; then signed by its maker where `tx` signs (`supervised`)."""
+    if approver.private is not None:
+        entry = keys.countersign(entry, approver.private, tx.head().head_hash, signer)
+    return tx.append(entry)
 
 
 def append_supervised(storage: Storage, entry: Entry, pin: str) -> int:
