@@ -13,27 +13,37 @@ and why it was refused, and the `LOCKOUT_AFTER`th wrong PIN in a row also record
 An id nobody registered writes nothing: it is no one to put on the record, and a mistyped id
 must not fill the log.
 
+The tool never acts on what verify would reject. The users table is where the tool reads
+standing fast, but it is the log's `user` records that vouch for it: before the work, the
+supervisor's row must be what the log's sound `user` records say (`chain_users`: each made by
+an active supervisor of that point and signed by their key, or the bootstrap; a lock only
+disables its own maker), else the work is refused in one line and nothing is written. And a
+supervisor's record read back (a void, a sign-off, a dispute's resolution, an approval) counts
+only if its maker was an active supervisor then, by those records, and it carries their valid
+signature for its place (`vouch_problem`).
+
 A checkpoint runs through it too, open to auditors as well (`roles`), so it is signed by its
 maker like a supervisor action.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dealer.audit import keys, users
 from dealer.audit.chain import Checkpoint
 from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role, UserRow
-from dealer.audit.users import User
+from dealer.audit.users import User, UserAction
 from dealer.kernel.errors import AccessError
 from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from dealer.audit.storage import Storage, WriteTransaction
+    from dealer.audit.storage import Reads, Storage, WriteTransaction
 
 T = TypeVar("T")
 
@@ -182,6 +192,9 @@ def _authorised(
             row, supervisor_id, opened is not None, action, locked=locked, roles=roles
         )
         if refused is None:
+            forged = _chain_problem(tx, row)
+            if forged is not None:
+                raise AccessError(forged)
             private = opened.private if opened is not None else None
             return work(tx, users.user_of(row), private)
         code, sentence = refused
@@ -207,6 +220,127 @@ def authenticate(storage: Storage, user_id: str, pin: str, action: str) -> User:
     """The supervisor `user_id` if `pin` is theirs and they may do `action` (nothing is
     written); otherwise the refusal is recorded and AccessError raised."""
     return supervised(storage, user_id, pin, action, lambda tx, user: user)
+
+
+class ChainUser(NamedTuple):
+    """A user's standing as the log's sound `user` records say: role, active, public key."""
+
+    role: str
+    active: bool
+    key: str | None
+
+
+class ChainUsers(NamedTuple):
+    """The users the log's sound `user` records set up to a point, and the first of those
+    records carrying a format-2 signature (from which every signature is bound to its place)."""
+
+    standing: dict[str, ChainUser]
+    bound_since: int | None
+
+
+def chain_users(reads: Reads, before: int | None = None) -> ChainUsers:
+    """The users as the log's `user` records before record `before` (all, when None) say,
+    each record counted only if it is sound: the bootstrap (the first, registering its own
+    maker, signed with the key it records), a lock (only disabling its own maker: a role or key
+    it carries is ignored), or a change made in the supervisor role by an active supervisor of
+    that point, signed by their key then (one with no key, a PIN from before signing keys,
+    could not sign), with a signature no earlier user record spent. A record that is not sound
+    changes no one's standing."""
+    standing: dict[str, ChainUser] = {}
+    bound: int | None = None
+    spent: set[bytes] = set()
+    for row in reads.rows(RecordFilter(kind=RecordKind.USER)):
+        record_id = int(row["id"])
+        if before is not None and record_id >= before:
+            break
+        result = _object(row["result"])
+        who, maker = result.get("user"), str(row["user_id"])
+        if not isinstance(who, str):
+            continue
+        if row["action"] == UserAction.LOCK:
+            if who == maker and who in standing:
+                standing[who] = standing[who]._replace(active=False)
+            continue
+        if not standing and who == maker:
+            key = result.get("key")
+        else:
+            now = standing.get(maker)
+            if row["role"] != Role.SUPERVISOR or now is None or not now.active:
+                continue
+            if now.role != Role.SUPERVISOR:
+                continue
+            key = now.key
+        if isinstance(key, str):
+            found = keys.signature_of(row)
+            value = keys.signature_bytes(found) if found is not None else None
+            if _signed_problem(row, key, bound) is not None or value is None or value in spent:
+                continue
+            spent.add(value)
+            if bound is None and _format(row) == keys.FORMAT:
+                bound = record_id
+        new_key = result.get("key")
+        standing[who] = ChainUser(
+            str(result.get("role")),
+            result.get("active") is True,
+            new_key if isinstance(new_key, str) else None,
+        )
+    return ChainUsers(standing, bound)
+
+
+def vouch_problem(reads: Reads, row: Mapping[str, Any]) -> str | None:
+    """Why the tool may not act on the stored supervisor record `row` (a void, a sign-off, a
+    dispute's resolution, an approval): its maker was not an active supervisor at that point
+    by the log's sound `user` records (`chain_users`), or it does not carry their valid
+    signature for its content and place; None when it may."""
+    users_then = chain_users(reads, before=int(row["id"]))
+    maker = str(row["user_id"])
+    now = users_then.standing.get(maker)
+    if row["role"] != Role.SUPERVISOR or now is None or now.role != Role.SUPERVISOR:
+        return f"{maker} was not a supervisor then"
+    if not now.active:
+        return f"{maker} was disabled then"
+    if now.key is None:
+        return None
+    return _signed_problem(row, now.key, users_then.bound_since)
+
+
+def _signed_problem(row: Mapping[str, Any], key: str, bound: int | None) -> str | None:
+    """Why `row` is not signed by `key` as the log at that point requires (format 2 from the
+    first format-2 user record on)."""
+    problem = keys.signature_problem(row, key)
+    if problem is None and bound is not None and _format(row) != keys.FORMAT:
+        return "its signature is of format 1, not bound to its place"
+    return problem
+
+
+def _format(row: Mapping[str, Any]) -> int | None:
+    found = keys.signature_of(row)
+    return keys.signature_format(found) if found is not None else None
+
+
+def _object(text: object) -> dict[str, Any]:
+    try:
+        value = json.loads(str(text))
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _chain_problem(reads: Reads, row: UserRow) -> str | None:
+    """Why the users row `row` is not what the log's sound `user` records say (a users row or a
+    user record written around the tool): its role, active state or key differ."""
+    said = chain_users(reads).standing.get(row.user_id)
+    if (
+        said is None
+        or said.role != row.role
+        or said.active != row.active
+        or said.key != keys.public_key(row.pin_hash)
+    ):
+        return (
+            f"{row.user_id}'s standing in the users table is not what the log's signed user "
+            "records say (run dealer audit verify): refused, nothing was written"
+        )
+    return None
 
 
 def countersigner(storage: Storage, user_id: str, pin: str, action: str) -> Countersigner:

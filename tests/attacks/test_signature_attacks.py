@@ -23,9 +23,10 @@ from log_reads import records, rows, use
 from typer.testing import Result
 
 import dealer
-from dealer.audit import disputes, entries, keys, open_log
+from dealer.audit import disputes, entries, keys, open_log, users
 from dealer.audit.chain import record_hash
-from dealer.audit.records import Entry, canonical_json, utc_now
+from dealer.audit.records import Entry, UserRow, canonical_json, utc_now
+from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import DealerError
 
 run = functools.partial(cli.run, whole=True)
@@ -225,6 +226,24 @@ def test_a_log_of_the_earlier_build_verifies_and_takes_no_old_copy(old_log: Path
     )
 
 
+def test_an_exact_copy_on_a_log_of_the_earlier_build_re_enables_no_one(old_log: Path) -> None:
+    """Attack 8 on a log the earlier build wrote, before this build signed anything on it: an
+    exact copy of "sup-7 registered sup-9" (format 1, valid anywhere) with its users row does
+    not let the disabled sup-9 void (its signature is spent), and verify fails on it."""
+    registered = rows(old_log, ids=(2,))[0]
+    copy = append_to_file(old_log, registered, ("sup-9", "supervisor", 1, pin_blob(old_log, 2)))
+    voided = run("audit", "void", "4", "--reason", "misdeal", "--supervisor", "sup-9",
+                 "--pin", PIN9)  # fmt: skip
+    assert voided.exit_code == 1 and records(old_log, kind="void") == []
+    found = verified()
+    assert (found["ok"], found["first_bad"], found["problem"]) == (
+        False,
+        copy,
+        f"record {copy} (user): at that point its signature was already used by an earlier "
+        "record: it is a copy",
+    )
+
+
 # --- attack 11: everyone named signs -------------------------------------------------------------
 
 
@@ -387,3 +406,89 @@ def test_a_rule_change_approver_named_without_a_signature_fails_verify(
         forged,
         f"record {forged} (ruling): at that point it carries no countersignature of sup-7",
     )
+
+
+# --- attack 5, the tool's side: it never acts on a record verify would reject ---------------------
+
+
+def own_append(where: Path | str, entry: Entry, user: UserRow | None = None) -> int | None:
+    """`entry` appended through the backend's own write path, as a dealer can (a terminal login
+    calling the append function on PostgreSQL; the holder of the SQLite file), with a users row
+    going with it (`user`, its record id filled in); its id, or None when the backend refused
+    it."""
+    try:
+        with open_log(where) as log, log.transaction() as tx:
+            made = tx.append(entry)
+            if user is not None:
+                tx.add_user(user._replace(record_id=made))
+    except DealerError:
+        return None
+    return made
+
+
+def test_a_dealer_who_made_themself_a_supervisor_cannot_void(dealer_db: Path | str) -> None:
+    """Attack 5: d-1 appends, in their own name, a user record and a users row making
+    themself a supervisor with a key of their own, then voids ruling 4 with their PIN:
+    refused, and nothing is voided (the tool reads the log's signed user records)."""
+    staff()
+    blob, _ = keys.make_key("d1-own-pin-0")
+    forged = own_append(
+        dealer_db,
+        Entry(
+            kind="user",
+            user_id="d-1",
+            role="dealer",
+            action="add",
+            result=users.user_record_result("d-1", "supervisor", True, blob),
+        ),
+        UserRow(0, "d-1", "supervisor", True, blob),
+    )
+    voided = run("audit", "void", "4", "--reason", "misdeal", "--supervisor", "d-1",
+                 "--pin", "d1-own-pin-0")  # fmt: skip
+    assert voided.exit_code == 1, voided.output
+    assert records(dealer_db, kind="void") == []
+    assert forged is None or not verified()["ok"]
+
+
+def test_a_void_in_the_supervisor_role_by_a_dealer_is_not_acted_on(dealer_db: Path | str) -> None:
+    """Attack 5: d-1 appends an (unsigned) void of ruling 4 in the supervisor role: it is not
+    acted on (a supervisor's void of ruling 4 is still taken, not refused as already made),
+    and verify fails on it."""
+    staff()
+    forged = own_append(
+        dealer_db,
+        Entry(kind="void", user_id="d-1", role="supervisor", links_to=4, reason="misdeal",
+              result={"voids": 4}),
+    )  # fmt: skip
+    ok("audit", "void", "4", "--reason", "misdeal", *SUP7)
+    assert [r.user_id for r in records(dealer_db, kind="void")][-1] == "sup-7"
+    found = verified()
+    assert forged is None or (found["ok"], found["first_bad"]) == (False, forged)
+
+
+def test_a_self_approved_profile_decides_no_pay(
+    dealer_db: Path | str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack 5: d-1 appends an approval of their own profile (sign-off line raised) in the
+    supervisor role: a ruling with the profile is refused, nothing recorded."""
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("name: mine\nrules:\n  signoff_over: 1000000\n")
+    staff()
+    own_append(
+        dealer_db,
+        Entry(
+            kind="profile-change",
+            user_id="d-1",
+            role="supervisor",
+            action="approve",
+            input_text=mine.read_text(),
+            result={"file": "mine.yaml", "sha256": sha256_hex(mine.read_text()), "profile": "mine"},
+            reason="mine",
+        ),
+    )
+    before = len(records(dealer_db))
+    refused = run("paigow", "rank", ROYAL, "--profile", "mine.yaml", "--user", "d-1",
+                  "--table", "PG-1")  # fmt: skip
+    assert refused.exit_code == 1 and "is not approved" in refused.stderr, refused.output
+    assert len(records(dealer_db)) == before
