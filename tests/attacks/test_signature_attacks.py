@@ -492,3 +492,26 @@ def test_a_self_approved_profile_decides_no_pay(
                   "--table", "PG-1")  # fmt: skip
     assert refused.exit_code == 1 and "is not approved" in refused.stderr, refused.output
     assert len(records(dealer_db)) == before
+
+
+def test_a_sign_off_a_dealer_wrote_is_not_accepted(dealer_db: Path | str) -> None:
+    """Attack 5: d-1 settles a $5,000 pay, which awaits a supervisor's sign-off, and appends an
+    (unsigned) sign-off of it in the supervisor role: the pay still awaits sign-off (`audit
+    show`), a supervisor's sign-off is still taken, and verify fails on the forged one."""
+    staff()
+    settled = json.loads(ok(
+        "paigow", "settle", "--dealer", "2s 2d 4c 6h 8s 9d Jc", "--player",
+        "Ks Kd Kc Kh As Ad 3h", "--wager", "5000", "--table", "PG-1", "--user", "d-1", "--json",
+    ).stdout)  # fmt: skip
+    ruling = int(settled["ruling_id"])
+    forged = own_append(
+        dealer_db,
+        Entry(kind="signoff", user_id="d-1", role="supervisor", links_to=ruling,
+              table_id="PG-1", result={"ruling": ruling, "over": 2500, "seats": [1]}),
+    )  # fmt: skip
+    shown = json.loads(ok("audit", "show", str(ruling), "--json").stdout)
+    assert shown["status"]["signoff"] == {"awaiting": True, "by": None, "record": None}
+    ok("audit", "signoff", str(ruling), *SUP7)
+    assert [r.user_id for r in records(dealer_db, kind="signoff")][-1] == "sup-7"
+    found = verified()
+    assert forged is None or (found["ok"], found["first_bad"]) == (False, forged)
