@@ -63,7 +63,7 @@ def test_override_links_and_keeps_the_ruling(log: Storage) -> None:
         "result": {"low": ["As", "Ks"]},
     }
     settings = dict(made.settings)
-    assert set(settings.pop("signature")) == {"key", "nonce", "signed_at", "value"}
+    assert set(settings.pop("signature")) == {"v", "key", "nonce", "signed_at", "value"}
     assert settings == {"house_way": "foxwoods"} and made.cards == ("As", "Ks")
     assert made.reason == "patron's request under house rule 4"
     assert entries.get(log, 2) == original

@@ -13,7 +13,7 @@ from cli import run
 
 import dealer
 from dealer.audit import corrections, entries, keys, open_log, staff, users
-from dealer.audit.chain import seal
+from dealer.audit.chain import GENESIS_HASH, seal
 from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
 from dealer.audit.verify import release as verify_release
 from dealer.audit.verify import verify
@@ -64,6 +64,12 @@ def forge(path: Path | str, entry: Entry, account: tuple[str, str] | None = None
         if account is not None:
             tx.add_user(UserRow(int(row["id"]), account[0], "supervisor", True, account[1]))
     return int(row["id"])
+
+
+def head_hash(path: Path | str) -> str:
+    """The hash of the log's newest record: what a record appended next signs as its place."""
+    with open_log(path) as log:
+        return log.head().head_hash
 
 
 def stored_row(path: Path | str, record_id: int) -> dict[str, object]:
@@ -141,8 +147,9 @@ def _altered(field: str, value: object) -> object:
 def test_a_signature_covers_what_the_maker_said_not_where_it_was_stored(
     path: Path | str, field: str
 ) -> None:
-    """The signature recipe, fixed: a change to any of these fields breaks a signature, a
-    change to where the record stands in the chain does not (a copied log keeps them valid)."""
+    """The signature recipe, fixed: a change to any of these fields breaks a signature, its
+    place (`prev_hash`) too; what the backend assigns from the place (number, time, release,
+    hash) is not signed (a copied log, stored as it was, keeps them valid)."""
     covered = [
         "kind",
         "game",
@@ -158,6 +165,7 @@ def test_a_signature_covers_what_the_maker_said_not_where_it_was_stored(
         "settings",
         "links_to",
         "reason",
+        "prev_hash",
     ]
     void = stored_row(path, 5)
     with open_log(path) as log:
@@ -168,15 +176,13 @@ def test_a_signature_covers_what_the_maker_said_not_where_it_was_stored(
 
 
 def test_a_replayed_signed_record_fails(path: Path | str) -> None:
+    """Its signature is bound to the place it was made for (and spent there)."""
     genuine = replayed(path, 5)
     copy = forge(path, genuine)
     assert problems(path) == (
         False,
         copy,
-        (
-            f"record {copy} (void): at that point its signature was already used by an earlier "
-            "record: it is a copy",
-        ),
+        (f"record {copy} (void): at that point its signature does not match its content of S2",),
     )
 
 
@@ -207,7 +213,9 @@ def test_a_signature_by_another_supervisors_key_fails(path: Path | str) -> None:
     private = keys.open_key(PIN2, s2.pin_hash)
     assert private is not None
     signed = keys.sign(
-        Entry(kind="void", user_id="S1", role="supervisor", links_to=4, reason="r"), private
+        Entry(kind="void", user_id="S1", role="supervisor", links_to=4, reason="r"),
+        private,
+        head_hash(path),
     )
     forged = forge(path, signed)
     assert problems(path)[2] == (
@@ -229,7 +237,8 @@ def test_a_key_made_at_the_shipped_cost_opens() -> None:
     opened = keys.open_key("lantern-2468", stored)
     assert (
         opened is not None
-        and keys.public_key(stored) == keys.sign(ruling(), opened).settings["signature"]["key"]
+        and keys.public_key(stored)
+        == keys.sign(ruling(), opened, GENESIS_HASH).settings["signature"]["key"]
     )
     assert keys.open_key("lantern-2469", stored) is None
 
@@ -478,8 +487,8 @@ def test_a_checkpoint_with_a_bad_or_copied_signature_fails(path: Path | str) -> 
         (
             f"record {changed} (checkpoint): at that point its signature does not match its "
             "content of S1",
-            f"record {copy} (checkpoint): at that point its signature was already used by an "
-            "earlier record: it is a copy",
+            f"record {copy} (checkpoint): at that point its signature does not match its "
+            "content of S1",
         ),
     )
 
@@ -500,7 +509,9 @@ def test_a_checkpoint_signed_by_a_dealers_own_key_fails(path: Path | str) -> Non
     assert d2 is not None
     private = keys.open_key(PIN_A, d2.pin_hash)
     assert private is not None
-    forged = forge(path, keys.sign(checkpoint_entry(path, "D2", "dealer"), private))
+    forged = forge(
+        path, keys.sign(checkpoint_entry(path, "D2", "dealer"), private, head_hash(path))
+    )
     assert problems(path) == (
         False,
         forged,

@@ -147,13 +147,15 @@ def test_rechain_after_an_edit_caught_by_checkpoint(path: Path) -> None:
     rechain(conn, 12)
     conn.execute(saved)
     conn.close()
-    assert verify(path) == (  # the checkpoint recorded in the log still names the old chain
-        False,
+    moved = "record 14 (checkpoint): at that point its signature does not match its content of S1"
+    assert verify(path) == (  # the checkpoint recorded in the log still names the old chain,
+        False,  # and its signature the place it was signed for
         14,
         14,
         (
             "the chain no longer matches checkpoint #14 at record 13: the history before it "
             "was rewritten",
+            moved,
         ),
     )
     ok, _, first_bad, problems = verify(path, early, late)
@@ -163,6 +165,7 @@ def test_rechain_after_an_edit_caught_by_checkpoint(path: Path) -> None:
         "somewhere in records 11-14",
         "the chain no longer matches checkpoint #14 at record 13: the history before it was "
         "rewritten",
+        moved,
     )
     assert verify(path, late)[2] == 1  # with only the late checkpoint, nothing is vouched for
     assert verify(path, early)[2] == 14  # after the early one: the recorded checkpoint sees it

@@ -6,6 +6,7 @@ fails its own test."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -56,11 +57,17 @@ class History:
         self.rows: list[dict[str, Any]] = []
         self.version = version
 
-    def add(self, entry: Entry, signer: str | None = None) -> int:
-        """Append `entry`, signed by `signer`'s key if given; its id."""
-        if signer is not None:
-            entry = keys.sign(entry, KEYS[signer])
+    def add(
+        self, entry: Entry, signer: str | None = None, countersigner: tuple[str, str] | None = None
+    ) -> int:
+        """Append `entry`, signed by `signer`'s key if given, countersigned by the key of
+        `countersigner` (a name, the field naming them) if given; its id."""
         head = Checkpoint(len(self.rows), self.rows[-1]["hash"] if self.rows else GENESIS_HASH)
+        if countersigner is not None:
+            name, field = countersigner
+            entry = keys.countersign(entry, KEYS[name], head.head_hash, field)
+        if signer is not None:
+            entry = keys.sign(entry, KEYS[signer], head.head_hash)
         row = seal(entry, head)
         row["software_version"] = self.version
         row["hash"] = record_hash(row)
@@ -77,7 +84,7 @@ class History:
         for row in self.rows[:-1]:
             record = seen.read(row)
             if record.signature is not None:
-                seen.spend(record.maker, record.signature)
+                seen.spend(record)
             seen.replay(record)
         return check(seen.read(self.rows[-1]), seen)
 
@@ -292,7 +299,8 @@ def test_approver_problem(approver: str, disabled: bool) -> None:
 
 def test_approver_problem_accepts() -> None:
     history = staffed()
-    history.add(ruling(rule_changes_approved_by="S2"))
+    approved = ruling(rule_changes_approved_by="S2")
+    history.add(approved, countersigner=("S2", "rule_changes_approved_by"))
     assert history.step(_approver_problem) is None and history.problems() == []
 
 
@@ -411,16 +419,18 @@ def test_signature_problem_a_maker_without_a_key(maker: str) -> None:
 
 
 def test_copy_problem() -> None:
-    """A signed record put on the log again, signature and all."""
+    """A signed record put on the log again, signature and all: its signature is bound to the
+    first place, and spent there (compared as bytes)."""
     history = staffed()
-    signed = keys.sign(void(), KEYS["S2"])
-    history.add(signed)
+    history.add(void(), signer="S2")
     assert history.step(_copy_problem) is None and history.problems() == []
+    signed = Entry(**{**void()._asdict(), "settings": json.loads(history.rows[-1]["settings"])})
     history.add(signed)
-    assert history.step(_signature_problem) is None  # the copy's signature is sound
+    moved = "its signature does not match its content of S2"
+    assert history.step(_signature_problem) == moved
     problem = "its signature was already used by an earlier record: it is a copy"
     assert history.step(_copy_problem) == problem
-    assert history.problems() == [(6, f"record 6 (void): at that point {problem}")]
+    assert history.problems() == [(6, f"record 6 (void): at that point {moved}")]
 
 
 def test_copy_problem_accepts_each_record_signed_anew() -> None:

@@ -207,7 +207,6 @@ def test_an_analysis_takes_no_supervisor() -> None:
 @pytest.mark.parametrize(
     ("approver", "verified"),
     [
-        ("sup-7", None),
         (
             "d-1",
             "record 4 (ruling): at that point d-1, named as approving its rule changes, was not "
@@ -218,13 +217,15 @@ def test_an_analysis_takes_no_supervisor() -> None:
             "record 4 (ruling): at that point sup-9, named as approving its rule changes, was not "
             "an active supervisor",
         ),
+        ("sup-7", "record 4 (ruling): at that point it carries no countersignature of sup-7"),
     ],
 )
 def test_verify_checks_the_approver_named_in_a_ruling(
     approved: Path, approver: str, verified: str | None
 ) -> None:
     """A ruling written straight into the log (as someone with the file could) naming an
-    approver who was not an active supervisor then is caught by verify."""
+    approver who was not an active supervisor then, or one who did not sign it, is caught by
+    verify."""
     from dealer.audit import entries, open_log
     from dealer.audit.records import Entry
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from dealer.audit.records import RecordFilter, RecordKind
+from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.kernel.documents import shipped_documents
 from dealer.kernel.errors import AccessError
 
@@ -35,8 +35,14 @@ def _documents(settings: Mapping[str, Any]) -> Iterator[tuple[RecordKind, str, s
 
 
 def _approved(reads: Reads, kind: RecordKind, digest: str, table_id: str) -> bool:
-    for record in reads.records(RecordFilter(kind=kind)):
-        if record.table_id in ("", table_id) and record.result.get("sha256") == digest:
+    """Whether a supervisor's approval of the document `digest` for `table_id` is on the chain;
+    one verify would reject (`authority.vouch_problem`) approves nothing."""
+    from dealer.audit.authority import vouch_problem  # a non-shipped document only
+
+    for row in list(reads.rows(RecordFilter(kind=kind))):
+        record = Record.from_row(row)
+        matches = record.table_id in ("", table_id) and record.result.get("sha256") == digest
+        if matches and vouch_problem(reads, row) is None:
             return True
     return False
 

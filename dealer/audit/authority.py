@@ -11,26 +11,39 @@ Otherwise AccessError is raised; when the id is a registered user's (a dealer, a
 disabled or locked supervisor, a wrong PIN), an `access-denied` record first says who tried what
 and why it was refused, and the `LOCKOUT_AFTER`th wrong PIN in a row also records their lock.
 An id nobody registered writes nothing: it is no one to put on the record, and a mistyped id
-must not fill the log. A checkpoint runs through it too, open to auditors as well
-(`roles`), so it is signed by its maker like a supervisor action.
+must not fill the log.
+
+The tool never acts on what verify would reject. The users table is where the tool reads
+standing fast, but it is the log's `user` records that vouch for it: before the work, the
+supervisor's row must be what the log's sound `user` records say (`chain_users`: each made by
+an active supervisor of that point and signed by their key, or the bootstrap; a lock only
+disables its own maker), else the work is refused in one line and nothing is written. And a
+supervisor's record read back (a void, a sign-off, a dispute's resolution, an approval) counts
+only if its maker was an active supervisor then, by those records, and it carries their valid
+signature for its place (`vouch_problem`).
+
+A checkpoint runs through it too, open to auditors as well (`roles`), so it is signed by its
+maker like a supervisor action.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dealer.audit import keys, users
 from dealer.audit.chain import Checkpoint
 from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role, UserRow
-from dealer.audit.users import User
+from dealer.audit.users import User, UserAction
 from dealer.kernel.errors import AccessError
+from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from dealer.audit.storage import Storage, WriteTransaction
+    from dealer.audit.storage import Reads, Storage, WriteTransaction
 
 T = TypeVar("T")
 
@@ -45,9 +58,10 @@ class SigningTransaction:
         self._tx, self._signer_id, self._private = tx, signer_id, private
 
     def append(self, entry: Entry) -> int:
-        """Sign `entry` if its maker is the signer, then append it."""
+        """Sign `entry` if its maker is the signer, as the record after the head (which cannot
+        move in a write transaction), then append it."""
         if self._private is not None and entry.user_id == self._signer_id:
-            entry = keys.sign(entry, self._private)
+            entry = keys.sign(entry, self._private, self._tx.head().head_hash)
         return self._tx.append(entry)
 
     @property
@@ -112,6 +126,15 @@ class SigningTransaction:
         return self._tx.supervisor_ever_registered()
 
 
+class Countersigner(NamedTuple):
+    """A supervisor who approves someone else's record (a dispute's second reviewer, a ruling's
+    approver of its rule changes), their PIN checked: their id and the key it opened (None: a
+    PIN from before signing keys, which signs nothing)."""
+
+    user_id: str
+    private: Ed25519PrivateKey | None
+
+
 def supervised(
     storage: Storage,
     supervisor_id: str | None,
@@ -129,6 +152,28 @@ def supervised(
 
     The secret is checked (scrypt, slow on purpose) before the write lock is taken, against the
     row read then; under the lock the row is read again and checked again only if it changed."""
+    return _authorised(
+        storage,
+        supervisor_id,
+        pin,
+        action,
+        lambda tx, user, private: work(SigningTransaction(tx, user.user_id, private), user),
+        table_id=table_id,
+        roles=roles,
+    )
+
+
+def _authorised(
+    storage: Storage,
+    supervisor_id: str | None,
+    pin: str | None,
+    action: str,
+    work: Callable[[WriteTransaction, User, Ed25519PrivateKey | None], T],
+    *,
+    table_id: str = "",
+    roles: Sequence[str] = (Role.SUPERVISOR,),
+) -> T:
+    """`supervised`'s checks, with `work` given the key the PIN opened."""
     if not supervisor_id or not isinstance(supervisor_id, str):
         raise AccessError(users.needs_id(action, roles))
     typed = pin if isinstance(pin, str) else ""
@@ -147,8 +192,11 @@ def supervised(
             row, supervisor_id, opened is not None, action, locked=locked, roles=roles
         )
         if refused is None:
+            forged = _chain_problem(tx, row)
+            if forged is not None:
+                raise AccessError(forged)
             private = opened.private if opened is not None else None
-            return work(SigningTransaction(tx, supervisor_id, private), users.user_of(row))
+            return work(tx, users.user_of(row), private)
         code, sentence = refused
         tx.append(
             Entry(
@@ -172,6 +220,149 @@ def authenticate(storage: Storage, user_id: str, pin: str, action: str) -> User:
     """The supervisor `user_id` if `pin` is theirs and they may do `action` (nothing is
     written); otherwise the refusal is recorded and AccessError raised."""
     return supervised(storage, user_id, pin, action, lambda tx, user: user)
+
+
+class ChainUser(NamedTuple):
+    """A user's standing as the log's sound `user` records say: role, active, public key."""
+
+    role: str
+    active: bool
+    key: str | None
+
+
+class ChainUsers(NamedTuple):
+    """The users the log's sound `user` records set up to a point, and the first of those
+    records carrying a format-2 signature (from which every signature is bound to its place)."""
+
+    standing: dict[str, ChainUser]
+    bound_since: int | None
+
+
+def chain_users(reads: Reads, before: int | None = None) -> ChainUsers:
+    """The users as the log's `user` records before record `before` (all, when None) say,
+    each record counted only if it is sound: the bootstrap (the first, registering its own
+    maker, signed with the key it records), a lock (only disabling its own maker: a role or key
+    it carries is ignored), or a change made in the supervisor role by an active supervisor of
+    that point, signed by their key then (one with no key, a PIN from before signing keys,
+    could not sign), with a signature no earlier user record spent. A record that is not sound
+    changes no one's standing."""
+    standing: dict[str, ChainUser] = {}
+    bound: int | None = None
+    spent: set[bytes] = set()
+    for row in reads.rows(RecordFilter(kind=RecordKind.USER)):
+        record_id = int(row["id"])
+        if before is not None and record_id >= before:
+            break
+        result = _object(row["result"])
+        who, maker = result.get("user"), str(row["user_id"])
+        if not isinstance(who, str):
+            continue
+        if row["action"] == UserAction.LOCK:
+            if who == maker and who in standing:
+                standing[who] = standing[who]._replace(active=False)
+            continue
+        if not standing and who == maker:
+            key = result.get("key")
+        else:
+            now = standing.get(maker)
+            if row["role"] != Role.SUPERVISOR or now is None or not now.active:
+                continue
+            if now.role != Role.SUPERVISOR:
+                continue
+            key = now.key
+        if isinstance(key, str):
+            found = keys.signature_of(row)
+            value = keys.signature_bytes(found) if found is not None else None
+            if _signed_problem(row, key, bound) is not None or value is None or value in spent:
+                continue
+            spent.add(value)
+            if bound is None and _format(row) == keys.FORMAT:
+                bound = record_id
+        new_key = result.get("key")
+        standing[who] = ChainUser(
+            str(result.get("role")),
+            result.get("active") is True,
+            new_key if isinstance(new_key, str) else None,
+        )
+    return ChainUsers(standing, bound)
+
+
+def vouch_problem(reads: Reads, row: Mapping[str, Any]) -> str | None:
+    """Why the tool may not act on the stored supervisor record `row` (a void, a sign-off, a
+    dispute's resolution, an approval): its maker was not an active supervisor at that point
+    by the log's sound `user` records (`chain_users`), or it does not carry their valid
+    signature for its content and place; None when it may."""
+    users_then = chain_users(reads, before=int(row["id"]))
+    maker = str(row["user_id"])
+    now = users_then.standing.get(maker)
+    if row["role"] != Role.SUPERVISOR or now is None or now.role != Role.SUPERVISOR:
+        return f"{maker} was not a supervisor then"
+    if not now.active:
+        return f"{maker} was disabled then"
+    if now.key is None:
+        return None
+    return _signed_problem(row, now.key, users_then.bound_since)
+
+
+def _signed_problem(row: Mapping[str, Any], key: str, bound: int | None) -> str | None:
+    """Why `row` is not signed by `key` as the log at that point requires (format 2 from the
+    first format-2 user record on)."""
+    problem = keys.signature_problem(row, key)
+    if problem is None and bound is not None and _format(row) != keys.FORMAT:
+        return "its signature is of format 1, not bound to its place"
+    return problem
+
+
+def _format(row: Mapping[str, Any]) -> int | None:
+    found = keys.signature_of(row)
+    return keys.signature_format(found) if found is not None else None
+
+
+def _object(text: object) -> dict[str, Any]:
+    try:
+        value = json.loads(str(text))
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _chain_problem(reads: Reads, row: UserRow) -> str | None:
+    """Why the users row `row` is not what the log's sound `user` records say (a users row or a
+    user record written around the tool): its role, active state or key differ."""
+    said = chain_users(reads).standing.get(row.user_id)
+    if (
+        said is None
+        or said.role != row.role
+        or said.active != row.active
+        or said.key != keys.public_key(row.pin_hash)
+    ):
+        return (
+            f"{row.user_id}'s standing in the users table is not what the log's signed user "
+            "records say (run dealer audit verify): refused, nothing was written"
+        )
+    return None
+
+
+def countersigner(storage: Storage, user_id: str, pin: str, action: str) -> Countersigner:
+    """The supervisor `user_id`, with the key `pin` opens, to countersign what they approve
+    (`append_countersigned`); otherwise the refusal is recorded and AccessError raised."""
+    return _authorised(
+        storage,
+        user_id,
+        pin,
+        action,
+        lambda tx, user, private: Countersigner(user.user_id, private),
+    )
+
+
+def append_countersigned(
+    tx: WriteTransaction, entry: Entry, approver: Countersigner, signer: str
+) -> int:
+    """Append `entry`, countersigned by `approver` (whom its field `signer` names) as the record
+    after the transaction's head; then signed by its maker where `tx` signs (`supervised`)."""
+    if approver.private is not None:
+        entry = keys.countersign(entry, approver.private, tx.head().head_hash, signer)
+    return tx.append(entry)
 
 
 def append_supervised(storage: Storage, entry: Entry, pin: str) -> int:

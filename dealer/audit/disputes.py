@@ -6,9 +6,11 @@ it: the outcome (`no-error`, `patron-error`, `dealer-error`), the amount adjuste
 reviewer. Neither is ever edited; a dispute without a resolution is open.
 
 The second reviewer confirms with their own PIN: they must be another registered, active
-supervisor, authenticated through `authority.authenticate` (a wrong PIN is refused and recorded
-like any supervisor's), before the resolving supervisor's own check and work; under the write
-lock the reviewer's standing is read again. An auditor reads the record but never approves
+supervisor, authenticated through `authority.countersigner` (a wrong PIN is refused and
+recorded like any supervisor's), before the resolving supervisor's own check and work; under
+the write lock the reviewer's standing is read again, and the record is countersigned with the
+key their PIN opened (`settings.countersignature`, which verify checks) and signed by the
+resolving supervisor. An auditor reads the record but never approves
 money moving, so an auditor is no second reviewer.
 
 The amount adjusted is whole cents, + paid to the patron or − taken back, at most
@@ -26,7 +28,12 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit import users
-from dealer.audit.authority import authenticate, supervised
+from dealer.audit.authority import (
+    Countersigner,
+    append_countersigned,
+    countersigner,
+    supervised,
+)
 from dealer.audit.entries import first_link
 from dealer.audit.records import (
     Entry,
@@ -315,13 +322,14 @@ def _reviewed(
     """A supervisor's record about a dispute that a second reviewer confirms (a resolution, a
     correction): the reviewer authenticated first (`_review`), then, under the supervisor's
     authority and the write lock, `entry` checks the dispute and makes the record, the reviewer
-    is checked to be another active supervisor (`_check_reviewer`), and it is appended."""
-    _review(storage, review, doing)
+    is checked to be another active supervisor (`_check_reviewer`), and it is appended,
+    countersigned by the reviewer and signed by the supervisor."""
+    reviewer = _review(storage, review, doing)
 
     def write(tx: WriteTransaction, supervisor: users.User) -> int:
         made = entry(tx, supervisor)
         _check_reviewer(tx, supervisor, review.second_reviewer, doing)
-        return tx.append(made)
+        return append_countersigned(tx, made, reviewer, "second_reviewer")
 
     return supervised(storage, review.supervisor_id, review.pin, action, write)
 
@@ -362,12 +370,13 @@ def _opened(reads: Reads, dispute_id: int) -> Record:
     return opened
 
 
-def _review(storage: Storage, review: Review, doing: str) -> None:
+def _review(storage: Storage, review: Review, doing: str) -> Countersigner:
     """The second reviewer's confirmation: someone other than the supervisor, authenticated
-    with their own PIN as a supervisor (a registered user's refusal is recorded)."""
+    with their own PIN as a supervisor (a registered user's refusal is recorded), with the key
+    it opened to countersign the record."""
     if review.second_reviewer == review.supervisor_id:
         raise AuditError(f"the second reviewer must be someone other than the {doing} supervisor")
-    authenticate(
+    return countersigner(
         storage, review.second_reviewer, review.reviewer_pin, f"second review of {doing} a dispute"
     )
 

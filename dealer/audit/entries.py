@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dealer.audit import users
-from dealer.audit.authority import supervised
+from dealer.audit.authority import supervised, vouch_problem
 from dealer.audit.chain import Checkpoint
 from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role
 from dealer.kernel.errors import AuditError
@@ -72,6 +72,10 @@ def links(reads: Reads, record_id: int) -> list[Record]:
 
 def first_link(reads: Reads, record_id: int, kind: str) -> Record | None:
     """The first record of `kind` that refers to `record_id` (its void, its sign-off, a
-    dispute's resolution), or None."""
-    found = reads.records(RecordFilter(links_to=record_id, kind=kind), limit=1)
-    return found[0] if found else None
+    dispute's resolution: a supervisor's record), or None. One that verify would reject (not
+    made by an active supervisor of that point, or not signed by them for its place:
+    `authority.vouch_problem`) is not acted on: it is passed over."""
+    for row in list(reads.rows(RecordFilter(links_to=record_id, kind=kind))):
+        if vouch_problem(reads, row) is None:
+            return Record.from_row(row)
+    return None

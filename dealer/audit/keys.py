@@ -8,17 +8,24 @@ blobs. Opening the blob is the secret check: a wrong secret fails the AEAD tag. 
 (hex) is in the blob in clear and on the `user` record that set it (`result.key`), which the
 supervisor who set it signs.
 
-A signature covers an entry's own fields (kind … reason, `settings` without the signature), a
-random nonce, the signing time and the public key: never the number, time or hashes a backend
-assigns, so the same recipe works where a server assigns them. It is stored in the record's
-`settings` under `signature` as `{"key", "nonce", "signed_at", "value"}` (hex), inside the
-hashed record. `cryptography` is imported only here and only when a key is used: a ruling never
-loads it.
+A signature covers an entry's own fields (kind … reason, `settings` without the signatures), its
+place in the log (`prev_hash`, the hash of the record it follows: a copy verifies nowhere else),
+a random nonce, the signing time, the public key and who signs (`signer`: its maker, or the
+person it names as approving it). It is signed inside the write transaction, whose head cannot
+move, so the `prev_hash` signed is the one the backend assigns (the server's function too). It
+is stored in the record's `settings` under `signature` (the maker's) or `countersignature` (a
+dispute's second reviewer, a ruling's approver of its rule changes) as
+`{"v": 2, "key", "nonce", "signed_at", "value"}`, inside the hashed record; the key, nonce and
+value in exactly one encoding, lower-case hex of their exact length (`ENCODED`), refused in any
+other. Format 1 (no `v`, no place, `dealer signature v1`) is what 0.2.0 wrote before signatures
+were bound to their place: `verify` accepts it only before a log's first format-2 signature.
+`cryptography` is imported only here and only when a key is used: a ruling never loads it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +46,18 @@ KDF_MAX_N = 2**20
 SECRET_MIN_LENGTH = 10
 """Characters a new secret needs (docs/security.md has the arithmetic)."""
 SIGNATURE = "signature"
-"""The key in a record's `settings` that holds its signature."""
+"""The key in a record's `settings` that holds its maker's signature."""
+COUNTERSIGNATURE = "countersignature"
+"""The key in a record's `settings` that holds the signature of the person it names as approving
+it (a dispute's second reviewer, a ruling's `rule_changes_approved_by`)."""
+MAKER = "maker"
+"""The `signer` of a maker's signature (a countersignature's is the field naming its signer)."""
+FORMAT = 2
+"""The signature format written: bound to its place (`prev_hash`)."""
+ENCODED = {"key": re.compile(r"[0-9a-f]{64}"), "nonce": re.compile(r"[0-9a-f]{32}"),
+           "value": re.compile(r"[0-9a-f]{128}")}  # fmt: skip
+"""The one encoding of each hex part of a signature (checked whole with `fullmatch` before it is
+decoded: `bytes.fromhex` would take upper case and spaces too)."""
 
 SIGNED_FIELDS = (
     "kind",
@@ -59,7 +77,8 @@ SIGNED_FIELDS = (
 """The stored fields a signature covers, with `settings` less its signature: part of the
 signature recipe (`_CONTEXT` v1), so spelled out, never derived from the stored columns (a
 column added later must not change what every stored signature covers)."""
-_CONTEXT = b"dealer signature v1\n"
+_CONTEXT_V1 = b"dealer signature v1\n"
+_CONTEXT = b"dealer signature v2\n"
 
 
 class Blob(NamedTuple):
@@ -165,26 +184,53 @@ def _public_hex(private: Ed25519PrivateKey) -> str:
     )
 
 
-def _message(stored: Mapping[str, Any], key: str, nonce: str, signed_at: str) -> bytes:
-    """What is signed: the stored fields of the entry (`settings` without its signature)."""
-    payload = {name: stored[name] for name in SIGNED_FIELDS}
+def _message(
+    stored: Mapping[str, Any], parts: Mapping[str, str], signer: str, version: int
+) -> bytes:
+    """What is signed: the stored fields of the entry (`settings` without its signatures), the
+    signature's `parts` (key, nonce, time); from format 2 also its place and its `signer`."""
+    payload: dict[str, Any] = {name: stored[name] for name in SIGNED_FIELDS}
     settings = json.loads(stored["settings"])
     settings.pop(SIGNATURE, None)
+    if version == 1:
+        payload["settings"] = canonical_json(settings)
+        payload.update(key=parts["key"], nonce=parts["nonce"], signed_at=parts["signed_at"])
+        return _CONTEXT_V1 + canonical_json(payload).encode("utf-8")
+    settings.pop(COUNTERSIGNATURE, None)
     payload["settings"] = canonical_json(settings)
-    payload.update(key=key, nonce=nonce, signed_at=signed_at)
+    payload.update(
+        key=parts["key"],
+        nonce=parts["nonce"],
+        signed_at=parts["signed_at"],
+        prev_hash=stored["prev_hash"],
+        signer=signer,
+    )
     return _CONTEXT + canonical_json(payload).encode("utf-8")
 
 
-def sign(entry: Entry, private: Ed25519PrivateKey) -> Entry:
-    """`entry` with its signature by `private` in its settings."""
+def _signed(
+    entry: Entry, private: Ed25519PrivateKey, prev_hash: str, slot: str, signer: str
+) -> Entry:
     import os
 
-    unsigned = {k: v for k, v in entry.settings.items() if k != SIGNATURE}
+    unsigned = {k: v for k, v in entry.settings.items() if k != slot}
     stored = entry._replace(settings=unsigned).stored()
-    key, nonce, signed_at = _public_hex(private), os.urandom(16).hex(), utc_now()
-    value = private.sign(_message(stored, key, nonce, signed_at)).hex()
-    signature = {"key": key, "nonce": nonce, "signed_at": signed_at, "value": value}
-    return entry._replace(settings={**unsigned, SIGNATURE: signature})
+    stored["prev_hash"] = prev_hash
+    parts = {"key": _public_hex(private), "nonce": os.urandom(16).hex(), "signed_at": utc_now()}
+    value = private.sign(_message(stored, parts, signer, FORMAT)).hex()
+    return entry._replace(settings={**unsigned, slot: {"v": FORMAT, **parts, "value": value}})
+
+
+def sign(entry: Entry, private: Ed25519PrivateKey, prev_hash: str) -> Entry:
+    """`entry` with its maker's signature by `private` in its settings, as the record after the
+    one whose hash is `prev_hash` (the head of the write transaction that appends it)."""
+    return _signed(entry, private, prev_hash, SIGNATURE, MAKER)
+
+
+def countersign(entry: Entry, private: Ed25519PrivateKey, prev_hash: str, signer: str) -> Entry:
+    """`entry` with the countersignature by `private` of the person its field `signer` names
+    (`second_reviewer`, `rule_changes_approved_by`), as the record after `prev_hash`."""
+    return _signed(entry, private, prev_hash, COUNTERSIGNATURE, signer)
 
 
 def signature_of(row: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -196,30 +242,74 @@ def signature_of(row: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return signature_in(settings)
 
 
-def signature_in(settings: Any) -> Mapping[str, Any] | None:
-    """The signature in a record's parsed `settings`, or None (for a reader that has parsed
-    them already: `verify` reads each record's settings once)."""
-    found = settings.get(SIGNATURE) if isinstance(settings, dict) else None
+def signature_in(settings: Any, slot: str = SIGNATURE) -> Mapping[str, Any] | None:
+    """The signature (or, with `slot`, the countersignature) in a record's parsed `settings`, or
+    None (for a reader that has parsed them already: `verify` reads each record's settings
+    once)."""
+    found = settings.get(slot) if isinstance(settings, dict) else None
     return found if isinstance(found, dict) else None
 
 
-def signature_problem(row: Mapping[str, Any], key: str) -> str | None:
-    """Why the stored record `row` is not validly signed by the public key `key`, or None."""
+def signature_format(found: Mapping[str, Any]) -> int | None:
+    """The format of a stored signature: 2 (`v` is 2), 1 (no `v`: before signatures were bound
+    to their place), None for anything else."""
+    if "v" not in found:
+        return 1
+    version = found["v"]
+    return FORMAT if type(version) is int and version == FORMAT else None
+
+
+def signature_bytes(found: Mapping[str, Any]) -> bytes | None:
+    """The signature value's bytes, decoded from its one encoding; None if it is in no other
+    (a copy is found by these bytes, never by the text)."""
+    value = found.get("value")
+    if isinstance(value, str) and ENCODED["value"].fullmatch(value):
+        return bytes.fromhex(value)
+    return None
+
+
+def encoding_problem(found: Mapping[str, Any]) -> str | None:
+    """Why a stored signature is malformed (a part missing, a format unknown, hex in another
+    encoding than the one written), or None."""
+    if signature_format(found) is None or not isinstance(found.get("signed_at"), str):
+        return "its signature is malformed"
+    for name, pattern in ENCODED.items():
+        part = found.get(name)
+        if not isinstance(part, str) or not pattern.fullmatch(part):
+            return f"its signature is malformed (its {name} is not {pattern.pattern} hex)"
+    return None
+
+
+def signature_problem(
+    row: Mapping[str, Any], key: str, *, slot: str = SIGNATURE, signer: str = MAKER
+) -> str | None:
+    """Why the stored record `row` is not validly signed (in `slot`, by `signer`) by the public
+    key `key`, or None. Both formats are checked as they were written: which one a log may hold
+    at a place is `verify`'s to say."""
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    found = signature_of(row)
+    try:
+        found = signature_in(json.loads(row["settings"]), slot)
+    except (TypeError, ValueError):
+        found = None
+    noun = "signature" if slot == SIGNATURE else "countersignature"
     if found is None:
-        return "it carries no signature"
-    parts = [found.get(name) for name in ("key", "nonce", "signed_at", "value")]
-    if not all(isinstance(part, str) for part in parts):
-        return "its signature is malformed"
-    signer, nonce, signed_at, value = (str(part) for part in parts)
-    if signer != key:
-        return "it is signed with a key that was not its maker's then"
+        return f"it carries no {noun}"
+    malformed = encoding_problem(found)
+    if malformed is not None:
+        return malformed.replace("signature", noun)
+    version = signature_format(found) or FORMAT
+    if version == 1 and slot != SIGNATURE:
+        return f"its {noun} is malformed"
+    parts = {name: str(found[name]) for name in ("key", "nonce", "signed_at")}
+    if parts["key"] != key:
+        whose = "its maker's" if signer == MAKER else f"its {signer}'s"
+        verb = "signed" if slot == SIGNATURE else "countersigned"
+        return f"it is {verb} with a key that was not {whose} then"
     try:
         public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key))
-        public.verify(bytes.fromhex(value), _message(row, signer, nonce, signed_at))
+        public.verify(bytes.fromhex(str(found["value"])), _message(row, parts, signer, version))
     except (InvalidSignature, ValueError):
-        return "its signature does not match its content"
+        return f"its {noun} does not match its content"
     return None

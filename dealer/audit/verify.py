@@ -31,15 +31,27 @@ checkpoint takers     a checkpoint by a maker with a key, not a       _checkpoin
                       supervisor or auditor then, from the first
                       record of a release that signs them
                       (`SIGNED_CHECKPOINTS_SINCE`)
-rule-change approver  a ruling naming as approver of its rule         _approver_problem
-                      changes someone not an active supervisor then
 lockouts              a lock record disabling someone else, or not    _lock_problem
                       earned by `LOCKOUT_AFTER` wrong PINs in a row
 signatures            a record to be signed (a supervisor action, a   _signature_problem
                       signed checkpoint, the bootstrap, any record
                       carrying a signature) not validly signed by
-                      its maker's key then
+                      its maker's key then, for its content and its
+                      place; a signature in another encoding than
+                      the one written; one of format 1 (not bound
+                      to its place) after the log's first format-2
+                      signature (`keys`)
+rule-change approver  a ruling naming as approver of its rule         _approver_problem
+                      changes someone not an active supervisor then,
+                      or (from the log's first format-2 signature)
+                      one who did not countersign it with their key
+second reviewer       a dispute's resolution or correction naming     _reviewer_problem
+                      as second reviewer its maker or someone not
+                      an active supervisor then, or (from the log's
+                      first format-2 signature) one who did not
+                      countersign it with their key
 copies                a signature an earlier record already used      _copy_problem
+                      (compared as decoded bytes)
 protection            the backend's append-only protection removed:   Storage.protection_problems
                       a trigger missing; on PostgreSQL, a write
                       right of the terminals' role
@@ -119,6 +131,13 @@ SUPERVISOR_ACTIONS = frozenset(
 `move`: an adjustment); each is signed by its maker's key (`dealer.audit.keys`)."""
 
 
+APPROVER = "rule_changes_approved_by"
+"""The setting of a ruling naming who approved its rule changes (and countersigned it)."""
+REVIEWER = "second_reviewer"
+"""The result field of a dispute's resolution or correction naming its second reviewer (who
+countersigned it)."""
+
+
 SIGNED_CHECKPOINTS_SINCE = (0, 2, 0)
 """The release from which a checkpoint is taken by a supervisor or an auditor, signed with
 their key (`entries.checkpoint`); verify holds checkpoints to that from the first record such a
@@ -154,6 +173,7 @@ class _Read(NamedTuple):
     result: dict[str, Any]
     settings: Any
     signature: Mapping[str, Any] | None
+    countersignature: Mapping[str, Any] | None
     supervising: bool
     """A supervisor action (`_supervising`)."""
     signed_checkpoint: bool
@@ -173,13 +193,15 @@ class _Replay:
     """What the records read so far say, as the history steps need it: each user's standing
     (from the `user` records), public key and wrong PINs in a row, the signatures spent, each
     record's hash (for the checkpoints recorded in the log), and whether a release that signs
-    checkpoints has written yet."""
+    checkpoints has written yet, and the first record carrying a format-2 signature (from which
+    every signature is bound to its place)."""
 
     def __init__(self) -> None:
         self.standing: dict[str, UserRow] = {}
         self.public: dict[str, str] = {}
         self.wrong: dict[str, int] = {}
-        self.spent: set[str] = set()
+        self.spent: set[bytes] = set()
+        self.bound_since: int | None = None
         self.hashes: dict[int, str] = {}
         self.signing_checkpoints = False
 
@@ -194,6 +216,12 @@ class _Replay:
         result = result if isinstance(result, dict) else {}
         settings = _json(row["settings"])
         signature = keys.signature_in(settings)
+        countersignature = keys.signature_in(settings, keys.COUNTERSIGNATURE)
+        if self.bound_since is None and any(
+            found is not None and keys.signature_format(found) == keys.FORMAT
+            for found in (signature, countersignature)
+        ):
+            self.bound_since = record_id
         supervising = _supervising(row)
         signed_checkpoint = kind == RecordKind.CHECKPOINT and self.signing_checkpoints
         bootstrap = kind == RecordKind.USER and not self.standing and result.get("user") == maker
@@ -206,6 +234,7 @@ class _Replay:
             result,
             settings,
             signature,
+            countersignature,
             supervising,
             signed_checkpoint,
             bootstrap,
@@ -214,11 +243,15 @@ class _Replay:
             row,
         )
 
-    def spend(self, maker: str, signature: Mapping[str, Any]) -> None:
-        """A sound signature by `maker`: spent (seen again, it is a copy), and proof that they
-        knew their PIN (their wrong PINs in a row start again)."""
-        self.spent.add(str(signature.get("value")))
-        self.wrong[maker] = 0
+    def spend(self, record: _Read) -> None:
+        """A sound record's signatures: spent (seen again, as decoded bytes, it is a copy), and
+        its maker's proof that they knew their PIN (their wrong PINs in a row start again)."""
+        for found in (record.signature, record.countersignature):
+            value = keys.signature_bytes(found) if found is not None else None
+            if value is not None:
+                self.spent.add(value)
+        if record.signature is not None:
+            self.wrong[record.maker] = 0
 
     def replay(self, record: _Read) -> None:
         """What `record` changes once checked: a wrong PIN counts against its maker; a `user`
@@ -256,9 +289,9 @@ def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, 
             problem = check(record, seen)
             if problem is not None:
                 break
-        if problem is None and record.signature is not None:
+        if problem is None and (record.signature or record.countersignature) is not None:
             problem = _copy_problem(record, seen)
-            seen.spend(record.maker, record.signature)
+            seen.spend(record)
         if problem is not None:
             yield record.id, f"record {record.id} ({record.kind}): at that point {problem}"
         seen.replay(record)
@@ -316,16 +349,44 @@ def _checkpoint_taker_problem(record: _Read, seen: _Replay) -> str | None:
 
 def _approver_problem(record: _Read, seen: _Replay) -> str | None:
     """Why the supervisor a ruling names as approving its rule changes could not approve them
-    at that point (not a registered, active supervisor), or None. The approver authenticated
-    when the ruling was made; this catches a name written in afterwards or a disabled one."""
+    at that point (not a registered, active supervisor, or no countersignature of theirs:
+    `_countersigned_problem`), or None. The approver signs the ruling they approve when it is
+    made; this catches a name written in afterwards or a disabled one."""
     settings = record.settings
-    approver = settings.get("rule_changes_approved_by") if isinstance(settings, dict) else None
+    approver = settings.get(APPROVER) if isinstance(settings, dict) else None
     if approver is None:
         return None
     now = seen.standing.get(str(approver))
     if now is None or now.role != Role.SUPERVISOR or not now.active:
         return f"{approver}, named as approving its rule changes, was not an active supervisor"
-    return None
+    return _countersigned_problem(record, seen, str(approver), APPROVER)
+
+
+def _reviewer_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why the second reviewer a dispute's resolution or correction names could not confirm it
+    at that point: none named but its maker, not another registered, active supervisor, or no
+    countersignature of theirs (`_countersigned_problem`); or None."""
+    if record.kind not in (RecordKind.DISPUTE_RESOLUTION, RecordKind.DISPUTE_CORRECTION):
+        return None
+    reviewer = record.result.get(REVIEWER)
+    if not isinstance(reviewer, str) or reviewer == record.maker:
+        return "it names no second reviewer other than its maker"
+    now = seen.standing.get(reviewer)
+    if now is None or now.role != Role.SUPERVISOR or not now.active:
+        return f"{reviewer}, named as its second reviewer, was not an active supervisor"
+    return _countersigned_problem(record, seen, reviewer, REVIEWER)
+
+
+def _countersigned_problem(record: _Read, seen: _Replay, who: str, signer: str) -> str | None:
+    """Why `who`, named by the record's field `signer` as approving it, did not countersign it
+    with their key then, for its content and place. A name alone passes only before the log's
+    first format-2 signature (a log 0.2.0 wrote before approvers signed); a person with no key
+    on the chain (a PIN from before signing keys) could not sign."""
+    key = seen.public.get(who)
+    if not isinstance(key, str) or (record.countersignature is None and seen.bound_since is None):
+        return None
+    why = keys.signature_problem(record.row, key, slot=keys.COUNTERSIGNATURE, signer=signer)
+    return f"{why} of {who}" if why else None
 
 
 def _lock_problem(record: _Read, seen: _Replay) -> str | None:
@@ -346,9 +407,24 @@ def _lock_problem(record: _Read, seen: _Replay) -> str | None:
 def _signature_problem(record: _Read, seen: _Replay) -> str | None:
     """Why a record to be signed (`_Read.signed`) is not signed by its maker's key then (the
     bootstrap's: the key it records): no signature, a malformed one, another key's, content
-    changed since — a record forged into the database or edited, even with the chain computed
-    again. A maker with no key on the chain (a PIN from before signing keys) could not sign:
-    such records are not asked to be."""
+    or place changed since — a record forged into the database, edited or copied, even with the
+    chain computed again. A maker with no key on the chain (a PIN from before signing keys)
+    could not sign: such records are not asked to be. Any signature a record carries is in the
+    one encoding written, and of format 2 after the log's first (`_Replay.bound_since`)."""
+    for noun, found in (
+        ("signature", record.signature),
+        ("countersignature", record.countersignature),
+    ):
+        if found is None:
+            continue
+        malformed = keys.encoding_problem(found)
+        if malformed is not None:
+            return malformed.replace("signature", noun)
+        if keys.signature_format(found) == 1 and seen.bound_since is not None:
+            return (
+                f"its {noun} is of format 1, not bound to its place, after record "
+                f"{seen.bound_since} bound the log's signatures to theirs"
+            )
     key = record.result.get("key") if record.bootstrap else seen.public.get(record.maker)
     if not record.signed or not isinstance(key, str):
         return None
@@ -357,11 +433,14 @@ def _signature_problem(record: _Read, seen: _Replay) -> str | None:
 
 
 def _copy_problem(record: _Read, seen: _Replay) -> str | None:
-    """Why a signed record is a copy: an earlier record spent its signature (a supervisor's
-    signed action put on the log again). Asked last, of a record whose every other check
-    passed; its signature is then spent (`_Replay.spend`)."""
-    if record.signature is not None and record.signature.get("value") in seen.spent:
-        return "its signature was already used by an earlier record: it is a copy"
+    """Why a signed record is a copy: an earlier record spent its signature or
+    countersignature, compared as decoded bytes (a supervisor's signed action put on the log
+    again). Asked last, of a record whose every other check passed; its signatures are then
+    spent (`_Replay.spend`)."""
+    for found in (record.signature, record.countersignature):
+        value = keys.signature_bytes(found) if found is not None else None
+        if value is not None and value in seen.spent:
+            return "its signature was already used by an earlier record: it is a copy"
     return None
 
 
@@ -369,9 +448,10 @@ _RECORD_CHECKS = (
     _standing_problem,
     _supervisor_problem,
     _checkpoint_taker_problem,
-    _approver_problem,
     _lock_problem,
     _signature_problem,
+    _approver_problem,
+    _reviewer_problem,
 )
 """The checks of one record, in order; its first problem is the one reported."""
 

@@ -14,6 +14,7 @@ from dealer.kernel.errors import AuditError, DealerError
 from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
+    from dealer.audit.authority import Countersigner
     from dealer.audit.storage import Storage
     from dealer.games.paigow.profile import Profile
 
@@ -51,11 +52,14 @@ def shown(db: LogLocation) -> str:
 
 
 class Desk(NamedTuple):
-    """Who is acting (user id), at which table, into which audit log."""
+    """Who is acting (user id), at which table, into which audit log; and the supervisor who
+    approved the `--rule` changes the desk rules with (`rule_changes.changed_profile`), who
+    countersigns each ruling made with them."""
 
     db: LogLocation
     user: str
     table: str
+    approver: Countersigner | None = None
 
 
 def default_db() -> LogLocation:

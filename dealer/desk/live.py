@@ -168,7 +168,7 @@ def table_session(desk: Desk, house: HouseRules) -> LiveTable:
     for the table, fail now, not at the first settle."""
     from dealer.desk.paigow import ruling_profile
 
-    profile = ruling_profile(desk, house)
+    desk, profile = ruling_profile(desk, house)
     check_log(desk, profile.settings())
     return LiveTable(desk, profile)
 

@@ -29,11 +29,12 @@ DEMO_TABLE = "DEMO"
 table (the command refuses `--table` and does not read `DEALER_TABLE`)."""
 
 
-def ruling_profile(desk: Desk, house: HouseRules) -> Profile:
-    """The profile a ruling is made under; `--rule` changes go through
-    `rule_changes.changed_profile` (loaded only then: a ruling without changes never loads it)."""
+def ruling_profile(desk: Desk, house: HouseRules) -> tuple[Desk, Profile]:
+    """The desk to record at and the profile a ruling is made under; `--rule` changes go
+    through `rule_changes.changed_profile` (loaded only then: a ruling without changes never
+    loads it), whose desk carries their approver."""
     if not house.rules:
-        return house.load()
+        return desk, house.load()
     from dealer.desk import rule_changes
 
     return rule_changes.changed_profile(desk, house)
@@ -41,12 +42,14 @@ def ruling_profile(desk: Desk, house: HouseRules) -> Profile:
 
 def rank(desk: Desk, house: HouseRules, cards: str) -> Recorded:
     """Rank a five-card (high) or two-card (low) hand."""
-    return record_one(desk, rulings.rank_ruling(cards, ruling_profile(desk, house)))
+    desk, profile = ruling_profile(desk, house)
+    return record_one(desk, rulings.rank_ruling(cards, profile))
 
 
 def compare(desk: Desk, house: HouseRules, first: str, second: str) -> Recorded:
     """Compare two hands of the same size; a copy has no winner."""
-    return record_one(desk, rulings.compare_ruling(first, second, ruling_profile(desk, house)))
+    desk, profile = ruling_profile(desk, house)
+    return record_one(desk, rulings.compare_ruling(first, second, profile))
 
 
 def compare_line(desk: Desk, house: HouseRules, line: str) -> Recorded:
@@ -57,12 +60,14 @@ def compare_line(desk: Desk, house: HouseRules, line: str) -> Recorded:
 
 def set_hand(desk: Desk, house: HouseRules, cards: str, house_way: str | None) -> Recorded:
     """Set seven cards by the House Way (the table's, or the one named)."""
-    return record_one(desk, rulings.set_ruling(cards, ruling_profile(desk, house), house_way))
+    desk, profile = ruling_profile(desk, house)
+    return record_one(desk, rulings.set_ruling(cards, profile, house_way))
 
 
 def bonus(desk: Desk, house: HouseRules, cards: str) -> Recorded:
     """The seven-card bonus events of a hand and the row of each posted pay table."""
-    return record_one(desk, rulings.bonus_ruling(cards, ruling_profile(desk, house)))
+    desk, profile = ruling_profile(desk, house)
+    return record_one(desk, rulings.bonus_ruling(cards, profile))
 
 
 def wagers() -> tuple[Wager, ...]:
@@ -101,7 +106,7 @@ def settle(
     patron id, kept with the ruling."""
     from dealer.games.paigow import seat_rulings
 
-    profile = ruling_profile(desk, house)
+    desk, profile = ruling_profile(desk, house)
 
     def rule(meters: Meters) -> tuple[Ruling, Meters]:
         return seat_rulings.settle_ruling(
@@ -126,7 +131,7 @@ def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorde
     from dealer.games.paigow import seat_rulings
 
     raw = seat_rulings.read_round_text(text, origin)
-    return record_round(desk, ruling_profile(desk, house), raw, text)
+    return record_round(*ruling_profile(desk, house), raw, text)
 
 
 def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:

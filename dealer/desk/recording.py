@@ -13,7 +13,11 @@ from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
 from dealer.kernel.tuples import NamedTuple
 
+APPROVER = "rule_changes_approved_by"
+"""The setting naming who approved a ruling's rule changes (`Profile.approved_by`)."""
+
 if TYPE_CHECKING:
+    from dealer.audit.authority import Countersigner
     from dealer.audit.meters import MeterLink
     from dealer.audit.records import Entry
     from dealer.audit.storage import Reads, WriteTransaction
@@ -45,13 +49,21 @@ def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
     )
 
 
-def _append(tx: WriteTransaction, entry: Entry) -> int:
+def _append(tx: WriteTransaction, entry: Entry, approver: Countersigner | None) -> int:
     """Append a ruling made from shipped or approved documents only (`audit.approvals`); its
-    maker was checked in this transaction (`users.acting_role`)."""
+    maker was checked in this transaction (`users.acting_role`). A ruling naming who approved
+    its rule changes is countersigned by them (`approver`, the desk's), or not recorded."""
     from dealer.audit import approvals
 
     approvals.check_documents(tx, entry.table_id, entry.settings or {})
-    return tx.append(entry)
+    named = (entry.settings or {}).get(APPROVER)
+    if named is None:
+        return tx.append(entry)
+    if approver is None or approver.user_id != named:
+        raise DealerError(f"the rule changes approved by {named} were not signed by {named}")
+    from dealer.audit.authority import append_countersigned
+
+    return append_countersigned(tx, entry, approver, APPROVER)
 
 
 def check_log(desk: Desk, settings: Mapping[str, Any]) -> None:
@@ -73,7 +85,7 @@ def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
 
     with open_desk_log(desk.db) as log, log.transaction() as tx:
         role = users.acting_role(tx, desk.user, RecordKind.RULING)
-        return [_append(tx, _entry(r, desk.user, role, desk.table)) for r in rulings]
+        return [_append(tx, _entry(r, desk.user, role, desk.table), desk.approver) for r in rulings]
 
 
 def record_with_meters(
@@ -105,7 +117,7 @@ def record_with_meters(
             role = users.acting_role(tx, user, RecordKind.RULING)
             stored = read(tx)
             ruling, after = ruled if stored == seen else rule(stored)
-            ruling_id = _append(tx, _entry(ruling, user, role, table))
+            ruling_id = _append(tx, _entry(ruling, user, role, table), desk.approver)
             for name, link in links.items():
                 if after.get(name) != stored[name]:
                     meters.move(

@@ -5,10 +5,12 @@ Decisions: every profile a ruling may use is approved — the shipped default by
 release, any other by a supervisor's approval on the chain (`dealer.audit.approvals` refuses the
 rest when the ruling is recorded) — so every change to it needs a supervisor, on a fresh log as
 on an old one: a dealer alone can never seed a meter or change a pay for one ruling. The
-supervisor is checked through `authority.authenticate` (a registered user's refusal is
-recorded) and named in the ruling's settings (`rule_changes_approved_by`); the change itself is
-still flagged (`settings.overrides`, `rule changes:` in `audit show`, the shift summary). The
-demo and the analyses rule nothing at a table and never come here.
+supervisor is checked through `authority.countersigner` (a registered user's refusal is
+recorded), named in the ruling's settings (`rule_changes_approved_by`) and signs each ruling
+made with the change with the key their PIN opened (its `countersignature`, which verify
+checks: a name alone fails); the change itself is still flagged (`settings.overrides`,
+`rule changes:` in `audit show`, the shift summary). The demo and the analyses rule nothing
+at a table and never come here.
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ if TYPE_CHECKING:
 ACTION = "rule change"
 
 
-def changed_profile(desk: Desk, house: HouseRules) -> Profile:
+def changed_profile(desk: Desk, house: HouseRules) -> tuple[Desk, Profile]:
     """The profile a ruling at `desk` is made under when `house` has `--rule` changes: `house`
     loaded, its changes refused where the table's profile forbids them, else approved by the
-    supervisor given (the approver recorded)."""
+    supervisor given (the approver recorded); and the desk to record at, carrying the approver
+    who countersigns each ruling (`Desk.approver`)."""
     profile = house.load()
     table = house._replace(rules=(), supervisor=None, pin=None).load()
     if table.rule_changes == "forbidden":
@@ -40,8 +43,8 @@ def changed_profile(desk: Desk, house: HouseRules) -> Profile:
             f"--rule changes the table profile {table.name}: a supervisor approves the "
             "change with --supervisor ID and --pin"
         )
-    from dealer.audit.authority import authenticate
+    from dealer.audit.authority import countersigner
 
     with open_desk_log(desk.db) as log:
-        who = authenticate(log, house.supervisor, house.pin or "", ACTION)
-    return profile._replace(approved_by=who.user_id)
+        who = countersigner(log, house.supervisor, house.pin or "", ACTION)
+    return desk._replace(approver=who), profile._replace(approved_by=who.user_id)
