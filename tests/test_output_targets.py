@@ -20,7 +20,8 @@ Target = Callable[[Path], Path]
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A log with a supervisor, one settled ruling (2, its meters 3-4) and a dispute of it (5), built once."""
+    """A log with a supervisor, one settled ruling (2, its meters 3-4) and a dispute of it (5),
+    built once."""
     log = tmp_path_factory.mktemp("built") / "audit.sqlite"
     db = ("--db", str(log))
     for args in (
