@@ -7,6 +7,8 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from dealer.audit import open_log
 from dealer.audit.records import RecordFilter, seats_of
 from dealer.audit.verify import verify
@@ -14,7 +16,9 @@ from dealer.audit.verify import verify
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_floor_log.py"
 
 
-def bench() -> ModuleType:
+def bench(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The benchmark as a module, importing its neighbours as it does when run as a script."""
+    monkeypatch.syspath_prepend(str(BENCH.parent))
     spec = importlib.util.spec_from_file_location("bench_floor_log", BENCH)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -22,8 +26,10 @@ def bench() -> ModuleType:
     return module
 
 
-def test_a_bulk_built_log_verifies_with_its_seats_indexed(tmp_path: Path) -> None:
-    floor = bench()
+def test_a_bulk_built_log_verifies_with_its_seats_indexed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    floor = bench(monkeypatch)
     sample = floor.sample(tmp_path / "sample.sqlite")
     rulings = [r for r in sample if r.links_to is None]
     assert len(rulings) == len(floor.SAMPLE) and len(sample) > len(rulings)  # meter moves too
