@@ -55,6 +55,21 @@ def log(demo: Path, tmp_path: Path) -> Path:
     return copy
 
 
+@pytest.fixture
+def hostile(log_at: Path | str, tmp_path: Path) -> tuple[Path, int]:
+    """The demo log on each backend with a hostile dispute appended, as an SQLite file to
+    browse (a PostgreSQL log copied into one with `dealer audit copy`, as the browser needs)."""
+    demo_log(log_at)
+    dispute = hostile_dispute(log_at)
+    if isinstance(log_at, Path):
+        return log_at, dispute
+    copy = tmp_path / "copied" / "audit.sqlite"
+    copy.parent.mkdir()
+    copied = run("audit", "copy", log_at, str(copy), whole=True)
+    assert copied.exit_code == 0, copied.output
+    return copy, dispute
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with chromium() as context:
@@ -71,10 +86,10 @@ def fetch(url: str, host: str | None = None) -> tuple[int, Message, str]:
         return exc.code, exc.headers, exc.read().decode()
 
 
-def hostile_dispute(log: Path) -> int:
+def hostile_dispute(log: Path | str) -> int:
     """A dispute whose rulings list holds a script and a `javascript:` link, and whose claim is
-    an image with an error handler, appended through the log's own append (as a dealer with the
-    file, or one copied from PostgreSQL where `dealer.append_record` took it, would have it)."""
+    an image with an error handler, appended through the log's own append (`dealer.append_record`
+    on PostgreSQL), as a dealer with the file or a terminal's login can."""
     with open_log(log) as storage:
         return entries.append(
             storage,
@@ -100,12 +115,15 @@ def hostile_dispute(log: Path) -> int:
 
 
 @needs_chromium
-def test_a_dispute_naming_a_script_runs_nothing_in_the_browser(log: Path, browser: Any) -> None:
+def test_a_dispute_naming_a_script_runs_nothing_in_the_browser(
+    hostile: tuple[Path, int], browser: Any
+) -> None:
     """Attack 15, script injection: a dispute whose rulings list holds `"><script>…` and a
-    `javascript:` link, whose claim is an `<img onerror>`, shown on the open disputes, the
-    dispute's record and packet, the seat's history and Datasette's own table view: no
-    dialog fires in Chromium, the text shows as written, and no link leads to `javascript:`."""
-    dispute = hostile_dispute(log)
+    `javascript:` link, whose claim is an `<img onerror>` (appended on either backend; a
+    PostgreSQL log copied onto SQLite), shown on the open disputes, the dispute's record and
+    packet, the seat's history and Datasette's own table view: no dialog fires in Chromium,
+    the text shows as written, and no link leads to `javascript:`."""
+    log, dispute = hostile
     fired: list[str] = []
     with serving(log) as served:
         page = browser.new_page()

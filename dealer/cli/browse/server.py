@@ -100,7 +100,8 @@ def _serve(
     announce: Callable[[str], None],
 ) -> None:
     copy, chain = verified_copy(db, folder)
-    hosts = allowed_hosts(host, sock.getsockname()[1])
+    bound, port = sock.getsockname()[:2]
+    hosts = allowed_hosts(host, port) | allowed_hosts(bound, port)  # the address printed too
     server = uvicorn.Server(
         uvicorn.Config(build(copy, chain, hosts).app(), log_level="warning", lifespan="off")
     )
