@@ -42,7 +42,7 @@ def _ok(*args: str) -> None:
     assert result.exit_code == 0, result.output
 
 
-def demo_log(path: Path) -> None:
+def demo_log(path: Path | str) -> None:
     """Records 1-2 users; 3 a settled ruling at PG-3 seat 2, patron P-123 (4-5 its meters); 6 a
     ranking at the table; 7 its void; 8 the override of 3; 9 an open dispute naming 3; 10 a meter
     adjusted by hand; 11 a $5,000 pay at PG-4 (over the sign-off line, 12-13 its meters), 14 its

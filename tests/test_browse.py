@@ -252,7 +252,7 @@ def test_large_pays_by_who_ruled_or_signed_them(served: Served) -> None:
 def test_a_bad_value_is_one_error_line(served: Served) -> None:
     status, body = fetch(f"{served.address}/-/dealer/seat?table=PG-3&seat=9")
     assert status == 400
-    assert "Error: seat &#x27;9&#x27;: seats are numbered 1-8</p>" in body
+    assert "Error: seat &#39;9&#39;: seats are numbered 1-8</p>" in body
     status, body = fetch(f"{served.address}/-/dealer/record/99")
     assert status == 404
     assert '<p class="message-error">Error: there is no audit record 99</p>' in body
@@ -307,3 +307,39 @@ def test_a_port_out_of_range_is_refused(log: Path) -> None:
         1,
         "Error: --port 70000: a port is 1-65535, or 0 for a free one\n",
     )
+
+
+BROWSE = Path(__file__).resolve().parents[1] / "dealer" / "cli" / "browse"
+
+
+def test_the_pages_escape_by_construction() -> None:
+    """Every page is a template of Datasette's autoescaping Jinja environment: no template marks
+    anything safe, and no module of the browser builds HTML or escapes by hand."""
+    from datasette.app import Datasette
+
+    assert Datasette(memory=True).jinja_env.autoescape is True
+    templates = sorted((BROWSE / "templates").glob("*.html"))
+    assert len(templates) > 5
+    for template in templates:
+        text = template.read_text()
+        assert "|safe" not in text.replace(" ", "") and "autoescape false" not in text, template
+    for module in BROWSE.glob("*.py"):
+        code = module.read_text()
+        for handmade in ("escape(", "Markup", "|safe", "<a href", "<td>"):
+            assert handmade not in code, (module.name, handmade)
+
+
+def test_the_host_names_answered() -> None:
+    """127.0.0.1, localhost and the --host name, each with the port (and bare on port 80);
+    an IPv6 address in brackets; compared lower-case."""
+    from dealer.cli.browse.plugin import allowed_hosts
+
+    assert allowed_hosts("127.0.0.1", 8001) == {"127.0.0.1:8001", "localhost:8001"}
+    assert allowed_hosts("Floor-Term-3", 8001) == {
+        "127.0.0.1:8001",
+        "localhost:8001",
+        "floor-term-3:8001",
+    }
+    assert allowed_hosts("::1", 80) == {
+        "127.0.0.1:80", "localhost:80", "[::1]:80", "127.0.0.1", "localhost", "[::1]",
+    }  # fmt: skip

@@ -331,8 +331,11 @@ def test_the_meter_book_names_the_link(floor: Path, log_at: Path | str) -> None:
     settle("PG-1")
     with open_log(log_at, read_only=True) as log:
         (move,) = log.link_records("FLOOR-ET-1", 5)
-    page = pages.meter_book([Shown(move, [])])
-    assert "<td>PG-1</td><td>progressive_treasure (link FLOOR-ET-1)</td>" in page
+    (row,) = pages.meter_rows([Shown(move, [])])
+    assert (row["record"].table_id, row["meter"]) == (
+        "PG-1",
+        "progressive_treasure (link FLOOR-ET-1)",
+    )
 
 
 def test_the_demo_refuses_a_profile_that_links_a_meter(floor: Path, log_at: Path | str) -> None:

@@ -1,9 +1,43 @@
-"""The fixed, read-only queries a supervisor asks for in the browser, beside its pages, in
-SQLite's dialect (the browser serves SQLite log files only). Here, in the audit layer, because
-only the log's own modules write SQL; the browser's server hands them to Datasette as canned
-queries (`dealer.cli.browse.server`)."""
+"""The browser's reads of an SQLite log (it serves SQLite log files only): the copy it serves,
+and the fixed, read-only queries a supervisor asks for beside its pages, in SQLite's dialect.
+Here, in the audit layer, because only the log's own modules read the file and write SQL; the
+browser's server hands the queries to Datasette as canned queries (`dealer.cli.browse.server`).
+
+Decisions: the browser serves a copy (`snapshot`), not the log itself. The copy is taken
+through SQLite's backup API over the log's own read-only connection, so it holds every
+committed record, those still in the WAL included, as one consistent state; it is verified,
+then every view of the browser (its pages, Datasette's tables and these queries) reads it and
+nothing else. A view cannot differ from what verify checked: not by a WAL that one reader
+ignores (an `immutable` open reads the main file alone), nor by records appended, or a file
+changed, after the check."""
 
 from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from dealer.kernel.errors import AuditError
+
+
+def snapshot(source: Path, target: Path) -> None:
+    """Copy the SQLite log `source` as it stands, its WAL included, into the new file `target`
+    (made 0600: it holds what the log holds; one file with a rollback journal, never a WAL).
+    `source` is opened as every reading command opens it (a file that is not a log of ours is
+    refused), and nothing is written to it; AuditError when the copy cannot be made."""
+    from dealer.audit.sqlite import SQLiteStorage
+
+    with SQLiteStorage.open(source, read_only=True) as log:
+        try:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            with closing(sqlite3.connect(target, isolation_level=None)) as copy:
+                log.conn.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")
+        except (OSError, sqlite3.Error) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+            raise AuditError(f"cannot copy the audit log {source} to browse it: {reason}") from None
+
 
 QUERIES: dict[str, dict[str, str]] = {
     "overrides_and_voids_by_user": {

@@ -1,9 +1,11 @@
-"""What the supervisor's browser shows, read from the log opened read-only: the chain's state
-when the server starts, and records with where each stands.
+"""What the supervisor's browser shows: a copy of the log taken and verified when the server
+starts (`verified_copy`), the chain's state, and records with where each stands.
 
-Decisions: the chain is verified once, when the server starts (the log is served immutable, so
-it cannot change under it); statuses come from `dealer.audit.status`, the same code as
-`dealer audit show`, so the page and the command never disagree."""
+Decisions: the chain is verified once, when the server starts, on the copy the browser then
+serves and reads alone (`dealer.audit.browser_queries.snapshot`: the log's WAL included), so
+every page shows what verify checked and nothing appended or changed since; statuses come from
+`dealer.audit.status`, the same code as `dealer audit show`, so the page and the command never
+disagree."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 
 from dealer.audit import entries
 from dealer.audit.browser_queries import QUERIES as CANNED_QUERIES
+from dealer.audit.browser_queries import snapshot
 from dealer.audit.chain import VerifyResult
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.status import status
@@ -20,7 +23,14 @@ from dealer.desk.records import Shown
 from dealer.kernel.errors import DealerError
 from dealer.kernel.tuples import NamedTuple
 
-__all__ = ["CANNED_QUERIES", "ChainState", "chain_state", "served_file", "with_status"]
+__all__ = [
+    "CANNED_QUERIES",
+    "ChainState",
+    "chain_state",
+    "served_file",
+    "verified_copy",
+    "with_status",
+]
 
 
 def served_file(db: LogLocation | None) -> Path:
@@ -49,6 +59,15 @@ def chain_state(db: Path | None) -> ChainState:
         head = log.records(RecordFilter(), limit=1, newest_first=True)
         mark = log.records(RecordFilter(kind=RecordKind.CHECKPOINT), limit=1, newest_first=True)
         return ChainState(head[0] if head else None, mark[0] if mark else None, verify_log(log))
+
+
+def verified_copy(db: Path, folder: Path) -> tuple[Path, ChainState]:
+    """A copy of the log `db` as it stands (its WAL included) in `folder`, under the log's own
+    file name (the database's name in the browser's addresses), and the chain's state verified
+    on that copy: the file the browser serves, and what its banner says of it."""
+    copy = folder / db.name
+    snapshot(db, copy)
+    return copy, chain_state(copy)
 
 
 def with_status(db: Path | None, flt: RecordFilter, *, limit: int | None = None) -> list[Shown]:

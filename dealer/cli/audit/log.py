@@ -312,8 +312,9 @@ def browse(
         str,
         typer.Option(
             "--host",
-            help="Listen on this address. 127.0.0.1 (default): this machine only; another "
-            "(0.0.0.0: every network) lets anyone who reaches it read the whole log.",
+            help="Listen on this address (a name or an address of this machine). Only requests "
+            "for 127.0.0.1, localhost or this name are answered. 127.0.0.1 (default): this "
+            "machine only; another lets anyone who reaches it read the whole log.",
         ),
     ] = "127.0.0.1",
     port: Annotated[
@@ -326,6 +327,7 @@ def browse(
 ) -> None:
     """Browse the audit log read-only in a web browser (Datasette): records, a seat's history,
     open disputes and their packets, the meter book, the shift summary, the chain's state.
+    It serves a copy of the log taken and verified as it starts (restart it for later records).
     Nothing can be written through it. Ctrl-C stops it."""
     if not 0 <= port <= 65535:
         raise DealerError(f"--port {port}: a port is 1-65535, or 0 for a free one")

@@ -1,11 +1,13 @@
-"""Records rendered for people, as HTML fragments for the browser's pages: cards with suit
-symbols in suit colours, money as the CLI shows it, each ruling's status with links to the
-records that made it so, the reasons in words.
+"""What each of the browser's pages shows, as plain values for its Jinja template
+(`templates/dealer_*.html`): cards as suit and symbol, money as the CLI shows it, each
+ruling's status as text with the record numbers to link, the reasons in words.
 
 Decisions: nothing here computes a ruling: statuses, packets, summaries and meters come from
 the desk, and their words from the same code the CLI prints with (`Status.text`, the packet's
 sections, the shift summary's text), so a new status (a sign-off) shows here as it lands there.
-Every stored text is HTML-escaped; a `#N` in a status becomes a link to record N."""
+Nothing here writes HTML: every value is text, and the templates (autoescaped, nothing marked safe)
+escape each one where it is placed, so stored text cannot become markup. A record number to
+link is an `int` (the templates link nothing else), so stored text never becomes a link."""
 
 from __future__ import annotations
 
@@ -13,10 +15,9 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
-from html import escape
 from typing import Any
 
-from dealer.cli.packet import sections
+from dealer.cli.packet import Section, sections
 from dealer.cli.shift import summary_text
 from dealer.desk.browse import ChainState
 from dealer.desk.packet import Packet
@@ -25,23 +26,7 @@ from dealer.desk.shift import ShiftSummary
 from dealer.desk.supervision import Dispute
 from dealer.kernel.cards import symbol
 from dealer.kernel.money import fmt_money
-
-CSS = (
-    ".card{font-weight:bold;padding:0 .15em}.suit-h,.suit-d{color:#c00}"
-    ".suit-s,.suit-c{color:#000}"
-    ".chain{padding:.4em .8em;margin:0 0 1em;border:1px solid #8a8;background:#efe}"
-    ".chain.bad{border-color:#a00;background:#c00;color:#fff;font-weight:bold}"
-    ".chain.bad a{color:#fff}.chain code{font-size:.85em}"
-    ".dealer-nav a{margin-right:1em}"
-    ".status{padding:.5em .8em;margin:.5em 0 1em;border-left:6px solid #393}"
-    ".status.overridden{border-color:#c80;background:#fff6e0}"
-    ".status.voided{border-color:#a00;background:#c00;color:#fff;font-weight:bold}"
-    ".status.voided a{color:#fff}"
-    ".record th{text-align:left;vertical-align:top;padding-right:1em}"
-    ".money{font-family:monospace}"
-    "@media print{header,footer,.dealer-nav,form{display:none}}"
-)
-"""The style of the dealer's pages (added to Datasette's own)."""
+from dealer.kernel.tuples import NamedTuple
 
 NAV = (
     ("/-/dealer", "Dealer pages"),
@@ -57,60 +42,98 @@ MONEY_KEYS = frozenset(
 """Result fields that hold money, shown with `fmt_money`; nets and deltas with their sign."""
 _SIGNED = ("net", "delta", "adjusted")
 _REFERENCE = re.compile(r"#(\d+)")
+_SUITS = frozenset("shdcj")
+
+Linked = list[tuple[str, int | None]]
+"""Text in pieces, each with the record it links to (None: plain text)."""
 
 
-def link(record_id: int | None, text: str | None = None) -> str:
-    """A link to a record's page."""
-    if record_id is None:
-        return "-"
-    return f'<a href="/-/dealer/record/{record_id}">{escape(text or f"#{record_id}")}</a>'
+class Amount(NamedTuple):
+    """A stored value as shown: `money` when it is an amount (`$25`, `+$86.50`)."""
+
+    text: str
+    money: bool
 
 
-def cards(tokens: Iterable[str]) -> str:
-    """Cards as a person reads them, each in its suit's colour (`A♠` black, `10♥` red)."""
-    spans = []
+class Field(NamedTuple):
+    """A labelled text input of a search form: its name, label and the value typed."""
+
+    name: str
+    label: str
+    value: str
+
+
+class StatusView(NamedTuple):
+    """Where a ruling stands: its state (a CSS class), the status text with its record
+    numbers to link, and the decision in effect."""
+
+    state: str
+    text: Linked
+    voided: bool
+    decision: str | None
+
+
+def card_faces(tokens: Iterable[str]) -> list[tuple[str, str]]:
+    """Cards as a person reads them, each with its suit (for its colour): `("s", "A♠")`,
+    `("h", "10♥")`; a token of no known suit with `x`."""
+    faces = []
     for token in tokens:
-        suit = token[-1:].lower() if token.lower() not in ("jk", "joker") else "j"
-        spans.append(f'<span class="card suit-{escape(suit)}">{escape(symbol(token))}</span>')
-    return " ".join(spans)
+        suit = "j" if token.lower() in ("jk", "joker") else token[-1:].lower()
+        faces.append((suit if suit in _SUITS else "x", symbol(token)))
+    return faces
 
 
-def money_html(value: Any, signed: bool = False) -> str:
+def amount(value: Any, signed: bool = False) -> Amount:
     """A stored amount as the CLI shows it; anything that is not an amount as it is."""
     try:
-        amount = Decimal(str(value))
+        parsed = Decimal(str(value))
     except InvalidOperation:
-        return escape(str(value))
-    return f'<span class="money">{escape(fmt_money(amount, signed=signed))}</span>'
+        return Amount(str(value), False)
+    return Amount(fmt_money(parsed, signed=signed), True)
 
 
-def _amounts(result: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+def amounts(result: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Amount]]:
     """The money in a result (and in its nested objects), labelled by where it is."""
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, Amount]] = []
     for key, value in result.items():
         if isinstance(value, Mapping):
-            found += _amounts(value, f"{prefix}{key} ")
+            found += amounts(value, f"{prefix}{key} ")
         elif key in MONEY_KEYS and value is not None and not isinstance(value, bool):
-            found.append((f"{prefix}{key}", money_html(value, signed=key.endswith(_SIGNED))))
+            found.append((f"{prefix}{key}", amount(value, signed=key.endswith(_SIGNED))))
     return found
 
 
-def status_text(status: Status) -> str:
-    """`Status.text()` with every `#N` a link to record N."""
-    return _REFERENCE.sub(lambda m: link(int(m.group(1))), escape(status.text()))
+def linked(text: str) -> Linked:
+    """`text` with every `#N` a link to record N: `overridden by #8` is
+    `[("overridden by ", None), ("#8", 8)]`."""
+    pieces: Linked = []
+    at = 0
+    for found in _REFERENCE.finditer(text):
+        if found.start() > at:
+            pieces.append((text[at : found.start()], None))
+        pieces.append((found.group(0), int(found.group(1))))
+        at = found.end()
+    if at < len(text):
+        pieces.append((text[at:], None))
+    return pieces
 
 
-def status_block(status: Status | None) -> str:
-    """Where a ruling stands, coloured by its state; a voided one as a red banner."""
+def status_view(status: Status | None) -> StatusView | None:
+    """Where a ruling stands, for its coloured block (a voided one a red banner)."""
     if status is None:
-        return ""
-    state = status.state.replace(" ", "-")
-    lines = [f"Status: {status_text(status)}"]
-    if status.state == "voided":
-        lines.append("Nothing of this ruling is in effect.")
-    if status.decision:
-        lines.append(f"Decision in effect: {escape(status.decision)}")
-    return f'<div class="status {state}">{"<br>".join(lines)}</div>'
+        return None
+    return StatusView(
+        status.state.replace(" ", "-"),
+        linked(status.text()),
+        status.state == "voided",
+        status.decision,
+    )
+
+
+def record_id(value: Any) -> int | None:
+    """A record number to link to; None for anything that is not one (stored text that claims
+    to be one is shown as text, never linked)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def what(record: Record) -> str:
@@ -118,79 +141,34 @@ def what(record: Record) -> str:
     return " ".join(part for part in (record.kind, record.game, record.action) if part)
 
 
-def _row(label: str, value: str) -> str:
-    return f"<tr><th>{escape(label)}</th><td>{value}</td></tr>"
+def record_page(shown: Shown) -> dict[str, Any]:
+    """One record's page: the record, what it is, its status, cards, money, the records that
+    refer to it, and the result as recorded."""
+    record, referring, status = shown
+    return {
+        "title": f"Record {record.id}",
+        "record": record,
+        "what": what(record),
+        "status": status_view(status),
+        "cards": card_faces(record.cards),
+        "amounts": amounts(record.result),
+        "referring": [(r, what(r)) for r in referring],
+        "result": json.dumps(record.result, ensure_ascii=False, indent=1),
+    }
 
 
-def record_page(shown: Shown) -> tuple[str, str]:
-    """The title and body of one record's page."""
-    record, linked, status = shown
-    seat = "" if record.seat is None else f", seat {record.seat}"
-    rows = [
-        _row(
-            "recorded",
-            f"{escape(record.recorded_at)} by {escape(record.user_id)} ({escape(record.role)})",
-        ),  # fmt: skip
-        _row("table", escape((record.table_id or "-") + seat)),
-    ]
-    if record.input_text:
-        rows.append(_row("input", escape(record.input_text)))
-    if record.cards:
-        rows.append(_row("cards", cards(record.cards)))
-    rows += [_row(label, value) for label, value in _amounts(record.result)]
-    if record.reason:
-        rows.append(_row("reason", escape(record.reason)))
-    if record.links_to is not None:
-        rows.append(_row("refers to", link(record.links_to, f"record #{record.links_to}")))
-    if record.rule_changes:
-        rows.append(_row("rule changes", escape(", ".join(record.rule_changes))))
-    rows += [_row("hash", f"<code>{escape(record.hash)}</code>"),
-             _row("prev hash", f"<code>{escape(record.prev_hash)}</code>")]  # fmt: skip
-    why = "".join(f"<li>{escape(line)}</li>" for line in record.explanation)
-    refs = "".join(
-        f"<li>{link(r.id)} {escape(what(r))} by {escape(r.user_id)}, {escape(r.recorded_at)}"
-        + (f": {escape(r.reason)}" if r.reason else "")
-        + "</li>"
-        for r in linked
-    )
-    body = [
-        f"<h1>Record {record.id}: {escape(what(record))}</h1>",
-        status_block(status),
-        f'<table class="record">{"".join(rows)}</table>',
-    ]
-    if why:
-        body.append(f"<h2>Why</h2><ul>{why}</ul>")
-    if refs:
-        body.append(f"<h2>Referred to by</h2><ul>{refs}</ul>")
-    body.append(
-        "<details><summary>The result as recorded</summary><pre>"
-        f"{escape(json.dumps(record.result, ensure_ascii=False, indent=1))}</pre></details>"
-    )
-    return f"Record {record.id}", "".join(body)
-
-
-def _table(headings: tuple[str, ...], rows: list[str]) -> str:
-    """A table of Datasette's look: the headings, then the rows (each a whole `<tr>`)."""
-    head = "".join(f"<th>{h}</th>" for h in headings)
-    return f'<table class="rows-and-columns"><tr>{head}</tr>{"".join(rows)}</table>'
-
-
-def records_table(found: list[Shown]) -> str:
+def record_rows(found: list[Shown]) -> list[dict[str, Any]]:
     """Records as rows: id, time, table, seat, user, what, cards, the first reason, status."""
-    if not found:
-        return "<p>No records.</p>"
-    headings = ("#", "time (UTC)", "table", "seat", "user", "what", "cards", "why", "status")
-    rows = [
-        "<tr>"
-        f"<td>{link(r.id)}</td><td>{escape(r.recorded_at[:19])}Z</td><td>{escape(r.table_id)}</td>"
-        f"<td>{'' if r.seat is None else r.seat}</td><td>{escape(r.user_id)}</td>"
-        f"<td>{escape(what(r))}</td><td>{cards(r.cards)}</td>"
-        f"<td>{escape(r.explanation[0] if r.explanation else r.input_text)}</td>"
-        f"<td>{'' if status is None else status_text(status)}</td>"
-        "</tr>"
+    return [
+        {
+            "record": r,
+            "what": what(r),
+            "cards": card_faces(r.cards),
+            "why": r.explanation[0] if r.explanation else r.input_text,
+            "status": [] if status is None else linked(status.text()),
+        }
         for r, _, status in found
     ]
-    return _table(headings, rows)
 
 
 def _meter_name(result: dict[str, Any]) -> str:
@@ -199,92 +177,52 @@ def _meter_name(result: dict[str, Any]) -> str:
     return name if result.get("link") is None else f"{name} (link {result['link']})"
 
 
-def meter_book(found: list[Shown]) -> str:
+def meter_rows(found: list[Shown]) -> list[dict[str, Any]]:
     """Every meter movement: when, which meter, from and to, by whom, and why."""
-    if not found:
-        return "<p>No meter movements.</p>"
-    headings = ("#", "time (UTC)", "table", "meter", "from", "change", "to", "by", "why")
-    rows = []
-    for r, _, _ in found:
-        res = r.result
-        before = "unset" if res.get("previous") is None else money_html(res["previous"])
-        why = escape(r.reason or "")
-        if r.links_to is not None:
-            why = f"{why} ({link(r.links_to, f'ruling #{r.links_to}')})"
-        rows.append(
-            f"<tr><td>{link(r.id)}</td><td>{escape(r.recorded_at[:19])}Z</td>"
-            f"<td>{escape(r.table_id)}</td><td>{escape(_meter_name(res))}</td>"
-            f"<td>{before}</td><td>{money_html(res.get('delta'), signed=True)}</td>"
-            f"<td>{money_html(res.get('value'))}</td>"
-            f"<td>{escape(r.user_id)} ({escape(r.role)}), {escape(r.action)}</td>"
-            f"<td>{why}</td></tr>"
-        )
-    return _table(headings, rows)
+    return [
+        {
+            "record": r,
+            "meter": _meter_name(r.result),
+            "before": None if r.result.get("previous") is None else amount(r.result["previous"]),
+            "delta": amount(r.result.get("delta"), signed=True),
+            "value": amount(r.result.get("value")),
+        }
+        for r, _, _ in found
+    ]
 
 
-def disputes_table(found: list[Dispute]) -> str:
-    """The disputes: opened when and by whom, where, the rulings named, the claim, the packet."""
-    if not found:
-        return "<p>No open disputes.</p>"
-    headings = ("dispute", "opened", "by", "table", "rulings", "claim", "packet")
-    rows = [
-        f"<tr><td>{link(d.id)}</td><td>{escape(d.opened_at[:19])}Z</td>"
-        f"<td>{escape(d.opened_by)}</td>"
-        f"<td>{escape(d.table_id + ('' if d.seat is None else f', seat {d.seat}'))}</td>"
-        f"<td>{' '.join(link(r) for r in d.rulings)}</td><td>{escape(d.description)}</td>"
-        f'<td><a href="/-/dealer/packet/{d.id}">packet</a></td></tr>'
+def dispute_rows(found: list[Dispute]) -> list[dict[str, Any]]:
+    """The disputes: opened when and by whom, where, the rulings named (each a record number
+    to link, or stored text shown as it is), the claim."""
+    return [
+        {
+            "dispute": d,
+            "where": d.table_id + ("" if d.seat is None else f", seat {d.seat}"),
+            "rulings": [
+                (str(r), None) if record_id(r) is None else (f"#{r}", r) for r in d.rulings
+            ],
+        }
         for d in found
     ]
-    return _table(headings, rows)
 
 
-def packet_body(packet: Packet) -> str:
-    """The dispute packet's sections (the same as `dealer audit dispute packet`), printable."""
-    parts = ['<p><button onclick="window.print()">Print</button></p>']
-    for heading, rows in sections(packet):
-        cells = "".join(_row(label, escape(value)) for label, value in rows)
-        parts.append(f'<h2>{escape(heading)}</h2><table class="record">{cells}</table>')
-    return "".join(parts)
+def packet_sections(packet: Packet) -> list[Section]:
+    """The dispute packet's sections (the same as `dealer audit dispute packet`)."""
+    return sections(packet)
 
 
-def shift_body(summary: ShiftSummary) -> str:
+def shift_text(summary: ShiftSummary) -> str:
     """The shift summary as `dealer shift summary` prints it."""
-    return f"<pre>{escape(summary_text(summary))}</pre>"
+    return summary_text(summary)
 
 
-def chain_banner(state: ChainState) -> str:
-    """The chain's head, last checkpoint and verification, on every page; red when `verify`
-    failed, naming the first bad record."""
+def chain_banner(state: ChainState) -> dict[str, Any]:
+    """The chain's head, last checkpoint and verification, on every page (red when `verify`
+    failed, naming the first bad record)."""
     head, mark, verified = state
-    nav = "".join(f'<a href="{href}">{label}</a>' for href, label in NAV)
-    if head is None:
-        where = "The log is empty."
-    else:
-        where = f"Head: record {link(head.id)}, hash <code>{escape(head.hash)}</code>."
-    where += (
-        " No checkpoint yet."
-        if mark is None
-        else f" Last checkpoint: record {link(mark.id)}, {escape(mark.recorded_at[:19])}Z."
-    )
-    if verified.ok:
-        result = f"Verified at start: {verified.records} records, the hash chain verifies."
-        kind = "chain"
-    else:
-        first = "" if verified.first_bad is None else f" First bad record: {verified.first_bad}."
-        result = f"VERIFY FAILED at start:{escape(first)} {escape(verified.problem or '')}"
-        kind = "chain bad"
-    return (
-        f'<div class="dealer-nav">{nav}</div>'
-        f'<div class="{kind}" id="chain">{result}<br>{where}</div>'
-    )
+    return {"head": head, "checkpoint": mark, "verified": verified, "nav": NAV}
 
 
-def field(name: str, label: str, value: str | None) -> str:
-    """A labelled text input of a search form."""
-    shown = "" if value is None else escape(value, quote=True)
-    return f'<label>{escape(label)} <input name="{name}" value="{shown}"></label> '
-
-
-def form(action: str, fields: list[str]) -> str:
-    """A GET search form (the browser never writes)."""
-    return f'<form method="get" action="{action}">{"".join(fields)}<input type="submit"></form>'
+def fields(*given: tuple[str, str, str | None]) -> list[Field]:
+    """A search form's inputs: (name, label, the value typed or None)."""
+    return [Field(name, label, value or "") for name, label, value in given]

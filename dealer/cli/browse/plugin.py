@@ -1,17 +1,19 @@
 """Our Datasette plugin: the supervisor's pages under `/-/dealer`, the chain banner on every
-page, and the guard that makes the server read-only.
+page, and the gate before Datasette (`guard`).
 
 Decisions: each page parses its query through `dealer.inputs` (a bad value is one `Error: …`
 line naming it, status 400; a record or dispute that is not there, 404), calls one desk
-function and renders it (`pages.py`). Only GET and HEAD reach Datasette: any other method is
-refused with 405 before a route sees it, so no form, debug page or future write route can
-change anything; the database itself is served immutable."""
+function and renders its template with the values of `pages.py`. The gate answers only
+requests named for this server (`allowed_hosts`: no DNS rebinding), only GET and HEAD (405
+for anything else, before a route sees it, so no form, debug page or future write route can
+change anything), none of Datasette's pages of paths, versions and settings, and puts a
+Content-Security-Policy allowing no script on every answer."""
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections.abc import Awaitable, Callable
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -26,30 +28,89 @@ from dealer.desk.records import RecordFilter, RecordKind
 from dealer.kernel.errors import DealerError
 
 READ_METHODS = ("GET", "HEAD")
+STATIC = "/-/static-plugins/dealer.cli.browse/"
+"""Where the plugin's own files (`static/`: the style sheet) are served."""
+OPEN_PATHS = ("/-/dealer/", "/-/static/", STATIC)
+"""Datasette's `/-/` pages that are answered: ours, and the style sheets. Every other one
+(databases and their paths, versions, settings, metadata, plugins, the actor, threads,
+permissions, messages, log-in tokens) is a 404."""
+POLICY = (
+    "default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self' data:; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+"""The Content-Security-Policy of every answer: no script at all (the pages need none; the
+column menus of Datasette's table view go with it), style sheets from the server only (inline
+style is ignored), images from the server and Datasette's `data:` icons, forms to the server,
+no framing."""
+HEADERS = (
+    (b"content-security-policy", POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
+"""The headers put on every answer, replacing any of the same name."""
 
 Scope = dict[str, Any]
 App = Callable[[Scope, Any, Any], Awaitable[None]]
 
 
-def _read_only(app: App) -> App:
-    async def guarded(scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["method"] not in READ_METHODS:
-            body = b"Error: the audit log is browsed read-only: nothing can be written here\n"
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 405,
-                    "headers": [
-                        (b"content-type", b"text/plain; charset=utf-8"),
-                        (b"allow", b"GET, HEAD"),
-                    ],  # fmt: skip
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
-            return
-        await app(scope, receive, send)
+def allowed_hosts(host: str, port: int) -> frozenset[str]:
+    """The `Host` headers answered: 127.0.0.1, localhost and `host` (the `--host` name, an IPv6
+    address in brackets), each with `port` (and without it on port 80), lower-cased. Any other
+    is a page asked for under another site's name (DNS rebinding) and refused."""
+    names = {"127.0.0.1", "localhost", f"[{host}]" if ":" in host else host}
+    named = {f"{name.lower()}:{port}" for name in names}
+    return frozenset(named | ({name.lower() for name in names} if port == 80 else set()))
 
-    return guarded
+
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return ""
+
+
+async def _refuse(send: Any, status: int, message: str, extra: tuple[Any, ...] = ()) -> None:
+    """Answer with one `Error: …` line and nothing else."""
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), *HEADERS, *extra]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": f"Error: {message}\n".encode()})
+
+
+def guard(hosts: frozenset[str]) -> Callable[[App], App]:
+    """The server's gate, before Datasette sees a request: a `Host` not in `hosts` is refused
+    (421), any method but GET and HEAD (405: nothing can be written, whatever route a form or a
+    future Datasette adds), and a `/-/` page that is not in `OPEN_PATHS` or a path that climbs
+    (404); every answer that passes gets `HEADERS`. Only HTTP is served."""
+
+    def wrap(app: App) -> App:
+        async def guarded(scope: Scope, receive: Any, send: Any) -> None:
+            if scope["type"] != "http":
+                return
+            if _header(scope, b"host").lower() not in hosts:
+                await _refuse(send, 421, "this server answers only for its own address")
+                return
+            if scope["method"] not in READ_METHODS:
+                message = "the audit log is browsed read-only: nothing can be written here"
+                await _refuse(send, 405, message, ((b"allow", b"GET, HEAD"),))
+                return
+            path = scope["path"]
+            hidden = path.startswith("/-/") and not path.startswith(OPEN_PATHS)
+            if (hidden and path != "/-/dealer") or os.pardir in path.split("/"):
+                await _refuse(send, 404, f"there is no page {path}")
+                return
+
+            async def with_headers(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.start":
+                    ours = {name for name, _ in HEADERS}
+                    kept = [(k, v) for k, v in message.get("headers", ()) if k.lower() not in ours]
+                    message = {**message, "headers": [*kept, *HEADERS]}
+                await send(message)
+
+            await app(scope, receive, with_headers)
+
+        return guarded
+
+    return wrap
 
 
 def _given(request: Any, name: str) -> str | None:
@@ -58,23 +119,31 @@ def _given(request: Any, name: str) -> str | None:
 
 
 class DealerPlugin:
-    """The plugin for one log: `db`, and the chain's state read when the server started.
-    Datasette knows a plugin by its `__name__`, and finds its `templates/` through it: this
-    package's (`base.html` adds the chain banner to every page)."""
+    """The plugin for one log: `db` (the copy verified when the server started, see
+    `server.serve`), the chain's state read then, and the `Host` names answered. Datasette
+    knows a plugin by its `__name__`, and finds its `templates/` and `static/` through it:
+    this package's (`base.html` adds the chain banner to every page, Datasette's own too).
+    Every page is a template rendered by Datasette's Jinja environment (autoescaped) from the
+    plain values of `pages.py`."""
 
     __name__ = "dealer.cli.browse"
 
-    def __init__(self, db: Path, chain: browse.ChainState) -> None:
+    def __init__(self, db: Path, chain: browse.ChainState, hosts: frozenset[str]) -> None:
         self.db = db
         self.banner = pages.chain_banner(chain)
+        self.hosts = hosts
 
     @hookimpl
     def asgi_wrapper(self) -> Callable[[App], App]:
-        return _read_only
+        return guard(self.hosts)
 
     @hookimpl
-    def extra_template_vars(self) -> dict[str, str]:
-        return {"dealer_chain": self.banner, "dealer_css": pages.CSS}
+    def extra_template_vars(self) -> dict[str, Any]:
+        return {"dealer_chain": self.banner}
+
+    @hookimpl
+    def extra_css_urls(self) -> list[str]:
+        return [f"{STATIC}dealer.css"]
 
     @hookimpl
     def menu_links(self) -> list[dict[str, str]]:
@@ -109,33 +178,31 @@ class DealerPlugin:
         ]
 
     async def _page(
-        self, datasette: Any, request: Any, title: str, body: str, status: int = 200
+        self,
+        datasette: Any,
+        request: Any,
+        template: str,
+        values: dict[str, Any],
+        status: int = 200,
     ) -> Response:
-        html = await datasette.render_template(
-            "dealer_page.html", {"title": title, "body": body}, request=request
-        )
+        html = await datasette.render_template(f"dealer_{template}.html", values, request=request)
         return Response.html(html, status=status)
 
     async def _error(self, datasette: Any, request: Any, exc: DealerError, status: int) -> Response:
-        body = f'<p class="message-error">Error: {escape(str(exc))}</p>'
-        return await self._page(datasette, request, "Error", body, status)
+        values = {"title": "Error", "message": str(exc)}
+        return await self._page(datasette, request, "error", values, status)
 
     async def home(self, datasette: Any, request: Any) -> Response:
-        links = "".join(f'<li><a href="{h}">{label}</a></li>' for h, label in pages.NAV[1:])
-        body = (
-            "<h1>The audit log, for supervisors</h1>"
-            "<p>Read-only: nothing can be written here. Every table of the log is also "
-            f'browsable as it is stored: <a href="/">the database</a>.</p><ul>{links}</ul>'
-        )
-        return await self._page(datasette, request, "Dealer pages", body)
+        values = {"title": "Dealer pages", "nav": pages.NAV[1:]}
+        return await self._page(datasette, request, "home", values)
 
     async def record(self, datasette: Any, request: Any) -> Response:
         try:
             wanted = inputs.record_id(request.url_vars["record_id"])
-            title, body = pages.record_page(records.show(self.db, wanted))
+            values = pages.record_page(records.show(self.db, wanted))
         except DealerError as exc:
             return await self._error(datasette, request, exc, 404)
-        return await self._page(datasette, request, title, body)
+        return await self._page(datasette, request, "record", values)
 
     async def seat(self, datasette: Any, request: Any) -> Response:
         """A seat's history at a table over a time range, or a patron's (at any table, or at
@@ -143,18 +210,19 @@ class DealerPlugin:
         table, seat = _given(request, "table"), _given(request, "seat")
         patron = _given(request, "patron")
         since, until = _given(request, "since"), _given(request, "until")
-        body = "<h1>A seat's history</h1>" + pages.form(
-            "/-/dealer/seat",
-            [
-                pages.field("table", "table", table),
-                pages.field("seat", "seat", seat),
-                pages.field("patron", "or patron id", patron),
-                pages.field("since", "since (UTC)", since),
-                pages.field("until", "until", until),
-            ],
-        )
+        values: dict[str, Any] = {
+            "title": "Seat history",
+            "rows": None,
+            "fields": pages.fields(
+                ("table", "table", table),
+                ("seat", "seat", seat),
+                ("patron", "or patron id", patron),
+                ("since", "since (UTC)", since),
+                ("until", "until", until),
+            ),
+        }
         if table is None and seat is None and patron is None:
-            return await self._page(datasette, request, "Seat history", body)
+            return await self._page(datasette, request, "seat", values)
         try:
             by_patron = patron is not None
             flt = RecordFilter(
@@ -169,13 +237,13 @@ class DealerPlugin:
             found = browse.with_status(self.db, flt)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 400)
-        return await self._page(datasette, request, "Seat history",
-                                body + pages.records_table(found))  # fmt: skip
+        values["rows"] = pages.record_rows(found)
+        return await self._page(datasette, request, "seat", values)
 
     async def disputes(self, datasette: Any, request: Any) -> Response:
-        found = supervision.list_disputes(self.db)
-        body = "<h1>Open disputes</h1>" + pages.disputes_table(found)
-        return await self._page(datasette, request, "Open disputes", body)
+        rows = pages.dispute_rows(supervision.list_disputes(self.db))
+        return await self._page(datasette, request, "disputes",
+                                {"title": "Open disputes", "rows": rows})  # fmt: skip
 
     async def packet(self, datasette: Any, request: Any) -> Response:
         try:
@@ -183,15 +251,14 @@ class DealerPlugin:
             made = packet.packet(self.db, wanted)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 404)
-        title = f"Dispute {wanted}: the packet"
-        body = f"<h1>{title}</h1>" + pages.packet_body(made)
-        return await self._page(datasette, request, title, body)
+        values = {
+            "title": f"Dispute {wanted}: the packet",
+            "sections": pages.packet_sections(made),
+        }
+        return await self._page(datasette, request, "packet", values)
 
     async def meters(self, datasette: Any, request: Any) -> Response:
         table = _given(request, "table")
-        body = "<h1>The meter book</h1>" + pages.form(
-            "/-/dealer/meters", [pages.field("table", "table", table)]
-        )
         try:
             flt = RecordFilter(
                 kind=RecordKind.METER, table_id=inputs.table_id(table) if table else None
@@ -199,26 +266,32 @@ class DealerPlugin:
             found = records.search(self.db, flt, linked=False)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 400)
-        return await self._page(datasette, request, "Meter book", body + pages.meter_book(found))
+        values = {
+            "title": "Meter book",
+            "fields": pages.fields(("table", "table", table)),
+            "rows": pages.meter_rows(found),
+        }
+        return await self._page(datasette, request, "meters", values)
 
     async def shift(self, datasette: Any, request: Any) -> Response:
         table = _given(request, "table")
         since, until = _given(request, "since"), _given(request, "until")
-        body = "<h1>Shift summary</h1>" + pages.form(
-            "/-/dealer/shift",
-            [
-                pages.field("table", "table", table),
-                pages.field("since", "since (UTC)", since),
-                pages.field("until", "until", until),
-            ],
-        )
+        values: dict[str, Any] = {
+            "title": "Shift summary",
+            "text": None,
+            "fields": pages.fields(
+                ("table", "table", table),
+                ("since", "since (UTC)", since),
+                ("until", "until", until),
+            ),
+        }
         if table is None:
-            return await self._page(datasette, request, "Shift summary", body)
+            return await self._page(datasette, request, "shift", values)
         try:
             start = inputs.time(since) if since else None
             end = inputs.time(until, end_of_day=True) if until else None
             summary = shift.shift_summary(self.db, inputs.table_id(table), since=start, until=end)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 400)
-        return await self._page(datasette, request, "Shift summary",
-                                body + pages.shift_body(summary))  # fmt: skip
+        values["text"] = pages.shift_text(summary)
+        return await self._page(datasette, request, "shift", values)

@@ -1,16 +1,21 @@
-"""The browser's server: Datasette over the audit log, immutable, with our plugin, on a socket
-bound before it starts (so the address printed is the one served, a free port by default).
+"""The browser's server: Datasette over a verified copy of the audit log, with our plugin, on a
+socket bound before it starts (so the address printed is the one served, a free port by
+default).
 
-Decisions: the log is opened by Datasette as an immutable file (read-only, never locked,
-never written); arbitrary SQL is off (`default_allow_sql`), since a hand-written query could
-run long or read the PIN hashes; canned queries are fixed, read-only SQL, written in the audit
-layer (`dealer.audit.browser_queries`) and handed over by the desk; the `users` table (PIN
-hashes) is denied and the database file cannot be downloaded. Ctrl-C stops the server: uvicorn
+Decisions: the log is copied as it stands, its WAL included, into a private temporary folder
+(0700, removed when the server stops) and verified there (`dealer.desk.browse.verified_copy`);
+Datasette and the dealer pages read that copy alone, read-only (`mode=ro`: never `immutable`,
+which would ignore a WAL), so every view shows what verify checked. Arbitrary SQL is off
+(`default_allow_sql`), since a hand-written query could run long or read the PIN hashes;
+canned queries are fixed, read-only SQL, written in the audit layer
+(`dealer.audit.browser_queries`) and handed over by the desk; the `users` table (PIN hashes)
+is denied and the database file cannot be downloaded. Ctrl-C stops the server: uvicorn
 closes the connections and the command returns normally."""
 
 from __future__ import annotations
 
 import socket
+import tempfile
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
@@ -19,8 +24,8 @@ from typing import Any
 import uvicorn
 from datasette.app import Datasette
 
-from dealer.cli.browse.plugin import DealerPlugin
-from dealer.desk.browse import CANNED_QUERIES, chain_state
+from dealer.cli.browse.plugin import DealerPlugin, allowed_hosts
+from dealer.desk.browse import CANNED_QUERIES, ChainState, verified_copy
 from dealer.kernel.errors import DealerError
 
 SETTINGS: dict[str, Any] = {
@@ -32,12 +37,13 @@ SETTINGS: dict[str, Any] = {
 every query."""
 
 
-def build(db: Path) -> Datasette:
-    """Datasette serving `db` immutable with our plugin, verified first."""
+def build(db: Path, chain: ChainState, hosts: frozenset[str]) -> Datasette:
+    """Datasette serving the copy `db` read-only with our plugin (`chain`: what verify found on
+    it; `hosts`: the `Host` headers answered)."""
     from datasette.plugins import pm
 
     pm.set_blocked("datasette.handle_exception")  # ours renders every error page
-    pm.register(DealerPlugin(db, chain_state(db)), name="dealer-browse")
+    pm.register(DealerPlugin(db, chain, hosts), name="dealer-browse")
     metadata = {
         "title": "dealer: the audit log",
         "allow_sql": False,
@@ -45,7 +51,7 @@ def build(db: Path) -> Datasette:
             db.stem: {"queries": CANNED_QUERIES, "tables": {"users": {"allow": False}}},
         },
     }
-    return Datasette(immutables=[str(db)], settings=SETTINGS, metadata=metadata)
+    return Datasette(files=[str(db)], settings=SETTINGS, metadata=metadata)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -72,20 +78,35 @@ def address(sock: socket.socket) -> str:
 def serve(
     db: Path, host: str, port: int, *, open_browser: bool, announce: Callable[[str], None]
 ) -> None:
-    """Serve `db` until Ctrl-C; `announce` the address once listening (then open a browser
-    on it unless told not to). The socket is bound first: a port in use is refused before the
-    log is read."""
+    """Serve a verified copy of `db` until Ctrl-C; `announce` the address once listening (then
+    open a browser on it unless told not to). The socket is bound first: a port in use is
+    refused before the log is read. The copy is removed when the server stops."""
     sock = bind(host, port)
     try:
-        server = uvicorn.Server(
-            uvicorn.Config(build(db).app(), log_level="warning", lifespan="off")
-        )
-        url = address(sock)
-        announce(url)
-        if open_browser:
-            webbrowser.open(url)
-        server.run(sockets=[sock])
+        with tempfile.TemporaryDirectory(prefix="dealer-browse-") as folder:
+            _serve(db, Path(folder), sock, host, open_browser, announce)
     except KeyboardInterrupt:
         pass
     finally:
         sock.close()
+
+
+def _serve(
+    db: Path,
+    folder: Path,
+    sock: socket.socket,
+    host: str,
+    open_browser: bool,
+    announce: Callable[[str], None],
+) -> None:
+    copy, chain = verified_copy(db, folder)
+    bound, port = sock.getsockname()[:2]
+    hosts = allowed_hosts(host, port) | allowed_hosts(bound, port)  # the address printed too
+    server = uvicorn.Server(
+        uvicorn.Config(build(copy, chain, hosts).app(), log_level="warning", lifespan="off")
+    )
+    url = address(sock)
+    announce(url)
+    if open_browser:
+        webbrowser.open(url)
+    server.run(sockets=[sock])
