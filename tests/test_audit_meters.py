@@ -15,6 +15,7 @@ from cli import run
 from typer.testing import Result
 
 from dealer.audit import meters, open_log, staff
+from dealer.audit.authority import supervised
 from dealer.audit.chain import Checkpoint
 from dealer.audit.meters import MeterRange
 from dealer.audit.records import Entry
@@ -320,18 +321,26 @@ def test_the_range_is_the_table_profiles(db: Path | str) -> None:
 
 
 def put_meter(db: Path | str, value: str) -> None:
-    """A meter record as an older version could write it: any finite number."""
-    with open_log(db) as log, log.transaction() as tx:
-        tx.append(
-            Entry(
-                kind="meter",
-                user_id="S1",
-                role="supervisor",
-                table_id="PG-1",
-                action="adjust",
-                result={"meter": "progressive_treasure", "previous": None, "value": value},
-                reason="older version",
-            )
+    """A meter record as an older version could write it: any finite number, signed by the
+    supervisor (an unsigned one is explained by nothing, and refused as such)."""
+    with open_log(db) as log:
+        supervised(
+            log,
+            "S1",
+            PIN,
+            "meter-adjust",
+            lambda tx, sup: tx.append(
+                Entry(
+                    kind="meter",
+                    user_id="S1",
+                    role="supervisor",
+                    table_id="PG-1",
+                    action="adjust",
+                    result={"meter": "progressive_treasure", "previous": None, "value": value},
+                    reason="older version",
+                )
+            ),
+            table_id="PG-1",
         )
 
 

@@ -35,6 +35,9 @@ rule-change approver  a ruling naming as approver of its rule         _approver_
                       changes someone not an active supervisor then
 lockouts              a lock record disabling someone else, or not    _lock_problem
                       earned by `LOCKOUT_AFTER` wrong PINs in a row
+meters                a meter record not moving its meter from the    _meter_problem
+                      value the records before left, a ruling's move
+                      its ruling does not explain (`meters.MeterBook`)
 signatures            a record to be signed (a supervisor action, a   _signature_problem
                       signed checkpoint, the bootstrap, any record
                       carrying a signature) not validly signed by
@@ -58,7 +61,7 @@ from typing import TYPE_CHECKING, Any
 from dealer.audit import keys
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.entries import CHECKPOINT_ROLES
-from dealer.audit.meters import MeterAction
+from dealer.audit.meters import MeterAction, MeterBook
 from dealer.audit.records import RecordFilter, RecordKind, Role, UserRow
 from dealer.audit.users import (
     LOCKOUT_AFTER,
@@ -172,8 +175,8 @@ class _Read(NamedTuple):
 class _Replay:
     """What the records read so far say, as the history steps need it: each user's standing
     (from the `user` records), public key and wrong PINs in a row, the signatures spent, each
-    record's hash (for the checkpoints recorded in the log), and whether a release that signs
-    checkpoints has written yet."""
+    record's hash (for the checkpoints recorded in the log), the meters (`meters.MeterBook`), and
+    whether a release that signs checkpoints has written yet."""
 
     def __init__(self) -> None:
         self.standing: dict[str, UserRow] = {}
@@ -182,6 +185,7 @@ class _Replay:
         self.spent: set[str] = set()
         self.hashes: dict[int, str] = {}
         self.signing_checkpoints = False
+        self.meters = MeterBook()
 
     def read(self, row: Mapping[str, Any]) -> _Read:
         """`row` as the steps read it, its hash and its release noted first."""
@@ -225,6 +229,7 @@ class _Replay:
         record sets the standing and the public key (or none) of the user it names, whose
         wrong PINs start again."""
         result = record.result
+        self.meters.replay(record.row, result, record.settings)
         if record.kind == RecordKind.ACCESS_DENIED and result.get("why") == "wrong-pin":
             self.wrong[record.maker] = self.wrong.get(record.maker, 0) + 1
         if record.kind == RecordKind.USER and isinstance(result.get("user"), str):
@@ -343,6 +348,13 @@ def _lock_problem(record: _Read, seen: _Replay) -> str | None:
     return None
 
 
+def _meter_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a meter record is a move nothing explains (`meters.MeterBook.problem`): not from
+    the value the meter's records before left, or a ruling's move its ruling does not explain
+    (a value written in by hand, unsigned)."""
+    return seen.meters.problem(record.row, record.result)
+
+
 def _signature_problem(record: _Read, seen: _Replay) -> str | None:
     """Why a record to be signed (`_Read.signed`) is not signed by its maker's key then (the
     bootstrap's: the key it records): no signature, a malformed one, another key's, content
@@ -371,6 +383,7 @@ _RECORD_CHECKS = (
     _checkpoint_taker_problem,
     _approver_problem,
     _lock_problem,
+    _meter_problem,
     _signature_problem,
 )
 """The checks of one record, in order; its first problem is the one reported."""

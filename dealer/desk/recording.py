@@ -105,6 +105,9 @@ def record_with_meters(
             role = users.acting_role(tx, user, RecordKind.RULING)
             stored = read(tx)
             ruling, after = ruled if stored == seen else rule(stored)
+            for name, link in links.items():  # never paid from a value nothing explains
+                if after.get(name) != stored[name]:
+                    meters.check_explained(tx, table, name, link)
             ruling_id = _append(tx, _entry(ruling, user, role, table))
             for name, link in links.items():
                 if after.get(name) != stored[name]:
