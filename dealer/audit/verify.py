@@ -12,7 +12,8 @@ check                 what it catches                                 step
 chain                 a record missing, one not linking to the        ChainCheck.feed
                       record before, one changed after it was
                       written (its hash), one dated before the
-                      record before it
+                      record before it, one dated more than
+                      `FUTURE_TOLERANCE` after the verifier's clock
 outside checkpoints   a log ending before a checkpoint's record, a    ChainCheck.checkpoint_problem
                       record no longer matching its checkpoint
                       (changed and chained again), a bare checkpoint
@@ -76,10 +77,13 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Storage
 
 
-def verify(storage: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyResult:
+def verify(
+    storage: Storage, checkpoints: Sequence[Checkpoint] = (), now: str | None = None
+) -> VerifyResult:
     """Recompute the whole chain; check the backend's append-only protection, the users table
-    against its records, the backend's integrity check, and the log against `checkpoints`."""
-    check = ChainCheck(list(checkpoints))
+    against its records, the backend's integrity check, and the log against `checkpoints`;
+    `now` is the verifier's clock (None: the computer's), no record dated far after it."""
+    check = ChainCheck(list(checkpoints), now)
     problems: list[str] = []
     with storage.snapshot():
         check.feed(storage.rows())
