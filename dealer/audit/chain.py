@@ -134,13 +134,12 @@ class VerifyResult(NamedTuple):
 
 
 class ChainCheck:
-    """Walks stored rows in id order, keeping what the checkpoints need; `now` is the
-    verifier's clock (None: `utc_now`), which no record may be dated more than
-    `FUTURE_TOLERANCE` after."""
+    """Walks stored rows in id order, keeping what the checkpoints need; no record may be
+    dated more than `FUTURE_TOLERANCE` after the verifier's clock (`utc_now`, read once)."""
 
-    def __init__(self, checkpoints: Sequence[Checkpoint] = (), now: str | None = None) -> None:
+    def __init__(self, checkpoints: Sequence[Checkpoint] = ()) -> None:
         self.checkpoints = checkpoints
-        self.now = now or utc_now()
+        self.now = utc_now()
         self.latest = future_limit(self.now)
         self.count = 0
         self.rows = 0
@@ -218,21 +217,19 @@ def check_link(entry: Entry, records: int) -> None:
         raise AuditError(f"there is no audit record {entry.links_to} to refer to")
 
 
-def seal(
-    entry: Entry, head: Checkpoint, not_before: str = "", now: str | None = None
-) -> dict[str, Any]:
+def seal(entry: Entry, head: Checkpoint, not_before: str = "") -> dict[str, Any]:
     """The stored row of `entry` as the record after `head`: its fields checked
     (`Entry.stored`), its link checked (`check_link`), and its number, time, software version,
     `prev_hash` and hash assigned by the recipe of `dealer.audit.chain`. The SQLite backend
     stores exactly this row; PostgreSQL's server function assigns the same fields by the same
-    recipe. Its time is the clock's (`now`; None: `utc_now`), never before `not_before` (the
-    head's time): a clock set back does not make the log's times run backwards, which verify
-    refuses. A head dated more than `FUTURE_TOLERANCE` after the clock is refused (AuditError):
+    recipe. Its time is the clock's (`utc_now`), never before `not_before` (the head's time):
+    a clock set back does not make the log's times run backwards, which verify refuses. A head
+    dated more than `FUTURE_TOLERANCE` after the clock is refused (AuditError):
     the record would be dated after it, dragged into the future with every record after it."""
     row = entry.stored()
     count = head.records or 0
     check_link(entry, count)
-    now = now or utc_now()
+    now = utc_now()
     if not_before > future_limit(now):
         raise AuditError(
             f"cannot write to the audit log: {_from_the_future(count, not_before, now)} "

@@ -77,13 +77,10 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Storage
 
 
-def verify(
-    storage: Storage, checkpoints: Sequence[Checkpoint] = (), now: str | None = None
-) -> VerifyResult:
+def verify(storage: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyResult:
     """Recompute the whole chain; check the backend's append-only protection, the users table
-    against its records, the backend's integrity check, and the log against `checkpoints`;
-    `now` is the verifier's clock (None: the computer's), no record dated far after it."""
-    check = ChainCheck(list(checkpoints), now)
+    against its records, the backend's integrity check, and the log against `checkpoints`."""
+    check = ChainCheck(list(checkpoints))
     problems: list[str] = []
     with storage.snapshot():
         check.feed(storage.rows())

@@ -89,7 +89,8 @@ def record_with_meters(
     `rule` is pure: it runs first on the meters as read before the write lock, and its ruling
     is recorded only if the meters read again under the lock are the same; else it runs again
     on those. So the lock, which every terminal of the log waits for, is held to record, not to
-    rule."""
+    rule. A meter the ruling moves whose newest record nothing explains (a value written into
+    the log by hand) is refused under the lock (`meters.check_explained`): nothing is written."""
     from dealer.audit import meters, users
     from dealer.audit.records import RecordKind
 
