@@ -114,7 +114,8 @@ def test_a_meter_move_written_into_the_file_is_never_paid_and_fails_verify(
     """Attack 10: an unsigned `meter`/`move` record setting the progressive to $250,000,
     written into the SQLite file by hand (or appended by a terminal login on PostgreSQL,
     through the server's own append function), then a straight flush settled: the settle
-    refuses to pay from it (one line, nothing written) and verify fails, naming the record."""
+    refuses to pay from it (one line, nothing written) and verify fails, naming the record.
+    Once a supervisor sets the meter (signed), the table pays from that value again."""
     where = meter_log
     entry = forged_move(where)
     if isinstance(where, Path):
@@ -142,6 +143,18 @@ def test_a_meter_move_written_into_the_file_is_never_paid_and_fails_verify(
         f"record {forged} (meter): at that point meter progressive_treasure at table PG-1 was "
         f"moved twice by ruling {forged - 3}"
     ) in checked.stdout
+    assert adjust("12000").exit_code == 0  # the recovery: a supervisor sets the meter, signed
+    paid = settle(STRAIGHT_FLUSH)
+    assert paid.exit_code == 0, paid.output
+    assert records(where, kind="ruling")[-1].result["progressive_hits"][0]["before"] == 12000.25
+
+
+def adjust(value: str) -> Result:
+    """Supervisor S1 sets PG-1's progressive treasure meter by hand (a signed adjustment)."""
+    return run(
+        "audit", "meter", "adjust", "progressive_treasure", value, "--reason", "reseed",
+        "--table", "PG-1", "--supervisor", "S1", "--pin", PIN,
+    )  # fmt: skip
 
 
 def test_a_supervisors_signed_adjustment_is_paid_from_and_verifies(
@@ -149,10 +162,7 @@ def test_a_supervisors_signed_adjustment_is_paid_from_and_verifies(
 ) -> None:
     """Attack 10's counterpart: the same value set by a supervisor's signed adjustment is
     explained; the straight flush pays it, and the log verifies."""
-    adjusted = run(
-        "audit", "meter", "adjust", "progressive_treasure", FORGED, "--reason", "reseed",
-        "--table", "PG-1", "--supervisor", "S1", "--pin", PIN,
-    )  # fmt: skip
+    adjusted = adjust(FORGED)
     assert adjusted.exit_code == 0, adjusted.output
     paid = settle(STRAIGHT_FLUSH)
     assert paid.exit_code == 0, paid.output
@@ -165,7 +175,7 @@ class Clock:
     the test."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.now = ""
+        self.now = "2026-05-09T14:00:00.000000Z"
         monkeypatch.setattr(dealer.audit.chain, "utc_now", lambda: self.now)
 
     def at(self, stamp: str) -> None:
