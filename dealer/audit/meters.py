@@ -38,14 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit import keys, users
 from dealer.audit.authority import supervised
-from dealer.audit.records import (
-    Entry,
-    Record,
-    RecordKind,
-    Role,
-    amount,
-    meter_value,
-)
+from dealer.audit.records import Entry, Record, RecordKind, Role, amount, meter_value
 from dealer.kernel.errors import AuditError
 from dealer.kernel.money import fmt_money, whole_cents
 from dealer.kernel.tuples import NamedTuple
@@ -307,9 +300,9 @@ def _hits_problem(
             return moved, "a hit of it states no amounts"
         reset = hit.get("reset") is True and after == seed
         if (after > before and not reset) or not Decimal(0) <= back <= paid:
-            return (
-                moved,
-                f"a hit of it raises the meter ({fmt_money(before)} to {fmt_money(after)})",
+            return moved, (
+                f"a hit of it takes the meter from {fmt_money(before)} to {fmt_money(after)} "
+                f"and returns {fmt_money(back)} of {fmt_money(paid)} paid"
             )
         moved += after - before + back
     return moved, None
