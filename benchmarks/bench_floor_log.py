@@ -13,8 +13,9 @@ rulings: the sample's rulings in turn, each with its meter moves, at M tables ro
 own ruling's copy) and loaded in batches by sqlite-utils' `insert_all`, in one transaction,
 into a log made by the software's migrations up to the one before the seat index. Opening it
 with the software applies the rest, which index every record's seats from its content, as for
-an older log. The meters' values are the sample's, repeated: the copies are valid records, not
-one meter's history.
+an older log. Each table's meters are one history: a copy's meter values are the sample's
+shifted to start from the value the table's meter holds (a reset still resets to the seed), so
+every move is explained by its ruling's copy, as verify asks.
 
 Prints the build (records a second through `insert_all`, the seat index's migration, the
 file's size), then each command's wall and CPU time and peak memory (its maximum resident set,
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import sqlite3
 import subprocess
@@ -32,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +46,7 @@ from dealer.audit.chain import GENESIS_HASH, Checkpoint, seal
 from dealer.audit.records import Entry, Record, RecordKind
 from dealer.audit.sqlite import SQLiteStorage
 from dealer.audit.sqlite_schema import MIGRATIONS, migrate
+from dealer.kernel.money import money_json
 
 ROOT = Path(__file__).resolve().parents[1]
 DEALER = str(Path(sys.executable).with_name("dealer"))
@@ -83,14 +87,56 @@ def _groups(records: Sequence[Record]) -> list[list[Record]]:
     return list(groups.values())
 
 
+def _number(value: object) -> Decimal:
+    return Decimal(str(value))
+
+
+def _shifted(ruling: Record, name: str, held: Decimal | None) -> dict[str, Any]:
+    """`ruling`'s result with meter `name`'s values shifted to start from `held` (None: the
+    meter is unset at the table, and starts where the sample's did): its before, each hit's
+    before and after (none after a reset, which resets to the seed) and its after."""
+    result: dict[str, Any] = json.loads(json.dumps(ruling.result))
+    meters = result["meters"]
+    shift = Decimal(0) if held is None else held - _number(meters["before"][name])
+    meters["before"][name] = money_json(_number(meters["before"][name]) + shift)
+    for hit in result.get("progressive_hits", []):
+        if hit["meter"] == name:
+            hit["before"] = money_json(_number(hit["before"]) + shift)
+            shift = Decimal(0) if hit["reset"] else shift
+            hit["after"] = money_json(_number(hit["after"]) + shift)
+    meters["after"][name] = money_json(_number(meters["after"][name]) + shift)
+    return result
+
+
+def _one_history(
+    group: Sequence[Record], table: str, held: dict[tuple[str, str], Decimal]
+) -> list[Record]:
+    """`group` (a ruling and its meter moves) with each move starting from the value `held`
+    for the table's meter (`_shifted`), and `held` moved on."""
+    ruling, moves = group[0], group[1:]
+    result = ruling.result
+    copies = []
+    for move in moves:
+        name = str(move.result["meter"])
+        before = held.get((table, name))
+        result = _shifted(ruling._replace(result=result), name, before)
+        value = _number(result["meters"]["after"][name])
+        held[table, name] = value
+        moved = {"previous": None if before is None else str(before), "value": str(value)}
+        delta = value - (before or Decimal(0))
+        copies.append(move._replace(result=move.result | moved | {"delta": str(delta)}))
+    return [ruling._replace(result=result), *copies]
+
+
 def rows(records: Sequence[Record], rulings: int, tables: int) -> Iterator[dict[str, Any]]:
     """The stored rows of `rulings` copies of the rulings of `records` (each with its linked
     records) over `tables` tables, sealed in order from the first record of a log."""
     head, stamp = Checkpoint(0, GENESIS_HASH), ""
+    held: dict[tuple[str, str], Decimal] = {}
     for n, group in zip(range(rulings), itertools.cycle(_groups(records))):
         table = f"T-{n % tables + 1:02d}"
         first = head.records or 0
-        for record in group:
+        for record in _one_history(group, table, held):
             entry = Entry(
                 kind=RecordKind(record.kind),
                 user_id=f"d-{table}",

@@ -30,15 +30,19 @@ with open_log(path) as log:
     done = 0
     while rounds < 0 or done < rounds:
         with log.transaction() as tx:
-            for seat in range(1, 4):
+            value = int(tx.meter("PG-1", "treasure") or 0)
+            for seat in range(1, 4):  # the last seat's ruling states the meter it moves
+                moved = {"meters": {
+                    "before": {"treasure": value}, "contributions": {"treasure": 1},
+                    "after": {"treasure": value + 1},
+                }, "bonuses": [{"wager": "treasure", "amount": 1}]} if seat == 3 else {}
                 users.append_checked(tx, Entry(
                     kind="ruling", user_id=f"D{worker}", role="dealer", table_id="PG-1",
                     game="paigow", action="settle",
                     input_text=f"{worker}:{done}:{seat}" + "x" * 400,
-                    result={"worker": worker, "round": done}, seat=seat,
+                    result={"worker": worker, "round": done, **moved}, seat=seat,
                 ))
                 time.sleep(pause)
-            value = tx.meter("PG-1", "treasure") or 0
             meters.move(tx, "PG-1", "treasure", value + 1, "one contribution per round")
         done += 1
         print(done, flush=True)

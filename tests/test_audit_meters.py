@@ -15,6 +15,7 @@ from cli import run
 from typer.testing import Result
 
 from dealer.audit import meters, open_log, staff
+from dealer.audit.authority import supervised
 from dealer.audit.chain import Checkpoint
 from dealer.audit.meters import MeterRange
 from dealer.audit.records import Entry
@@ -320,18 +321,26 @@ def test_the_range_is_the_table_profiles(db: Path | str) -> None:
 
 
 def put_meter(db: Path | str, value: str) -> None:
-    """A meter record as an older version could write it: any finite number."""
-    with open_log(db) as log, log.transaction() as tx:
-        tx.append(
-            Entry(
-                kind="meter",
-                user_id="S1",
-                role="supervisor",
-                table_id="PG-1",
-                action="adjust",
-                result={"meter": "progressive_treasure", "previous": None, "value": value},
-                reason="older version",
-            )
+    """A meter record as an older version could write it: any finite number, signed by the
+    supervisor (an unsigned one is explained by nothing, and refused as such)."""
+    with open_log(db) as log:
+        supervised(
+            log,
+            "S1",
+            PIN,
+            "meter-adjust",
+            lambda tx, sup: tx.append(
+                Entry(
+                    kind="meter",
+                    user_id="S1",
+                    role="supervisor",
+                    table_id="PG-1",
+                    action="adjust",
+                    result={"meter": "progressive_treasure", "previous": None, "value": value},
+                    reason="older version",
+                )
+            ),
+            table_id="PG-1",
         )
 
 
@@ -417,3 +426,75 @@ def test_the_bounds_are_as_documented() -> None:
     for shown in ("$5,000–$100,000", "$10,000–$250,000", "at most $10,000,000 either way"):
         assert shown in readme
     assert fmt_money(AMOUNT_LIMIT) == "$10,000,000"
+
+
+# -- what explains a ruling's move ---------------------------------------------------------------
+
+SETTINGS = {"meters": {"progressive_treasure": {"seed": 10000, "cap": 250000}}}
+
+
+def straight_flush(**changes: object) -> dict[str, object]:
+    """A settle's result as a ruling records it: $1 on the progressive treasure, the meter at
+    $10,000 taking a $0.25 contribution (`added`) and paying 100%, reset to its seed; `changes`
+    to the hit."""
+    added = changes.pop("added", 0.25)
+    hit = {
+        "meter": "progressive_treasure",
+        "before": 10000.25,
+        "paid": 10000.25,
+        "after": 10000,
+        "reset": True,
+        "returned_by_cap": 0,
+    } | changes
+    return {
+        "bonuses": [{"wager": "progressive_treasure", "amount": 1}],
+        "meters": {
+            "before": {"progressive_treasure": 10000},
+            "contributions": {"progressive_treasure": added},
+            "after": {"progressive_treasure": 10000},
+        },
+        "progressive_hits": [hit],
+    }
+
+
+@pytest.mark.parametrize(
+    ("result", "previous", "value", "problem"),
+    [
+        (straight_flush(), Decimal(10000), Decimal(10000), None),
+        (straight_flush(), None, Decimal(10000), None),
+        (straight_flush(), Decimal(10000), Decimal(250000), "the ruling left it at $10,000"),
+        (
+            straight_flush(),
+            Decimal(9000),
+            Decimal(10000),
+            "the ruling ruled from $10,000, not from $9,000",
+        ),
+        (
+            straight_flush(added=2),
+            Decimal(10000),
+            Decimal(10000),
+            "the ruling's contribution $2 is more than its wagers on it",
+        ),
+        (
+            straight_flush(after=250000),
+            Decimal(10000),
+            Decimal(10000),
+            "a hit of it takes the meter from $10,000.25 to $250,000 and returns $0 of "
+            "$10,000.25 paid",
+        ),
+        (
+            straight_flush(reset=False, after=9000),
+            Decimal(10000),
+            Decimal(10000),
+            "the ruling's $10,000 + contributions $0.25 and its hits do not come to $10,000",
+        ),
+    ],
+)
+def test_what_explains_a_rulings_move(
+    result: dict[str, object], previous: Decimal | None, value: Decimal, problem: str | None
+) -> None:
+    """A ruling explains its move when it ruled from the meter's value, left it at the move's
+    value, contributed no more than its wagers on it, and its hits (none raising the meter but
+    a reset to the seed) add up (`meters.ruling_problem`)."""
+    found = meters.ruling_problem(result, SETTINGS, "progressive_treasure", previous, value)
+    assert found == problem

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from dealer.audit.chain import Checkpoint, parse_checkpoints, record_hash
 from dealer.audit.keys import make_key
 from dealer.audit.records import Entry
 from dealer.audit.verify import verify as verify_log
+from dealer.kernel.errors import AuditError
 
 PIN = "lantern-2468"
 
@@ -225,14 +227,28 @@ def test_a_back_dated_record_is_caught_even_re_chained(path: Path) -> None:
 def test_a_clock_set_back_never_dates_a_record_before_the_last(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A clock a minute behind the last record dates the new one as the last (the log's times
+    never run backwards); one further behind than `FUTURE_TOLERANCE` writes nothing: the head
+    is from its future (as a record dated far ahead is from everyone's)."""
     import dealer.audit.chain
 
-    monkeypatch.setattr(dealer.audit.chain, "utc_now", lambda: "2020-01-01T00:00:00.000000Z")
     with open_log(path) as log:
         last = log.record(10)
+    assert last is not None
+    stamp = "%Y-%m-%dT%H:%M:%S.%fZ"
+    behind = datetime.strptime(last.recorded_at, stamp) - timedelta(minutes=1)
+    monkeypatch.setattr(dealer.audit.chain, "utc_now", lambda: behind.strftime(stamp))
+    with open_log(path) as log:
         made = entries.append(log, ruling(11))
-        assert last is not None and log.record(made).recorded_at == last.recorded_at  # type: ignore[union-attr]
-    assert verify(path)[0]
+        assert log.record(made).recorded_at == last.recorded_at  # type: ignore[union-attr]
+    monkeypatch.setattr(dealer.audit.chain, "utc_now", lambda: "2020-01-01T00:00:00.000000Z")
+    with (
+        open_log(path) as log,
+        pytest.raises(AuditError, match="more than 5 minutes after this clock"),
+    ):
+        entries.append(log, ruling(12))
+    monkeypatch.undo()  # verify by today's clock: by 2020's, every record is from the future
+    assert verify(path)[:2] == (True, 11)
 
 
 def forge(path: Path, entry: Entry) -> int:

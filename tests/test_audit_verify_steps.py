@@ -229,13 +229,19 @@ def test_supervisor_problem() -> None:
 
 @pytest.mark.parametrize(("action", "supervising"), [("adjust", True), ("move", False)])
 def test_supervisor_problem_a_meter_record(action: str, supervising: bool) -> None:
-    """A meter adjusted by hand is a supervisor's action; a ruling's move of it is not."""
+    """A meter adjusted by hand is a supervisor's action; a ruling's move of it is not (this
+    one, following no ruling, is a move nothing explains: `_meter_problem`)."""
     history = staffed()
-    history.add(Entry(kind="meter", user_id="D1", role="dealer", action=action))
+    moved = {"meter": "progressive_treasure", "previous": None, "value": "10000"}
+    history.add(Entry(kind="meter", user_id="D1", role="dealer", action=action, result=moved))
     problem = "D1 was not a registered supervisor" if supervising else None
     assert history.step(_supervisor_problem) == problem
-    expected = [(5, f"record 5 (meter): at that point {problem}")] if supervising else []
-    assert history.problems() == expected
+    unexplained = (
+        "meter progressive_treasure at table  was moved to $10,000 by no ruling (a ruling's "
+        "move follows it, by its maker at its table): a move nothing explains"
+    )
+    expected = problem if supervising else unexplained
+    assert history.problems() == [(5, f"record 5 (meter): at that point {expected}")]
 
 
 def test_supervisor_problem_accepts() -> None:

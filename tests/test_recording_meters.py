@@ -8,7 +8,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
-from dealer.audit import meters, open_log
+from dealer.audit import open_log
 from dealer.desk.context import Desk
 from dealer.desk.recording import record_with_meters
 from dealer.kernel.ruling import Ruling
@@ -20,6 +20,15 @@ NAME = "progressive_treasure"
 Rule = Callable[[dict[str, Decimal | None]], tuple[Ruling, dict[str, Decimal]]]
 
 
+def to_500(stored: dict[str, Decimal | None]) -> tuple[Ruling, dict[str, Decimal]]:
+    """Another terminal's ruling taking the unset meter from $100 to $500, as a ruling states
+    its meters (a $400 contribution from a $400 wager), so that its move is explained."""
+    moved = {"before": {NAME: 100}, "contributions": {NAME: 400}, "after": {NAME: 500}}
+    result = {"meters": moved, "bonuses": [{"wager": NAME, "amount": 400}]}
+    ruling = Ruling("paigow", "settle", "test", (), result, (), {})
+    return ruling, {NAME: Decimal(500)}
+
+
 def contribution_rule(seen: list[Decimal | None], meanwhile: Path | str | None = None) -> Rule:
     """A rule adding $1 to the meter (from $100 when unset), noting each value it ruled on; on
     its first call, another terminal moves the meter to $500 first (`meanwhile`)."""
@@ -28,8 +37,7 @@ def contribution_rule(seen: list[Decimal | None], meanwhile: Path | str | None =
         value = stored[NAME]
         seen.append(value)
         if meanwhile is not None and len(seen) == 1:
-            with open_log(meanwhile) as other, other.transaction() as tx:
-                meters.move(tx, TABLE, NAME, Decimal(500), "another table", user_id="d-2")
+            record_with_meters(Desk(meanwhile, "d-2", TABLE), {NAME: None}, to_500)
         start = Decimal(100) if value is None else value
         ruling = Ruling(
             game="paigow",

@@ -13,6 +13,7 @@ import pytest
 from cli import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from log_reads import head
 
 from dealer.audit import corrections, disputes, meters, open_log, staff
 from dealer.audit.disputes import Review
@@ -197,6 +198,7 @@ def test_the_whole_shift(shift: dict[str, Any]) -> None:
         "large_pays": {"threshold": 2500, "pays": [{"ruling": ids["b"], "seat": 4, "net": 4487.8}]},
         "signoffs": {"awaiting": [ids["b"]], "signed": []},
         "rule_changes": [{"ruling": ids["b"], "changes": ["limits.progressive_insurance.max=4"]}],
+        "shift_close": head(shift["db"]).to_dict(),  # the checkpoint line to keep outside
     }
     assert [(d["id"], d["seat"], d["rulings"]) for d in out["open_disputes"]] == [
         (ids["open"], 3, [ids["b"]])

@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import Decimal
 
+from dealer.audit.chain import Checkpoint
 from dealer.audit.disputes import Dispute, Resolution
 from dealer.cli.shift import (
+    _close_text,
     _corrections_text,
     _counts_text,
     _large_pays_text,
@@ -268,13 +270,31 @@ SECTIONS = (
     _signoffs_text,
     _rule_changes_text,
     _corrections_text,
+    _close_text,
 )
 """The report's sections in order, as this file knows them."""
 
 
+def test_the_shift_close() -> None:
+    """The checkpoint line to keep outside the log, where to keep it and what it proves."""
+    line = "18:" + "ab" * 32
+    assert _close_text(EMPTY) == ""
+    assert _close_text(replace(EMPTY, head=Checkpoint(18, "ab" * 32))) == lines(
+        f"Shift close: keep this checkpoint outside the log: {line}",
+        "(write it on the shift's paperwork, or keep it in a file on another machine; never "
+        "only beside the log)",
+        f"Later, dealer audit verify --checkpoint {line} fails if any of these 18 records was "
+        "changed, removed or re-chained, even with the checkpoints recorded in the log deleted "
+        "too. A supervisor or auditor records a signed one: dealer audit checkpoint --output "
+        "FILE.",
+    )
+
+
 def test_the_report_is_its_sections_in_order() -> None:
-    """Every section, a blank line between two; the meters left out when none moved."""
-    assert summary_text(FULL) == "\n\n".join(section(FULL) for section in SECTIONS)
+    """Every section, a blank line between two; the meters left out when none moved, the
+    shift close when the summary was read from no log."""
+    closed = replace(FULL, head=Checkpoint(18, "ab" * 32))
+    assert summary_text(closed) == "\n\n".join(section(closed) for section in SECTIONS)
     assert summary_text(EMPTY) == "\n\n".join(
-        section(EMPTY) for section in SECTIONS if section is not _meters_text
+        section(EMPTY) for section in SECTIONS if section not in (_meters_text, _close_text)
     )

@@ -29,10 +29,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 import dealer
-from dealer.audit.records import STORED_FIELDS, Entry, canonical_json, utc_now
+from dealer.audit.records import _TIME_FORMAT, STORED_FIELDS, Entry, canonical_json, utc_now
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
@@ -41,6 +42,28 @@ GENESIS_HASH = "0" * 64
 """The `prev_hash` of record 1."""
 
 HASHED_FIELDS = STORED_FIELDS[:-1]
+
+FUTURE_TOLERANCE = timedelta(minutes=5)
+"""How far after the clock of whoever checks it a record may be dated (a terminal's clock a
+little ahead of another's). A record dated later fails verify; and since a record is never dated
+before the one before it, no record is appended after one from further ahead (SQLite: `seal`;
+PostgreSQL: its append function, with the same tolerance): a date written into the log cannot
+drag the times of the genuine records after it."""
+
+
+def future_limit(now: str) -> str:
+    """The latest time a record may be dated when the clock reads `now` (both in the stored
+    form): `FUTURE_TOLERANCE` after it."""
+    return (datetime.strptime(now, _TIME_FORMAT) + FUTURE_TOLERANCE).strftime(_TIME_FORMAT)
+
+
+def _from_the_future(record_id: int, recorded_at: str, now: str) -> str:
+    minutes = int(FUTURE_TOLERANCE.total_seconds() // 60)
+    return (
+        f"record {record_id} is dated {recorded_at}, more than {minutes} minutes after this "
+        f"clock ({now}): a record from the future"
+    )
+
 
 _CHECKPOINT = re.compile(r"(?<![0-9A-Za-z])(?:(\d+):)?([0-9a-fA-F]{64})(?![0-9A-Za-z])")
 
@@ -111,10 +134,13 @@ class VerifyResult(NamedTuple):
 
 
 class ChainCheck:
-    """Walks stored rows in id order, keeping what the checkpoints need."""
+    """Walks stored rows in id order, keeping what the checkpoints need; no record may be
+    dated more than `FUTURE_TOLERANCE` after the verifier's clock (`utc_now`, read once)."""
 
     def __init__(self, checkpoints: Sequence[Checkpoint] = ()) -> None:
         self.checkpoints = checkpoints
+        self.now = utc_now()
+        self.latest = future_limit(self.now)
         self.count = 0
         self.rows = 0
         self.head_hash = GENESIS_HASH
@@ -145,6 +171,8 @@ class ChainCheck:
                         f"record {row['id']} is dated {row['recorded_at']}, before record "
                         f"{expected - 1} ({self.head_time}): the log's times run backwards",
                     )
+                elif str(row["recorded_at"]) > self.latest:
+                    self._bad(row["id"], _from_the_future(row["id"], row["recorded_at"], self.now))
             self.head_time = max(self.head_time, str(row["recorded_at"]))
             self.rows += 1
             self.count = row["id"]
@@ -194,14 +222,23 @@ def seal(entry: Entry, head: Checkpoint, not_before: str = "") -> dict[str, Any]
     (`Entry.stored`), its link checked (`check_link`), and its number, time, software version,
     `prev_hash` and hash assigned by the recipe of `dealer.audit.chain`. The SQLite backend
     stores exactly this row; PostgreSQL's server function assigns the same fields by the same
-    recipe. Its time is never before `not_before` (the head's time): a clock set back does not
-    make the log's times run backwards, which verify refuses."""
+    recipe. Its time is the clock's (`utc_now`), never before `not_before` (the head's time):
+    a clock set back does not make the log's times run backwards, which verify refuses. A head
+    dated more than `FUTURE_TOLERANCE` after the clock is refused (AuditError):
+    the record would be dated after it, dragged into the future with every record after it."""
     row = entry.stored()
     count = head.records or 0
     check_link(entry, count)
+    now = utc_now()
+    if not_before > future_limit(now):
+        raise AuditError(
+            f"cannot write to the audit log: {_from_the_future(count, not_before, now)} "
+            "(dealer audit verify names it), and a record is never dated before the one before "
+            "it: nothing was written"
+        )
     row.update(
         id=count + 1,
-        recorded_at=max(utc_now(), not_before),
+        recorded_at=max(now, not_before),
         software_version=dealer.__version__,
         prev_hash=head.head_hash,
     )

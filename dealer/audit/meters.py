@@ -19,6 +19,13 @@ newest of them (one lookup in the index `records_linked_meters`). The seed and c
 link's terms, one thing on the floor: a ruling or an adjustment whose profile states other
 terms than the link's newest record is refused, naming the link and both terms. The terms
 change only under a new link id (the old link's records stay as they are).
+
+A meter moves only by what explains it: a ruling's `move` is the ruling's own (it follows the
+ruling in its transaction, by its maker at its table, from the meter's value to the value the
+ruling left, `ruling_problem`), and every other meter record is a supervisor's signed
+adjustment. `dealer audit verify` replays every meter so (`MeterBook`) and fails on a move it
+cannot explain; a ruling refuses to move a meter whose newest record it cannot explain
+(`check_explained`), so a value written into the log by hand is never paid.
 """
 
 from __future__ import annotations
@@ -27,9 +34,9 @@ import json
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from dealer.audit import users
+from dealer.audit import keys, users
 from dealer.audit.authority import supervised
 from dealer.audit.records import Entry, Record, RecordKind, Role, amount, meter_value
 from dealer.kernel.errors import AuditError
@@ -256,3 +263,242 @@ def adjust(
         ),
         table_id=table_id,
     )
+
+
+def _at(found: object, name: str) -> Decimal | None:
+    """The amount under `name` of a parsed JSON object, None if there is none or no number."""
+    return _number(found.get(name)) if isinstance(found, Mapping) else None
+
+
+def _placed(result: Mapping[str, Any], name: str) -> Decimal:
+    """What a ruling's `result` says was wagered on progressive `name`: the amounts of its
+    bonus wagers of that name (a settle's own `bonuses`, or each seat's of a round)."""
+    seats = result.get("seats")
+    total = Decimal(0)
+    for seat in seats if isinstance(seats, list) else [result]:
+        bonuses = seat.get("bonuses") if isinstance(seat, Mapping) else None
+        for bonus in bonuses if isinstance(bonuses, list) else []:
+            if isinstance(bonus, Mapping) and bonus.get("wager") == name:
+                total += _at(bonus, "amount") or Decimal(0)
+    return total
+
+
+def _hits_problem(
+    result: Mapping[str, Any], name: str, seed: Decimal | None
+) -> tuple[Decimal, str | None]:
+    """What a ruling's hits of meter `name` moved it by (each from its value before to after,
+    plus what a cap returned), or why a hit does not add up: a hit never raises its meter,
+    except a reset to the seed the ruling's profile states (`seed`)."""
+    hits = result.get("progressive_hits")
+    moved = Decimal(0)
+    for hit in hits if isinstance(hits, list) else []:
+        if not isinstance(hit, Mapping) or hit.get("meter") != name:
+            continue
+        before, after, back = _at(hit, "before"), _at(hit, "after"), _at(hit, "returned_by_cap")
+        paid = _at(hit, "paid")
+        if before is None or after is None or back is None or paid is None:
+            return moved, "a hit of it states no amounts"
+        reset = hit.get("reset") is True and after == seed
+        if (after > before and not reset) or not Decimal(0) <= back <= paid:
+            return moved, (
+                f"a hit of it takes the meter from {fmt_money(before)} to {fmt_money(after)} "
+                f"and returns {fmt_money(back)} of {fmt_money(paid)} paid"
+            )
+        moved += after - before + back
+    return moved, None
+
+
+def ruling_problem(
+    result: Mapping[str, Any],
+    settings: Mapping[str, Any],
+    name: str,
+    previous: Decimal | None,
+    value: Decimal,
+) -> str | None:
+    """Why a ruling's `result` (made under `settings`) does not explain its move of meter
+    `name` from `previous` (None: unset, the ruling started from the seed) to `value`, or
+    None: the ruling ruled from the meter's value, left it at `value`, and its before +
+    contributions (no more than the wagers on it) + hits (none raising it but a reset to the
+    seed) adds up to that."""
+    meters = result.get("meters")
+    meters = meters if isinstance(meters, Mapping) else {}
+    before, added = _at(meters.get("before"), name), _at(meters.get("contributions"), name)
+    after = _at(meters.get("after"), name)
+    if before is None or added is None or after is None:
+        return "the ruling states no such meter before and after"
+    if after != value:
+        return f"the ruling left it at {fmt_money(after)}"
+    if previous is not None and before != previous:
+        return f"the ruling ruled from {fmt_money(before)}, not from {fmt_money(previous)}"
+    if not Decimal(0) <= added <= _placed(result, name):
+        return f"the ruling's contribution {fmt_money(added)} is more than its wagers on it"
+    profile = settings.get("meters")
+    moved, why = _hits_problem(result, name, _at(_in(profile, name), "seed"))
+    if why is not None:
+        return why
+    if before + added + moved != after:
+        return (
+            f"the ruling's {fmt_money(before)} + contributions {fmt_money(added)} and its hits "
+            f"do not come to {fmt_money(after)}"
+        )
+    return None
+
+
+def _in(found: object, name: str) -> object:
+    return found.get(name) if isinstance(found, Mapping) else None
+
+
+def _shown(value: Decimal | None) -> str:
+    return "unset" if value is None else fmt_money(value)
+
+
+def _where(table_id: str, name: str, link: object) -> str:
+    return (
+        f"meter {name} of link {link}"
+        if isinstance(link, str)
+        else f"meter {name} at table {table_id}"
+    )
+
+
+class _Mover(NamedTuple):
+    """The record a meter move belongs to: the last record other than a meter record."""
+
+    id: int
+    kind: str
+    maker: str
+    table_id: str
+    result: Mapping[str, Any]
+    settings: Mapping[str, Any]
+
+
+class MeterBook:
+    """Verify's replay of every meter (`dealer.audit.verify`): each meter's value as its
+    records set it (a table's own by table and name, a linked one by its link), and the record
+    whose transaction the meter records being read belong to. Only that one record's result is
+    kept, never the log."""
+
+    def __init__(self) -> None:
+        self.values: dict[tuple[str, ...], Decimal] = {}
+        self.mover: _Mover | None = None
+        self.moved: set[str] = set()
+
+    @staticmethod
+    def _key(row: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[str, ...]:
+        link = result.get("link")
+        if isinstance(link, str):
+            return ("link", link)
+        return ("table", str(row["table_id"]), str(result.get("meter")))
+
+    def problem(self, row: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
+        """Why the stored `meter` record `row` (its parsed `result`) is a move nothing explains,
+        or None (a record of another kind, too). Each meter record moves its meter from the
+        value the records before set; a ruling's `move` is explained by that ruling
+        (`ruling_problem`); any other is an adjustment, whose supervisor's signature the
+        signature step asks for."""
+        if row["kind"] != RecordKind.METER:
+            return None
+        name, value = result.get("meter"), _number(result.get("value"))
+        if not isinstance(name, str) or value is None:
+            return "a meter record names no meter or holds no value"
+        where = _where(str(row["table_id"]), name, result.get("link"))
+        said = result.get("previous")
+        previous = None if said is None else _number(said)
+        held = self.values.get(self._key(row, result))
+        if (said is not None and previous is None) or previous != held:
+            return (
+                f"{where} was moved from {said if previous is None else _shown(previous)}, "
+                f"but its value was {_shown(held)}: a meter record is missing or forged"
+            )
+        if row["action"] != MeterAction.MOVE:
+            return None
+        mover = self.mover
+        if (
+            mover is None
+            or row["links_to"] != mover.id
+            or mover.kind != RecordKind.RULING
+            or (mover.maker, mover.table_id) != (row["user_id"], row["table_id"])
+        ):
+            return (
+                f"{where} was moved to {fmt_money(value)} by no ruling (a ruling's move follows "
+                "it, by its maker at its table): a move nothing explains"
+            )
+        if name in self.moved:
+            return f"{where} was moved twice by ruling {mover.id}"
+        why = ruling_problem(mover.result, mover.settings, name, previous, value)
+        if why is not None:
+            return f"{where} was moved to {fmt_money(value)} by ruling {mover.id}, but {why}"
+        return None
+
+    def replay(self, row: Mapping[str, Any], result: Mapping[str, Any], settings: object) -> None:
+        """What the record `row` changes: a meter record sets its meter's value (even one that
+        failed: the move after it is checked from there); any other record is the one the
+        meter moves after it belong to."""
+        if row["kind"] != RecordKind.METER:
+            self.mover = _Mover(
+                int(row["id"]),
+                str(row["kind"]),
+                str(row["user_id"]),
+                str(row["table_id"]),
+                result,
+                settings if isinstance(settings, Mapping) else {},
+            )
+            self.moved = set()
+            return
+        value = _number(result.get("value"))
+        if isinstance(result.get("meter"), str) and value is not None:
+            self.values[self._key(row, result)] = value
+            self.moved.add(str(result["meter"]))
+
+
+def check_explained(reads: Reads, table_id: str, name: str, link: MeterLink | None) -> None:
+    """AuditError (naming the record) unless the newest record of meter `name` at `table_id`
+    (or of `link`) is explained, before a ruling moves the meter from its value: a move from
+    the value the record before it left, that the ruling just before it made at its table and
+    explains (`ruling_problem`), or an adjustment by a registered supervisor that carries a
+    signature (unless their registration has no key: a PIN from before signing keys). Verify
+    checks the signature itself and the whole history; this is the newest record,
+    read under the write lock of the ruling that would pay from it."""
+    newest = (
+        reads.meter_records(table_id, name, 2) if link is None else reads.link_records(link.link, 2)
+    )
+    if not newest:
+        return
+    record = newest[0]
+    before = newest[1].result.get("value") if len(newest) > 1 else None
+    why = _newest_problem(reads, record, before)
+    if why is not None:
+        where = _where(table_id, name, None if link is None else link.link)
+        raise AuditError(
+            f"{where} was last moved by record {record.id}, which nothing explains ({why}): "
+            "no ruling pays from it until a supervisor sets the meter (dealer audit meter "
+            "adjust) and dealer audit verify is run"
+        )
+
+
+def _newest_problem(reads: Reads, record: Record, before: object) -> str | None:
+    """Why the newest meter record `record` is not explained (see `check_explained`), given
+    the value the meter record before it left (`before`: None if there is none)."""
+    name, value = str(record.result.get("meter")), _number(record.result.get("value"))
+    previous = record.result.get("previous")
+    if value is None or _number(previous) != _number(before):
+        return "it does not move the meter from the value the record before it left"
+    if record.action != MeterAction.MOVE:
+        maker = reads.user(record.user_id)
+        if maker is None or maker.role != Role.SUPERVISOR:
+            return "an adjustment by no registered supervisor"
+        registered = reads.record(maker.record_id)
+        keyed = registered is not None and isinstance(registered.result.get("key"), str)
+        if keyed and keys.signature_in(record.settings) is None:
+            return "an adjustment its supervisor did not sign"
+        return None
+    ruling = reads.record(record.links_to) if record.links_to is not None else None
+    if ruling is None or ruling.kind != RecordKind.RULING or ruling.id >= record.id:
+        return "a move that follows no ruling"
+    if (ruling.user_id, ruling.table_id) != (record.user_id, record.table_id):
+        return "a move by another user or table than its ruling's"
+    between = reads.record(record.id - 1)
+    while between is None or between.id != ruling.id:
+        if between is None or between.kind != RecordKind.METER or between.links_to != ruling.id:
+            return f"a move that does not follow its ruling {ruling.id}"
+        between = reads.record(between.id - 1)
+    return ruling_problem(ruling.result, ruling.settings, name, _number(previous), value)

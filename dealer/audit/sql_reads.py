@@ -215,6 +215,18 @@ class SQLReads(ABC):
             else meter_value(row[0], row[1], f"meter {name} at table {table_id}")
         )
 
+    def meter_records(self, table_id: str, name: str, limit: int) -> list[Record]:
+        """The newest `limit` `meter` records of (table, meter name), newest first, a linked
+        meter's records left out (as `meter`)."""
+        d = self.dialect
+        sql = (
+            f"SELECT * FROM {d.schema}records WHERE kind = 'meter' AND table_id = {d.mark} "
+            f"AND {d.meter_name} = {d.mark} AND {d.meter_link} IS NULL "
+            f"ORDER BY id DESC LIMIT {int(limit)}"
+        )
+        rows = self._rows_of(sql, [table_id, name], "read the meter")
+        return [Record.from_row(row) for row in rows]
+
     def link_records(self, link: str, limit: int) -> list[Record]:
         """The newest `limit` `meter` records of linked meter `link`, newest first (the index
         `records_linked_meters`: one lookup however long the log)."""

@@ -58,6 +58,11 @@ class Reads(Protocol):
         meter's, None if never set."""
         ...
 
+    def meter_records(self, table_id: str, name: str, limit: int) -> list[Record]:
+        """The newest `limit` `meter` records of (table, meter name) that are no linked meter's,
+        newest first."""
+        ...
+
     def link_records(self, link: str, limit: int) -> list[Record]:
         """The newest `limit` `meter` records of linked meter `link`, newest first (one indexed
         lookup)."""

@@ -12,7 +12,8 @@ check                 what it catches                                 step
 chain                 a record missing, one not linking to the        ChainCheck.feed
                       record before, one changed after it was
                       written (its hash), one dated before the
-                      record before it
+                      record before it, one dated more than
+                      `FUTURE_TOLERANCE` after the verifier's clock
 outside checkpoints   a log ending before a checkpoint's record, a    ChainCheck.checkpoint_problem
                       record no longer matching its checkpoint
                       (changed and chained again), a bare checkpoint
@@ -33,6 +34,9 @@ checkpoint takers     a checkpoint by a maker with a key, not a       _checkpoin
                       (`SIGNED_CHECKPOINTS_SINCE`)
 lockouts              a lock record disabling someone else, or not    _lock_problem
                       earned by `LOCKOUT_AFTER` wrong PINs in a row
+meters                a meter record not moving its meter from the    _meter_problem
+                      value the records before left, a ruling's move
+                      its ruling does not explain (`meters.MeterBook`)
 signatures            a record to be signed (a supervisor action, a   _signature_problem
                       signed checkpoint, the bootstrap, any record
                       carrying a signature) not validly signed by
@@ -70,7 +74,7 @@ from typing import TYPE_CHECKING, Any
 from dealer.audit import keys
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.entries import CHECKPOINT_ROLES
-from dealer.audit.meters import MeterAction
+from dealer.audit.meters import MeterAction, MeterBook
 from dealer.audit.records import RecordFilter, RecordKind, Role, UserRow
 from dealer.audit.users import (
     LOCKOUT_AFTER,
@@ -192,9 +196,9 @@ class _Read(NamedTuple):
 class _Replay:
     """What the records read so far say, as the history steps need it: each user's standing
     (from the `user` records), public key and wrong PINs in a row, the signatures spent, each
-    record's hash (for the checkpoints recorded in the log), and whether a release that signs
-    checkpoints has written yet, and the first record carrying a format-2 signature (from which
-    every signature is bound to its place)."""
+    record's hash (for the checkpoints recorded in the log), the meters (`meters.MeterBook`),
+    whether a release that signs checkpoints has written yet, and the first record carrying a
+    format-2 signature (from which every signature is bound to its place)."""
 
     def __init__(self) -> None:
         self.standing: dict[str, UserRow] = {}
@@ -204,6 +208,7 @@ class _Replay:
         self.bound_since: int | None = None
         self.hashes: dict[int, str] = {}
         self.signing_checkpoints = False
+        self.meters = MeterBook()
 
     def read(self, row: Mapping[str, Any]) -> _Read:
         """`row` as the steps read it, its hash and its release noted first."""
@@ -258,6 +263,7 @@ class _Replay:
         record sets the standing and the public key (or none) of the user it names, whose
         wrong PINs start again."""
         result = record.result
+        self.meters.replay(record.row, result, record.settings)
         if record.kind == RecordKind.ACCESS_DENIED and result.get("why") == "wrong-pin":
             self.wrong[record.maker] = self.wrong.get(record.maker, 0) + 1
         if record.kind == RecordKind.USER and isinstance(result.get("user"), str):
@@ -404,6 +410,13 @@ def _lock_problem(record: _Read, seen: _Replay) -> str | None:
     return None
 
 
+def _meter_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a meter record is a move nothing explains (`meters.MeterBook.problem`): not from
+    the value the meter's records before left, or a ruling's move its ruling does not explain
+    (a value written in by hand, unsigned)."""
+    return seen.meters.problem(record.row, record.result)
+
+
 def _signature_problem(record: _Read, seen: _Replay) -> str | None:
     """Why a record to be signed (`_Read.signed`) is not signed by its maker's key then (the
     bootstrap's: the key it records): no signature, a malformed one, another key's, content
@@ -449,6 +462,7 @@ _RECORD_CHECKS = (
     _supervisor_problem,
     _checkpoint_taker_problem,
     _lock_problem,
+    _meter_problem,
     _signature_problem,
     _approver_problem,
     _reviewer_problem,

@@ -232,6 +232,25 @@ def _corrections_text(summary: ShiftSummary) -> str:
     return "Overrides and voids:\n" + text_table(rows, headers)
 
 
+def _close_text(summary: ShiftSummary) -> str:
+    """The shift close: the checkpoint line to keep outside the log, where to keep it and what
+    it proves (nothing for a summary not read from a log)."""
+    if summary.head is None:
+        return ""
+    line = str(summary.head)
+    return "\n".join(
+        [
+            f"Shift close: keep this checkpoint outside the log: {line}",
+            "(write it on the shift's paperwork, or keep it in a file on another machine; "
+            "never only beside the log)",
+            f"Later, dealer audit verify --checkpoint {line} fails if any of these "
+            f"{summary.head.records} records was changed, removed or re-chained, even with the "
+            "checkpoints recorded in the log deleted too. A supervisor or auditor records a "
+            "signed one: dealer audit checkpoint --output FILE.",
+        ]
+    )
+
+
 _SECTIONS: tuple[Callable[[ShiftSummary], str], ...] = (
     _counts_text,
     _wagers_text,
@@ -243,6 +262,7 @@ _SECTIONS: tuple[Callable[[ShiftSummary], str], ...] = (
     _signoffs_text,
     _rule_changes_text,
     _corrections_text,
+    _close_text,
 )
 """The sections of the summary for a person, in order: each the text of one part of it."""
 
@@ -268,7 +288,9 @@ def summary(
     """Rounds, seats, wagered and net by wager type (of the rulings in effect), the house's
     result, meter movements and adjustments, large pays (over the profile's `signoff_over`) and
     their sign-offs, open and resolved disputes, rulings made with rule changes, overrides and
-    voids of one table over a time range."""
+    voids of one table over a time range; then the shift close: the checkpoint line (record
+    count and head hash) to keep outside the log, which `dealer audit verify --checkpoint`
+    checks the log against later."""
     start = inputs.time(since) if since else None
     end = inputs.time(until, end_of_day=True) if until else None
     if start is not None and end is not None and start >= end:

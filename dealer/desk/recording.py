@@ -101,7 +101,8 @@ def record_with_meters(
     `rule` is pure: it runs first on the meters as read before the write lock, and its ruling
     is recorded only if the meters read again under the lock are the same; else it runs again
     on those. So the lock, which every terminal of the log waits for, is held to record, not to
-    rule."""
+    rule. A meter the ruling moves whose newest record nothing explains (a value written into
+    the log by hand) is refused under the lock (`meters.check_explained`): nothing is written."""
     from dealer.audit import meters, users
     from dealer.audit.records import RecordKind
 
@@ -117,6 +118,9 @@ def record_with_meters(
             role = users.acting_role(tx, user, RecordKind.RULING)
             stored = read(tx)
             ruling, after = ruled if stored == seen else rule(stored)
+            for name, link in links.items():  # never paid from a value nothing explains
+                if after.get(name) != stored[name]:
+                    meters.check_explained(tx, table, name, link)
             ruling_id = _append(tx, _entry(ruling, user, role, table), desk.approver)
             for name, link in links.items():
                 if after.get(name) != stored[name]:

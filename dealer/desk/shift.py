@@ -22,6 +22,10 @@ Floor decisions (the rule documents are silent):
   once, as the link: this table's contributions, hits and adjustments to it, with no start or
   end (the other tables move it too; `dealer audit meter show` gives its value), so its value
   is never shown as this table's.
+* Shift close: the log's record count and head hash as the summary read it (`head`), the
+  checkpoint line to keep outside the log. A rewrite of the log that also deletes the
+  checkpoints recorded in it (possible to whoever holds an SQLite file) verifies again; only a
+  line kept outside catches it (`dealer audit verify --checkpoint N:HASH`).
 * Overrides and voids listed: those recorded in the range, and those (recorded at any time) of
   rulings in the range. Open disputes: every unresolved dispute of the table, whenever opened;
   resolved disputes: those resolved in the range. Meter adjustments: the hand adjustments and
@@ -36,6 +40,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+from dealer.audit.chain import Checkpoint
 from dealer.audit.disputes import Dispute, disputes
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import Record, RecordFilter, RecordKind
@@ -210,6 +215,9 @@ class ShiftSummary:
     rule_changes: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     awaiting_signoff: tuple[int, ...] = ()
     signed_off: tuple[SignedOff, ...] = ()
+    head: Checkpoint | None = None
+    """The log's record count and head hash as the summary read it: the shift close's line to
+    keep outside the log (None: a summary not read from a log)."""
 
     @property
     def total_wagered(self) -> Decimal:
@@ -271,6 +279,7 @@ class ShiftSummary:
             ],
             "overrides": [c.to_dict() for c in self.overrides],
             "voids": [c.to_dict() for c in self.voids],
+            "shift_close": None if self.head is None else self.head.to_dict(),
         }
 
 
@@ -450,12 +459,13 @@ def summarize(
     table_disputes: Sequence[Dispute],
     signoff_over: Decimal,
     signoffs: Sequence[Record] = (),
+    head: Checkpoint | None = None,
 ) -> ShiftSummary:
     """The shift summary of `table` from `records` (the table's records in the range, by id),
     `meters_before` (its meter records before the range), `corrections` (its overrides and
     voids, at any time), its disputes (at any time), the profile's sign-off line and its
-    sign-off records (at any time). Times are the stored UTC form; `since` inclusive, `until`
-    exclusive."""
+    sign-off records (at any time), and the log's head as read (`head`, the shift close's
+    checkpoint). Times are the stored UTC form; `since` inclusive, `until` exclusive."""
     rulings = [
         r
         for r in records
@@ -511,6 +521,7 @@ def summarize(
         rule_changes={
             r.id: r.rule_changes for r in records if r.kind == RecordKind.RULING and r.rule_changes
         },
+        head=head,
     )
 
 
@@ -527,6 +538,7 @@ def shift_summary(
     pays by the sign-off line of the table profile `house` makes (None: the default profile)."""
     signoff_over = (house or HouseRules()).load().signoff_over
     with open_desk_log(db, read_only=True) as log:
+        head = log.head()
         records = log.records(RecordFilter(table_id=table, since=since, until=until))
         before = (
             log.records(RecordFilter(table_id=table, kind=RecordKind.METER, until=since))
@@ -539,5 +551,14 @@ def shift_summary(
         table_disputes = disputes(log, table_id=table)
         signoffs = log.records(RecordFilter(table_id=table, kind=RecordKind.SIGNOFF))
     return summarize(
-        table, since, until, records, before, corrections, table_disputes, signoff_over, signoffs
+        table,
+        since,
+        until,
+        records,
+        before,
+        corrections,
+        table_disputes,
+        signoff_over,
+        signoffs,
+        head,
     )
