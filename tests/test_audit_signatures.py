@@ -302,8 +302,9 @@ def test_a_short_pin_is_refused_in_one_line(dealer_db: Path | str) -> None:
     refused = run("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", "2468")
     assert (refused.exit_code, refused.stdout) == (1, "")
     assert refused.stderr == (
-        "Error: the new PIN needs at least 10 characters (any characters: digits, letters, "
-        "spaces; a short phrase is easiest to remember)\n"
+        "Error: the new PIN needs at least 10 characters, of which at least 6 are not a common "
+        "PIN or word, a run or repeat (1234, 9876, aaaa, abab, qwerty), a date or the user's own "
+        "id; a short phrase of a few words is easiest to remember\n"
     )
     assert (
         run("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN).exit_code

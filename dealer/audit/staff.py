@@ -34,7 +34,7 @@ def add_user(
     users.check_role(role)
     if role == Role.SUPERVISOR and pin is None:
         raise AuditError("a supervisor needs a PIN")
-    made = keys.make_key(pin) if pin is not None else None
+    made = keys.make_key(pin, user_id) if pin is not None else None
     pin_hash = made[0] if made else None
     if supervisor_id is None:
         with storage.transaction() as tx:
@@ -82,7 +82,7 @@ def change_user(
         raise AuditError("nothing to change: give a role, a PIN or active/disabled")
     if role is not None:
         users.check_role(role)
-    pin_hash = keys.make_key(pin)[0] if pin is not None else None
+    pin_hash = keys.make_key(pin, user_id)[0] if pin is not None else None
     return supervised(
         storage,
         supervisor_id,
