@@ -312,3 +312,41 @@ def signature_problem(row: Mapping[str, Any], key: str) -> str | None:
     except (InvalidSignature, ValueError):
         return "its signature does not match its content"
     return None
+
+
+RECOVERY_KEY_LENGTH = 64
+"""Hex digits of an operator's recovery key as printed (its Ed25519 private half)."""
+
+
+def make_recovery_key() -> tuple[str, str]:
+    """A new operator's recovery key: its public half (hex, put on the log) and its private
+    half (hex, printed once, never stored: whoever holds it may register a supervisor)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    private = Ed25519PrivateKey.generate()
+    raw = private.private_bytes(
+        serialization.Encoding.Raw,
+        serialization.PrivateFormat.Raw,
+        serialization.NoEncryption(),
+    )
+    return _public_hex(private), raw.hex()
+
+
+def recovery_private(text: object) -> Ed25519PrivateKey:
+    """The recovery key printed as `text` (64 hex digits; spaces and dashes between groups
+    ignored), else AuditError saying what is allowed."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    digits = "".join(str(text).replace("-", " ").split()) if isinstance(text, str) else ""
+    if len(digits) != RECOVERY_KEY_LENGTH or not all(c in "0123456789abcdef" for c in digits):
+        raise AuditError(
+            f"a recovery key is the {RECOVERY_KEY_LENGTH} hex digits (0-9, a-f) printed when "
+            "it was made"
+        )
+    return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(digits))
+
+
+def public_hex(private: Ed25519PrivateKey) -> str:
+    """The public half (hex) of `private`."""
+    return _public_hex(private)
