@@ -93,6 +93,8 @@ COMMON_WORDS = (
 """Words every guesser tries first: they count as guessed wherever they stand in a PIN."""
 _KEYBOARD_ROWS = ("`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./", "azertyuiop",
                   "qwertzuiop", "yxcvbnm", "7894561230", "147258369", "741852963")  # fmt: skip
+_REPEAT_MAX = 16
+"""The longest repeat looked for: the check stays quick however long the PIN typed."""
 _DATE = (
     r"(?:19|20)\d\d[-./ ]?(?:0[1-9]|1[0-2])[-./ ]?(?:0[1-9]|[12]\d|3[01])"
     r"|(?:0[1-9]|[12]\d|3[01])[-./ ]?(?:0[1-9]|1[0-2])[-./ ]?(?:19|20)?\d\d"
@@ -118,9 +120,9 @@ def secret_weakness(secret: str, user_id: str = "") -> str | None:
     """What makes `secret` easy to guess, or None. Case and spaces aside, the characters
     explained by a guessing pattern are marked — the user's own id, a common word
     (`COMMON_WORDS`), a date, a run of 3 or more whose steps are all 0, all +1 or all -1 (digits
-    wrap: 890, 098) or that follows a keyboard row either way, a repeat of 3 or more characters
-    seen just before — and fewer than `SECRET_MIN_UNGUESSABLE` unmarked ones is weak; so is a
-    PIN of fewer than 5 different characters."""
+    wrap: 890, 098) or that follows a keyboard row either way, a repeat of 3 to `_REPEAT_MAX`
+    characters seen just before — and fewer than `SECRET_MIN_UNGUESSABLE` unmarked ones is weak;
+    so is a PIN of fewer than 5 different characters."""
     import re  # PIN work only: kept off a ruling's start-up
 
     text = "".join(secret.lower().split())
@@ -139,7 +141,7 @@ def secret_weakness(secret: str, user_id: str = "") -> str | None:
         mark(found.start(), found.end())
     for start, end in _runs(text):
         mark(start, end)
-    for size in range(3, len(text) // 2 + 1):
+    for size in range(3, min(len(text) // 2, _REPEAT_MAX) + 1):
         for start in range(size, len(text) - size + 1):
             if text[start : start + size] == text[start - size : start]:
                 mark(start, start + size)
@@ -161,15 +163,16 @@ def _step(a: str, b: str) -> set[int]:
 
 
 def _runs(text: str) -> list[tuple[int, int]]:
-    """Spans of 3 or more characters of `text` stepping alike (`_step`: all 0, +1 or -1)."""
+    """Spans of 3 or more characters of `text` stepping alike (`_step`: all 0, +1 or -1),
+    each step's longest runs found in one pass."""
     found = []
-    for start in range(len(text) - 2):
-        for step in (0, 1, -1, 101, 99):
-            end = start + 1
-            while end < len(text) and step in _step(text[end - 1], text[end]):
-                end += 1
-            if end - start >= 3:
-                found.append((start, end))
+    for step in (0, 1, -1, 101, 99):
+        start = 0
+        for end in range(1, len(text) + 1):
+            if end == len(text) or step not in _step(text[end - 1], text[end]):
+                if end - start >= 3:
+                    found.append((start, end))
+                start = end
     return found
 
 
