@@ -128,9 +128,9 @@ def wrong_pin(maker: str = "S2") -> Entry:
 
 
 def lock(maker: str = "S2", who: str = "S2") -> Entry:
-    """`maker`'s lock record (made without a secret: unsigned) disabling `who`."""
-    result = {"user": who, "role": "supervisor", "active": False, "pin_fingerprint": None}
-    return Entry(kind="user", user_id=maker, role="supervisor", action="lock", result=result)
+    """`maker`'s lock record (made without a secret: unsigned) disabling `who`, their role and
+    key as they were."""
+    return user(maker, who, "supervisor", action="lock", active=False)
 
 
 def staffed(version: str = dealer.__version__) -> History:

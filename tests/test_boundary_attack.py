@@ -578,7 +578,7 @@ CASES: list[Case] = [
     case("checkpoint by an unregistered id", "audit", "checkpoint", "--user", "nobody-9",
          "--pin", "signal-9876", says="nobody-9"),
     case("checkpoint by a dealer", "audit", "checkpoint", "--user", "d-1", "--pin",
-         "dealer-1234", says="d-1", denied=True),
+         "ledger-4817", says="d-1", denied=True),
     case("checkpoint wrong PIN", "audit", "checkpoint", "--user", "sup-1", "--pin", "0000",
          says="PIN", denied=True),
     case("override record 0", "audit", "override", "0", "--decision", "push", "--reason",
@@ -773,7 +773,7 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ran = run_dealer(bootstrap, cwd=place, env=dealer_env(place, {"DEALER_USER": None}))
     assert ran.status == 0, ran
     for args in (
-        ["audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "dealer-1234", *SUP],
+        ["audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "ledger-4817", *SUP],
         ["audit", "user", "add", "sup-2", "--role", "supervisor", "--new-pin", "tundra-5555", *SUP],
         list(settle()),
         ["audit", "dispute", "open", opened, "--seat", "1", "--ruling", RULING],

@@ -24,7 +24,7 @@ def db(dealer_db: Path | str) -> Path | str:
             "--role",
             "dealer",
             "--new-pin",
-            "dealer-1234",
+            "ledger-4817",
             "--supervisor",
             "sup-1",
             "--pin",

@@ -56,7 +56,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
         patch.delenv("DEALER_PROFILE", raising=False)
         for args in (
             ["audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876"],
-            ["audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "dealer-1234"]
+            ["audit", "user", "add", "d-1", "--role", "dealer", "--new-pin", "ledger-4817"]
             + ["--supervisor", "sup-1", "--pin", "signal-9876"],
             ["paigow", "set", HAND, "--user", "d-1", "--table", "PG-1"],
         ):

@@ -9,7 +9,9 @@ under the write lock — and every entry the work appends in their name is signe
 (`SigningTransaction`), so a new kind of supervisor action is signed without more code.
 Otherwise AccessError is raised; when the id is a registered user's (a dealer, an auditor, a
 disabled or locked supervisor, a wrong PIN), an `access-denied` record first says who tried what
-and why it was refused, and the `LOCKOUT_AFTER`th wrong PIN in a row also records their lock.
+and why it was refused. From the `LOCKOUT_AFTER`th wrong PIN in a row the user is locked for a
+while (`users.lockout`, recomputed from those records; nothing else is written): an attempt
+then is refused without its PIN being checked, and is not counted.
 An id nobody registered writes nothing: it is no one to put on the record, and a mistyped id
 must not fill the log.
 
@@ -151,11 +153,12 @@ def supervised(
 ) -> T:
     """Run `work` in one transaction, its entries signed, if `supervisor_id` is a registered,
     active supervisor (or, given `roles`, of one of those roles) and `pin` opens their key; else
-    raise AccessError (recording the refusal of a registered user, and their lock at the
-    `LOCKOUT_AFTER`th wrong PIN in a row).
+    raise AccessError (recording the refusal of a registered user; while they are locked out,
+    `users.held_lockout`, without checking the PIN).
 
     The secret is checked (scrypt, slow on purpose) before the write lock is taken, against the
-    row read then; under the lock the row is read again and checked again only if it changed."""
+    row read then; under the lock the row and the lockout are read again, and the secret
+    checked again only if the row changed."""
     return _authorised(
         storage,
         supervisor_id,
@@ -182,18 +185,22 @@ def _authorised(
         raise AccessError(users.needs_id(action, roles))
     typed = pin if isinstance(pin, str) else ""
     seen = storage.user(supervisor_id)
-    seen_open = users.unlock(typed, seen.pin_hash) if seen is not None else None
+    checked = seen is not None and users.held_lockout(storage, seen) is None
+    seen_open = users.unlock(typed, seen.pin_hash) if seen is not None and checked else None
     with storage.transaction() as tx:
         row = tx.user(supervisor_id)
         if row is None:
             raise AccessError(users.unregistered(supervisor_id, action, roles))
-        if seen is not None and row.pin_hash == seen.pin_hash:
+        held = users.held_lockout(tx, row)
+        if held is not None:
+            opened = None
+        elif checked and seen is not None and row.pin_hash == seen.pin_hash:
             opened = seen_open
         else:
             opened = users.unlock(typed, row.pin_hash)
         locked = users.is_locked(tx, row)
         refused = users.refusal(
-            row, supervisor_id, opened is not None, action, locked=locked, roles=roles
+            row, supervisor_id, opened is not None, action, locked=locked, held=held, roles=roles
         )
         if refused is None:
             forged = _chain_problem(tx, row)
@@ -214,9 +221,12 @@ def _authorised(
                 reason=sentence,
             )
         )
-        if code == "wrong-pin" and users.failed_attempts(tx, row) >= users.LOCKOUT_AFTER:
-            users.lock(tx, row)
-            sentence += f"; {supervisor_id} is now locked after {users.LOCKOUT_AFTER} wrong PINs"
+        now_held = users.held_lockout(tx, row) if code == "wrong-pin" else None
+        if now_held is not None:
+            sentence += (
+                f"; {supervisor_id} is now locked after {now_held.failures} wrong PINs in a row "
+                f"until {now_held.until_text()}"
+            )
     raise AccessError(sentence)
 
 

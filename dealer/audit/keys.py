@@ -93,14 +93,106 @@ class Blob(NamedTuple):
     public: str
 
 
-def check_secret(secret: object) -> str:
-    """`secret` if it may be set as a PIN, else AuditError saying what is allowed."""
+SECRET_MIN_UNGUESSABLE = 6
+"""Characters of a new PIN that no guessing pattern (`secret_weakness`) explains."""
+SECRET_RULE = (
+    f"at least {SECRET_MIN_LENGTH} characters, of which at least {SECRET_MIN_UNGUESSABLE} are "
+    "not a common PIN or word, a run or repeat (1234, 9876, aaaa, abab, qwerty), a "
+    "date or the user's own id; a short phrase of a few words is easiest to remember"
+)
+"""What a new PIN may be, said in a refusal (the commands' help says it too)."""
+COMMON_WORDS = (
+    "password", "passwort", "qwerty", "azerty", "qwertz", "letmein", "welcome", "iloveyou",
+    "admin", "secret", "dragon", "monkey", "master", "shadow", "sunshine", "princess",
+    "football", "baseball", "trustno1", "superman", "batman", "casino", "dealer", "poker",
+    "blackjack", "supervisor", "changeme", "default", "pin", "pass", "login", "abc", "test",
+    "1q2w3e4r", "q1w2e3r4", "1qaz2wsx", "zaq12wsx", "zaq1xsw2", "qazwsxedc", "a1b2c3d4e5",
+    "123qweasd", "qweasdzxc",
+)  # fmt: skip
+"""Words every guesser tries first: they count as guessed wherever they stand in a PIN."""
+_KEYBOARD_ROWS = ("`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./", "azertyuiop",
+                  "qwertzuiop", "yxcvbnm", "7894561230", "147258369", "741852963")  # fmt: skip
+_REPEAT_MAX = 16
+"""The longest repeat looked for: the check stays quick however long the PIN typed."""
+_DATE = (
+    r"(?:19|20)\d\d[-./ ]?(?:0[1-9]|1[0-2])[-./ ]?(?:0[1-9]|[12]\d|3[01])"
+    r"|(?:0[1-9]|[12]\d|3[01])[-./ ]?(?:0[1-9]|1[0-2])[-./ ]?(?:19|20)?\d\d"
+    r"|(?:0[1-9]|1[0-2])[-./ ]?(?:0[1-9]|[12]\d|3[01])[-./ ]?(?:19|20)?\d\d"
+)
+"""A date written as digits (year first, day first or month first; 2- or 4-digit year)."""
+
+
+def check_secret(secret: object, user_id: str = "") -> str:
+    """`secret` if it may be set as `user_id`'s PIN, else AuditError saying what is allowed:
+    at least `SECRET_MIN_LENGTH` characters, of which `SECRET_MIN_UNGUESSABLE` no guessing
+    pattern explains (`secret_weakness`). Pure Python and a word list of its own: no
+    dependency, and never on a ruling's path (only setting a PIN asks it)."""
     if not isinstance(secret, str) or len(secret.strip()) < SECRET_MIN_LENGTH:
-        raise AuditError(
-            f"the new PIN needs at least {SECRET_MIN_LENGTH} characters (any characters: "
-            "digits, letters, spaces; a short phrase is easiest to remember)"
-        )
+        raise AuditError(f"the new PIN needs {SECRET_RULE}")
+    weakness = secret_weakness(secret, user_id)
+    if weakness is not None:
+        raise AuditError(f"the new PIN is too easy to guess ({weakness}): it needs {SECRET_RULE}")
     return secret
+
+
+def secret_weakness(secret: str, user_id: str = "") -> str | None:
+    """What makes `secret` easy to guess, or None. Case and spaces aside, the characters
+    explained by a guessing pattern are marked — the user's own id, a common word
+    (`COMMON_WORDS`), a date, a run of 3 or more whose steps are all 0, all +1 or all -1 (digits
+    wrap: 890, 098) or that follows a keyboard row either way, a repeat of 3 to `_REPEAT_MAX`
+    characters seen just before — and fewer than `SECRET_MIN_UNGUESSABLE` unmarked ones is weak;
+    so is a PIN of fewer than 5 different characters."""
+    import re  # PIN work only: kept off a ruling's start-up
+
+    text = "".join(secret.lower().split())
+    if len(set(text)) < 5:
+        return "too few different characters"
+    marked = [False] * len(text)
+
+    def mark(start: int, end: int) -> None:
+        marked[start:end] = [True] * (end - start)
+
+    pieces = [word for word in (user_id.lower(), *COMMON_WORDS) if len(word) >= 3]
+    for piece in pieces:
+        for found in re.finditer(re.escape(piece), text):
+            mark(found.start(), found.end())
+    for found in re.finditer(_DATE, text):
+        mark(found.start(), found.end())
+    for start, end in _runs(text):
+        mark(start, end)
+    for size in range(3, min(len(text) // 2, _REPEAT_MAX) + 1):
+        for start in range(size, len(text) - size + 1):
+            if text[start : start + size] == text[start - size : start]:
+                mark(start, start + size)
+    if len(marked) - sum(marked) < SECRET_MIN_UNGUESSABLE:
+        return "it is mostly a pattern every guesser tries"
+    return None
+
+
+def _step(a: str, b: str) -> set[int]:
+    """The steps from `a` to `b` a guesser follows: the code point's (digits wrap), and each
+    keyboard row's in which both stand."""
+    steps = {ord(b) - ord(a)}
+    if a.isdigit() and b.isdigit():
+        steps.add((int(b) - int(a) + 5) % 10 - 5)
+    for row in _KEYBOARD_ROWS:
+        if a in row and b in row:
+            steps.add(100 + row.index(b) - row.index(a))
+    return steps
+
+
+def _runs(text: str) -> list[tuple[int, int]]:
+    """Spans of 3 or more characters of `text` stepping alike (`_step`: all 0, +1 or -1),
+    each step's longest runs found in one pass."""
+    found = []
+    for step in (0, 1, -1, 101, 99):
+        start = 0
+        for end in range(1, len(text) + 1):
+            if end == len(text) or step not in _step(text[end - 1], text[end]):
+                if end - start >= 3:
+                    found.append((start, end))
+                start = end
+    return found
 
 
 def parse_blob(stored: str | None) -> Blob | None:
@@ -132,16 +224,16 @@ def _derive(secret: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     return hashlib.scrypt(secret.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=memory, dklen=32)
 
 
-def make_key(secret: str) -> tuple[str, Ed25519PrivateKey]:
-    """A new key pair for `secret` (checked: `check_secret`): the blob to store, and the
-    private key (to sign the bootstrap record with)."""
+def make_key(secret: str, user_id: str = "") -> tuple[str, Ed25519PrivateKey]:
+    """A new key pair for `secret` (checked as `user_id`'s: `check_secret`): the blob to
+    store, and the private key (to sign the bootstrap record with)."""
     import os
 
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-    check_secret(secret)
+    check_secret(secret, user_id)
     private = Ed25519PrivateKey.generate()
     raw = private.private_bytes(
         serialization.Encoding.Raw,
@@ -313,3 +405,41 @@ def signature_problem(
     except (InvalidSignature, ValueError):
         return f"its {noun} does not match its content"
     return None
+
+
+RECOVERY_KEY_LENGTH = 64
+"""Hex digits of an operator's recovery key as printed (its Ed25519 private half)."""
+
+
+def make_recovery_key() -> tuple[str, str]:
+    """A new operator's recovery key: its public half (hex, put on the log) and its private
+    half (hex, printed once, never stored: whoever holds it may register a supervisor)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    private = Ed25519PrivateKey.generate()
+    raw = private.private_bytes(
+        serialization.Encoding.Raw,
+        serialization.PrivateFormat.Raw,
+        serialization.NoEncryption(),
+    )
+    return _public_hex(private), raw.hex()
+
+
+def recovery_private(text: object) -> Ed25519PrivateKey:
+    """The recovery key printed as `text` (64 hex digits; spaces and dashes between groups
+    ignored), else AuditError saying what is allowed."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    digits = "".join(str(text).replace("-", " ").split()) if isinstance(text, str) else ""
+    if len(digits) != RECOVERY_KEY_LENGTH or not all(c in "0123456789abcdef" for c in digits):
+        raise AuditError(
+            f"a recovery key is the {RECOVERY_KEY_LENGTH} hex digits (0-9, a-f) printed when "
+            "it was made"
+        )
+    return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(digits))
+
+
+def public_hex(private: Ed25519PrivateKey) -> str:
+    """The public half (hex) of `private`."""
+    return _public_hex(private)

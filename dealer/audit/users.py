@@ -4,19 +4,23 @@ Roles: `dealer` (rules hands), `supervisor` (also overrides, voids, resolves dis
 meters, changes profiles and pay tables: each with their id and PIN), `auditor` (reads only).
 A PIN (at least 10 characters) seals the user's signing key (`dealer.audit.keys`) and is never
 stored; the sealed key is kept in the users row, its public half on the user's record. After
-`LOCKOUT_AFTER` wrong PINs in a row a user is locked: a `user`/`lock` record disables them until
-a supervisor enables them. The `users` table keeps one row per change, each tied to the `user`
-record that made it; a person's current state is their newest row. Ids that were never
-registered may rule as dealers.
+`LOCKOUT_AFTER` wrong PINs in a row a user is locked for a while (`lockout`), longer with each
+further wrong PIN up to an hour, and the lockout ends by itself: no record says so, it is
+recomputed from the access-denied records. (Release 0.2.0 recorded a lock as a `user`/`lock`
+record disabling them until a supervisor enabled them; such a record still stands.) A new PIN
+is checked for strength (`keys.check_secret`). The `users` table keeps one row per change, each
+tied to the `user` record that made it; a person's current state is their newest row. Ids that
+were never registered may rule as dealers.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from dealer.audit.records import Entry, RecordFilter, RecordKind, Role, UserRow
+from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role, UserRow
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AccessError, AuditError
 from dealer.kernel.tuples import NamedTuple
@@ -29,18 +33,51 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Reads, WriteTransaction
 
 LOCKOUT_AFTER = 5
-"""Wrong secrets in a row after which a registered user is locked (disabled, on the record)."""
+"""Wrong secrets in a row after which a registered user is locked for a while (`lockout`)."""
+LOCKOUT_FIRST_SECONDS = 60
+"""How long the `LOCKOUT_AFTER`th wrong secret in a row locks a user; each further one doubles."""
+LOCKOUT_MAX_SECONDS = 3600
+"""The longest a lockout lasts, however many wrong secrets: no one is ever locked out for good."""
 
 
 class UserAction(StrEnum):
     """The action of a `user` record: the first supervisor registering themself (bootstrap), a
-    supervisor adding or changing a user, or a user locked after `LOCKOUT_AFTER` wrong
-    secrets (a record of theirs, made without their secret)."""
+    supervisor adding or changing a user, a supervisor registered or given a new key with the
+    operator's recovery key (recover), a supervisor replacing the recovery key, or — written by
+    release 0.2.0 only — a user locked after `LOCKOUT_AFTER` wrong secrets (a record of theirs,
+    made without their secret, which may change nothing but disable them)."""
 
     BOOTSTRAP = "bootstrap"
     ADD = "add"
     CHANGE = "change"
+    RECOVER = "recover"
+    RECOVERY_KEY = "recovery-key"
     LOCK = "lock"
+
+
+RECOVERY = "recovery"
+"""The key in a `user`/`recover` record's `settings` holding the recovery key's signature."""
+RECOVERY_KEY = "recovery_key"
+"""The key in the `settings` of a bootstrap, a recovery or a `user`/`recovery-key` record
+naming the operator's recovery key from then on (its public half, hex)."""
+
+
+def recovery_key_named(kind: str, action: str, settings: Any) -> str | None:
+    """The recovery key a record of `kind`/`action` with `settings` names, or None."""
+    setting = (UserAction.BOOTSTRAP, UserAction.RECOVER, UserAction.RECOVERY_KEY)
+    named = settings.get(RECOVERY_KEY) if isinstance(settings, dict) else None
+    if kind == RecordKind.USER and action in setting and isinstance(named, str):
+        return named
+    return None
+
+
+def recovery_key(reads: Reads) -> str | None:
+    """The operator's recovery key now (public half, hex): the last one a `user` record named,
+    None if none ever did (a log bootstrapped by release 0.2.0, until a supervisor makes one)."""
+    found = None
+    for made in reads.records(RecordFilter(kind=RecordKind.USER)):
+        found = recovery_key_named(made.kind, made.action, made.settings) or found
+    return found
 
 
 class User(NamedTuple):
@@ -169,13 +206,20 @@ def refusal(
     action: str,
     *,
     locked: bool = False,
+    held: Lockout | None = None,
     roles: Sequence[str] = (Role.SUPERVISOR,),
 ) -> tuple[str, str] | None:
     """Why the registered `user_id` may not do `action`, kept to `roles` (a short code and a
     sentence), or None when they may. `pin_ok` is whether the PIN given matches the row's
-    secret; `locked` whether the row disabling them is a lockout. A role not allowed is coded
+    secret; `locked` whether the row disabling them is a lock record of release 0.2.0; `held`
+    their lockout when it holds now (the PIN was not checked). A role not allowed is coded
     `not-` and the roles (`not-supervisor`, `not-supervisor-or-auditor`); a user with no PIN
     (an auditor may be registered without one) is `no-pin`, which no lockout counts."""
+    if held is not None:
+        return "locked", (
+            f"{user_id} is locked after {held.failures} wrong PINs in a row: {action} refused "
+            f"(the PIN was not checked) until {held.until_text()}"
+        )
     if locked:
         return "locked", (
             f"{user_id} is locked after {LOCKOUT_AFTER} wrong PINs: {action} refused until "
@@ -268,9 +312,13 @@ def write_user(
     *,
     was: User | None = None,
     was_pin: str | None = None,
+    settings: dict[str, Any] | None = None,
+    recovery: Ed25519PrivateKey | None = None,
 ) -> int:
-    """Record a user change (`add`, `bootstrap`, `change`, `lock`) made by `actor_id` and store
-    the new users row; return the record id. Adding an id that exists is refused."""
+    """Record a user change (`add`, `bootstrap`, `change`, `recover`) made by `actor_id`, with
+    `settings`, and store the new users row; return the record id. Adding an id that exists is
+    refused. With `recovery` (the operator's recovery key) the record carries its signature
+    under `RECOVERY`, which the maker's own signature then covers."""
     if action in (UserAction.ADD, UserAction.BOOTSTRAP) and tx.user(user_id) is not None:
         raise AuditError(f"user {user_id} already exists: change them instead")
     lines = [f"{actor_id} {'registered' if was is None else 'changed'} {user_id}: {role}"]
@@ -281,20 +329,25 @@ def write_user(
             lines.append("enabled" if active else "disabled")
     if pin_hash is not None and (was is None or pin_hash != was_pin):
         lines.append("PIN set (a new signing key)")
-    if action == UserAction.LOCK:
-        lines.append(f"locked after {LOCKOUT_AFTER} wrong PINs in a row")
     if action == UserAction.BOOTSTRAP:
         lines.append("first supervisor of this audit database (bootstrap)")
-    record_id = tx.append(
-        Entry(
-            kind=RecordKind.USER,
-            user_id=actor_id,
-            role=actor_role,
-            action=action,
-            result=user_record_result(user_id, role, active, pin_hash),
-            explanation=lines,
-        )
+    if action == UserAction.RECOVER:
+        lines.append("authorised by the operator's recovery key (recover)")
+    entry = Entry(
+        kind=RecordKind.USER,
+        user_id=actor_id,
+        role=actor_role,
+        action=action,
+        result=user_record_result(user_id, role, active, pin_hash),
+        explanation=lines,
+        settings=settings or {},
     )
+    if recovery is not None:
+        from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+        countersigned = keys.sign(entry, recovery, tx.head().head_hash).settings[keys.SIGNATURE]
+        entry = entry._replace(settings={**entry.settings, RECOVERY: countersigned})
+    record_id = tx.append(entry)
     tx.add_user(UserRow(record_id, user_id, role, active, pin_hash))
     return record_id
 
@@ -308,10 +361,10 @@ def change_row(
     active: bool | None,
 ) -> int:
     """Change `user_id`'s role, PIN or active flag; keeps at least one active supervisor and
-    a PIN on every supervisor."""
-    row = tx.user(user_id)
-    if row is None:
-        raise AuditError(f"there is no user {user_id}")
+    a PIN on every supervisor. What is kept of the row (a role, a key) is carried only from a
+    row its record vouches for (`vouched_row`): a change never signs in what was written
+    around the tool."""
+    row = vouched_row(tx, user_id)
     new_role = role if role is not None else row.role
     new_active = active if active is not None else row.active
     new_pin = pin_hash if pin_hash is not None else row.pin_hash
@@ -338,20 +391,110 @@ def change_row(
     )
 
 
+def vouched_row(reads: Reads, user_id: str) -> UserRow:
+    """The newest users row of `user_id` once its record is checked to say the same (role,
+    active, the secret's fingerprint and public key) and, for a lock record of release 0.2.0,
+    to change nothing of the user but disable them (`lock_changes`); else AuditError. A users
+    row or a lock record written around the tool is never carried into a signed change."""
+    row = reads.user(user_id)
+    if row is None:
+        raise AuditError(f"there is no user {user_id}")
+    record = reads.record(row.record_id)
+    said = user_record_result(row.user_id, row.role, row.active, row.pin_hash)
+    if (
+        record is None
+        or record.kind != RecordKind.USER
+        or record.result != said
+        or (record.action == UserAction.LOCK and lock_changes(reads, record) is not None)
+    ):
+        raise AuditError(
+            f"the users table row of {user_id} is not what its record {row.record_id} vouches "
+            "for: it was written outside the tool (run dealer audit verify); nothing changed"
+        )
+    return row
+
+
+def lock_changes(reads: Reads, lock: Record) -> str | None:
+    """What the lock record `lock` (release 0.2.0's) changes of its user besides disabling
+    them — their role, key or secret, against the user record before it — or None. A lock
+    is made without a secret: it may change nothing else."""
+    who = lock.result.get("user")
+    before = next(
+        (
+            made
+            for made in reads.records(RecordFilter(kind=RecordKind.USER), newest_first=True)
+            if made.id < lock.id and made.result.get("user") == who
+        ),
+        None,
+    )
+    if before is None:
+        return "a lock record of someone never registered"
+    for field in ("role", "key", "pin_fingerprint"):
+        if lock.result.get(field) != before.result.get(field):
+            return f"a lock record changing the {field} of {who}"
+    return None
+
+
 def is_locked(reads: Reads, row: UserRow) -> bool:
-    """Whether the users row `row` is a lockout (its record a `user`/`lock`)."""
+    """Whether the users row `row` is a lock of release 0.2.0 (its record a `user`/`lock`),
+    which disables the user until a supervisor enables them."""
     if row.active:
         return False
     record = reads.record(row.record_id)
     return record is not None and record.action == UserAction.LOCK
 
 
-def failed_attempts(reads: Reads, row: UserRow) -> int:
-    """Wrong PINs given for the user of `row` in a row, counted from the record: refusals
-    `wrong-pin` after the last record they signed and after the record that set `row`."""
+def now() -> datetime:
+    """The time a lockout is held against (UTC): the one clock of `lockout`, which the tests
+    set instead of waiting."""
+    return datetime.now(UTC)
+
+
+def lockout_seconds(failures: int) -> int:
+    """How long `failures` wrong secrets in a row lock a user: none below `LOCKOUT_AFTER`, then
+    `LOCKOUT_FIRST_SECONDS` doubling with each one more, at most `LOCKOUT_MAX_SECONDS` (the
+    rule verify and the PostgreSQL functions apply too)."""
+    if failures < LOCKOUT_AFTER:
+        return 0
+    doublings = min(failures - LOCKOUT_AFTER, 12)
+    return min(LOCKOUT_FIRST_SECONDS * 2**doublings, LOCKOUT_MAX_SECONDS)
+
+
+class Lockout(NamedTuple):
+    """A user's wrong secrets in a row and the time (a record's `recorded_at`) of the latest."""
+
+    failures: int
+    latest: str | None
+
+    @property
+    def until(self) -> datetime | None:
+        """When the lockout ends (the latest wrong secret + `lockout_seconds`), None if the
+        failures lock nobody."""
+        seconds = lockout_seconds(self.failures)
+        if not seconds or self.latest is None:
+            return None
+        return datetime.fromisoformat(self.latest) + timedelta(seconds=seconds)
+
+    def holds_at(self, when: datetime | str) -> bool:
+        """Whether the lockout holds at `when` (a time, or a record's `recorded_at`)."""
+        until = self.until
+        at = datetime.fromisoformat(when) if isinstance(when, str) else when
+        return until is not None and at < until
+
+    def until_text(self) -> str:
+        """When the lockout ends, as said in a refusal: `2026-11-27 10:05:03 UTC`."""
+        until = self.until
+        return until.strftime("%Y-%m-%d %H:%M:%S UTC") if until else "now"
+
+
+def lockout(reads: Reads, row: UserRow) -> Lockout:
+    """The lockout of the user of `row`, recomputed from the record: their `wrong-pin`
+    refusals in a row, newest first, back to the last record they signed (a success) or the
+    record that set `row` (a signed change of them, such as an unlock); a refusal while locked
+    (`locked`) is not counted. Nothing but the access-denied records says a user is locked."""
     from dealer.audit import keys  # key work only: kept off a ruling's start-up
 
-    count = 0
+    count, latest = 0, None
     for made in reads.rows(RecordFilter(user_id=row.user_id), newest_first=True):
         if made["id"] <= row.record_id or keys.signature_of(made) is not None:
             break
@@ -360,21 +503,11 @@ def failed_attempts(reads: Reads, row: UserRow) -> int:
             and json.loads(made["result"]).get("why") == "wrong-pin"
         ):
             count += 1
-    return count
+            latest = latest or str(made["recorded_at"])
+    return Lockout(count, latest)
 
 
-def lock(tx: WriteTransaction, row: UserRow) -> int:
-    """Record that the user of `row` is locked (disabled) after `LOCKOUT_AFTER` wrong PINs;
-    the record is theirs, made without their secret. Return its id."""
-    return write_user(
-        tx,
-        row.user_id,
-        row.role,
-        UserAction.LOCK,
-        row.user_id,
-        row.role,
-        False,
-        row.pin_hash,
-        was=user_of(row),
-        was_pin=row.pin_hash,
-    )
+def held_lockout(reads: Reads, row: UserRow) -> Lockout | None:
+    """The lockout of the user of `row` if it holds `now()`, else None."""
+    found = lockout(reads, row)
+    return found if found.holds_at(now()) else None

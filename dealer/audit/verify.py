@@ -32,11 +32,15 @@ checkpoint takers     a checkpoint by a maker with a key, not a       _checkpoin
                       supervisor or auditor then, from the first
                       record of a release that signs them
                       (`SIGNED_CHECKPOINTS_SINCE`)
-lockouts              a lock record disabling someone else, or not    _lock_problem
-                      earned by `LOCKOUT_AFTER` wrong PINs in a row
+lock records          a lock record (release 0.2.0's) disabling       _lock_problem
+                      someone else, changing their role or key, or
+                      not earned by `LOCKOUT_AFTER` wrong PINs in a
+                      row
 meters                a meter record not moving its meter from the    _meter_problem
                       value the records before left, a ruling's move
                       its ruling does not explain (`meters.MeterBook`)
+recoveries            a `user`/`recover` record not signed by the     _recovery_problem
+                      operator's recovery key then
 signatures            a record to be signed (a supervisor action, a   _signature_problem
                       signed checkpoint, the bootstrap, any record
                       carrying a signature) not validly signed by
@@ -71,7 +75,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from dealer.audit import keys
+from dealer.audit import keys, users
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.entries import CHECKPOINT_ROLES
 from dealer.audit.meters import MeterAction, MeterBook
@@ -183,7 +187,8 @@ class _Read(NamedTuple):
     signed_checkpoint: bool
     """A checkpoint from the first record a signing release wrote on."""
     bootstrap: bool
-    """The first user record of the log, registering its own maker."""
+    """The first user record of the log, registering its own maker, or a recovery (a
+    supervisor registering themself with the operator's recovery key, `_recovery_problem`)."""
     answerable: bool
     """Whether its maker's standing is asked: not for an access-denied record (a refusal is
     recorded whoever tried) nor for the bootstrap (its maker registers themselves)."""
@@ -204,6 +209,7 @@ class _Replay:
         self.standing: dict[str, UserRow] = {}
         self.public: dict[str, str] = {}
         self.wrong: dict[str, int] = {}
+        self.recovery: str | None = None
         self.spent: set[bytes] = set()
         self.bound_since: int | None = None
         self.hashes: dict[int, str] = {}
@@ -229,7 +235,11 @@ class _Replay:
             self.bound_since = record_id
         supervising = _supervising(row)
         signed_checkpoint = kind == RecordKind.CHECKPOINT and self.signing_checkpoints
-        bootstrap = kind == RecordKind.USER and not self.standing and result.get("user") == maker
+        bootstrap = (
+            kind == RecordKind.USER
+            and (not self.standing or row["action"] == UserAction.RECOVER)
+            and result.get("user") == maker
+        )
         return _Read(
             record_id,
             maker,
@@ -266,6 +276,7 @@ class _Replay:
         self.meters.replay(record.row, result, record.settings)
         if record.kind == RecordKind.ACCESS_DENIED and result.get("why") == "wrong-pin":
             self.wrong[record.maker] = self.wrong.get(record.maker, 0) + 1
+        self.recovery = _recovery_key(record, self.recovery)
         if record.kind == RecordKind.USER and isinstance(result.get("user"), str):
             who = result["user"]
             self.standing[who] = UserRow(
@@ -404,6 +415,9 @@ def _lock_problem(record: _Read, seen: _Replay) -> str | None:
     result, maker = record.result, record.maker
     if result.get("user") != maker or result.get("active") is not False:
         return "a lock record may only disable its own maker"
+    was = seen.standing.get(maker)
+    if was is None or result.get("role") != was.role or result.get("key") != seen.public.get(maker):
+        return "a lock record may change nothing of its maker but disable them"
     wrong = seen.wrong.get(maker, 0)
     if wrong < LOCKOUT_AFTER:
         return f"{maker} was locked after {wrong} wrong PINs, not {LOCKOUT_AFTER}"
@@ -415,6 +429,37 @@ def _meter_problem(record: _Read, seen: _Replay) -> str | None:
     the value the meter's records before left, or a ruling's move its ruling does not explain
     (a value written in by hand, unsigned)."""
     return seen.meters.problem(record.row, record.result)
+
+
+def _recovery_key(record: _Read, current: str | None) -> str | None:
+    """The operator's recovery key after `record` (`users.recovery_key_named`; each record
+    naming one is checked by the steps), else `current`."""
+    named = users.recovery_key_named(record.kind, record.action, record.settings)
+    return named if named is not None else current
+
+
+def _recovery_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A recovery record's row as the recovery key signed it: its `settings` with the recovery
+    key's signature in the place of a signature, and without the new supervisor's own (which
+    covers the recovery key's)."""
+    settings = json.loads(row["settings"])
+    signed = settings.pop(users.RECOVERY, None)
+    settings.pop(keys.SIGNATURE, None)
+    if signed is not None:
+        settings[keys.SIGNATURE] = signed
+    return {**row, "settings": json.dumps(settings)}
+
+
+def _recovery_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a `user`/`recover` record is not authorised: no recovery key was on the log then, or
+    its `recovery` signature is not that key's. (Its own signature, by the key it records, is
+    asked like a bootstrap's.)"""
+    if record.kind != RecordKind.USER or record.action != UserAction.RECOVER:
+        return None
+    if seen.recovery is None:
+        return "a recovery with no recovery key on the log"
+    why = keys.signature_problem(_recovery_row(record.row), seen.recovery)
+    return f"a recovery not made with the operator's recovery key then ({why})" if why else None
 
 
 def _signature_problem(record: _Read, seen: _Replay) -> str | None:
@@ -463,6 +508,7 @@ _RECORD_CHECKS = (
     _checkpoint_taker_problem,
     _lock_problem,
     _meter_problem,
+    _recovery_problem,
     _signature_problem,
     _approver_problem,
     _reviewer_problem,

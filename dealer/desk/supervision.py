@@ -46,8 +46,10 @@ __all__ = [
     "list_disputes",
     "list_users",
     "meter",
+    "new_recovery_key",
     "open_dispute",
     "override",
+    "recover",
     "resolve_dispute",
     "sign_off",
     "void",
@@ -55,12 +57,14 @@ __all__ = [
 
 
 class UserChange(NamedTuple):
-    """A user registered or changed: the record that did it, the user's standing now, and
-    whether it was the bootstrap of the first supervisor."""
+    """A user registered or changed: the record that did it, the user's standing now, whether
+    it was the bootstrap of the first supervisor, and the operator's recovery key it made (the
+    bootstrap's, a recovery's: to be shown once)."""
 
     record_id: int
     user: User | None
     bootstrap: bool = False
+    recovery_key: str | None = None
 
 
 class MeterSet(NamedTuple):
@@ -217,13 +221,26 @@ def add_user(
     with open_desk_log(db) as log:
         bootstrap = not log.supervisor_ever_registered() and supervisor in (None, user_id)
         if bootstrap:
-            made = staff.add_user(log, user_id, role, pin=pin)
-        else:
-            who, secret = credentials()
-            made = staff.add_user(
-                log, user_id, role, pin=pin, supervisor_id=who, supervisor_pin=secret
-            )
-        return UserChange(made, users.user(log, user_id), bootstrap)
+            first = staff.bootstrap(log, user_id, role, pin)
+            return UserChange(first.record_id, users.user(log, user_id), True, first.recovery_key)
+        who, secret = credentials()
+        made = staff.add_user(log, user_id, role, pin=pin, supervisor_id=who, supervisor_pin=secret)
+        return UserChange(made, users.user(log, user_id))
+
+
+def recover(db: LogLocation | None, user_id: str, *, pin: str, recovery_key: str) -> UserChange:
+    """Register `user_id` as an active supervisor with `pin` (or make them one again),
+    authorised by the operator's recovery key; the change carries the new recovery key."""
+    with open_desk_log(db) as log:
+        made = staff.recover(log, user_id, pin, recovery_key)
+        return UserChange(made.record_id, users.user(log, user_id), False, made.recovery_key)
+
+
+def new_recovery_key(db: LogLocation | None, *, supervisor: str, supervisor_pin: str) -> UserChange:
+    """Replace the operator's recovery key (a supervisor action)."""
+    with open_desk_log(db) as log:
+        made = staff.new_recovery_key(log, supervisor, supervisor_pin)
+        return UserChange(made.record_id, None, False, made.recovery_key)
 
 
 def change_user(

@@ -64,7 +64,13 @@ MakerPinOption = Annotated[
 NewPinOption = Annotated[
     str | None,
     typer.Option(
-        "--new-pin", envvar="DEALER_NEW_PIN", help="The user's own PIN (else asked, hidden)."
+        "--new-pin",
+        envvar="DEALER_NEW_PIN",
+        help=(
+            "The user's own PIN (else asked, hidden): at least 10 characters, of which at "
+            "least 6 are not a common PIN or word, a run or repeat (1234, 9876, aaaa, abab, "
+            "qwerty), a date or the user's own id. A short phrase is easiest to remember."
+        ),
     ),
 ]
 ReasonOption = Annotated[str, typer.Option("--reason", help="Why (said on the record).")]

@@ -52,16 +52,70 @@ def user_add(
         who = signer(supervisor, pin)
         return who.user_id, who.pin
 
-    made, added, bootstrap = supervision.add_user(
+    made, added, bootstrap, recovery = supervision.add_user(
         db, new_id, role, pin=own, supervisor=supervisor, credentials=credentials
     )
     said = (
-        f"First supervisor {user_id} registered (bootstrap) as record {made}."
-        if bootstrap
+        f"First supervisor {user_id} registered (bootstrap) as record {made}.\n"
+        + _recovery_said(recovery)
+        if bootstrap and recovery
         else f"User {user_id} registered as {role} (record {made})."
     )
     data = {"record_id": made, "bootstrap": bootstrap} | (added.to_dict() if added else {})
-    answer(as_json, data, said)
+    answer(as_json, data | ({"recovery_key": recovery} if recovery else {}), said)
+
+
+def _recovery_said(recovery: str) -> str:
+    """The operator's recovery key, shown this once."""
+    return (
+        f"Operator's recovery key (shown once, never stored; keep it offline, sealed): {recovery}\n"
+        "Whoever holds it can register a supervisor (dealer audit user recover) when every "
+        "supervisor has forgotten their PIN."
+    )
+
+
+@app.command("recover")
+def user_recover(
+    user_id: Annotated[str, typer.Argument(help="The supervisor to register or restore.")],
+    recovery_key: Annotated[
+        str,
+        typer.Option(
+            "--recovery-key",
+            envvar="DEALER_RECOVERY_KEY",
+            prompt="Operator's recovery key",
+            hide_input=True,
+            help="The operator's recovery key (64 hex digits, printed when it was made).",
+        ),
+    ],
+    new_pin: NewPinOption = None,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """Register a supervisor with the operator's recovery key, when every supervisor has
+    forgotten their PIN (or is disabled).
+
+    The user becomes an active supervisor with the new PIN (a new user is registered; a
+    registered one is restored). The key typed is spent: a new recovery key is shown once.
+    On PostgreSQL run it logged in as that supervisor or as the database owner."""
+    new_id = inputs.user_id(user_id)
+    own = new_pin_or_ask(new_pin, new_id)
+    made, changed, _, recovery = supervision.recover(db, new_id, pin=own, recovery_key=recovery_key)
+    said = f"Supervisor {user_id} registered with the recovery key (record {made}).\n"
+    data = {"record_id": made} | (changed.to_dict() if changed else {})
+    answer(as_json, data | {"recovery_key": recovery}, said + _recovery_said(recovery or ""))
+
+
+@app.command("recovery-key")
+@composed(who=SUPERVISOR)
+def user_recovery_key(who: Supervisor, as_json: JsonFlag = False, db: DbOption = None) -> None:
+    """Make a new operator's recovery key (a supervisor action); the old one no longer works.
+
+    For a log bootstrapped before recovery keys, or when the key may have been seen."""
+    made, _, _, recovery = supervision.new_recovery_key(
+        db, supervisor=who.user_id, supervisor_pin=who.pin
+    )
+    said = f"New recovery key recorded (record {made}).\n" + _recovery_said(recovery or "")
+    answer(as_json, {"record_id": made, "recovery_key": recovery}, said)
 
 
 @app.command("set")
@@ -81,7 +135,7 @@ def user_set(
     """Change a user's role, PIN, or enable/disable them (a supervisor action)."""
     changing = inputs.user_id(user_id)
     own = new_pin_or_ask(new_pin, changing) if set_pin or new_pin else None
-    made, changed, _ = supervision.change_user(
+    made, changed, _, _ = supervision.change_user(
         db,
         changing,
         role=role,
