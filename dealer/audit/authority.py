@@ -255,14 +255,16 @@ class ChainUsers(NamedTuple):
 def chain_users(reads: Reads, before: int | None = None) -> ChainUsers:
     """The users as the log's `user` records before record `before` (all, when None) say,
     each record counted only if it is sound: the bootstrap (the first, registering its own
-    maker, signed with the key it records), a lock (only disabling its own maker: a role or key
-    it carries is ignored), or a change made in the supervisor role by an active supervisor of
-    that point, signed by their key then (one with no key, a PIN from before signing keys,
-    could not sign), with a signature no earlier user record spent. A record that is not sound
-    changes no one's standing."""
+    maker, signed with the key it records), a recovery (registering its own maker, signed with
+    the key it records and by the operator's recovery key a sound record named before), a lock
+    (only disabling its own maker: a role or key it carries is ignored), or a change made in
+    the supervisor role by an active supervisor of that point, signed by their key then (one
+    with no key, a PIN from before signing keys, could not sign), with a signature no earlier
+    user record spent. A record that is not sound changes no one's standing."""
     standing: dict[str, ChainUser] = {}
     bound: int | None = None
     spent: set[bytes] = set()
+    recovery: str | None = None  # the operator's recovery key, as the sound records name it
     for row in reads.rows(RecordFilter(kind=RecordKind.USER)):
         record_id = int(row["id"])
         if before is not None and record_id >= before:
@@ -275,7 +277,13 @@ def chain_users(reads: Reads, before: int | None = None) -> ChainUsers:
             if who == maker and who in standing:
                 standing[who] = standing[who]._replace(active=False)
             continue
-        if not standing and who == maker:
+        if row["action"] == UserAction.RECOVER:  # a new supervisor by the operator's key
+            if who != maker or recovery is None:
+                continue
+            if users.recovery_signature_problem(row, recovery) is not None:
+                continue
+            key = result.get("key")
+        elif not standing and who == maker:
             key = result.get("key")
         else:
             now = standing.get(maker)
@@ -292,6 +300,8 @@ def chain_users(reads: Reads, before: int | None = None) -> ChainUsers:
             spent.add(value)
             if bound is None and _format(row) == keys.FORMAT:
                 bound = record_id
+        named = users.recovery_key_named(RecordKind.USER, row["action"], _object(row["settings"]))
+        recovery = named if named is not None else recovery
         new_key = result.get("key")
         standing[who] = ChainUser(
             str(result.get("role")),

@@ -16,6 +16,7 @@ were never registered may rule as dealers.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,20 @@ def recovery_key_named(kind: str, action: str, settings: Any) -> str | None:
     if kind == RecordKind.USER and action in setting and isinstance(named, str):
         return named
     return None
+
+
+def recovery_signature_problem(row: Mapping[str, Any], recovery: str) -> str | None:
+    """Why the stored `user`/`recover` record `row` is not signed by the operator's recovery
+    key `recovery` (its public half), or None. Checked on the row as that key signed it: its
+    settings with the `RECOVERY` signature in the place of the maker's own (which covers it)."""
+    from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+    settings = json.loads(row["settings"])
+    signed = settings.pop(RECOVERY, None)
+    settings.pop(keys.SIGNATURE, None)
+    if signed is not None:
+        settings[keys.SIGNATURE] = signed
+    return keys.signature_problem({**row, "settings": json.dumps(settings)}, recovery)
 
 
 def recovery_key(reads: Reads) -> str | None:

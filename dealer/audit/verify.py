@@ -438,18 +438,6 @@ def _recovery_key(record: _Read, current: str | None) -> str | None:
     return named if named is not None else current
 
 
-def _recovery_row(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A recovery record's row as the recovery key signed it: its `settings` with the recovery
-    key's signature in the place of a signature, and without the new supervisor's own (which
-    covers the recovery key's)."""
-    settings = json.loads(row["settings"])
-    signed = settings.pop(users.RECOVERY, None)
-    settings.pop(keys.SIGNATURE, None)
-    if signed is not None:
-        settings[keys.SIGNATURE] = signed
-    return {**row, "settings": json.dumps(settings)}
-
-
 def _recovery_problem(record: _Read, seen: _Replay) -> str | None:
     """Why a `user`/`recover` record is not authorised: no recovery key was on the log then, or
     its `recovery` signature is not that key's. (Its own signature, by the key it records, is
@@ -458,7 +446,7 @@ def _recovery_problem(record: _Read, seen: _Replay) -> str | None:
         return None
     if seen.recovery is None:
         return "a recovery with no recovery key on the log"
-    why = keys.signature_problem(_recovery_row(record.row), seen.recovery)
+    why = users.recovery_signature_problem(record.row, seen.recovery)
     return f"a recovery not made with the operator's recovery key then ({why})" if why else None
 
 

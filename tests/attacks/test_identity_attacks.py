@@ -257,8 +257,9 @@ def test_a_forged_recovery_fails_verify(path: Path | str) -> None:
         action="recover",
         result=users.user_record_result("D1", "supervisor", True, blob),
     )
-    countersigned = keys.sign(entry, keys.recovery_private(own)).settings["signature"]
-    entry = keys.sign(entry._replace(settings={"recovery": countersigned}), private)
+    prev = head(path).head_hash  # the forged record goes right after the head
+    countersigned = keys.sign(entry, keys.recovery_private(own), prev).settings["signature"]
+    entry = keys.sign(entry._replace(settings={"recovery": countersigned}), private, prev)
     forged = forge(path, entry, UserRow(0, "D1", "supervisor", True, blob))
     assert problems(path) == (
         f"record {forged} (user): at that point a recovery not made with the operator's "
