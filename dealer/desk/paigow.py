@@ -30,10 +30,12 @@ table (the command refuses `--table` and does not read `DEALER_TABLE`)."""
 
 
 def ruling_profile(desk: Desk, house: HouseRules) -> Profile:
-    """The profile a ruling is made under; `--rule` changes go through
-    `rule_changes.changed_profile` (loaded only then: a ruling without changes never loads it)."""
-    if not house.rules:
-        return house.load()
+    """The profile a ruling is made under; `--rule` changes, and a `--house-way` other than the
+    profile's, go through `rule_changes.changed_profile` (loaded only then: a ruling without
+    changes never loads it)."""
+    profile = house.load()
+    if not profile.overrides:
+        return profile
     from dealer.desk import rule_changes
 
     return rule_changes.changed_profile(desk, house)
@@ -56,8 +58,10 @@ def compare_line(desk: Desk, house: HouseRules, line: str) -> Recorded:
 
 
 def set_hand(desk: Desk, house: HouseRules, cards: str, house_way: str | None) -> Recorded:
-    """Set seven cards by the House Way (the table's, or the one named)."""
-    return record_one(desk, rulings.set_ruling(cards, ruling_profile(desk, house), house_way))
+    """Set seven cards by the House Way (the table's, or the one named: a rule change where it
+    is another)."""
+    profile = ruling_profile(desk, house._replace(house_way=house_way))
+    return record_one(desk, rulings.set_ruling(cards, profile))
 
 
 def bonus(desk: Desk, house: HouseRules, cards: str) -> Recorded:
@@ -97,11 +101,12 @@ def settle(
 ) -> Recorded:
     """Settle one seat against the dealer: its `wagers` (the base and any bonus wagers), the
     table's progressive meters moved in the same transaction. The player's seven cards are set
-    by the House Way (`player`), or the player set `high` and `low`; `patron` is the player's
-    patron id, kept with the ruling."""
+    by the House Way (`player`; the table's, or `house_way`: a rule change where it is
+    another), or the player set `high` and `low`; `patron` is the player's patron id, kept
+    with the ruling."""
     from dealer.games.paigow import seat_rulings
 
-    profile = ruling_profile(desk, house)
+    profile = ruling_profile(desk, house._replace(house_way=house_way))
 
     def rule(meters: Meters) -> tuple[Ruling, Meters]:
         return seat_rulings.settle_ruling(
@@ -112,7 +117,6 @@ def settle(
             player=player,
             high=high,
             low=low,
-            house_way=house_way,
             seat=seat,
             patron=patron,
         )
