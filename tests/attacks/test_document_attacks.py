@@ -113,6 +113,7 @@ def test_a_same_named_house_way_copy_is_refused_until_approved_then_named_and_li
     ]
     text = ok("shift", "summary", "--table", "PG-1").stdout
     assert f"House Way {copy}  {digest[:12]}…  #{made['ruling_id']}" in text
+    assert json.loads(ok("audit", "verify", "--json").stdout)["ok"] is True  # the signed approval
 
 
 def test_another_shipped_house_way_is_a_rule_change_a_supervisor_approves(
