@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from log_reads import records
 
 from dealer.games.empire import session
+from dealer.games.empire.combinations import default_table
 from dealer.games.empire.hand import ACTIONS, deal_hand
 from dealer.games.empire.ranking import PROVISIONAL_LINE
+from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import DealerError, MoveError
 
 OPERATOR = Path(__file__).parent / "data" / "empire_operator_table.yaml"
@@ -30,6 +32,8 @@ OPERATOR_TABLE = {
     "origin": str(OPERATOR),
 }
 PROVISIONAL = PROVISIONAL_LINE.format(name="empire-attested", version="1")
+SHIPPED_SHA256 = default_table().sha256
+OPERATOR_SHA256 = sha256_hex(OPERATOR.read_text(encoding="utf-8"))
 
 
 @pytest.fixture()
@@ -39,6 +43,20 @@ def db(dealer_db: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
     monkeypatch.setenv("DEALER_TABLE", "EM-2")
     monkeypatch.delenv("DEALER_EMPIRE_COMBINATIONS", raising=False)
     return dealer_db
+
+
+@pytest.fixture()
+def approved(db: Path | str) -> Path | str:
+    """The log of `db` with supervisor sup-1, who approved the operator's combination table
+    for every table (records 1 and 2): a table neither shipped nor approved rules nothing."""
+    sup = ("--supervisor", "sup-1", "--pin", "signal-9876")
+    for args in (
+        ("audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", "signal-9876"),
+        ("audit", "approve-combinations", str(OPERATOR), "--reason", "the house's", *sup),
+    ):
+        done = run(*args, env={"DEALER_USER": None})
+        assert done.exit_code == 0, done.output
+    return db
 
 
 def rulings_in(db: Path | str) -> list[tuple[str | None, str | None, str]]:
@@ -74,12 +92,12 @@ def test_rank_on_the_provisional_table_says_so(db: Path | str) -> None:
             "blue, green, black, white); else split.",
             PROVISIONAL,
         ],
-        "settings": {"combination_table": SHIPPED},
+        "settings": {"combination_table": SHIPPED, "combinations_sha256": SHIPPED_SHA256},
     }
     assert rulings_in(db) == [("empire", "rank", "red-sword blue-sword")]
 
 
-def test_compare_on_an_operator_table_is_not_provisional(db: Path | str) -> None:
+def test_compare_on_an_operator_table_is_not_provisional(approved: Path | str) -> None:
     tableaux = ("red-gate blue-gate", "red-bow blue-bow")
     shipped = json.loads(run("empire", "compare", *tableaux, "--json").stdout)
     assert shipped["winners"] == [1] and shipped["provisional"] is True  # bow above gate
@@ -99,13 +117,16 @@ def test_compare_on_an_operator_table_is_not_provisional(db: Path | str) -> None
         "Tableau 1 wins with pair (red-gate, blue-gate).",
         "Both pair: the highest-ranked active plaques decide, gate against bow.",
     ]
-    assert out["settings"] == {"combination_table": OPERATOR_TABLE}
-    assert out["ruling_id"] == 2
-    assert [r[1] for r in rulings_in(db)] == ["compare", "compare"]
+    assert out["settings"] == {
+        "combination_table": OPERATOR_TABLE,
+        "combinations_sha256": OPERATOR_SHA256,
+    }
+    assert out["ruling_id"] == 4
+    assert [r[1] for r in rulings_in(approved)] == ["compare", "compare"]
 
 
 def test_an_operator_combination_and_the_environment_variable(
-    db: Path | str, monkeypatch: pytest.MonkeyPatch
+    approved: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DEALER_EMPIRE_COMBINATIONS", str(OPERATOR))
     out = json.loads(run("empire", "rank", "red-gate red-tower red-crown", "--json").stdout)
@@ -160,7 +181,7 @@ def test_rank_for_people(db: Path | str) -> None:
     )
 
 
-def test_compare_for_people(db: Path | str) -> None:
+def test_compare_for_people(approved: Path | str) -> None:
     result = run("empire", "compare", "red-gate blue-gate", "red-bow blue-bow",
                  "--combinations", str(OPERATOR))  # fmt: skip
     assert result.stdout.splitlines()[:4] == [
@@ -171,7 +192,7 @@ def test_compare_for_people(db: Path | str) -> None:
     ]
     assert result.stdout.splitlines()[-2:] == [
         "combination table test-house v2024.1: operator table",
-        "ruling #1 recorded",
+        "ruling #3 recorded",
     ]
 
 
@@ -257,7 +278,7 @@ def test_batch_rank_with_a_bad_line_in_the_middle(db: Path | str) -> None:
     assert len(rulings_in(db)) == 2
 
 
-def test_batch_compare_with_an_operator_table(db: Path | str) -> None:
+def test_batch_compare_with_an_operator_table(approved: Path | str) -> None:
     lines = "red-gate blue-gate | red-bow blue-bow\nred-sword | blue-sword | green-sword\n"
     result = run("empire", "compare", "--batch", "-", "--json", "--combinations", str(OPERATOR),
                  stdin=lines)  # fmt: skip
@@ -345,6 +366,7 @@ def test_a_scripted_hand_with_illegal_moves_refused_then_corrected(db: Path | st
     assert final["explanation"][-1] == PROVISIONAL
     assert final["settings"] == {
         "combination_table": SHIPPED,
+        "combinations_sha256": SHIPPED_SHA256,
         "players": 2,
         "seed": 5,
         "ante": 1,

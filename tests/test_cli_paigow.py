@@ -47,8 +47,10 @@ def test_set_json_keys(db: Path | str) -> None:
 
 
 def test_set_with_foxwoods_for_people(db: Path | str) -> None:
-    result = run("paigow", "set", "Ks Kd 4c 4h As 9d 2c", "--house-way", "foxwoods")
-    assert result.exit_code == 0
+    """Another House Way than the table profile's is a rule change: a supervisor approves it."""
+    register_supervisor(db)
+    result = run("paigow", "set", "Ks Kd 4c 4h As 9d 2c", "--house-way", "foxwoods", *APPROVED)
+    assert result.exit_code == 0, result.output
     assert result.stdout == (
         "high (5 cards)                low (2 cards)\n"
         "----------------------------  ---------------\n"
@@ -56,7 +58,7 @@ def test_set_with_foxwoods_for_people(db: Path | str) -> None:
         "pair of kings, A-9-2 kickers  pair of fours\n"
         "  foxwoods v1 §3a: Two pair, the higher aces, kings, queens or jacks — split them, the"
         " small pair low.\n"
-        "ruling #1 recorded\n"
+        "ruling #2 recorded\n"
     )
 
 

@@ -19,6 +19,7 @@ from typer.testing import Result
 
 from dealer.audit import open_log
 from dealer.audit.records import RecordFilter
+from dealer.games.paigow.house_way import load_house_way
 from dealer.games.paigow.pay import BONUSES
 from dealer.games.paigow.profile import load_profile
 
@@ -111,6 +112,8 @@ def expected(path: Path | str, checkpoint: str) -> str:
     posted, profile = ruling.settings["paytables"], ruling.settings["profile_sha256"]
     default = load_profile()  # the shipped profile: its tables and its text's SHA-256
     assert posted == {w: default.table_id(w) for w in BONUSES} and profile == default.sha256
+    way = ruling.settings["house_way_sha256"]  # the shipped trump-plaza's text's SHA-256
+    assert way == load_house_way("trump-plaza").sha256
     proof = "".join(
         f"  #{n} hash        {chain[n][0]}\n  prev hash      {chain[n][1]}\n" for n in (4, 7, 8, 9)
     )
@@ -138,6 +141,7 @@ def expected(path: Path | str, checkpoint: str) -> str:
         "  why            both hands win against a dealer pai gow: pays 1 to 2\n"
         "  why            base wager $25: win, 1 to 2: +$12.50\n"
         '  house_way      {"name": "trump-plaza", "version": "1"}\n'
+        f"  house_way_sha256 {way}\n"
         f"  paytables      {json.dumps(posted, ensure_ascii=False)}\n"
         f"  paytables_sha256 {contents}\n"
         "  profile        default\n"

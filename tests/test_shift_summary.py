@@ -198,6 +198,7 @@ def test_the_whole_shift(shift: dict[str, Any]) -> None:
         "large_pays": {"threshold": 2500, "pays": [{"ruling": ids["b"], "seat": 4, "net": 4487.8}]},
         "signoffs": {"awaiting": [ids["b"]], "signed": []},
         "rule_changes": [{"ruling": ids["b"], "changes": ["limits.progressive_insurance.max=4"]}],
+        "documents_not_shipped": [],
         "shift_close": head(shift["db"]).to_dict(),  # the checkpoint line to keep outside
     }
     assert [(d["id"], d["seat"], d["rulings"]) for d in out["open_disputes"]] == [
@@ -579,6 +580,8 @@ def test_the_corrections_in_the_report_for_people(corrected: dict[str, Any]) -> 
         "",
         "No rulings made with rule changes.",
         "",
+        "No rulings made with documents the program does not ship.",
+        "",
     ]
 
 
@@ -612,9 +615,11 @@ def test_rule_changes_flagged(shift: dict[str, Any]) -> None:
     plain = run("audit", "show", str(ids["a"]), "--db", db).stdout
     assert "rule changes" not in plain
     lines = run("shift", "summary", "--table", "PG-5", "--db", db).stdout.splitlines()
-    start = lines.index("Rulings made with rule changes (--rule, not as the profile has it):")
+    start = lines.index(
+        "Rulings made with rule changes (--rule or --house-way, not as the profile has it):"
+    )
     assert lines[start : start + 5] == [
-        "Rulings made with rule changes (--rule, not as the profile has it):",
+        "Rulings made with rule changes (--rule or --house-way, not as the profile has it):",
         "ruling    changes",
         "--------  ----------------------------------",
         f"#{ids['b']:<7}  limits.progressive_insurance.max=4",

@@ -19,6 +19,7 @@ from dealer.cli.shift import (
     _meter_adjustments_text,
     _meters_text,
     _open_disputes_text,
+    _own_documents_text,
     _resolved_disputes_text,
     _rule_changes_text,
     _signoffs_text,
@@ -30,6 +31,7 @@ from dealer.desk.shift import (
     LargePay,
     MeterAdjustment,
     MeterMovement,
+    OwnDocument,
     ShiftSummary,
     SignedOff,
     WagerTotals,
@@ -241,10 +243,22 @@ def test_signoffs() -> None:
 def test_rule_changes() -> None:
     assert _rule_changes_text(EMPTY) == "No rulings made with rule changes."
     assert _rule_changes_text(FULL) == lines(
-        "Rulings made with rule changes (--rule, not as the profile has it):",
+        "Rulings made with rule changes (--rule or --house-way, not as the profile has it):",
         "ruling    changes",
         "--------  ----------------------------------------------",
         "#6        limits.progressive_insurance.max=4, foul=reset",
+    )
+
+
+def test_documents_not_shipped() -> None:
+    assert _own_documents_text(EMPTY) == "No rulings made with documents the program does not ship."
+    way = OwnDocument("House Way tp.yaml", "33b2861d96fd" + "0" * 52, (6, 9))
+    assert _own_documents_text(replace(FULL, own_documents=(way,))) == lines(
+        "Rulings made with documents the program does not ship (a property's own, or a shipped"
+        " one edited):",
+        "document           sha256         rulings",
+        "-----------------  -------------  ---------",
+        "House Way tp.yaml  33b2861d96fd…  #6, #9",
     )
 
 
@@ -269,6 +283,7 @@ SECTIONS = (
     _large_pays_text,
     _signoffs_text,
     _rule_changes_text,
+    _own_documents_text,
     _corrections_text,
     _close_text,
 )

@@ -1,11 +1,16 @@
 """Which rules documents a ruling may be computed from: the package's own, or approved.
 
-A ruling names the table profile and the pay tables it used by the SHA-256 of their text
-(`settings.profile_sha256`, `settings.paytables_sha256`). Before it is recorded, each must be a
-document the package ships (listed with its digests, `dealer.kernel.documents`) or one a
-supervisor approved on the chain: a `profile-change` or `paytable-change` record with that
-SHA-256, for this table or for every table. Otherwise the ruling is refused and nothing is
-written: a file edited after its approval, or never shown to a supervisor, decides no pay.
+A ruling names each document that decided it by the SHA-256 of its text: the table profile
+(`settings.profile_sha256`), the pay tables (`settings.paytables_sha256`), the House Way it set
+a hand by (`settings.house_way_sha256`), Empire's combination table
+(`settings.combinations_sha256`). Before it is recorded, each must be a document the package
+ships (listed with its digests, `dealer.kernel.documents`) or one a supervisor approved on the
+chain: a `profile-change`, `paytable-change`, `house-way-change` or `combinations-change` record
+with that SHA-256, for this table or for every table. A profile's approval also covers the House
+Way file the profile names (`rules.house_way`): the approval holds that file's SHA-256
+(`house_way_file`), so the file edited after it is refused, named. Otherwise the ruling is
+refused and nothing is written: a file edited after its approval, or never shown to a
+supervisor, decides no pay.
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Reads
 
 
-def _documents(settings: Mapping[str, Any]) -> Iterator[tuple[RecordKind, str, str]]:
-    """(record kind that approves it, what it is, SHA-256) of each document `settings` names."""
+def documents(settings: Mapping[str, Any]) -> Iterator[tuple[RecordKind, str, str]]:
+    """(record kind that approves it, what it is, SHA-256) of each document a ruling's
+    `settings` name: the one list of them, which the shift summary reads too."""
     profile_sha256 = settings.get("profile_sha256")
     if isinstance(profile_sha256, str):
         name = settings.get("profile_source") or settings.get("profile", "")
@@ -32,24 +38,71 @@ def _documents(settings: Mapping[str, Any]) -> Iterator[tuple[RecordKind, str, s
         for table_id, digest in sorted(paytables.items()):
             if isinstance(digest, str):
                 yield RecordKind.PAYTABLE_CHANGE, f"pay table {table_id}", digest
+    house_way = settings.get("house_way_sha256")
+    if isinstance(house_way, str):
+        yield RecordKind.HOUSE_WAY_CHANGE, f"House Way {_source(settings)}", house_way
+    combinations = settings.get("combinations_sha256")
+    if isinstance(combinations, str):
+        table = settings.get("combination_table")
+        origin = table.get("origin", "") if isinstance(table, Mapping) else ""
+        yield RecordKind.COMBINATIONS_CHANGE, f"combination table {origin}", combinations
 
 
-def _approved(reads: Reads, kind: RecordKind, digest: str, table_id: str) -> bool:
-    """Whether a supervisor's approval of the document `digest` for `table_id` is on the chain;
-    one verify would reject (`authority.vouch_problem`) approves nothing."""
+def _source(settings: Mapping[str, Any]) -> str:
+    return str(settings.get("house_way_source", ""))
+
+
+def _approvals(reads: Reads, kind: RecordKind, digest: str, table_id: str) -> Iterator[Record]:
+    """The supervisors' approvals of the document `digest` for `table_id` that the log vouches
+    for: one verify would reject (`authority.vouch_problem`) approves nothing."""
     from dealer.audit.authority import vouch_problem  # a non-shipped document only
 
     for row in list(reads.rows(RecordFilter(kind=kind))):
         record = Record.from_row(row)
         matches = record.table_id in ("", table_id) and record.result.get("sha256") == digest
         if matches and vouch_problem(reads, row) is None:
-            return True
-    return False
+            yield record
+
+
+def _approved(reads: Reads, kind: RecordKind, digest: str, table_id: str) -> bool:
+    return next(_approvals(reads, kind, digest, table_id), None) is not None
+
+
+def _named_house_ways(
+    reads: Reads, table_id: str, settings: Mapping[str, Any]
+) -> list[Mapping[str, Any]]:
+    """The House Way files (`{"file", "sha256"}`) named by the approvals, for `table_id`, of
+    the profile a ruling's `settings` name."""
+    profile_sha256 = settings.get("profile_sha256")
+    if not isinstance(profile_sha256, str):
+        return []
+    approvals = _approvals(reads, RecordKind.PROFILE_CHANGE, profile_sha256, table_id)
+    named = (record.result.get("house_way_file") for record in approvals)
+    return [file for file in named if isinstance(file, Mapping)]
+
+
+def _refuse_edited(
+    named: list[Mapping[str, Any]], settings: Mapping[str, Any], digest: str
+) -> None:
+    """AccessError naming the House Way file when a profile's approval named the same file
+    (by the path the profile gives) with another SHA-256: it was edited since."""
+    source = _source(settings)
+    for file in named:
+        if file.get("file") == source:
+            profile = settings.get("profile_source") or settings.get("profile", "")
+            raise AccessError(
+                f"the House Way file {source} named by the table profile {profile} was edited "
+                f"after the profile's approval (sha256 {digest[:12]}…, approved "
+                f"{str(file.get('sha256'))[:12]}…): a supervisor approves the profile again "
+                "with 'dealer audit approve-profile FILE'"
+            )
 
 
 _COMMAND = {
     RecordKind.PROFILE_CHANGE: "approve-profile",
     RecordKind.PAYTABLE_CHANGE: "approve-paytables",
+    RecordKind.HOUSE_WAY_CHANGE: "approve-house-way",
+    RecordKind.COMBINATIONS_CHANGE: "approve-combinations",
 }
 
 
@@ -57,9 +110,14 @@ def check_documents(reads: Reads, table_id: str, settings: Mapping[str, Any]) ->
     """AccessError unless every document a ruling's `settings` name is shipped or approved for
     `table_id` (the first one that is not, named in the message)."""
     shipped = shipped_documents()
-    for kind, what, digest in _documents(settings):
+    for kind, what, digest in documents(settings):
         if digest in shipped or _approved(reads, kind, digest, table_id):
             continue
+        if kind == RecordKind.HOUSE_WAY_CHANGE:
+            named = _named_house_ways(reads, table_id, settings)
+            if any(file.get("sha256") == digest for file in named):
+                continue  # the file the approved profile names, as it was approved
+            _refuse_edited(named, settings, digest)
         raise AccessError(
             f"the {what} (sha256 {digest[:12]}…) is not approved for table {table_id}:"
             f" a supervisor approves its file with 'dealer audit {_COMMAND[kind]} FILE'"

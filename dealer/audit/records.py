@@ -29,7 +29,8 @@ class RecordKind(StrEnum):
     a `MeterAction`, a user's a `UserAction`, a dispute-resolution's its `DisputeOutcome`; an
     override, a void or a sign-off keeps the action of the record it is about; an
     access-denied names the act refused; a dispute's is `open`, a dispute-correction's
-    `amount`, an approval's (profile-change, paytable-change) `approve`; a checkpoint has none.
+    `amount`, an approval's (profile-change, paytable-change, house-way-change,
+    combinations-change) `approve`; a checkpoint has none.
     """
 
     RULING = "ruling"
@@ -44,6 +45,8 @@ class RecordKind(StrEnum):
     METER = "meter"
     PROFILE_CHANGE = "profile-change"
     PAYTABLE_CHANGE = "paytable-change"
+    HOUSE_WAY_CHANGE = "house-way-change"
+    COMBINATIONS_CHANGE = "combinations-change"
     SIGNOFF = "signoff"
 
 

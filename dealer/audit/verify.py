@@ -131,6 +131,8 @@ SUPERVISOR_ACTIONS = frozenset(
         RecordKind.DISPUTE_CORRECTION,
         RecordKind.PROFILE_CHANGE,
         RecordKind.PAYTABLE_CHANGE,
+        RecordKind.HOUSE_WAY_CHANGE,
+        RecordKind.COMBINATIONS_CHANGE,
         RecordKind.USER,
         RecordKind.SIGNOFF,
     }

@@ -204,7 +204,9 @@ HOUSE = Composite(
 RuleSupervisorOption = Annotated[
     str | None,
     typer.Option(
-        "--supervisor", help="The supervisor approving --rule changes to an approved profile."
+        "--supervisor",
+        help="The supervisor approving --rule changes (or another --house-way) to an approved "
+        "profile.",
     ),
 ]
 PinOption = Annotated[

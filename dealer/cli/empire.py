@@ -43,7 +43,8 @@ CombinationsOption = Annotated[
     typer.Option(
         "--combinations",
         envvar="DEALER_EMPIRE_COMBINATIONS",
-        help="An operator's combination table (YAML); default: the shipped provisional one.",
+        help="An operator's combination table (YAML), approved by a supervisor (dealer audit "
+        "approve-combinations FILE); default: the shipped provisional one.",
     ),
 ]
 

@@ -63,6 +63,18 @@ def compare(
     )
 
 
+HouseWayOption = Annotated[
+    str | None,
+    typer.Option(
+        "--house-way",
+        help="trump-plaza, foxwoods, or an approved file (dealer audit approve-house-way FILE); "
+        "another than the table profile's is a rule change a supervisor approves (--supervisor, "
+        "--pin).",
+    ),
+]
+"""`--house-way` of `set` and `settle`, declared once."""
+
+
 @app.command("set")
 @at_desk()
 def set_(
@@ -70,9 +82,7 @@ def set_(
     house: HouseRules,
     io: Inputs,
     cards: Cards = None,
-    house_way: Annotated[
-        str | None, typer.Option("--house-way", help="trump-plaza, foxwoods, or a file.")
-    ] = None,
+    house_way: HouseWayOption = None,
 ) -> None:
     """Set seven cards by the House Way."""
     show_each(
@@ -145,9 +155,7 @@ def settle(
     high: Annotated[str | None, typer.Option("--high", help="The player's five-card hand.")] = None,
     low: Annotated[str | None, typer.Option("--low", help="The player's two-card hand.")] = None,
     seat: Annotated[int, typer.Option("--seat", min=1, max=6, help="The seat (1-6).")] = 1,
-    house_way: Annotated[
-        str | None, typer.Option("--house-way", help="trump-plaza, foxwoods, or a file.")
-    ] = None,
+    house_way: HouseWayOption = None,
     patron: Annotated[
         str | None, typer.Option("--patron", help="The player's patron id (kept on the record).")
     ] = None,

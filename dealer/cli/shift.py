@@ -206,8 +206,24 @@ def _rule_changes_text(summary: ShiftSummary) -> str:
     if not summary.rule_changes:
         return "No rulings made with rule changes."
     changed = [[f"#{r}", ", ".join(c)] for r, c in summary.rule_changes.items()]
-    return "Rulings made with rule changes (--rule, not as the profile has it):\n" + text_table(
-        changed, ["ruling", "changes"]
+    return (
+        "Rulings made with rule changes (--rule or --house-way, not as the profile has it):\n"
+        + text_table(changed, ["ruling", "changes"])
+    )
+
+
+def _own_documents_text(summary: ShiftSummary) -> str:
+    """The documents rulings were decided by that the program does not ship, each with its
+    SHA-256 and rulings, or that there are none."""
+    if not summary.own_documents:
+        return "No rulings made with documents the program does not ship."
+    rows = [
+        [d.what, d.sha256[:12] + "…", ", ".join(f"#{r}" for r in d.rulings)]
+        for d in summary.own_documents
+    ]
+    return (
+        "Rulings made with documents the program does not ship (a property's own, or a shipped"
+        " one edited):\n" + text_table(rows, ["document", "sha256", "rulings"])
     )
 
 
@@ -261,6 +277,7 @@ _SECTIONS: tuple[Callable[[ShiftSummary], str], ...] = (
     _large_pays_text,
     _signoffs_text,
     _rule_changes_text,
+    _own_documents_text,
     _corrections_text,
     _close_text,
 )

@@ -121,12 +121,15 @@ def _login() -> str:
 class HouseRules(NamedTuple):
     """The house rules a command rules under: a table profile file (else the default profile)
     and `--rule KEY=VALUE` overrides, in order; on a ruling command, the supervisor (id and PIN)
-    who approves those overrides where the table's profile is an approved one."""
+    who approves those overrides where the table's profile is an approved one; and the House
+    Way a setting command names (`--house-way`), one more change where it is not the
+    profile's."""
 
     profile: Path | None = None
     rules: tuple[str, ...] = ()
     supervisor: str | None = None
     pin: str | None = None
+    house_way: str | None = None
 
     @classmethod
     def of(
@@ -143,7 +146,7 @@ class HouseRules(NamedTuple):
         """The table profile these rules make."""
         from dealer.games.paigow.profile import load_profile
 
-        return load_profile(self.profile, self.rules)
+        return load_profile(self.profile, self.rules, self.house_way)
 
 
 def open_desk_log(

@@ -167,9 +167,10 @@ def table_session(desk: Desk, house: HouseRules) -> LiveTable:
     approved once, for the session); a log that cannot be written, or house rules not approved
     for the table, fail now, not at the first settle."""
     from dealer.desk.paigow import ruling_profile
+    from dealer.games.paigow.rulings import settings_of, way_of
 
     desk, profile = ruling_profile(desk, house)
-    check_log(desk, profile.settings())
+    check_log(desk, settings_of(profile, way_of(profile)))
     return LiveTable(desk, profile)
 
 
@@ -223,12 +224,15 @@ def empire_hand(
     combinations: Path | None,
 ) -> Live[HandSession, HandReply]:
     """`dealer empire hand`: deal seven plaques each (a random seed when None) with the
-    operator's combination table (else the shipped one); the hand is recorded when it is over."""
+    operator's combination table (else the shipped one); the hand is recorded when it is over.
+    A log that cannot be written, or a table not approved, fail now, not when the hand is
+    over."""
     from dealer.games.empire.hand import deal_hand
-    from dealer.games.empire.rulings import table_of
+    from dealer.games.empire.rulings import settings_of, table_of
     from dealer.games.empire.session import HandSession
 
     table = table_of(combinations)
+    check_log(desk, settings_of(table))
     seed = _seed(seed)
     stacks = None if stack is None else [stack] * players
     hand = deal_hand(players, random.Random(seed), table, ante, stacks)

@@ -30,11 +30,12 @@ table (the command refuses `--table` and does not read `DEALER_TABLE`)."""
 
 
 def ruling_profile(desk: Desk, house: HouseRules) -> tuple[Desk, Profile]:
-    """The desk to record at and the profile a ruling is made under; `--rule` changes go
-    through `rule_changes.changed_profile` (loaded only then: a ruling without changes never
-    loads it), whose desk carries their approver."""
-    if not house.rules:
-        return desk, house.load()
+    """The desk to record at and the profile a ruling is made under; `--rule` changes, and a
+    `--house-way` other than the profile's, go through `rule_changes.changed_profile` (loaded
+    only then: a ruling without changes never loads it), whose desk carries their approver."""
+    profile = house.load()
+    if not profile.overrides:
+        return desk, profile
     from dealer.desk import rule_changes
 
     return rule_changes.changed_profile(desk, house)
@@ -59,9 +60,10 @@ def compare_line(desk: Desk, house: HouseRules, line: str) -> Recorded:
 
 
 def set_hand(desk: Desk, house: HouseRules, cards: str, house_way: str | None) -> Recorded:
-    """Set seven cards by the House Way (the table's, or the one named)."""
-    desk, profile = ruling_profile(desk, house)
-    return record_one(desk, rulings.set_ruling(cards, profile, house_way))
+    """Set seven cards by the House Way (the table's, or the one named: a rule change where it
+    is another)."""
+    desk, profile = ruling_profile(desk, house._replace(house_way=house_way))
+    return record_one(desk, rulings.set_ruling(cards, profile))
 
 
 def bonus(desk: Desk, house: HouseRules, cards: str) -> Recorded:
@@ -102,11 +104,12 @@ def settle(
 ) -> Recorded:
     """Settle one seat against the dealer: its `wagers` (the base and any bonus wagers), the
     table's progressive meters moved in the same transaction. The player's seven cards are set
-    by the House Way (`player`), or the player set `high` and `low`; `patron` is the player's
-    patron id, kept with the ruling."""
+    by the House Way (`player`; the table's, or `house_way`: a rule change where it is
+    another), or the player set `high` and `low`; `patron` is the player's patron id, kept
+    with the ruling."""
     from dealer.games.paigow import seat_rulings
 
-    desk, profile = ruling_profile(desk, house)
+    desk, profile = ruling_profile(desk, house._replace(house_way=house_way))
 
     def rule(meters: Meters) -> tuple[Ruling, Meters]:
         return seat_rulings.settle_ruling(
@@ -117,7 +120,6 @@ def settle(
             player=player,
             high=high,
             low=low,
-            house_way=house_way,
             seat=seat,
             patron=patron,
         )

@@ -1,4 +1,5 @@
-"""A ruling's `--rule` changes, decided before it is ruled: refused where the table's profile
+"""A ruling's `--rule` changes, and a `--house-way` other than the table profile's (recorded as
+the change `house_way=NAME`), decided before it is ruled: refused where the table's profile
 forbids them (`rules.rule_changes: forbidden`); otherwise approved by a supervisor's id and PIN.
 
 Decisions: every profile a ruling may use is approved — the shipped default by the program's
@@ -27,20 +28,27 @@ ACTION = "rule change"
 
 
 def changed_profile(desk: Desk, house: HouseRules) -> tuple[Desk, Profile]:
-    """The profile a ruling at `desk` is made under when `house` has `--rule` changes: `house`
-    loaded, its changes refused where the table's profile forbids them, else approved by the
-    supervisor given (the approver recorded); and the desk to record at, carrying the approver
-    who countersigns each ruling (`Desk.approver`)."""
+    """The profile a ruling at `desk` is made under when `house` has changes (`--rule`, or a
+    `--house-way` other than the profile's): `house` loaded, its changes refused where the
+    table's profile forbids them, else approved by the supervisor given (the approver
+    recorded); and the desk to record at, carrying the approver who countersigns each ruling
+    (`Desk.approver`). A House Way the changes name is read and checked first, as the ruling
+    reads it."""
+    from dealer.games.paigow.house_way import load_house_way
+
     profile = house.load()
-    table = house._replace(rules=(), supervisor=None, pin=None).load()
+    load_house_way(profile.house_way)
+    table = house._replace(rules=(), house_way=None, supervisor=None, pin=None).load()
+    option = "--rule" if house.rules else "--house-way"
     if table.rule_changes == "forbidden":
         raise DealerError(
-            f"--rule: the table profile {table.name} forbids rule changes "
-            "(rules.rule_changes: forbidden); rule without --rule"
+            f"{option}: the table profile {table.name} forbids rule changes "
+            f"(rules.rule_changes: forbidden); rule without {option}"
         )
     if not house.supervisor:
+        changes = option if house.rules else f"--house-way {house.house_way}"
         raise DealerError(
-            f"--rule changes the table profile {table.name}: a supervisor approves the "
+            f"{changes} changes the table profile {table.name}: a supervisor approves the "
             "change with --supervisor ID and --pin"
         )
     from dealer.audit.authority import countersigner

@@ -30,7 +30,13 @@ Floor decisions (the rule documents are silent):
   rulings in the range. Open disputes: every unresolved dispute of the table, whenever opened;
   resolved disputes: those resolved in the range. Meter adjustments: the hand adjustments and
   reseeds (every meter record but a ruling's own move) recorded in the range. Rule changes:
-  every ruling in the range (of any game) made with `--rule` settings, voided or not.
+  every ruling in the range (of any game) made with `--rule` settings or another House Way
+  than its profile's (`--house-way`), voided or not.
+* Documents not shipped: every document a ruling in the range (of any game, voided or not) was
+  decided by — its profile, pay tables, House Way, combination table, as the ruling names them
+  by SHA-256 (`audit.approvals.documents`) — whose text is not one the program ships (a
+  property's own, approved; or a shipped one edited, whatever its name and version say), each
+  with the rulings made with it.
 """
 
 from __future__ import annotations
@@ -40,12 +46,14 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+from dealer.audit.approvals import documents
 from dealer.audit.chain import Checkpoint
 from dealer.audit.disputes import Dispute, disputes
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.context import HouseRules, LogLocation, open_desk_log
 from dealer.games.paigow.pay import PROGRESSIVES, Wager
+from dealer.kernel.documents import shipped_documents
 from dealer.kernel.money import money_json
 from dealer.kernel.ruling import RulingAction
 
@@ -191,6 +199,21 @@ class SignedOff:
 
 
 @dataclass(frozen=True)
+class OwnDocument:
+    """A document rulings were decided by that the program does not ship: what it is (as the
+    rulings name it: `House Way FILE`, `table profile FILE`, …), the SHA-256 of its text, and
+    the rulings in the range made with it."""
+
+    what: str
+    sha256: str
+    rulings: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"document": self.what, "sha256": self.sha256, "rulings": list(self.rulings)}
+
+
+@dataclass(frozen=True)
 class ShiftSummary:
     """The figures of one table over a time range."""
 
@@ -215,6 +238,7 @@ class ShiftSummary:
     rule_changes: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     awaiting_signoff: tuple[int, ...] = ()
     signed_off: tuple[SignedOff, ...] = ()
+    own_documents: tuple[OwnDocument, ...] = ()
     head: Checkpoint | None = None
     """The log's record count and head hash as the summary read it: the shift close's line to
     keep outside the log (None: a summary not read from a log)."""
@@ -277,6 +301,7 @@ class ShiftSummary:
                 {"ruling": ruling, "changes": list(changes)}
                 for ruling, changes in self.rule_changes.items()
             ],
+            "documents_not_shipped": [d.to_dict() for d in self.own_documents],
             "overrides": [c.to_dict() for c in self.overrides],
             "voids": [c.to_dict() for c in self.voids],
             "shift_close": None if self.head is None else self.head.to_dict(),
@@ -436,6 +461,20 @@ def _meter_movement(
     return MeterMovement(name, start, contributions, hits, paid, reseeds, adjustments, end)
 
 
+def _own_documents(records: Sequence[Record]) -> tuple[OwnDocument, ...]:
+    """Each document the rulings of `records` name whose SHA-256 is not a shipped document's,
+    with its rulings, in the order first used."""
+    shipped = shipped_documents()
+    used: dict[tuple[str, str], list[int]] = {}
+    for record in records:
+        if record.kind != RecordKind.RULING:
+            continue
+        for _, what, digest in documents(record.settings):
+            if digest not in shipped:
+                used.setdefault((what, digest), []).append(record.id)
+    return tuple(OwnDocument(what, digest, tuple(ids)) for (what, digest), ids in used.items())
+
+
 def _correction(record: Record) -> Correction:
     decision = record.result.get("decision") if record.kind == RecordKind.OVERRIDE else None
     return Correction(
@@ -521,6 +560,7 @@ def summarize(
         rule_changes={
             r.id: r.rule_changes for r in records if r.kind == RecordKind.RULING and r.rule_changes
         },
+        own_documents=_own_documents(records),
         head=head,
     )
 

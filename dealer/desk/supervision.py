@@ -1,9 +1,9 @@
 """What a supervisor does at the floor: override or void a ruling, sign off a large pay, open
 and resolve disputes (and correct a resolved dispute's amount), register and change users, show
-and adjust the progressive meters, approve a table profile or a pay-table file. Each function
-opens the log, does one thing, closes it; every supervisor action is checked against the
-supervisor's id and PIN (a registered user's refusal is on the record), and typed values are
-checked first, so a refused value writes nothing."""
+and adjust the progressive meters, approve a table profile, a pay-table file, a House Way file
+or an Empire combination table. Each function opens the log, does one thing, closes it; every
+supervisor action is checked against the supervisor's id and PIN (a registered user's refusal
+is on the record), and typed values are checked first, so a refused value writes nothing."""
 
 from __future__ import annotations
 
@@ -39,6 +39,8 @@ __all__ = [
     "UserChange",
     "add_user",
     "adjust_meter",
+    "approve_combinations",
+    "approve_house_way",
     "approve_paytables",
     "approve_profile",
     "change_user",
@@ -77,7 +79,8 @@ class MeterSet(NamedTuple):
 
 class Approval(NamedTuple):
     """A rules file approved: the record, the SHA-256 of its text, and what it holds (the
-    profile's name, or the ids of the pay tables)."""
+    profile's name, the ids of the pay tables, or the House Way's or combination table's name
+    and version)."""
 
     record_id: int
     sha256: str
@@ -339,15 +342,24 @@ def approve_profile(
     table_id: str = "",
 ) -> Approval:
     """Approve a table profile for use: checked as a ruling would load it, then recorded with
-    its text and SHA-256 (which every ruling made with it carries as settings.profile_sha256)."""
+    its text and SHA-256 (which every ruling made with it carries as settings.profile_sha256).
+    A House Way file the profile names is read and checked too, and its SHA-256 recorded
+    (`house_way_file`): the approval covers that file as it is now, not as it is edited later."""
+    from dealer.games.paigow.house_way import SHIPPED, load_house_way
     from dealer.games.paigow.profile import load_profile
 
     profile = load_profile(file)
+    way = load_house_way(profile.house_way)
+    named = (
+        {}
+        if profile.house_way in SHIPPED
+        else {"house_way_file": {"file": way.origin, "sha256": way.sha256}}
+    )
     entry, digest = _approval(
         RecordKind.PROFILE_CHANGE,
         file,
         "profile",
-        {"profile": profile.name, "settings": profile.settings()},
+        {"profile": profile.name, "settings": profile.settings(), **named},
         reason,
         supervisor,
         table_id,
@@ -381,6 +393,63 @@ def approve_paytables(
     )
     with open_desk_log(db) as log:
         return Approval(append_supervised(log, entry, pin), digest, ids)
+
+
+def approve_house_way(
+    db: LogLocation | None,
+    file: Path,
+    reason: str,
+    *,
+    supervisor: str,
+    pin: str,
+    table_id: str = "",
+) -> Approval:
+    """Approve a House Way file for use (`--house-way FILE`, `rules.house_way`): checked as a
+    ruling would load it, then recorded with its text and SHA-256 (which every ruling setting a
+    hand by it carries as settings.house_way_sha256)."""
+    from dealer.games.paigow.house_way import load_house_way
+
+    way = load_house_way(str(file))
+    entry, digest = _approval(
+        RecordKind.HOUSE_WAY_CHANGE,
+        file,
+        "House Way file",
+        {"house_way": {"name": way.name, "version": way.version}},
+        reason,
+        supervisor,
+        table_id,
+    )
+    with open_desk_log(db) as log:
+        return Approval(append_supervised(log, entry, pin), digest, (f"{way.name} v{way.version}",))
+
+
+def approve_combinations(
+    db: LogLocation | None,
+    file: Path,
+    reason: str,
+    *,
+    supervisor: str,
+    pin: str,
+    table_id: str = "",
+) -> Approval:
+    """Approve an Empire combination table file for use (`--combinations FILE`): checked as a
+    ruling would load it, then recorded with its text and SHA-256 (which every ruling under it
+    carries as settings.combinations_sha256)."""
+    from dealer.games.empire.combinations import load_table
+
+    table = load_table(file)
+    entry, digest = _approval(
+        RecordKind.COMBINATIONS_CHANGE,
+        file,
+        "combination table",
+        {"combinations": {"name": table.name, "version": table.version}},
+        reason,
+        supervisor,
+        table_id,
+    )
+    with open_desk_log(db) as log:
+        name = f"{table.name} v{table.version}"
+        return Approval(append_supervised(log, entry, pin), digest, (name,))
 
 
 def _approval(

@@ -1,5 +1,6 @@
 """A supervisor's decisions on the record: `dealer audit override`, `void`, `signoff`,
-`approve-profile` and `approve-paytables`, each signed by the supervisor."""
+`approve-profile`, `approve-paytables`, `approve-house-way` and `approve-combinations`, each
+signed by the supervisor."""
 
 from __future__ import annotations
 
@@ -124,7 +125,8 @@ def approve_profile(
     table_id: TableOption = None,
 ) -> None:
     """Approve a table profile (house rules) for use: checked, then recorded with its SHA-256,
-    which every ruling made with it carries as settings.profile_sha256."""
+    which every ruling made with it carries as settings.profile_sha256. A House Way file it
+    names (rules.house_way) is approved with it as it is now: edited later, it is refused."""
     made, digest, (name,) = _approve(supervision.approve_profile, who, file, reason, table_id, db)
     said = f"Profile {name} approved as record {made} (sha256 {digest})."
     answer(as_json, {"record_id": made, "sha256": digest, "profile": name}, said)
@@ -144,3 +146,40 @@ def approve_paytables(
     made, digest, ids = _approve(supervision.approve_paytables, who, file, reason, table_id, db)
     said = f"Pay tables {', '.join(ids)} approved as record {made} (sha256 {digest})."
     answer(as_json, {"record_id": made, "sha256": digest, "paytables": list(ids)}, said)
+
+
+@app.command("approve-house-way")
+@composed(who=SUPERVISOR)
+def approve_house_way(
+    who: Supervisor,
+    file: FileArgument,
+    reason: ReasonOption,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+    table_id: TableOption = None,
+) -> None:
+    """Approve a House Way file for use (--house-way FILE, rules.house_way): checked, then
+    recorded with its SHA-256, which every ruling setting a hand by it carries as
+    settings.house_way_sha256."""
+    made, digest, (way,) = _approve(supervision.approve_house_way, who, file, reason, table_id, db)
+    said = f"House Way {way} approved as record {made} (sha256 {digest})."
+    answer(as_json, {"record_id": made, "sha256": digest, "house_way": way}, said)
+
+
+@app.command("approve-combinations")
+@composed(who=SUPERVISOR)
+def approve_combinations(
+    who: Supervisor,
+    file: FileArgument,
+    reason: ReasonOption,
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+    table_id: TableOption = None,
+) -> None:
+    """Approve an Empire combination table file for use (--combinations FILE): checked, then
+    recorded with its SHA-256, which every ruling under it carries as
+    settings.combinations_sha256."""
+    approve = supervision.approve_combinations
+    made, digest, (table,) = _approve(approve, who, file, reason, table_id, db)
+    said = f"Combination table {table} approved as record {made} (sha256 {digest})."
+    answer(as_json, {"record_id": made, "sha256": digest, "combinations": table}, said)

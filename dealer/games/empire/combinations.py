@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from dealer.games.empire.deck import CIVIC, MILITARY, TYPES
 from dealer.inputs import document
+from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import ConfigError
 
 KINDS = ("same-type", "same-colour", "set")
@@ -47,7 +48,9 @@ class Combination:
 @dataclass(frozen=True)
 class CombinationTable:
     """A loaded table: its name, version, whether it is provisional, where it came from, the
-    type order (highest first) and the combinations (best first)."""
+    type order (highest first) and the combinations (best first); and the SHA-256 of the
+    file's text (empty for a table not read from text), which a ruling records
+    (`combinations_sha256`) and a supervisor approves."""
 
     name: str
     version: str
@@ -56,6 +59,7 @@ class CombinationTable:
     note: str
     type_order: tuple[str, ...]
     combinations: tuple[Combination, ...]
+    sha256: str = ""
 
     def type_rank(self, kind: str) -> int:
         """The rank of a type: 9 for the highest, 1 for the lowest."""
@@ -219,7 +223,8 @@ def load_table(path: str | Path) -> CombinationTable:
 
 
 def _parse_text(text: str, origin: str) -> CombinationTable:
-    return parse_table(document(text, f"combination table {origin}"), origin)
+    table = parse_table(document(text, f"combination table {origin}"), origin)
+    return replace(table, sha256=sha256_hex(text))
 
 
 def default_table() -> CombinationTable:

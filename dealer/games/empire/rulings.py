@@ -1,7 +1,8 @@
 """Empire rulings: typed text in, a `Ruling` out. Pure: no printing, no database (the one file
 read is the combination table the operator names).
 
-Every ruling records the combination table it used (name, version, provisional, origin), and
+Every ruling records the combination table it used (name, version, provisional, origin, and
+the SHA-256 of its text: a table neither shipped nor approved rules nothing), and
 when that table is provisional its JSON says `"provisional": true` and its explanation says so.
 Tableaux and seats are numbered from 1 wherever a person reads them; the compare contract's
 `winners` are 0-based indices into the tableaux given.
@@ -37,8 +38,9 @@ def table_of(path: str | Path | None) -> CombinationTable:
     return default_table() if path is None else load_table(path)
 
 
-def _settings(table: CombinationTable, **more: Any) -> dict[str, Any]:
-    return {"combination_table": table.to_dict(), **more}
+def settings_of(table: CombinationTable, **more: Any) -> dict[str, Any]:
+    """The settings a ruling under `table` records: the table, and the SHA-256 of its text."""
+    return {"combination_table": table.to_dict(), "combinations_sha256": table.sha256, **more}
 
 
 def _strs(plaques: Sequence[Plaque]) -> tuple[str, ...]:
@@ -71,7 +73,7 @@ def rank_ruling(text: str, table: CombinationTable, others: Sequence[str] = ()) 
         _strs(plaques),
         ranked.to_dict(),
         _flagged(ranked.explanation(), table),
-        _settings(table),
+        settings_of(table),
     )
 
 
@@ -100,7 +102,7 @@ def compare_ruling(tableaux: Sequence[str], table: CombinationTable) -> Ruling:
         tuple(str(p) for tableau in parsed for p in tableau),
         comparison_dict(comparison),
         _flagged(explain(comparison), table),
-        _settings(table),
+        settings_of(table),
     )
 
 
@@ -115,7 +117,7 @@ def hand_ruling(
         f", stack {stack}" if stack is not None else ""
     )
     plaques = tuple(str(p) for seat in hand.seats for p in seat.tableau)
-    settings = _settings(hand.table, players=players, seed=seed, ante=ante, stack=stack)
+    settings = settings_of(hand.table, players=players, seed=seed, ante=ante, stack=stack)
     return Ruling(
         "empire",
         RulingAction.HAND,

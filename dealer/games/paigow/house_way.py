@@ -41,6 +41,7 @@ from dealer.games.paigow.ranking import (
 )
 from dealer.inputs import document
 from dealer.kernel.cards import JOKER_SUIT, Card, symbols
+from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import ConfigError, HouseWayError
 from dealer.kernel.tuples import NamedTuple
 
@@ -184,13 +185,17 @@ class Clause(NamedTuple):
 
 
 class HouseWay(NamedTuple):
-    """A named, versioned House Way document."""
+    """A named, versioned House Way document, with where it was read from (`origin`: a shipped
+    way's name, or the file's path) and the SHA-256 of its text, which every ruling that sets a
+    hand by it records (`house_way_source`, `house_way_sha256`)."""
 
     name: str
     version: str
     title: str
     source: str
     clauses: tuple[Clause, ...]
+    origin: str = ""
+    sha256: str = ""
 
 
 class Setting(NamedTuple):
@@ -665,16 +670,25 @@ class _Reader:
 
 
 def parse_house_way(text: str, origin: str) -> HouseWay:
-    """Parse and validate a House Way document (`origin` names it in errors)."""
-    return _Reader(origin).way(document(text, f"House Way {origin}"))
+    """Parse and validate a House Way document (`origin` names it in errors and is kept as the
+    way's origin), with the SHA-256 of `text`."""
+    way = _Reader(origin).way(document(text, f"House Way {origin}"))
+    return way._replace(origin=origin, sha256=sha256_hex(text))
 
 
 @cache
+def _shipped_way(name: str) -> HouseWay:
+    shipped = Path(__file__).parent / "house_ways" / f"{name}.yaml"
+    way = parse_house_way(shipped.read_text(encoding="utf-8"), f"{name}.yaml")
+    return way._replace(origin=name)
+
+
 def load_house_way(name_or_path: str) -> HouseWay:
-    """A shipped House Way by name (`trump-plaza`, `foxwoods`) or a property's own file."""
+    """A shipped House Way by name (`trump-plaza`, `foxwoods`; read once), or a property's own
+    file, read each time it is named: a file edited since is never served as it was (its
+    SHA-256 is what a supervisor approves, `dealer.audit.approvals`)."""
     if name_or_path in SHIPPED:
-        shipped = Path(__file__).parent / "house_ways" / f"{name_or_path}.yaml"
-        return parse_house_way(shipped.read_text(encoding="utf-8"), f"{name_or_path}.yaml")
+        return _shipped_way(name_or_path)
     path = Path(name_or_path)
     if not path.exists():
         raise ConfigError(

@@ -15,8 +15,9 @@ table (`offered.envy=false`).
 before it was a setting) is the most one seat may be paid on one ruling without a supervisor's
 sign-off: a seat whose net win is more awaits `dealer audit signoff`. `rules.rule_changes`
 (`allowed`, `forbidden`) says whether a ruling at the table may be made with `--rule` changes
-(the desk enforces it, and asks a supervisor to approve a change to an approved profile); a
-ruling made with approved changes records who approved them (`rule_changes_approved_by`).
+or a `--house-way` other than `rules.house_way` (both are changes: the desk enforces it, and
+asks a supervisor to approve a change to an approved profile); a ruling made with approved
+changes records who approved them (`rule_changes_approved_by`).
 """
 
 from __future__ import annotations
@@ -355,8 +356,12 @@ def _apply_rule(raw: dict[str, Any], rule: str) -> None:
     _merge(raw, node, f"--rule {rule}", "")
 
 
-def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> Profile:
-    """The default profile, merged with a profile file if given, then the --rule overrides."""
+def load_profile(
+    path: str | Path | None = None, rules: Sequence[str] = (), house_way: str | None = None
+) -> Profile:
+    """The default profile, merged with a profile file if given, then the --rule overrides,
+    then `house_way` (`--house-way`): a House Way other than the one the rules name is one more
+    change, `house_way=NAME` in `overrides` (naming the same one changes nothing)."""
     text = _default_text()
     raw = document(text, "the default profile")
     origin = "default"
@@ -377,4 +382,7 @@ def load_profile(path: str | Path | None = None, rules: Sequence[str] = ()) -> P
         _apply_rule(raw, rule)
         _build(raw, f"--rule {rule}", ())
     profile = _build(raw, origin, tuple(rules))
+    if house_way is not None and house_way != profile.house_way:
+        changes = (*profile.overrides, f"house_way={house_way}")
+        profile = profile._replace(house_way=house_way, overrides=changes)
     return profile._replace(sha256=sha256_hex(text))

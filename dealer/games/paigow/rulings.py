@@ -13,16 +13,20 @@ from dealer.kernel.errors import CardError
 from dealer.kernel.ruling import Ruling, RulingAction
 
 
-def way_of(profile: Profile, override: str | None = None) -> HouseWay:
-    """The House Way a ruling uses: the one named on the command, else the profile's."""
-    return load_house_way(override or profile.house_way)
+def way_of(profile: Profile) -> HouseWay:
+    """The House Way a ruling uses: the profile's (a `--house-way` other than the profile's own
+    is one of its rule changes, `load_profile`)."""
+    return load_house_way(profile.house_way)
 
 
 def settings_of(profile: Profile, way: HouseWay | None = None) -> dict[str, Any]:
-    """The settings a ruling records: the profile's, with the House Way's name and version."""
+    """The settings a ruling records: the profile's, with the House Way it set a hand by (its
+    name and version, where it was read from and the SHA-256 of its text)."""
     settings = profile.settings()
     if way is not None:
         settings["house_way"] = {"name": way.name, "version": way.version}
+        settings["house_way_source"] = way.origin
+        settings["house_way_sha256"] = way.sha256
     return settings
 
 
@@ -74,10 +78,10 @@ def compare_ruling(first: str, second: str, profile: Profile) -> Ruling:
     )
 
 
-def set_ruling(text: str, profile: Profile, house_way: str | None = None) -> Ruling:
-    """Set seven cards by the House Way."""
+def set_ruling(text: str, profile: Profile) -> Ruling:
+    """Set seven cards by the profile's House Way."""
     cards = parse_cards(text, (7,), "seven-card hand")
-    way = way_of(profile, house_way)
+    way = way_of(profile)
     setting = set_hand(cards, way)
     high, low = rank_high(setting.high, profile.wheel), rank_low(setting.low)
     result = {

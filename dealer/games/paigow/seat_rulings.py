@@ -63,7 +63,6 @@ def settle_ruling(
     player: str | None = None,
     high: str | None = None,
     low: str | None = None,
-    house_way: str | None = None,
     seat: int = 1,
     patron: str | None = None,
 ) -> tuple[Ruling, Meters]:
@@ -83,7 +82,7 @@ def settle_ruling(
         seat_raw.update(high=high, low=low)
         typed = f"dealer {dealer} | high {high} | low {low}"
     rnd = read_round({"dealer": dealer, "seats": [seat_raw]}, profile)
-    way = way_of(profile, house_way)
+    way = way_of(profile)
     outcome = settle_round(rnd, profile, way, meters)
     whole = outcome.to_dict()
     result = {
@@ -111,12 +110,10 @@ def settle_ruling(
     return ruling, outcome.meters_after
 
 
-def round_ruling(
-    raw: Any, typed: str, profile: Profile, meters: Meters, house_way: str | None = None
-) -> tuple[Ruling, Meters]:
+def round_ruling(raw: Any, typed: str, profile: Profile, meters: Meters) -> tuple[Ruling, Meters]:
     """Settle a whole table round (a round file's content); the ruling and the meters after."""
     rnd = read_round(raw, profile)
-    way = way_of(profile, house_way)
+    way = way_of(profile)
     outcome = settle_round(rnd, profile, way, meters)
     cards = tuple(str(c) for c in rnd.dealer) + tuple(
         str(c) for seat in rnd.seats for c in seat.cards
