@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 import dealer
@@ -41,6 +42,10 @@ GENESIS_HASH = "0" * 64
 """The `prev_hash` of record 1."""
 
 HASHED_FIELDS = STORED_FIELDS[:-1]
+
+FUTURE_TOLERANCE = timedelta(minutes=5)
+"""How far after a clock a record may be dated: the PostgreSQL server refuses to append after
+a head dated later than its clock by more (`postgres_schema`, `dealer.append_record`)."""
 
 _CHECKPOINT = re.compile(r"(?<![0-9A-Za-z])(?:(\d+):)?([0-9a-fA-F]{64})(?![0-9A-Za-z])")
 
