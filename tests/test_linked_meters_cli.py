@@ -315,6 +315,7 @@ def test_an_sqlite_log_from_before_linked_meters_gains_their_index_when_opened(
         pass
     with sqlite3.connect(db) as conn:  # as the release before linked meters left it
         conn.execute("DROP INDEX records_linked_meters")
+        conn.execute("DROP TRIGGER records_bounded")
         conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [number])
         conn.execute(f"PRAGMA user_version = {number - 1}")
     with open_log(db) as log:
