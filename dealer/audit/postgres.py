@@ -185,8 +185,10 @@ def _latest_version(conn: psycopg.Connection[Any]) -> int | None:
 
 def init(url: str) -> list[str]:
     """Create the schema, the roles `dealer_app` and `dealer_auditor` and their grants in the
-    database at `url` (connected as its owner); return what was done. A database that already
-    holds the current schema only gets its roles and grants again."""
+    database at `url` (connected as its owner); return what was done. Every run makes the
+    functions again (`postgres_schema.FUNCTIONS`) and sets the grants to the shipped ones
+    (`role_statements`), closing the database to PUBLIC: a database that already holds the
+    current schema gets only those again."""
     import psycopg
 
     conn = connect(url)

@@ -5,14 +5,21 @@ floor's database owner). What a record is, the server decides:
 
 * `dealer_app`, the role every terminal login is a member of, holds SELECT and EXECUTE only:
   no INSERT, UPDATE, DELETE or TRUNCATE on any table. Records are appended only through
-  `dealer.append_record`, a SECURITY DEFINER function that takes the log's advisory lock
-  (appends are serialised, so terminals at once can never fork the chain), numbers the record,
-  stamps its time (never before the head's, in `utc_now`'s format) and computes its hash in
-  the server by the recipe of `dealer.audit.chain`.
+  `dealer.append_record`, a SECURITY DEFINER function that takes the log's lock
+  (`dealer.lock_log`: appends are serialised, so terminals at once can never fork the chain),
+  numbers the record, stamps its time (never before the head's, in `utc_now`'s format) and
+  computes its hash in the server by the recipe of `dealer.audit.chain`.
+* Every function runs with `search_path = pg_catalog, dealer, pg_temp` and names each table
+  qualified, and no check passes on NULL (`FUNCTIONS`): nothing a login makes (a temporary
+  `pg_namespace`) steers them. PUBLIC may neither connect to the database nor make temporary
+  tables in it (`role_statements`).
 * The record is made in the name of the authenticated database user: `append_record` refuses
   a record whose `user_id` is not `session_user` (terminals log in as `d-104`, `sup-7`). Only
   the owner may append in another name (it owns the tables anyway; `dealer audit copy` and
-  the set-up use it, terminals never do).
+  the set-up use it, terminals never do). Whoever appends, the maker must hold the role the
+  record is made in, and a supervisor action is a registered supervisor's, as verify has it.
+* A record is at most `records.RECORD_LIMIT` bytes (an approval's document besides, at most
+  `inputs.DOCUMENT_LIMIT`), for every writer.
 * The seat index `record_seats` (the seats each record involved, `records.seats_of`, computed
   by the client) is written only by `append_record`, with the record, and a trigger refuses a
   row for any record but the newest or for a seat (or patron) its content does not name.
@@ -20,7 +27,9 @@ floor's database owner). What a record is, the server decides:
   the `user` record just appended by the same session, matching what that record says.
 * Triggers refuse UPDATE, DELETE and TRUNCATE for everyone and check each inserted row's
   number, link and hash, so even the owner cannot insert a record the chain does not vouch for.
-* `dealer_auditor` reads (SELECT) and nothing else.
+* `dealer_auditor` reads (SELECT) and nothing else; it cannot take the log's lock.
+* `verify` compares the server's triggers (`TRIGGERS`), functions (`FUNCTIONS`) and grants
+  (`granted`) with these definitions, not their names.
 
 Canonical JSON in SQL: `to_json(text)` escapes exactly the characters Python's `json.dumps`
 escapes (quote, backslash, controls below U+0020 in the same forms), and the object is built by

@@ -40,9 +40,13 @@ signatures            a record to be signed (a supervisor action, a   _signature
                       carrying a signature) not validly signed by
                       its maker's key then
 copies                a signature an earlier record already used      _copy_problem
-protection            the backend's append-only protection removed:   Storage.protection_problems
-                      a trigger missing; on PostgreSQL, a write
-                      right of the terminals' role
+protection            the backend's protection removed or replaced:   Storage.protection_problems
+                      a trigger missing, or unlike the one shipped
+                      (its definition, not its name); on
+                      PostgreSQL, a write right of the terminals'
+                      role, a function unlike the one shipped (body,
+                      settings, security, owner), a grant beyond
+                      the shipped ones (PUBLIC's too)
 users table           a users row whose `user` record is missing or   _user_problems
                       says otherwise
 integrity             SQLite's `quick_check`; a seat index that       Storage.integrity_problems
