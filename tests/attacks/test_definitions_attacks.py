@@ -195,6 +195,7 @@ def as_owner(url: str, *statements: str) -> None:
                 "{add_user}",
                 f"ALTER FUNCTION {APPEND_FUNCTION} SET search_path = dealer, pg_catalog",
                 "ALTER FUNCTION dealer.check_order() SECURITY DEFINER",
+                "ALTER FUNCTION dealer.check_seat() OWNER TO dealer_app",
             ),
             [
                 "the function dealer.add_user(bigint,text,text,boolean,text) is not the one "
@@ -204,6 +205,8 @@ def as_owner(url: str, *statements: str) -> None:
                 "software made (its settings): someone changed it",
                 "the function dealer.check_order() is not the one this software made (its "
                 "security): someone changed it",
+                "the function dealer.check_seat() is not the one this software made (its "
+                "owner): someone changed it",
             ],
         ),
         (
@@ -233,8 +236,8 @@ def test_changed_definitions_fail_verify_on_postgresql(
 ) -> None:
     """Attack 13 on PostgreSQL (and deliverable 1): the owner (or anyone holding its password)
     replaces a protection trigger by a same-named one that lets a delete through, makes the
-    trigger function itself do nothing, replaces a write function's body, settings or security,
-    or grants more than this software does: verify reports each, through the CLI, for any
+    trigger function itself do nothing, replaces a function's body, settings, security or
+    owner, or grants more than this software does: verify reports each, through the CLI, for any
     reader (here the auditor's login)."""
     url = pg_server.fresh_url()
     pg_server.login(url, "d-104")
