@@ -130,7 +130,10 @@ def _canonical_sql() -> str:
     return " || ".join(parts) + " || '}'"
 
 
-_TIME = """to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+_TIME = (
+    "pg_catalog.to_char(pg_catalog.clock_timestamp() AT TIME ZONE 'UTC', "
+    """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+)
 
 
 def _append_only(table: str, changed: str, deleted: str) -> tuple[str, str, str]:
