@@ -467,7 +467,8 @@ class PostgresStorage(_Reads):
         """What differs from the protection and the definitions this software makes: a
         trigger missing, disabled, changed or added, a write right the terminals' role holds
         on a table, a function missing, changed (its body, settings, security or owner) or
-        added, and a grant on the log's objects this software does not make (PUBLIC's too).
+        added, a grant on the log's objects this software does not make (PUBLIC's too), and a
+        rule or row security on a table (either could drop a write or hide rows silently).
         Definitions are compared, not names: a same-named trigger or function that does
         something else is reported."""
         with self.errors("read"), self.conn.transaction():
@@ -486,6 +487,7 @@ class PostgresStorage(_Reads):
             ).fetchall()
             functions = self.conn.execute(_FUNCTION_DEFINITIONS, [SCHEMA]).fetchall()
             grants = self.conn.execute(_GRANTS, {"schema": SCHEMA}).fetchall()
+            rewriting = self.conn.execute(_RULES_AND_ROW_SECURITY, {"schema": SCHEMA}).fetchall()
             self.conn.execute(
                 "SELECT pg_catalog.set_config('search_path', %s, true)", [path[0] if path else ""]
             )
@@ -498,6 +500,10 @@ class PostgresStorage(_Reads):
             ),
             *_function_problems(functions),
             *_grant_problems(grants),
+            *(
+                f"the {what} on {table} is not this software's: someone added it"
+                for table, what in rewriting
+            ),
         ]
 
     def integrity_problems(self) -> list[str]:
@@ -562,6 +568,21 @@ ORDER BY 1, 2, 3
 """
 """Every privilege on the log's schema, tables, columns and functions held by another than
 the object's owner, as (object, privilege, grantee): PUBLIC for all."""
+
+
+_RULES_AND_ROW_SECURITY = """
+SELECT c.relname, 'rule ' || r.rulename
+FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
+JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = %(schema)s AND c.relkind = 'r'
+UNION ALL
+SELECT c.relname, 'row security'
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = %(schema)s AND (c.relrowsecurity OR c.relforcerowsecurity)
+ORDER BY 1, 2
+"""
+"""Each rule on a table of the log, and each table with row security on: this software makes
+neither."""
 
 
 def _trigger_problems(found: list[tuple[Any, ...]]) -> list[str]:

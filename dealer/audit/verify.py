@@ -46,7 +46,8 @@ protection            the backend's protection removed or replaced:   Storage.pr
                       PostgreSQL, a write right of the terminals'
                       role, a function unlike the one shipped (body,
                       settings, security, owner), a grant beyond
-                      the shipped ones (PUBLIC's too)
+                      the shipped ones (PUBLIC's too), a rule or
+                      row security on a table
 users table           a users row whose `user` record is missing or   _user_problems
                       says otherwise
 integrity             SQLite's `quick_check`; a seat index that       Storage.integrity_problems

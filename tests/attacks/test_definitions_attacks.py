@@ -228,8 +228,24 @@ def as_owner(url: str, *statements: str) -> None:
                 "PUBLIC may SELECT on TABLE dealer.users: a grant this software does not make",
             ],
         ),
+        (
+            (
+                "CREATE RULE keep AS ON DELETE TO dealer.records DO INSTEAD NOTHING",
+                "ALTER TABLE dealer.users ENABLE ROW LEVEL SECURITY",
+            ),
+            [
+                "the rule keep on records is not this software's: someone added it",
+                "the row security on users is not this software's: someone added it",
+            ],
+        ),
     ],
-    ids=["same-named-trigger", "do-nothing-trigger-function", "replaced-functions", "grants"],
+    ids=[
+        "same-named-trigger",
+        "do-nothing-trigger-function",
+        "replaced-functions",
+        "grants",
+        "rule-and-row-security",
+    ],
 )
 def test_changed_definitions_fail_verify_on_postgresql(
     pg_server: PgServer, statements: tuple[str, ...], says: list[str]
@@ -237,8 +253,9 @@ def test_changed_definitions_fail_verify_on_postgresql(
     """Attack 13 on PostgreSQL (and deliverable 1): the owner (or anyone holding its password)
     replaces a protection trigger by a same-named one that lets a delete through, makes the
     trigger function itself do nothing, replaces a function's body, settings, security or
-    owner, or grants more than this software does: verify reports each, through the CLI, for any
-    reader (here the auditor's login)."""
+    owner, grants more than this software does, or puts a rule (a delete done as nothing) or
+    row security (rows hidden from some logins) on a table: verify reports each, through the
+    CLI, for any reader (here the auditor's login)."""
     url = pg_server.fresh_url()
     pg_server.login(url, "d-104")
     a_log_with_records(url)
