@@ -201,7 +201,7 @@ def test_disk_full_fails_and_saves_nothing(sqlite_log: SQLiteStorage) -> None:
     head = log.head()
     pages = log.conn.execute("PRAGMA page_count").fetchone()[0]
     log.conn.execute(f"PRAGMA max_page_count = {pages}")
-    big = ruling(1, input_text="x" * 200_000)
+    big = ruling(1, input_text="x" * 60_000)
     with pytest.raises(AuditError, match=r"is full\): nothing was saved"):
         entries.append(log, big)
     assert log.head() == head

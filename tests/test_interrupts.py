@@ -387,8 +387,8 @@ def _has_open(pid: int, path: Path) -> bool:
 def _another_terminal_writing(db: Path | str) -> Iterator[Callable[[int], bool]]:
     """Another terminal in the middle of a write to the log at `db`, holding the write lock
     until the block ends; yields whether a process waits for that lock. SQLite: a transaction
-    begun IMMEDIATE, and the process has the file open. PostgreSQL: the log's advisory lock,
-    and a session waits for it."""
+    begun IMMEDIATE, and the process has the file open. PostgreSQL: the log's lock
+    (`dealer.lock_log`), and a session waits for a lock."""
     if isinstance(db, Path):
         holder = sqlite3.connect(db, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
@@ -400,18 +400,15 @@ def _another_terminal_writing(db: Path | str) -> Iterator[Callable[[int], bool]]
         return
     import psycopg
 
-    from dealer.audit.postgres_schema import LOCK_KEY
-
     with psycopg.connect(db) as holder, psycopg.connect(db, autocommit=True) as watcher:
-        holder.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+        holder.execute("SELECT dealer.lock_log()")
 
         def waits(pid: int) -> bool:
             """Whether a session of this log's database waits for its lock (the one the
             process `pid` opened: no other session writes there)."""
             found = watcher.execute(
-                "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
-                "WHERE l.locktype = 'advisory' AND NOT l.granted "
-                "AND d.datname = current_database()"
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()"
             ).fetchone()
             return found is not None and found[0] > 0
 

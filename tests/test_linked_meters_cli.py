@@ -288,15 +288,16 @@ def test_a_version_1_postgresql_log_is_upgraded_by_db_init(pg_server: object) ->
     pg_server.sql(  # type: ignore[attr-defined]
         url.split("@/", 1)[1].split("?")[0],
         "DROP INDEX dealer.records_linked_meters",
-        "DELETE FROM dealer.schema_migrations WHERE version = 2",
+        "DROP TABLE dealer.log_lock",
+        "DELETE FROM dealer.schema_migrations WHERE version >= 2",
     )
     refused = run("audit", "verify", "--db", url)
     assert refused.exit_code == 1
-    assert "has schema version 1, older than this software's (2)" in refused.stderr
+    assert "has schema version 1, older than this software's (3)" in refused.stderr
     upgraded = run("db", "init", url)
     assert (upgraded.exit_code, upgraded.stdout) == (
         0,
-        "upgraded the schema dealer from version 1 to 2\n"
+        "upgraded the schema dealer from version 1 to 3\n"
         "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
     )
     assert run("audit", "verify", "--db", url).exit_code == 0
@@ -314,6 +315,7 @@ def test_an_sqlite_log_from_before_linked_meters_gains_their_index_when_opened(
         pass
     with sqlite3.connect(db) as conn:  # as the release before linked meters left it
         conn.execute("DROP INDEX records_linked_meters")
+        conn.execute("DROP TRIGGER records_bounded")
         conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [number])
         conn.execute(f"PRAGMA user_version = {number - 1}")
     with open_log(db) as log:

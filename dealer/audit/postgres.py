@@ -10,9 +10,9 @@ server, in the name of the login. This module therefore sends the entry's checke
 (`Entry.stored`) and keeps what the server returns; `verify` recomputes every hash on the client
 with the recipe of `dealer.audit.chain`.
 
-A write transaction is READ COMMITTED and takes the log's advisory lock first, so the head
-cannot move under it (its reads, a meter's value among them, are the latest) and writers at
-once queue up, each for at most `BUSY_TIMEOUT_SECONDS`. Commits are durable
+A write transaction is READ COMMITTED and takes the log's lock first (`dealer.lock_log`), so
+the head cannot move under it (its reads, a meter's value among them, are the latest) and
+writers at once queue up, each for at most `BUSY_TIMEOUT_SECONDS`. Commits are durable
 (`synchronous_commit = on`). The URL's password never appears in a message (`redact`).
 """
 
@@ -30,12 +30,16 @@ from dealer.audit.postgres_schema import (
     APP_ROLE,
     APPEND_FUNCTION,
     FIRST,
+    FUNCTIONS,
     LATEST,
     LOCK_KEY,
     MIGRATIONS,
     PROTECTION_TRIGGERS,
     SCHEMA,
     SCHEMA_STATEMENTS,
+    SEARCH_PATH,
+    TRIGGERS,
+    granted,
     role_statements,
 )
 from dealer.audit.records import (
@@ -181,8 +185,10 @@ def _latest_version(conn: psycopg.Connection[Any]) -> int | None:
 
 def init(url: str) -> list[str]:
     """Create the schema, the roles `dealer_app` and `dealer_auditor` and their grants in the
-    database at `url` (connected as its owner); return what was done. A database that already
-    holds the current schema only gets its roles and grants again."""
+    database at `url` (connected as its owner); return what was done. Every run makes the
+    functions again (`postgres_schema.FUNCTIONS`) and sets the grants to the shipped ones
+    (`role_statements`), closing the database to PUBLIC: a database that already holds the
+    current schema gets only those again."""
     import psycopg
 
     conn = connect(url)
@@ -213,8 +219,11 @@ def init(url: str) -> list[str]:
                 done.append(f"upgraded the schema {SCHEMA} from version {found} to {LATEST}")
             else:
                 done.append(f"the schema {SCHEMA} is already there (version {found})")
+            for function in FUNCTIONS:
+                conn.execute(function.statement)
             for statement in role_statements():
                 conn.execute(statement)
+            _check_database_closed(conn, url)
             done.append("granted dealer_app (terminals) and dealer_auditor (read-only)")
     except psycopg.Error as exc:
         raise AuditError(
@@ -224,6 +233,21 @@ def init(url: str) -> list[str]:
     finally:
         conn.close()
     return done
+
+
+def _check_database_closed(conn: psycopg.Connection[Any], url: str) -> None:
+    """AuditError if PUBLIC may still connect to the database or make temporary tables in it:
+    the login running `init` does not own the database, so its REVOKE changed nothing."""
+    row = conn.execute(
+        "SELECT count(*) FROM pg_catalog.pg_database d, "
+        "pg_catalog.aclexplode(coalesce(d.datacl, pg_catalog.acldefault('d', d.datdba))) a "
+        "WHERE d.datname = pg_catalog.current_database() AND a.grantee = 0"
+    ).fetchone()
+    if row is not None and row[0]:
+        raise AuditError(
+            f"the database {redact(url)} still lets every login connect and make temporary "
+            "tables: run dealer db init as the database's owner (createdb --owner)"
+        )
 
 
 def _migrated(conn: psycopg.Connection[Any], version: int, name: str) -> None:
@@ -293,7 +317,7 @@ class _Reads(SQLReads):
 
 
 class _Transaction(_Reads, WriteState):
-    """One READ COMMITTED transaction holding the log's advisory lock, opened by
+    """One READ COMMITTED transaction holding the log's lock (`dealer.lock_log`), opened by
     `PostgresStorage.transaction()`."""
 
     def __init__(self, storage: PostgresStorage) -> None:
@@ -407,7 +431,7 @@ class PostgresStorage(_Reads):
 
     @contextmanager
     def transaction(self) -> Iterator[_Transaction]:
-        """BEGIN (READ COMMITTED), the log's advisory lock, … COMMIT; rolled back on any
+        """BEGIN (READ COMMITTED), the log's lock (`dealer.lock_log`), … COMMIT; rolled back on any
         exception. Nothing written inside is saved unless the block ends normally and the
         COMMIT succeeds (else AuditError)."""
         if self._in_transaction:
@@ -416,7 +440,7 @@ class PostgresStorage(_Reads):
         tx: _Transaction | None = None
         try:
             with self.errors("write", writing=True), self.conn.transaction():
-                self.conn.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+                self.conn.execute("SELECT dealer.lock_log()")
                 tx = _Transaction(self)
                 yield tx
         finally:
@@ -440,19 +464,19 @@ class PostgresStorage(_Reads):
         return [user_row(row) for row in rows]
 
     def protection_problems(self) -> list[str]:
-        """The append-only triggers that are missing, and any write right the terminals' role
-        holds on a table."""
-        with self.errors("read"):
-            present = {
-                row[0]
-                for row in self.conn.execute(
-                    "SELECT tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-                    "JOIN pg_namespace n ON n.oid = c.relnamespace "
-                    "WHERE n.nspname = %s AND tgenabled <> 'D'",
-                    [SCHEMA],
-                )
-            }
-            granted = self.conn.execute(
+        """What differs from the protection and the definitions this software makes: a
+        trigger missing, disabled, changed or added, a write right the terminals' role holds
+        on a table, a function missing, changed (its body, settings, security or owner) or
+        added, a grant on the log's objects this software does not make (PUBLIC's too), and a
+        rule or row security on a table (either could drop a write or hide rows silently).
+        Definitions are compared, not names: a same-named trigger or function that does
+        something else is reported."""
+        with self.errors("read"), self.conn.transaction():
+            path = self.conn.execute("SELECT pg_catalog.current_setting('search_path')").fetchone()
+            # names as the server prints them with only the catalog visible: always qualified
+            self.conn.execute("SELECT pg_catalog.set_config('search_path', 'pg_catalog', true)")
+            triggers = self.conn.execute(_TRIGGERS, [SCHEMA]).fetchall()
+            granted_writes = self.conn.execute(
                 "SELECT c.relname, p.privilege FROM pg_class c "
                 "JOIN pg_namespace n ON n.oid = c.relnamespace "
                 "CROSS JOIN unnest(ARRAY['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) p(privilege) "
@@ -461,17 +485,26 @@ class PostgresStorage(_Reads):
                 "AND has_table_privilege(%s, c.oid, p.privilege) ORDER BY 1, 2",
                 [SCHEMA, APP_ROLE, APP_ROLE],
             ).fetchall()
-        problems = [
-            f"the protection trigger {name} is missing or disabled: someone removed it"
-            for name in PROTECTION_TRIGGERS
-            if name not in present
+            functions = self.conn.execute(_FUNCTION_DEFINITIONS, [SCHEMA]).fetchall()
+            grants = self.conn.execute(_GRANTS, {"schema": SCHEMA}).fetchall()
+            rewriting = self.conn.execute(_RULES_AND_ROW_SECURITY, {"schema": SCHEMA}).fetchall()
+            self.conn.execute(
+                "SELECT pg_catalog.set_config('search_path', %s, true)", [path[0] if path else ""]
+            )
+        return [
+            *_trigger_problems(triggers),
+            *(
+                f"the role {APP_ROLE} may {privilege} on {table}: terminals could write around "
+                "the server's append function"
+                for table, privilege in granted_writes
+            ),
+            *_function_problems(functions),
+            *_grant_problems(grants),
+            *(
+                f"the {what} on {table} is not this software's: someone added it"
+                for table, what in rewriting
+            ),
         ]
-        problems.extend(
-            f"the role {APP_ROLE} may {privilege} on {table}: terminals could write around "
-            "the server's append function"
-            for table, privilege in granted
-        )
-        return problems
 
     def integrity_problems(self) -> list[str]:
         """A seat index that differs from the seats the records involved (`records.seats_of`).
@@ -488,3 +521,139 @@ class PostgresStorage(_Reads):
                 "SELECT id, seat, result FROM dealer.records WHERE id <= %s ORDER BY id", [newest]
             )
             return seat_index_problems(indexed, records)
+
+
+_TRIGGERS = (
+    "SELECT t.tgname, c.relname, pg_get_triggerdef(t.oid), t.tgenabled IN ('O', 'A') "
+    "FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+    "JOIN pg_namespace n ON n.oid = c.relnamespace "
+    "WHERE n.nspname = %s AND NOT t.tgisinternal ORDER BY 1"
+)
+"""Each trigger on the log's tables: name, table, definition, whether it fires."""
+
+_FUNCTION_DEFINITIONS = (
+    "SELECT p.oid::regprocedure::text, p.prosrc, coalesce(p.proconfig, '{}'), p.prosecdef, "
+    "pg_get_userbyid(p.proowner) = pg_get_userbyid(n.nspowner) "
+    "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+    "WHERE n.nspname = %s ORDER BY 1"
+)
+"""Each function of the log's schema: identity, body, settings, SECURITY DEFINER, whether the
+log's owner owns it."""
+
+_GRANTS = """
+SELECT item, a.privilege_type,
+       CASE a.grantee WHEN 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee) END
+FROM (
+    SELECT 'SCHEMA ' || n.nspname, coalesce(n.nspacl, acldefault('n', n.nspowner)), n.nspowner
+    FROM pg_namespace n WHERE n.nspname = %(schema)s
+    UNION ALL
+    SELECT 'TABLE ' || c.oid::regclass::text, coalesce(c.relacl, acldefault('r', c.relowner)),
+           c.relowner
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = %(schema)s AND c.relkind NOT IN ('i', 'I', 'c', 't')
+    UNION ALL
+    SELECT 'COLUMN ' || c.oid::regclass::text || '.' || quote_ident(a.attname), a.attacl,
+           c.relowner
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = %(schema)s AND a.attacl IS NOT NULL
+    UNION ALL
+    SELECT 'FUNCTION ' || p.oid::regprocedure::text,
+           coalesce(p.proacl, acldefault('f', p.proowner)), p.proowner
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = %(schema)s
+) objects(item, acl, owner), aclexplode(acl) a
+WHERE a.grantee <> owner
+ORDER BY 1, 2, 3
+"""
+"""Every privilege on the log's schema, tables, columns and functions held by another than
+the object's owner, as (object, privilege, grantee): PUBLIC for all."""
+
+
+_RULES_AND_ROW_SECURITY = """
+SELECT c.relname, 'rule ' || r.rulename
+FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
+JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = %(schema)s AND c.relkind = 'r'
+UNION ALL
+SELECT c.relname, 'row security'
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = %(schema)s AND (c.relrowsecurity OR c.relforcerowsecurity)
+ORDER BY 1, 2
+"""
+"""Each rule on a table of the log, and each table with row security on: this software makes
+neither."""
+
+
+def _trigger_problems(found: list[tuple[Any, ...]]) -> list[str]:
+    """The protection triggers missing or not firing, those whose definition is not the one
+    this software made (`postgres_schema.TRIGGERS`), and triggers it does not make."""
+    shipped = {" ".join(statement.split()).split()[2]: statement for statement in TRIGGERS}
+    present = {name: (table, " ".join(made.split()), fires) for name, table, made, fires in found}
+    problems = [
+        f"the protection trigger {name} is missing or disabled: someone removed it"
+        for name in PROTECTION_TRIGGERS
+        if name not in present or not present[name][2]
+    ]
+    for name, (table, made, _) in present.items():
+        if name not in shipped:
+            problems.append(
+                f"the trigger {name} on {table} is not this software's: someone added it"
+            )
+        elif made != shipped[name]:
+            problems.append(
+                f"the protection trigger {name} is not the one this software made: "
+                "someone changed it"
+            )
+    return problems
+
+
+def _function_problems(found: list[tuple[Any, ...]]) -> list[str]:
+    """Each of the log's functions missing or unlike the one this software makes
+    (`postgres_schema.FUNCTIONS`: body, `search_path`, SECURITY DEFINER, owned by the log's
+    owner), and each function of the schema it does not make."""
+    shipped = {function.identity: function for function in FUNCTIONS}
+    setting = [f"search_path={SEARCH_PATH}"]
+    present = {identity: rest for identity, *rest in found}
+    problems = [
+        f"the function {identity} is missing: someone removed it"
+        for identity in shipped
+        if identity not in present
+    ]
+    for identity, (body, config, definer, owned) in present.items():
+        function = shipped.get(identity)
+        if function is None:
+            problems.append(f"the function {identity} is not this software's: someone added it")
+            continue
+        differs = [
+            what
+            for what, same in (
+                ("its body", body == function.body),
+                ("its settings", list(config) == setting),
+                ("its security", definer == function.definer),
+                ("its owner", owned),
+            )
+            if not same
+        ]
+        if differs:
+            problems.append(
+                f"the function {identity} is not the one this software made "
+                f"({', '.join(differs)}): someone changed it"
+            )
+    return problems
+
+
+def _grant_problems(found: list[tuple[Any, ...]]) -> list[str]:
+    """Each privilege on the log's objects this software does not grant
+    (`postgres_schema.granted`), to a role, a login or PUBLIC; the terminals' write rights on a
+    table are reported on their own (`protection_problems`)."""
+    shipped = {
+        (target.replace(", ", ","), privilege, grantee) for target, privilege, grantee in granted()
+    }
+    writes = ("INSERT", "UPDATE", "DELETE", "TRUNCATE")
+    return [
+        f"{grantee} may {privilege} on {target}: a grant this software does not make"
+        for target, privilege, grantee in found
+        if (target, privilege, grantee) not in shipped
+        and not (grantee == APP_ROLE and target.startswith("TABLE ") and privilege in writes)
+    ]

@@ -5,14 +5,21 @@ floor's database owner). What a record is, the server decides:
 
 * `dealer_app`, the role every terminal login is a member of, holds SELECT and EXECUTE only:
   no INSERT, UPDATE, DELETE or TRUNCATE on any table. Records are appended only through
-  `dealer.append_record`, a SECURITY DEFINER function that takes the log's advisory lock
-  (appends are serialised, so terminals at once can never fork the chain), numbers the record,
-  stamps its time (never before the head's, in `utc_now`'s format) and computes its hash in
-  the server by the recipe of `dealer.audit.chain`.
+  `dealer.append_record`, a SECURITY DEFINER function that takes the log's lock
+  (`dealer.lock_log`: appends are serialised, so terminals at once can never fork the chain),
+  numbers the record, stamps its time (never before the head's, in `utc_now`'s format) and
+  computes its hash in the server by the recipe of `dealer.audit.chain`.
+* Every function runs with `search_path = pg_catalog, dealer, pg_temp` and names each table
+  qualified, and no check passes on NULL (`FUNCTIONS`): nothing a login makes (a temporary
+  `pg_namespace`) steers them. PUBLIC may neither connect to the database nor make temporary
+  tables in it (`role_statements`).
 * The record is made in the name of the authenticated database user: `append_record` refuses
   a record whose `user_id` is not `session_user` (terminals log in as `d-104`, `sup-7`). Only
   the owner may append in another name (it owns the tables anyway; `dealer audit copy` and
-  the set-up use it, terminals never do).
+  the set-up use it, terminals never do). Whoever appends, the maker must hold the role the
+  record is made in, and a supervisor action is a registered supervisor's, as verify has it.
+* A record is at most `records.RECORD_LIMIT` bytes (an approval's document besides, at most
+  `inputs.DOCUMENT_LIMIT`), for every writer.
 * The seat index `record_seats` (the seats each record involved, `records.seats_of`, computed
   by the client) is written only by `append_record`, with the record, and a trigger refuses a
   row for any record but the newest or for a seat (or patron) its content does not name.
@@ -20,7 +27,9 @@ floor's database owner). What a record is, the server decides:
   the `user` record just appended by the same session, matching what that record says.
 * Triggers refuse UPDATE, DELETE and TRUNCATE for everyone and check each inserted row's
   number, link and hash, so even the owner cannot insert a record the chain does not vouch for.
-* `dealer_auditor` reads (SELECT) and nothing else.
+* `dealer_auditor` reads (SELECT) and nothing else; it cannot take the log's lock.
+* `verify` compares the server's triggers (`TRIGGERS`), functions (`FUNCTIONS`) and grants
+  (`granted`) with these definitions, not their names.
 
 Canonical JSON in SQL: `to_json(text)` escapes exactly the characters Python's `json.dumps`
 escapes (quote, backslash, controls below U+0020 in the same forms), and the object is built by
@@ -29,13 +38,23 @@ concatenation with its keys in sorted order, so the same record hashes alike on 
 
 from __future__ import annotations
 
-from dealer.audit.chain import GENESIS_HASH
+from collections.abc import Iterable
+
+from dealer.audit.chain import FUTURE_TOLERANCE, GENESIS_HASH
+from dealer.audit.meters import MeterAction
+from dealer.audit.records import APPROVAL_KINDS, RECORD_LIMIT, SIZED_FIELDS, RecordKind, Role
+from dealer.audit.users import UserAction
+from dealer.audit.verify import SUPERVISOR_ACTIONS
+from dealer.inputs import DOCUMENT_LIMIT
+from dealer.kernel.tuples import NamedTuple
 
 SCHEMA = "dealer"
 APP_ROLE = "dealer_app"
 AUDITOR_ROLE = "dealer_auditor"
 LOCK_KEY = 0x6465616C6572
-"""The advisory lock (per database) every writer of the log takes first: `dealer` in ASCII."""
+"""The advisory lock (per database) `dealer db init` takes, so that two set-ups at once run one
+after the other: `dealer` in ASCII. Writers take the log's own lock (`dealer.lock_log`), which
+no login outside `dealer_app` can."""
 
 FIRST = "records, users, their protection and write functions"
 """What version 1 of the schema (`SCHEMA_STATEMENTS`) holds."""
@@ -48,6 +67,13 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             CREATE INDEX records_linked_meters
             ON dealer.records(((result::json) ->> 'link'), id) WHERE kind = 'meter'
             """,
+        ),
+    ),
+    (
+        "the writers' lock: a row only the append functions lock",
+        (
+            "CREATE TABLE dealer.log_lock (held boolean PRIMARY KEY DEFAULT true CHECK (held))",
+            "INSERT INTO dealer.log_lock DEFAULT VALUES",
         ),
     ),
 )
@@ -104,7 +130,10 @@ def _canonical_sql() -> str:
     return " || ".join(parts) + " || '}'"
 
 
-_TIME = """to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+_TIME = (
+    "pg_catalog.to_char(pg_catalog.clock_timestamp() AT TIME ZONE 'UTC', "
+    """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+)
 
 
 def _append_only(table: str, changed: str, deleted: str) -> tuple[str, str, str]:
@@ -118,9 +147,293 @@ def _append_only(table: str, changed: str, deleted: str) -> tuple[str, str, str]
         f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON dealer.{table} FOR EACH ROW "
         f"{refuse}('{deleted}')",
         f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON dealer.{table} "
-        f"{refuse}('{deleted}')",
+        f"FOR EACH STATEMENT {refuse}('{deleted}')",
     )
 
+
+SEARCH_PATH = "pg_catalog, dealer, pg_temp"
+"""Every function's `search_path`: the catalog first and the caller's temporary schema last,
+so that no table or function a login makes can stand in for one a function names (each name
+is qualified besides)."""
+
+
+class Function(NamedTuple):
+    """One of the log's functions as this software makes it (`CREATE OR REPLACE`, by every
+    `dealer db init`) and as `verify` compares the server's with it (`pg_proc`)."""
+
+    identity: str
+    """`dealer.name(type,type)`, as `regprocedure` prints it (no spaces)."""
+    statement: str
+    body: str
+    """The source between the dollar quotes (`prosrc`)."""
+    definer: bool
+    """SECURITY DEFINER (`prosecdef`)."""
+
+
+def _function(
+    name: str, params: str, returns: str, body: str, *, language: str = "plpgsql", more: str = ""
+) -> Function:
+    """The function `dealer.name(params)`, run with `SEARCH_PATH`; `more` adds its options
+    (SECURITY DEFINER, IMMUTABLE STRICT)."""
+    types = ",".join(param.split()[-1] for param in params.split(",")) if params else ""
+    statement = (
+        f"CREATE OR REPLACE FUNCTION dealer.{name}({params}) RETURNS {returns} "
+        f"LANGUAGE {language} {more} SET search_path = {SEARCH_PATH} AS $${body}$$"
+    )
+    return Function(f"dealer.{name}({types})", statement, body, "SECURITY DEFINER" in more)
+
+
+def _sql_list(values: Iterable[str]) -> str:
+    """`values` as an SQL list of literals (names of this software's, never a person's)."""
+    return ", ".join(f"'{value}'" for value in sorted(values))
+
+
+_OWNER = f"""
+        SELECT pg_catalog.pg_get_userbyid(n.nspowner)::text INTO log_owner
+        FROM pg_catalog.pg_namespace n WHERE n.nspname = '{SCHEMA}';"""
+"""Reads the login that owns the log (the only one that may append in another's name)."""
+
+_TOLERANCE = int(FUTURE_TOLERANCE.total_seconds())
+_FUTURE = f"""pg_catalog.to_char(
+            (pg_catalog.clock_timestamp() + interval '{_TOLERANCE} seconds')
+            AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+"""The server's clock `FUTURE_TOLERANCE` ahead, as records are dated."""
+
+_SIZE = " + ".join(f"coalesce(pg_catalog.octet_length(NEW.{name}), 0)" for name in SIZED_FIELDS)
+"""The bytes of a new record's `records.SIZED_FIELDS`."""
+
+FUNCTIONS: tuple[Function, ...] = (
+    _function(
+        "record_hash",
+        "r dealer.records",
+        "text",
+        " SELECT pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to("
+        f"{_canonical_sql()}, 'UTF8')), 'hex') ",
+        language="sql",
+        more="IMMUTABLE STRICT",
+    ),
+    _function(
+        "refuse",
+        "",
+        "trigger",
+        """
+    BEGIN
+        RAISE EXCEPTION '%', TG_ARGV[0];
+    END """,
+    ),
+    _function(
+        "check_order",
+        "",
+        "trigger",
+        f"""
+    DECLARE
+        last dealer.records;
+        document bigint := 0;
+        size bigint;
+    BEGIN
+        SELECT * INTO last FROM dealer.records ORDER BY id DESC LIMIT 1;
+        IF NEW.id IS DISTINCT FROM coalesce(last.id, 0) + 1
+           OR NEW.prev_hash IS DISTINCT FROM coalesce(last.hash, '{GENESIS_HASH}') THEN
+            RAISE EXCEPTION 'audit records are appended in order, each linked to the last';
+        END IF;
+        IF NEW.hash IS DISTINCT FROM dealer.record_hash(NEW) THEN
+            RAISE EXCEPTION 'audit record % does not carry its own hash', NEW.id;
+        END IF;
+        IF NOT coalesce(NEW.recorded_at >= coalesce(last.recorded_at, ''), false) THEN
+            RAISE EXCEPTION 'audit record % is dated before the record before it', NEW.id;
+        END IF;
+        size := {_SIZE};
+        IF NEW.kind IN ({_sql_list(APPROVAL_KINDS)}) THEN
+            document := coalesce(pg_catalog.octet_length(NEW.input_text), 0);
+            size := size - document;
+        END IF;
+        IF document > {DOCUMENT_LIMIT} OR size > {RECORD_LIMIT} THEN
+            RAISE EXCEPTION 'audit record % is % bytes: a record is at most {RECORD_LIMIT} bytes, '
+                'besides the document of at most {DOCUMENT_LIMIT} bytes an approval holds',
+                NEW.id, size + document USING ERRCODE = 'program_limit_exceeded';
+        END IF;
+        RETURN NEW;
+    END """,
+    ),
+    _function(
+        "check_seat",
+        "",
+        "trigger",
+        """
+    DECLARE
+        r dealer.records;
+        listed jsonb;
+    BEGIN
+        SELECT * INTO r FROM dealer.records ORDER BY id DESC LIMIT 1;
+        IF NEW.record_id IS DISTINCT FROM r.id THEN
+            RAISE EXCEPTION 'the seat index is written with its record, and only then';
+        END IF;
+        listed := r.result::jsonb -> 'seats';
+        IF NOT coalesce(
+            (NEW.seat = r.seat
+             AND (NEW.patron IS NULL OR NEW.patron = r.result::jsonb ->> 'patron'))
+            OR (pg_catalog.jsonb_typeof(listed) = 'array' AND EXISTS (
+                SELECT 1 FROM pg_catalog.jsonb_array_elements(listed) item
+                WHERE item = pg_catalog.to_jsonb(NEW.seat)
+                   OR (item -> 'seat' = pg_catalog.to_jsonb(NEW.seat)
+                       AND (NEW.patron IS NULL OR item ->> 'patron' = NEW.patron)))),
+            false
+        ) THEN
+            RAISE EXCEPTION 'seat % is not one record % involved', NEW.seat, r.id;
+        END IF;
+        RETURN NEW;
+    END """,
+    ),
+    _function(
+        "lock_log",
+        "",
+        "void",
+        """
+    BEGIN
+        PERFORM 1 FROM dealer.log_lock FOR UPDATE;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'the log''s lock is missing: '
+                'run dealer db init as the database''s owner';
+        END IF;
+    END """,
+        more="SECURITY DEFINER",
+    ),
+    _function(
+        "append_record",
+        "p_kind text, p_game text, p_action text, p_table_id text, p_seat integer, "
+        "p_user_id text, p_role text, p_input_text text, p_cards text, p_result text, "
+        "p_explanation text, p_settings text, p_links_to bigint, p_reason text, "
+        "p_software_version text, p_seats integer[], p_patrons text[]",
+        "dealer.records",
+        f"""
+    DECLARE
+        log_owner text;
+        last dealer.records;
+        maker dealer.users;
+        r dealer.records;
+        bootstrap boolean;
+        supervising boolean;
+    BEGIN
+        IF pg_catalog.current_setting('transaction_isolation') IS DISTINCT FROM 'read committed'
+        THEN
+            RAISE EXCEPTION 'audit records are appended in READ COMMITTED transactions';
+        END IF;{_OWNER}
+        IF p_user_id IS DISTINCT FROM session_user::text
+           AND session_user::text IS DISTINCT FROM log_owner THEN
+            RAISE EXCEPTION 'the record is in the name of %, but this terminal is logged in as %',
+                p_user_id, session_user USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        PERFORM p_cards::json, p_result::json, p_explanation::json, p_settings::json;
+        PERFORM dealer.lock_log();
+        SELECT * INTO last FROM dealer.records ORDER BY id DESC LIMIT 1;
+        IF coalesce(last.recorded_at > {_FUTURE}, false) THEN
+            RAISE EXCEPTION 'the newest audit record, %, is dated %, more than {_TOLERANCE // 60} '
+                'minutes after this server''s clock: nothing is recorded after a record from '
+                'the future (check the server''s clock)', last.id, last.recorded_at;
+        END IF;
+        bootstrap := coalesce(p_kind = '{RecordKind.USER}'
+            AND NOT EXISTS (SELECT 1 FROM dealer.records x WHERE x.kind = '{RecordKind.USER}')
+            AND p_result::jsonb ->> 'user' = p_user_id, false);
+        supervising := coalesce(
+            (p_kind IN ({_sql_list(SUPERVISOR_ACTIONS)})
+             AND NOT (p_kind = '{RecordKind.USER}' AND p_action = '{UserAction.LOCK}'))
+            OR (p_kind = '{RecordKind.METER}' AND p_action IS DISTINCT FROM '{MeterAction.MOVE}'),
+            true);
+        IF p_kind IS DISTINCT FROM '{RecordKind.ACCESS_DENIED}' AND NOT bootstrap THEN
+            SELECT * INTO maker FROM dealer.users u WHERE u.user_id = p_user_id
+                ORDER BY u.record_id DESC LIMIT 1;
+            IF NOT FOUND THEN
+                IF p_role IS DISTINCT FROM '{Role.DEALER}' THEN
+                    RAISE EXCEPTION '% is not a registered %: unregistered ids act as dealers',
+                        p_user_id, p_role USING ERRCODE = 'insufficient_privilege';
+                END IF;
+            ELSIF maker.active IS DISTINCT FROM true THEN
+                RAISE EXCEPTION '% is disabled', p_user_id USING ERRCODE = 'insufficient_privilege';
+            ELSIF p_role IS DISTINCT FROM maker.role THEN
+                RAISE EXCEPTION '% is registered as %, not %', p_user_id, maker.role, p_role
+                    USING ERRCODE = 'insufficient_privilege';
+            ELSIF maker.role = '{Role.AUDITOR}'
+                  AND p_kind IS DISTINCT FROM '{RecordKind.CHECKPOINT}' THEN
+                RAISE EXCEPTION '% is an auditor: auditors take checkpoints only', p_user_id
+                    USING ERRCODE = 'insufficient_privilege';
+            END IF;
+            IF supervising AND maker.role IS DISTINCT FROM '{Role.SUPERVISOR}' THEN
+                RAISE EXCEPTION '% is not a registered supervisor: a % record is a supervisor''s',
+                    p_user_id, p_kind USING ERRCODE = 'insufficient_privilege';
+            END IF;
+        END IF;
+        IF p_kind = '{RecordKind.USER}' AND p_action = '{UserAction.LOCK}'
+           AND (p_result::jsonb ->> 'user' IS DISTINCT FROM p_user_id
+                OR p_result::jsonb -> 'active' IS DISTINCT FROM 'false'::jsonb) THEN
+            RAISE EXCEPTION 'a lock record may only disable its own maker'
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        r.id := coalesce(last.id, 0) + 1;
+        r.recorded_at := greatest({_TIME}, last.recorded_at);
+        r.kind := p_kind; r.game := p_game; r.action := p_action; r.table_id := p_table_id;
+        r.seat := p_seat; r.user_id := p_user_id; r.role := p_role;
+        r.input_text := p_input_text; r.cards := p_cards; r.result := p_result;
+        r.explanation := p_explanation; r.settings := p_settings; r.links_to := p_links_to;
+        r.reason := p_reason; r.software_version := p_software_version;
+        r.prev_hash := coalesce(last.hash, '{GENESIS_HASH}');
+        r.hash := dealer.record_hash(r);
+        INSERT INTO dealer.records SELECT r.*;
+        INSERT INTO dealer.record_seats
+            SELECT r.id, s.seat, s.patron
+            FROM unnest(p_seats, p_patrons) s(seat, patron);
+        RETURN r;
+    END """,
+        more="SECURITY DEFINER",
+    ),
+    _function(
+        "add_user",
+        "p_record_id bigint, p_user_id text, p_role text, p_active boolean, p_pin_hash text",
+        "void",
+        f"""
+    DECLARE
+        log_owner text;
+        r dealer.records;
+    BEGIN
+        PERFORM dealer.lock_log();
+        SELECT * INTO r FROM dealer.records ORDER BY id DESC LIMIT 1;
+        IF p_record_id IS NULL OR r.id IS DISTINCT FROM p_record_id
+           OR r.kind IS DISTINCT FROM '{RecordKind.USER}'
+           OR (r.result::json ->> 'user') IS DISTINCT FROM p_user_id
+           OR (r.result::json ->> 'role') IS DISTINCT FROM p_role
+           OR (r.result::json ->> 'active')::boolean IS DISTINCT FROM p_active THEN
+            RAISE EXCEPTION 'a users row goes with the user record just appended, as it says'
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;{_OWNER}
+        IF r.user_id IS DISTINCT FROM session_user::text
+           AND session_user::text IS DISTINCT FROM log_owner THEN
+            RAISE EXCEPTION 'user record % was not made by %', r.id, session_user
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        INSERT INTO dealer.users VALUES (p_record_id, p_user_id, p_role, p_active, p_pin_hash);
+    END """,
+        more="SECURITY DEFINER",
+    ),
+)
+"""The log's functions. Each runs with `SEARCH_PATH` and names every table qualified; a check
+is written so that NULL never passes it (`IS DISTINCT FROM`, `coalesce(…, false)`).
+
+* `check_order` (the trigger `records_in_order`) also bounds a record's size
+  (`records.RECORD_LIMIT`, the text an approval holds by `inputs.DOCUMENT_LIMIT`), for every
+  writer, the owner's copies too.
+* `lock_log` takes the log's lock: the one row of `dealer.log_lock`, FOR UPDATE. Only
+  `dealer_app` may execute it, and a row lock needs UPDATE on the table, which no login but the
+  owner holds: an auditor, or a login of no role, cannot hold up the floor's writes (an
+  advisory lock, which any login can take, could).
+* `append_record` refuses, besides a record in another's name, what verify would fail at the
+  maker's standing (`users.actor_problem`: disabled, another role, an auditor's non-checkpoint,
+  an unregistered id in a role above a dealer's) and a supervisor action
+  (`verify.SUPERVISOR_ACTIONS`, a meter adjustment: a users change and an approval are ones) by
+  anyone but a registered supervisor — the maker as the log's users table says now; an
+  access-denied record and the bootstrap are made whoever tries, as verify has them. It also
+  refuses to append after a head dated more than `chain.FUTURE_TOLERANCE` after the server's
+  clock: no record is dragged into the future."""
+
+_FUNCTION = {function.identity.split("(")[0]: function for function in FUNCTIONS}
 
 SCHEMA_STATEMENTS: tuple[str, ...] = (
     f"CREATE SCHEMA {SCHEMA}",
@@ -184,37 +497,10 @@ SCHEMA_STATEMENTS: tuple[str, ...] = (
     CREATE INDEX records_meters ON dealer.records(table_id, ((result::json) ->> 'meter'), id)
     WHERE kind = 'meter'
     """,
-    f"""
-    CREATE FUNCTION dealer.record_hash(r dealer.records) RETURNS text
-    LANGUAGE sql IMMUTABLE STRICT SET search_path = pg_catalog
-    AS $$ SELECT encode(sha256(convert_to({_canonical_sql()}, 'UTF8')), 'hex') $$
-    """,
-    """
-    CREATE FUNCTION dealer.refuse() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        RAISE EXCEPTION '%', TG_ARGV[0];
-    END $$
-    """,
-    f"""
-    CREATE FUNCTION dealer.check_order() RETURNS trigger
-    LANGUAGE plpgsql SET search_path = dealer, pg_catalog AS $$
-    DECLARE
-        last dealer.records;
-    BEGIN
-        SELECT * INTO last FROM dealer.records ORDER BY id DESC LIMIT 1;
-        IF NEW.id IS DISTINCT FROM coalesce(last.id, 0) + 1
-           OR NEW.prev_hash IS DISTINCT FROM coalesce(last.hash, '{GENESIS_HASH}') THEN
-            RAISE EXCEPTION 'audit records are appended in order, each linked to the last';
-        END IF;
-        IF NEW.hash IS DISTINCT FROM dealer.record_hash(NEW) THEN
-            RAISE EXCEPTION 'audit record % does not carry its own hash', NEW.id;
-        END IF;
-        IF NEW.recorded_at < coalesce(last.recorded_at, '') THEN
-            RAISE EXCEPTION 'audit record % is dated before the record before it', NEW.id;
-        END IF;
-        RETURN NEW;
-    END $$
-    """,
+    _FUNCTION["dealer.record_hash"].statement,
+    _FUNCTION["dealer.refuse"].statement,
+    _FUNCTION["dealer.check_order"].statement,
+    _FUNCTION["dealer.check_seat"].statement,
     *_append_only(
         "records",
         "audit records cannot be changed: record an override or void",
@@ -229,33 +515,6 @@ SCHEMA_STATEMENTS: tuple[str, ...] = (
         "user history cannot be changed: record a new user change",
         "user history cannot be deleted",
     ),
-    """
-    CREATE FUNCTION dealer.check_seat() RETURNS trigger
-    LANGUAGE plpgsql SET search_path = dealer, pg_catalog AS $$
-    DECLARE
-        r dealer.records;
-        listed jsonb;
-    BEGIN
-        SELECT * INTO r FROM dealer.records ORDER BY id DESC LIMIT 1;
-        IF NEW.record_id IS DISTINCT FROM r.id THEN
-            RAISE EXCEPTION 'the seat index is written with its record, and only then';
-        END IF;
-        listed := r.result::jsonb -> 'seats';
-        IF NOT coalesce(
-            (NEW.seat = r.seat
-             AND (NEW.patron IS NULL OR NEW.patron = r.result::jsonb ->> 'patron'))
-            OR (jsonb_typeof(listed) = 'array' AND EXISTS (
-                SELECT 1 FROM jsonb_array_elements(listed) item
-                WHERE item = to_jsonb(NEW.seat)
-                   OR (item -> 'seat' = to_jsonb(NEW.seat)
-                       AND (NEW.patron IS NULL OR item ->> 'patron' = NEW.patron)))),
-            false
-        ) THEN
-            RAISE EXCEPTION 'seat % is not one record % involved', NEW.seat, r.id;
-        END IF;
-        RETURN NEW;
-    END $$
-    """,
     *_append_only(
         "record_seats", "the seat index cannot be changed", "the seat index cannot be deleted from"
     ),
@@ -263,95 +522,69 @@ SCHEMA_STATEMENTS: tuple[str, ...] = (
     CREATE TRIGGER record_seats_of_the_newest BEFORE INSERT ON dealer.record_seats
     FOR EACH ROW EXECUTE FUNCTION dealer.check_seat()
     """,
-    f"""
-    CREATE FUNCTION dealer.append_record(
-        p_kind text, p_game text, p_action text, p_table_id text, p_seat integer,
-        p_user_id text, p_role text, p_input_text text, p_cards text, p_result text,
-        p_explanation text, p_settings text, p_links_to bigint, p_reason text,
-        p_software_version text, p_seats integer[], p_patrons text[]
-    ) RETURNS dealer.records
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = dealer, pg_catalog AS $$
-    DECLARE
-        last dealer.records;
-        r dealer.records;
-    BEGIN
-        IF current_setting('transaction_isolation') <> 'read committed' THEN
-            RAISE EXCEPTION 'audit records are appended in READ COMMITTED transactions';
-        END IF;
-        IF p_user_id IS DISTINCT FROM session_user::text AND session_user::text <> (
-            SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = '{SCHEMA}'
-        ) THEN
-            RAISE EXCEPTION 'the record is in the name of %, but this terminal is logged in as %',
-                p_user_id, session_user USING ERRCODE = 'insufficient_privilege';
-        END IF;
-        PERFORM p_cards::json, p_result::json, p_explanation::json, p_settings::json;
-        PERFORM pg_advisory_xact_lock({LOCK_KEY});
-        SELECT * INTO last FROM dealer.records ORDER BY id DESC LIMIT 1;
-        r.id := coalesce(last.id, 0) + 1;
-        r.recorded_at := greatest({_TIME}, last.recorded_at);
-        r.kind := p_kind; r.game := p_game; r.action := p_action; r.table_id := p_table_id;
-        r.seat := p_seat; r.user_id := p_user_id; r.role := p_role;
-        r.input_text := p_input_text; r.cards := p_cards; r.result := p_result;
-        r.explanation := p_explanation; r.settings := p_settings; r.links_to := p_links_to;
-        r.reason := p_reason; r.software_version := p_software_version;
-        r.prev_hash := coalesce(last.hash, '{GENESIS_HASH}');
-        r.hash := dealer.record_hash(r);
-        INSERT INTO dealer.records SELECT r.*;
-        INSERT INTO dealer.record_seats
-            SELECT r.id, s.seat, s.patron FROM unnest(p_seats, p_patrons) s(seat, patron);
-        RETURN r;
-    END $$
-    """,
-    f"""
-    CREATE FUNCTION dealer.add_user(
-        p_record_id bigint, p_user_id text, p_role text, p_active boolean, p_pin_hash text
-    ) RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = dealer, pg_catalog AS $$
-    DECLARE
-        r dealer.records;
-    BEGIN
-        PERFORM pg_advisory_xact_lock({LOCK_KEY});
-        SELECT * INTO r FROM dealer.records ORDER BY id DESC LIMIT 1;
-        IF r.id IS DISTINCT FROM p_record_id OR r.kind <> 'user'
-           OR (r.result::json ->> 'user') IS DISTINCT FROM p_user_id
-           OR (r.result::json ->> 'role') IS DISTINCT FROM p_role
-           OR (r.result::json ->> 'active')::boolean IS DISTINCT FROM p_active THEN
-            RAISE EXCEPTION 'a users row goes with the user record just appended, as it says'
-                USING ERRCODE = 'insufficient_privilege';
-        END IF;
-        IF r.user_id IS DISTINCT FROM session_user::text AND session_user::text <> (
-            SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = '{SCHEMA}'
-        ) THEN
-            RAISE EXCEPTION 'user record % was not made by %', r.id, session_user
-                USING ERRCODE = 'insufficient_privilege';
-        END IF;
-        INSERT INTO dealer.users VALUES (p_record_id, p_user_id, p_role, p_active, p_pin_hash);
-    END $$
-    """,
 )
-"""The schema, its protection and its two write functions, created by `dealer db init`. The
-seat index is part of schema version 1: the PostgreSQL backend had no release without it."""
+"""The schema and its protection, created by `dealer db init` (the functions the triggers run
+first; every function is made again by each `dealer db init`, after the migrations). The seat
+index is part of schema version 1: the PostgreSQL backend had no release without it. Each
+trigger is written as the server prints it (`pg_get_triggerdef`), which `verify` compares."""
+
+TRIGGERS = tuple(
+    " ".join(statement.split()) for statement in SCHEMA_STATEMENTS if "CREATE TRIGGER" in statement
+)
+"""Every trigger of the log, as the server prints it (`pg_get_triggerdef`)."""
 
 APPEND_FUNCTION = (
     "dealer.append_record(text, text, text, text, integer, text, text, text, text, text, "
     "text, text, bigint, text, text, integer[], text[])"
 )
 """The one function every write goes through: a login that may not execute it only reads."""
-_FUNCTIONS = (APPEND_FUNCTION, "dealer.add_user(bigint, text, text, boolean, text)")
+_FUNCTIONS = (
+    APPEND_FUNCTION,
+    "dealer.add_user(bigint, text, text, boolean, text)",
+    "dealer.lock_log()",
+)
+TABLES = ("schema_migrations", "records", "users", "record_seats", "log_lock")
+"""The log's tables, which both roles read."""
+
+
+def granted() -> frozenset[tuple[str, str, str]]:
+    """Every grant on the log's objects this software makes, as (object, privilege, grantee):
+    `verify` reports any other (the owner's own privileges aside)."""
+    both = (APP_ROLE, AUDITOR_ROLE)
+    grants = {(f"SCHEMA {SCHEMA}", "USAGE", role) for role in both}
+    grants |= {(f"TABLE dealer.{table}", "SELECT", role) for table in TABLES for role in both}
+    grants |= {("FUNCTION dealer.record_hash(dealer.records)", "EXECUTE", role) for role in both}
+    grants |= {(f"FUNCTION {function}", "EXECUTE", APP_ROLE) for function in _FUNCTIONS}
+    return frozenset(grants)
 
 
 def role_statements() -> tuple[str, ...]:
-    """The two roles (made if missing: roles belong to the whole server) and their grants."""
+    """The two roles (made if missing: roles belong to the whole server) and their grants
+    (`granted`), after every right on the log's objects is taken from them and from PUBLIC
+    (functions are executable by all unless revoked); and the database's: PUBLIC may neither
+    connect nor make temporary tables, the two roles may connect."""
     make = (
         "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{0}') THEN "
         "CREATE ROLE {0} NOLOGIN; END IF; END $$"
     )
     statements = [make.format(APP_ROLE), make.format(AUDITOR_ROLE)]
-    for function in (*_FUNCTIONS, "dealer.record_hash(dealer.records)"):
-        statements.append(f"REVOKE ALL ON FUNCTION {function} FROM PUBLIC")
-    for role in (APP_ROLE, AUDITOR_ROLE):
-        statements.append(f"GRANT USAGE ON SCHEMA {SCHEMA} TO {role}")
-        statements.append(f"GRANT SELECT ON ALL TABLES IN SCHEMA {SCHEMA} TO {role}")
-        statements.append(f"GRANT EXECUTE ON FUNCTION dealer.record_hash(dealer.records) TO {role}")
-    statements.extend(f"GRANT EXECUTE ON FUNCTION {f} TO {APP_ROLE}" for f in _FUNCTIONS)
+    everyone = f"PUBLIC, {APP_ROLE}, {AUDITOR_ROLE}"
+    statements.extend(
+        f"REVOKE ALL ON {objects} FROM {everyone}"
+        for objects in (
+            f"SCHEMA {SCHEMA}",
+            f"ALL TABLES IN SCHEMA {SCHEMA}",
+            f"ALL FUNCTIONS IN SCHEMA {SCHEMA}",
+        )
+    )
+    statements.append(
+        "DO $$ BEGIN EXECUTE pg_catalog.format("
+        "'REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC; "
+        f"GRANT CONNECT ON DATABASE %I TO {APP_ROLE}, {AUDITOR_ROLE}', "
+        "pg_catalog.current_database(), pg_catalog.current_database()); END $$"
+    )
+    statements.extend(
+        f"GRANT {privilege} ON {target} TO {grantee}"
+        for target, privilege, grantee in sorted(granted())
+    )
     return tuple(statements)

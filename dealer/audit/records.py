@@ -217,7 +217,57 @@ class Entry(NamedTuple):
                 raise AuditError(
                     f"the {name} of this {self.kind} is not JSON-ready: {exc}"
                 ) from None
+        problem = size_problem(stored)
+        if problem is not None:
+            raise AuditError(problem)
         return stored
+
+
+RECORD_LIMIT = 64 * inputs.KiB
+"""The most bytes (UTF-8) a record's `SIZED_FIELDS` may hold together: a ruling, a dispute or
+any other record; an approval's document (its `input_text`) is bounded on its own, by
+`inputs.DOCUMENT_LIMIT`, the file's own limit. The PostgreSQL server (`dealer.check_order`)
+and the SQLite file (the trigger `records_bounded`) refuse a larger record too."""
+
+APPROVAL_KINDS = (RecordKind.PROFILE_CHANGE, RecordKind.PAYTABLE_CHANGE)
+"""Records holding the text of the document a supervisor approved (in `input_text`)."""
+
+SIZED_FIELDS = (
+    "kind",
+    "game",
+    "action",
+    "table_id",
+    "user_id",
+    "role",
+    "input_text",
+    "cards",
+    "result",
+    "explanation",
+    "settings",
+    "reason",
+)
+"""The text fields a record's maker gives, which `RECORD_LIMIT` bounds (the number, time,
+software version and hashes have their own fixed size)."""
+
+
+def size_problem(row: Mapping[str, Any]) -> str | None:
+    """Why the stored `row` is too large to be a record, or None (`RECORD_LIMIT`)."""
+    sizes = {name: len((row.get(name) or "").encode()) for name in SIZED_FIELDS}
+    kind = row.get("kind")
+    if kind in APPROVAL_KINDS:
+        document = sizes.pop("input_text")
+        if document > inputs.DOCUMENT_LIMIT:
+            return (
+                f"the document of this {kind} record is {document:,} bytes: an approved "
+                f"document is at most {inputs.DOCUMENT_LIMIT:,} bytes"
+            )
+    total = sum(sizes.values())
+    if total > RECORD_LIMIT:
+        return (
+            f"this {kind} record would be {total:,} bytes: a record is at most "
+            f"{RECORD_LIMIT:,} bytes (besides the document an approval holds)"
+        )
+    return None
 
 
 class Record(NamedTuple):

@@ -23,8 +23,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dealer.audit.chain import GENESIS_HASH
-from dealer.audit.records import utc_now
+from dealer.audit.records import APPROVAL_KINDS, RECORD_LIMIT, SIZED_FIELDS, utc_now
 from dealer.audit.sql_reads import indexed_seats
+from dealer.inputs import DOCUMENT_LIMIT
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
@@ -41,9 +42,10 @@ PROTECTION_TRIGGERS = (
     "record_seats_no_update",
     "record_seats_no_delete",
     "record_seats_of_the_newest",
+    "records_bounded",
 )
-"""Triggers that keep the record append-only; `verify` reports any that are missing or changed
-(`schema_problems`)."""
+"""Triggers that keep the record append-only and bounded; `verify` reports any that are missing
+or changed (`schema_problems`)."""
 
 SEATS_INSERT = "INSERT INTO record_seats (record_id, seat, patron) VALUES (?, ?, ?)"
 """How a record's seats (`records.seats_of`) go into the seat index."""
@@ -55,6 +57,34 @@ def index_seats(db: Database) -> None:
     is left out of the index; `verify` reports it as damaged."""
     records = db.execute("SELECT id, seat, result FROM records ORDER BY id")
     db.conn.executemany(SEATS_INSERT, list(indexed_seats(records)))
+
+
+def _bytes(field: str) -> str:
+    return f"coalesce(length(CAST(NEW.{field} AS BLOB)), 0)"
+
+
+_DOCUMENT = (
+    f"(CASE WHEN NEW.kind IN ({', '.join(repr(str(kind)) for kind in APPROVAL_KINDS)}) "
+    f"THEN {_bytes('input_text')} ELSE 0 END)"
+)
+"""The bytes of the document an approval holds in a new record (0 for another record)."""
+
+_TOO_LARGE = (
+    f"an audit record is at most {RECORD_LIMIT} bytes, besides the document of at most "
+    f"{DOCUMENT_LIMIT} bytes an approval holds"
+)
+
+BOUNDED = f"""
+            CREATE TRIGGER records_bounded BEFORE INSERT ON records
+            WHEN {_DOCUMENT} > {DOCUMENT_LIMIT}
+              OR {" + ".join(_bytes(field) for field in SIZED_FIELDS)} - {_DOCUMENT}
+                 > {RECORD_LIMIT}
+            BEGIN
+                SELECT RAISE(ABORT, '{_TOO_LARGE}');
+            END
+            """
+"""The trigger that bounds a record as `records.size_problem` does, for whoever writes the
+file."""
 
 
 class Index(NamedTuple):
@@ -207,7 +237,12 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
             """,
         ),
     ),
+    (
+        "records_bounded: a record is at most 64 KiB, an approval's document at most its file's",
+        (BOUNDED,),
+    ),
 )
+
 
 LATEST = len(MIGRATIONS)
 

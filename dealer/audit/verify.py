@@ -60,9 +60,14 @@ second reviewer       a dispute's resolution or correction naming     _reviewer_
                       countersign it with their key
 copies                a signature an earlier record already used      _copy_problem
                       (compared as decoded bytes)
-protection            the backend's append-only protection removed:   Storage.protection_problems
-                      a trigger missing; on PostgreSQL, a write
-                      right of the terminals' role
+protection            the backend's protection removed or replaced:   Storage.protection_problems
+                      a trigger missing, or unlike the one shipped
+                      (its definition, not its name); on
+                      PostgreSQL, a write right of the terminals'
+                      role, a function unlike the one shipped (body,
+                      settings, security, owner), a grant beyond
+                      the shipped ones (PUBLIC's too), a rule or
+                      row security on a table
 users table           a users row whose `user` record is missing or   _user_problems
                       says otherwise
 integrity             SQLite's `quick_check`; a seat index that       Storage.integrity_problems

@@ -21,6 +21,8 @@ def init(
     ],
 ) -> None:
     """Create the audit log's schema in a PostgreSQL database, the terminals' role dealer_app
-    and the read-only role dealer_auditor, with their grants. Safe to run again."""
+    and the read-only role dealer_auditor, with their grants; make its functions again; take
+    CONNECT and TEMPORARY on the database from PUBLIC (only the two roles connect). Safe to run
+    again: it also puts back functions and grants someone changed."""
     for line in database.init(url):
         typer.echo(line)

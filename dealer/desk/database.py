@@ -9,8 +9,8 @@ from dealer.kernel.errors import DealerError
 def init(url: str) -> list[str]:
     """Create the audit log's schema, the terminals' role `dealer_app` and the read-only role
     `dealer_auditor` in the PostgreSQL database at `url` (connected as the database's owner,
-    who may create roles); return what was done, one line each. Running it again only grants
-    again. An SQLite log needs no set-up: it is made on first use."""
+    who may create roles); return what was done, one line each. Running it again only makes
+    the functions and the grants again. An SQLite log needs no set-up: it is made on first use."""
     from dealer.audit.postgres import init as init_postgres
 
     text = url.strip()

@@ -1,0 +1,257 @@
+"""Attacks on the PostgreSQL floor server, as a terminal's own database login would make them:
+direct SQL through the login the terminal's `--db` URL names (or the auditor's), never the
+owner's. Each must be refused by the server itself, whatever the tool does."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import cli
+import psycopg
+import pytest
+from pg_server import PgServer
+
+from dealer.audit import open_log, staff
+from dealer.audit.chain import record_hash, seal
+from dealer.audit.postgres import PostgresStorage
+from dealer.audit.postgres_schema import LOCK_KEY
+from dealer.audit.records import Entry
+from dealer.audit.verify import verify
+from dealer.kernel.errors import AuditError
+
+PIN = "lantern-2468"
+
+APPEND = (
+    "SELECT id FROM dealer.append_record("
+    "%(kind)s, 'paigow', %(action)s, 'PG-1', NULL, %(user_id)s, %(role)s, 'as ks', '[]', "
+    "%(result)s, '[]', '{}', %(links_to)s, NULL, '0.2.0', '{}', '{}')"
+)
+
+
+def append_sql(
+    conn: psycopg.Connection[Any],
+    user_id: str,
+    *,
+    kind: str = "ruling",
+    role: str = "dealer",
+    action: str = "rank",
+    result: dict[str, object] | None = None,
+    links_to: int | None = None,
+) -> int:
+    """Call the server's append function as the login `conn` is, with the fields given."""
+    row = conn.execute(
+        APPEND,
+        {
+            "kind": kind,
+            "action": action,
+            "user_id": user_id,
+            "role": role,
+            "result": json.dumps(result or {}),
+            "links_to": links_to,
+        },
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+@pytest.fixture
+def floor(pg_server: PgServer) -> Iterator[str]:
+    """A floor's log (as its owner): supervisors S1 and sup-8 and dealers d-104 and d-105
+    registered, and one ruling by d-104."""
+    url = pg_server.fresh_url()
+    with open_log(url) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)
+        staff.add_user(log, "sup-8", "supervisor", supervisor_id="S1", supervisor_pin=PIN, pin=PIN)
+        for dealer in ("d-104", "d-105"):
+            staff.add_user(log, dealer, "dealer", supervisor_id="S1", supervisor_pin=PIN)
+    with psycopg.connect(pg_server.login(url, "d-104"), autocommit=True) as conn:
+        append_sql(conn, "d-104")
+    yield url
+    pg_server.drop(url)
+
+
+def records(url: str) -> int:
+    with open_log(url, read_only=True) as log:
+        return log.head().records or 0
+
+
+def test_a_temporary_pg_namespace_does_not_let_a_dealer_write_in_another_name(
+    pg_server: PgServer, floor: str
+) -> None:
+    """Attack 1 (critical): a dealer's login makes a temporary table `pg_namespace` (which the
+    append function's unqualified lookup found first, comparing with NULL) and appends records
+    in another dealer's and a supervisor's names, and a users row: all refused, nothing
+    written, verify still OK."""
+    before = records(floor)
+    with psycopg.connect(pg_server.login(floor, "d-104"), autocommit=True) as conn:
+        conn.execute("CREATE TEMP TABLE pg_namespace (nspowner oid, nspname name)")
+        conn.execute("GRANT SELECT ON pg_temp.pg_namespace TO PUBLIC")
+        for user_id, role in (("d-105", "dealer"), ("sup-8", "supervisor")):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="in the name of"):
+                append_sql(conn, user_id, role=role)
+        conn.execute("CREATE TEMP TABLE records (id bigint)")  # and a stand-in for the log
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="in the name of"):
+            append_sql(conn, "sup-8", kind="void", role="supervisor", action="rank", links_to=5)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT dealer.add_user(5, 'd-104', 'supervisor', true, NULL)")
+    assert records(floor) == before
+    with open_log(floor, read_only=True) as log:
+        assert verify(log).ok
+
+
+def test_db_init_closes_the_database_to_every_other_login(pg_server: PgServer) -> None:
+    """Attack 1: `dealer db init` takes TEMPORARY and CONNECT on the database from PUBLIC and
+    gives CONNECT to the product's roles: a terminal's login cannot make a temporary table,
+    and a login of no dealer role cannot connect at all."""
+    pg_server.sql("postgres", "CREATE DATABASE floor_closed ENCODING 'UTF8'")
+    url = pg_server.url("floor_closed")
+    assert cli.run("db", "init", url).exit_code == 0
+    pg_server.sql(
+        "postgres",
+        "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'stranger') "
+        'THEN CREATE ROLE "stranger" LOGIN; END IF; END $$',
+    )
+    with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+        psycopg.connect(url.replace("floor_owner@", "stranger@")).close()
+    for login, role in (("d-104", "dealer_app"), ("a-3", "dealer_auditor")):
+        with (
+            psycopg.connect(pg_server.login(url, login, role), autocommit=True) as conn,
+            pytest.raises(psycopg.errors.InsufficientPrivilege),
+        ):
+            conn.execute("CREATE TEMP TABLE pg_namespace (nspowner oid, nspname name)")
+    with open_log(pg_server.login(url, "d-104")) as log:
+        assert verify(log).ok
+
+
+def test_the_auditor_and_a_stranger_cannot_hold_up_the_floor(
+    pg_server: PgServer, floor: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack 3: the auditor's login, or one of no dealer role, cannot take the log's lock: the
+    lock function is refused, the lock row cannot be locked, and what they can take (the old
+    advisory lock, a read lock on every table) does not stall a ruling (the busy timeout is
+    made short, so a stalled ruling would fail here, not wait)."""
+    from dealer.audit import postgres
+
+    monkeypatch.setattr(postgres, "BUSY_TIMEOUT_SECONDS", 0.5)
+    auditor = pg_server.login(floor, "a-3", "dealer_auditor")
+    pg_server.sql(
+        "postgres",
+        "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'stranger') "
+        'THEN CREATE ROLE "stranger" LOGIN; END IF; END $$',
+    )
+    stranger = floor.replace("floor_owner@", "stranger@")
+    for url in (auditor, stranger):
+        with psycopg.connect(url) as holder:
+            holder.execute("SELECT pg_advisory_lock(%s)", [LOCK_KEY])
+            holder.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+            if url == auditor:  # a read lock on every table
+                holder.execute("LOCK TABLE dealer.records, dealer.log_lock IN ACCESS SHARE MODE")
+            made = cli.run("paigow", "rank", "As Ks", "--user", "d-104", "--db", floor)
+            assert made.exit_code == 0, made.output
+            holder.rollback()
+            for statement in (
+                "SELECT dealer.lock_log()",
+                "SELECT 1 FROM dealer.log_lock FOR UPDATE",
+                "SELECT 1 FROM dealer.log_lock FOR KEY SHARE",
+                "LOCK TABLE dealer.log_lock IN EXCLUSIVE MODE",
+                "LOCK TABLE dealer.records IN SHARE ROW EXCLUSIVE MODE",
+            ):
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    holder.execute(statement)
+                holder.rollback()
+    assert records(floor) == 7
+
+
+@pytest.mark.parametrize(
+    ("kind", "role", "action", "result", "says"),
+    [
+        ("void", "dealer", "rank", {}, "d-104 is not a registered supervisor"),
+        ("void", "supervisor", "rank", {}, "d-104 is registered as dealer, not supervisor"),
+        ("ruling", "supervisor", "rank", {}, "d-104 is registered as dealer, not supervisor"),
+        (
+            "user",
+            "dealer",
+            "change",
+            {"user": "d-104", "role": "supervisor", "active": True},
+            "d-104 is not a registered supervisor",
+        ),
+        (
+            "profile-change",
+            "dealer",
+            "approve",
+            {"sha256": "0" * 64},
+            "not a registered supervisor",
+        ),
+        ("paytable-change", "dealer", "approve", {"sha256": "0" * 64}, "not a registered super"),
+        ("meter", "dealer", "adjust", {"meter": "treasure", "value": "250000"}, "not a registered"),
+        ("signoff", "dealer", "rank", {}, "d-104 is not a registered supervisor"),
+        ("user", "dealer", "lock", {"user": "sup-8", "active": False}, "only disable its own"),
+    ],
+)
+def test_the_server_refuses_what_verify_would_fail(
+    pg_server: PgServer,
+    floor: str,
+    kind: str,
+    role: str,
+    action: str,
+    result: dict[str, object],
+    says: str,
+) -> None:
+    """Attack 5: a registered dealer appending, in their own name, a supervisor action (a void,
+    a sign-off, a meter adjustment), a users change making themself a supervisor, a
+    self-approved profile or pay table, a record in a role they do not hold, or a lock of
+    someone else: the server refuses each (the maker's registered, active role as the log's
+    users say), so the tool never reads one back."""
+    with (
+        psycopg.connect(pg_server.login(floor, "d-104"), autocommit=True) as conn,
+        pytest.raises(psycopg.errors.InsufficientPrivilege, match=says),
+    ):
+        append_sql(conn, "d-104", kind=kind, role=role, action=action, result=result, links_to=5)
+    assert records(floor) == 5
+
+
+def test_a_disabled_or_unregistered_maker_is_refused_by_the_server(
+    pg_server: PgServer, floor: str
+) -> None:
+    """Attack 5: an id never registered acts only as a dealer; a disabled user not at all."""
+    with open_log(floor) as log:
+        staff.change_user(log, "d-105", supervisor_id="S1", supervisor_pin=PIN, active=False)
+    with psycopg.connect(pg_server.login(floor, "d-777"), autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="not a registered super"):
+            append_sql(conn, "d-777", role="supervisor")
+        assert append_sql(conn, "d-777") == 7
+    with (
+        psycopg.connect(pg_server.login(floor, "d-105"), autocommit=True) as conn,
+        pytest.raises(psycopg.errors.InsufficientPrivilege, match="d-105 is disabled"),
+    ):
+        append_sql(conn, "d-105")
+
+
+def test_the_server_appends_nothing_after_a_head_from_the_future(
+    pg_server: PgServer, floor: str
+) -> None:
+    """Deliverable 11 (attack 12 on the floor server): a head dated 2099 (copied in by the
+    owner) would drag every later record's time; the server refuses to append after a head
+    more than 5 minutes after its clock, in one line, and writes nothing."""
+    with PostgresStorage.open(floor) as log, log.transaction() as tx:
+        row = seal(Entry(kind="ruling", user_id="d-104", role="dealer", table_id="PG-1"), tx.head())
+        row["recorded_at"] = "2099-01-01T00:00:00.000000Z"
+        tx.copy(row | {"hash": record_hash(row)})
+    login = pg_server.login(floor, "d-104")
+    refused = cli.run("paigow", "rank", "As Ks", "--user", "d-104", "--db", login)
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr.startswith("Error: could not write in the audit log ")
+    assert (
+        "the newest audit record, 6, is dated 2099-01-01T00:00:00.000000Z, more than 5 minutes "
+        "after this server's clock" in refused.stderr
+    )
+    assert refused.stderr.count("\n") == 1
+    with (
+        pytest.raises(AuditError, match="more than 5 minutes after this server's clock"),
+        open_log(login) as log,
+        log.transaction() as tx,
+    ):
+        tx.append(Entry(kind="ruling", user_id="d-104", role="dealer", table_id="PG-1"))
+    assert records(floor) == 6
