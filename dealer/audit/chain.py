@@ -54,7 +54,7 @@ drag the times of the genuine records after it."""
 def future_limit(now: str) -> str:
     """The latest time a record may be dated when the clock reads `now` (both in the stored
     form): `FUTURE_TOLERANCE` after it."""
-    return (datetime.strptime(now, _TIME_FORMAT) + FUTURE_TOLERANCE).strftime(_TIME_FORMAT)
+    return (datetime.fromisoformat(now.removesuffix("Z")) + FUTURE_TOLERANCE).strftime(_TIME_FORMAT)
 
 
 def _from_the_future(record_id: int, recorded_at: str, now: str) -> str:

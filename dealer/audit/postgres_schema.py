@@ -333,7 +333,10 @@ FUNCTIONS: tuple[Function, ...] = (
         END IF;
         bootstrap := coalesce(p_kind = '{RecordKind.USER}'
             AND NOT EXISTS (SELECT 1 FROM dealer.records x WHERE x.kind = '{RecordKind.USER}')
-            AND p_result::jsonb ->> 'user' = p_user_id, false);
+            AND p_result::jsonb ->> 'user' = p_user_id, false)
+            OR coalesce(p_kind = '{RecordKind.USER}' AND p_action = '{UserAction.RECOVER}'
+                AND session_user::text = log_owner AND p_result::jsonb ->> 'user' = p_user_id,
+                false);
         supervising := coalesce(
             (p_kind IN ({_sql_list(SUPERVISOR_ACTIONS)})
              AND NOT (p_kind = '{RecordKind.USER}' AND p_action = '{UserAction.LOCK}'))
@@ -429,7 +432,9 @@ is written so that NULL never passes it (`IS DISTINCT FROM`, `coalesce(…, fals
   an unregistered id in a role above a dealer's) and a supervisor action
   (`verify.SUPERVISOR_ACTIONS`, a meter adjustment: a users change and an approval are ones) by
   anyone but a registered supervisor — the maker as the log's users table says now; an
-  access-denied record and the bootstrap are made whoever tries, as verify has them. It also
+  access-denied record and the bootstrap are made whoever tries, as verify has them, and a
+  recovery (`user`/`recover`, its maker the supervisor it registers) by the database owner
+  only: the server cannot check the recovery key's signature, verify does. It also
   refuses to append after a head dated more than `chain.FUTURE_TOLERANCE` after the server's
   clock: no record is dragged into the future."""
 

@@ -229,7 +229,12 @@ any other record; an approval's document (its `input_text`) is bounded on its ow
 `inputs.DOCUMENT_LIMIT`, the file's own limit. The PostgreSQL server (`dealer.check_order`)
 and the SQLite file (the trigger `records_bounded`) refuse a larger record too."""
 
-APPROVAL_KINDS = (RecordKind.PROFILE_CHANGE, RecordKind.PAYTABLE_CHANGE)
+APPROVAL_KINDS = (
+    RecordKind.PROFILE_CHANGE,
+    RecordKind.PAYTABLE_CHANGE,
+    RecordKind.HOUSE_WAY_CHANGE,
+    RecordKind.COMBINATIONS_CHANGE,
+)
 """Records holding the text of the document a supervisor approved (in `input_text`)."""
 
 SIZED_FIELDS = (
