@@ -17,7 +17,7 @@ import pytest
 
 from dealer.audit import meters, open_log, staff
 from dealer.audit.meters import MeterLink
-from dealer.audit.records import Record, RecordFilter
+from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.verify import verify
 from dealer.desk import supervision
 
@@ -67,7 +67,9 @@ def approved_profile(db: Path | str, folder: Path) -> Path:
     profile.write_text(PROFILE, encoding="utf-8")
     with open_log(db) as log:
         staff.add_user(log, "S1", "supervisor", pin=PIN)
-    supervision.approve_profile(db, profile, "the floor's link", supervisor="S1", pin=PIN)
+    supervision.approve(
+        db, RecordKind.PROFILE_CHANGE, profile, "the floor's link", supervisor="S1", pin=PIN
+    )
     return profile
 
 

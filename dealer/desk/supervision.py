@@ -33,16 +33,14 @@ __all__ = [
     "Dispute",
     "DisputeOutcome",
     "MeterSet",
+    "RecordKind",
     "User",
     "Review",
     "Role",
     "UserChange",
     "add_user",
     "adjust_meter",
-    "approve_combinations",
-    "approve_house_way",
-    "approve_paytables",
-    "approve_profile",
+    "approve",
     "change_user",
     "correct_dispute",
     "list_disputes",
@@ -332,8 +330,9 @@ def adjust_meter(
     return MeterSet(made, amount, ranges[name].link)
 
 
-def approve_profile(
+def approve(
     db: LogLocation | None,
+    kind: RecordKind,
     file: Path,
     reason: str,
     *,
@@ -341,10 +340,25 @@ def approve_profile(
     pin: str,
     table_id: str = "",
 ) -> Approval:
-    """Approve a table profile for use: checked as a ruling would load it, then recorded with
-    its text and SHA-256 (which every ruling made with it carries as settings.profile_sha256).
-    A House Way file the profile names is read and checked too, and its SHA-256 recorded
-    (`house_way_file`): the approval covers that file as it is now, not as it is edited later."""
+    """Approve a rules file for use, by the approval record `kind` — a table profile, a pay-table
+    file, a House Way file (`--house-way FILE`, `rules.house_way`), an Empire combination table
+    (`--combinations FILE`): checked as a ruling would load it (`_CHECKED`), then recorded with
+    its text and SHA-256, which every ruling it decides carries (settings.profile_sha256,
+    paytables_sha256, house_way_sha256, combinations_sha256). A House Way file a profile names
+    is read and checked with it, and its SHA-256 recorded (`house_way_file`): the profile's
+    approval covers that file as it is now, not as it is edited later."""
+    what, summary, names = _CHECKED[kind](file)
+    entry, digest = _approval(kind, file, what, summary, reason, supervisor, table_id)
+    with open_desk_log(db) as log:
+        return Approval(append_supervised(log, entry, pin), digest, names)
+
+
+Checked = tuple[str, dict[str, Any], tuple[str, ...]]
+"""A rules file checked for approval: what it is (for an error naming it), what its approval
+record says it holds, and the names an answer gives it."""
+
+
+def _profile(file: Path) -> Checked:
     from dealer.games.paigow.house_way import SHIPPED, load_house_way
     from dealer.games.paigow.profile import load_profile
 
@@ -355,101 +369,39 @@ def approve_profile(
         if profile.house_way in SHIPPED
         else {"house_way_file": {"file": way.origin, "sha256": way.sha256}}
     )
-    entry, digest = _approval(
-        RecordKind.PROFILE_CHANGE,
-        file,
-        "profile",
-        {"profile": profile.name, "settings": profile.settings(), **named},
-        reason,
-        supervisor,
-        table_id,
-    )
-    with open_desk_log(db) as log:
-        return Approval(append_supervised(log, entry, pin), digest, (profile.name,))
+    summary = {"profile": profile.name, "settings": profile.settings(), **named}
+    return "profile", summary, (profile.name,)
 
 
-def approve_paytables(
-    db: LogLocation | None,
-    file: Path,
-    reason: str,
-    *,
-    supervisor: str,
-    pin: str,
-    table_id: str = "",
-) -> Approval:
-    """Approve a pay-table file for use: checked as a ruling would load it, then recorded with
-    its text and SHA-256."""
+def _paytables(file: Path) -> Checked:
     from dealer.games.paigow.paytables import load_file
 
     ids = tuple(t.id for t in load_file(file))
-    entry, digest = _approval(
-        RecordKind.PAYTABLE_CHANGE,
-        file,
-        "pay-table file",
-        {"paytables": list(ids)},
-        reason,
-        supervisor,
-        table_id,
-    )
-    with open_desk_log(db) as log:
-        return Approval(append_supervised(log, entry, pin), digest, ids)
+    return "pay-table file", {"paytables": list(ids)}, ids
 
 
-def approve_house_way(
-    db: LogLocation | None,
-    file: Path,
-    reason: str,
-    *,
-    supervisor: str,
-    pin: str,
-    table_id: str = "",
-) -> Approval:
-    """Approve a House Way file for use (`--house-way FILE`, `rules.house_way`): checked as a
-    ruling would load it, then recorded with its text and SHA-256 (which every ruling setting a
-    hand by it carries as settings.house_way_sha256)."""
+def _house_way(file: Path) -> Checked:
     from dealer.games.paigow.house_way import load_house_way
 
     way = load_house_way(str(file))
-    entry, digest = _approval(
-        RecordKind.HOUSE_WAY_CHANGE,
-        file,
-        "House Way file",
-        {"house_way": {"name": way.name, "version": way.version}},
-        reason,
-        supervisor,
-        table_id,
-    )
-    with open_desk_log(db) as log:
-        return Approval(append_supervised(log, entry, pin), digest, (f"{way.name} v{way.version}",))
+    named = {"name": way.name, "version": way.version}
+    return "House Way file", {"house_way": named}, (f"{way.name} v{way.version}",)
 
 
-def approve_combinations(
-    db: LogLocation | None,
-    file: Path,
-    reason: str,
-    *,
-    supervisor: str,
-    pin: str,
-    table_id: str = "",
-) -> Approval:
-    """Approve an Empire combination table file for use (`--combinations FILE`): checked as a
-    ruling would load it, then recorded with its text and SHA-256 (which every ruling under it
-    carries as settings.combinations_sha256)."""
+def _combinations(file: Path) -> Checked:
     from dealer.games.empire.combinations import load_table
 
     table = load_table(file)
-    entry, digest = _approval(
-        RecordKind.COMBINATIONS_CHANGE,
-        file,
-        "combination table",
-        {"combinations": {"name": table.name, "version": table.version}},
-        reason,
-        supervisor,
-        table_id,
-    )
-    with open_desk_log(db) as log:
-        name = f"{table.name} v{table.version}"
-        return Approval(append_supervised(log, entry, pin), digest, (name,))
+    named = {"name": table.name, "version": table.version}
+    return "combination table", {"combinations": named}, (f"{table.name} v{table.version}",)
+
+
+_CHECKED: dict[RecordKind, Callable[[Path], Checked]] = {
+    RecordKind.PROFILE_CHANGE: _profile,
+    RecordKind.PAYTABLE_CHANGE: _paytables,
+    RecordKind.HOUSE_WAY_CHANGE: _house_way,
+    RecordKind.COMBINATIONS_CHANGE: _combinations,
+}
 
 
 def _approval(

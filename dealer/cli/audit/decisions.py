@@ -4,7 +4,6 @@ signed by the supervisor."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -26,6 +25,8 @@ from dealer.cli.common import (
 )
 from dealer.desk import supervision
 from dealer.desk.context import LogLocation
+from dealer.desk.supervision import RecordKind as Kind
+from dealer.kernel.tuples import NamedTuple
 
 
 @app.command()
@@ -104,82 +105,76 @@ FileArgument = Annotated[Path, typer.Argument(help="The file to approve.")]
 
 
 def _approve(
-    approve: Callable[..., supervision.Approval],
+    kind: Kind,
     who: Supervisor,
     file: Path,
     reason: str,
     table_id: str | None,
     db: LogLocation | None,
 ) -> supervision.Approval:
-    return approve(db, file, reason, supervisor=who.user_id, pin=who.pin, table_id=table_id or "")
+    return supervision.approve(
+        db, kind, file, reason, supervisor=who.user_id, pin=who.pin, table_id=table_id or ""
+    )
 
 
-@app.command("approve-profile")
-@composed(who=SUPERVISOR)
-def approve_profile(
-    who: Supervisor,
-    file: FileArgument,
-    reason: ReasonOption,
-    as_json: JsonFlag = False,
-    db: DbOption = None,
-    table_id: TableOption = None,
-) -> None:
-    """Approve a table profile (house rules) for use: checked, then recorded with its SHA-256,
-    which every ruling made with it carries as settings.profile_sha256. A House Way file it
-    names (rules.house_way) is approved with it as it is now: edited later, it is refused."""
-    made, digest, (name,) = _approve(supervision.approve_profile, who, file, reason, table_id, db)
-    said = f"Profile {name} approved as record {made} (sha256 {digest})."
-    answer(as_json, {"record_id": made, "sha256": digest, "profile": name}, said)
+class _Approvable(NamedTuple):
+    """One `audit approve-…` command: the approval record it makes, how its answer names what
+    was approved (`what` in words, `key` in JSON: one name, or a list with `many`), its help."""
+
+    kind: Kind
+    command: str
+    what: str
+    key: str
+    help: str
+    many: bool = False
 
 
-@app.command("approve-paytables")
-@composed(who=SUPERVISOR)
-def approve_paytables(
-    who: Supervisor,
-    file: FileArgument,
-    reason: ReasonOption,
-    as_json: JsonFlag = False,
-    db: DbOption = None,
-    table_id: TableOption = None,
-) -> None:
-    """Approve a pay-table file for use: checked, then recorded with its SHA-256."""
-    made, digest, ids = _approve(supervision.approve_paytables, who, file, reason, table_id, db)
-    said = f"Pay tables {', '.join(ids)} approved as record {made} (sha256 {digest})."
-    answer(as_json, {"record_id": made, "sha256": digest, "paytables": list(ids)}, said)
+APPROVABLE = (
+    _Approvable(
+        Kind.PROFILE_CHANGE, "approve-profile", "Profile", "profile",
+        "Approve a table profile (house rules) for use: checked, then recorded with its "
+        "SHA-256, which every ruling made with it carries as settings.profile_sha256. A House "
+        "Way file it names (rules.house_way) is approved with it as it is now: edited later, "
+        "it is refused.",
+    ),
+    _Approvable(
+        Kind.PAYTABLE_CHANGE, "approve-paytables", "Pay tables", "paytables",
+        "Approve a pay-table file for use: checked, then recorded with its SHA-256.", many=True,
+    ),
+    _Approvable(
+        Kind.HOUSE_WAY_CHANGE, "approve-house-way", "House Way", "house_way",
+        "Approve a House Way file for use (--house-way FILE, rules.house_way): checked, then "
+        "recorded with its SHA-256, which every ruling setting a hand by it carries as "
+        "settings.house_way_sha256.",
+    ),
+    _Approvable(
+        Kind.COMBINATIONS_CHANGE, "approve-combinations", "Combination table", "combinations",
+        "Approve an Empire combination table file for use (--combinations FILE): checked, then "
+        "recorded with its SHA-256, which every ruling under it carries as "
+        "settings.combinations_sha256.",
+    ),
+)  # fmt: skip
+"""The rules files a supervisor approves, each by its own command (one way: `_approval`)."""
 
 
-@app.command("approve-house-way")
-@composed(who=SUPERVISOR)
-def approve_house_way(
-    who: Supervisor,
-    file: FileArgument,
-    reason: ReasonOption,
-    as_json: JsonFlag = False,
-    db: DbOption = None,
-    table_id: TableOption = None,
-) -> None:
-    """Approve a House Way file for use (--house-way FILE, rules.house_way): checked, then
-    recorded with its SHA-256, which every ruling setting a hand by it carries as
-    settings.house_way_sha256."""
-    made, digest, (way,) = _approve(supervision.approve_house_way, who, file, reason, table_id, db)
-    said = f"House Way {way} approved as record {made} (sha256 {digest})."
-    answer(as_json, {"record_id": made, "sha256": digest, "house_way": way}, said)
+def _approval(approvable: _Approvable) -> None:
+    """Mount the command that approves one kind of rules file."""
+
+    @app.command(approvable.command, help=approvable.help)
+    @composed(who=SUPERVISOR)
+    def approve(
+        who: Supervisor,
+        file: FileArgument,
+        reason: ReasonOption,
+        as_json: JsonFlag = False,
+        db: DbOption = None,
+        table_id: TableOption = None,
+    ) -> None:
+        made, digest, names = _approve(approvable.kind, who, file, reason, table_id, db)
+        said = f"{approvable.what} {', '.join(names)} approved as record {made} (sha256 {digest})."
+        named = list(names) if approvable.many else names[0]
+        answer(as_json, {"record_id": made, "sha256": digest, approvable.key: named}, said)
 
 
-@app.command("approve-combinations")
-@composed(who=SUPERVISOR)
-def approve_combinations(
-    who: Supervisor,
-    file: FileArgument,
-    reason: ReasonOption,
-    as_json: JsonFlag = False,
-    db: DbOption = None,
-    table_id: TableOption = None,
-) -> None:
-    """Approve an Empire combination table file for use (--combinations FILE): checked, then
-    recorded with its SHA-256, which every ruling under it carries as
-    settings.combinations_sha256."""
-    approve = supervision.approve_combinations
-    made, digest, (table,) = _approve(approve, who, file, reason, table_id, db)
-    said = f"Combination table {table} approved as record {made} (sha256 {digest})."
-    answer(as_json, {"record_id": made, "sha256": digest, "combinations": table}, said)
+for _approvable in APPROVABLE:
+    _approval(_approvable)
