@@ -119,6 +119,7 @@ def test_open_dispute_defaults_to_now(log: Storage) -> None:
         ({"table_id": ""}, AuditError, "needs the table"),
         ({"description": "  "}, AuditError, "needs a description"),
         ({"rulings": [99]}, AuditError, "no audit record 99 to dispute"),
+        ({"rulings": [1]}, AuditError, "record 1 is a user record, not a ruling: a dispute names"),
         ({"user_id": "A1"}, AccessError, "auditors read the record"),
     ],
 )
@@ -128,6 +129,16 @@ def test_open_dispute_refusals(
     before = log.head()
     with pytest.raises(error, match=message):
         open_one(log, **extra)
+    assert log.head() == before
+
+
+def test_a_dispute_names_no_other_dispute(log: Storage) -> None:
+    """A dispute of a dispute (or of any record that decided no pay) would show that record as
+    the disputed ruling in the packet."""
+    first = open_one(log)
+    before = log.head()
+    with pytest.raises(AuditError, match=f"record {first} is a dispute record, not a ruling"):
+        open_one(log, rulings=[first])
     assert log.head() == before
 
 

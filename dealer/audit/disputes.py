@@ -168,6 +168,10 @@ class Dispute:
         }
 
 
+DISPUTABLE = (RecordKind.RULING, RecordKind.OVERRIDE)
+"""The records a dispute may name: what decided a pay (a ruling, an override's decision)."""
+
+
 def open_dispute(
     storage: Storage,
     *,
@@ -215,8 +219,14 @@ def open_dispute(
     )
     with storage.transaction() as tx:
         for ruling_id in rulings:
-            if tx.record(ruling_id) is None:
+            found = tx.record(ruling_id)
+            if found is None:
                 raise AuditError(f"there is no audit record {ruling_id} to dispute")
+            if found.kind not in DISPUTABLE:
+                raise AuditError(
+                    f"record {ruling_id} is a {found.kind} record, not a ruling: a dispute names "
+                    "the rulings in question (or the overrides that replaced them)"
+                )
         return users.append_checked(tx, entry)
 
 
