@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from log_reads import records
 
+from dealer.cli.streams import WIDTH_LIMIT
+
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "As Kd 9c 7h 5s 3d JK"
 DEALER = [str(Path(sys.executable).with_name("dealer"))]
@@ -193,3 +195,22 @@ def test_a_signal_after_the_ruling_is_recorded_and_shown_changes_nothing(tmp_pat
     (ruling,) = _rulings(tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.endswith(f"ruling #{ruling} recorded\n")
+
+
+@pytest.mark.parametrize("columns", ["10000000", "401", "abc", "0", "-5", "٣٠"])
+def test_help_is_drawn_within_the_width_limit_whatever_columns_says(
+    tmp_path: Path, columns: str
+) -> None:
+    """`COLUMNS=10000000` made `paigow settle --help` take 16 s and 330 MB of spaces."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEALER_")}
+    done = subprocess.run(
+        [*DEALER, "paigow", "settle", "--help"],
+        capture_output=True,
+        text=True,
+        env={**env, "COLUMNS": columns, "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+        timeout=120,
+    )
+    widths = [len(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and "Usage: dealer paigow settle" in done.stdout
+    assert 0 < max(widths) <= WIDTH_LIMIT

@@ -95,8 +95,22 @@ class _ClosedInput(io.TextIOBase):
         raise StreamError("standard input is closed")
 
 
+WIDTH_LIMIT = 400
+"""The widest a line of help or of a table is drawn, whatever `COLUMNS` says (a width of ten
+million made one `--help` take 16 s and 330 MB of spaces)."""
+
+
 def guard() -> None:
-    """Put the stand-ins in place of the standard streams (see the module's docstring)."""
+    """Put the stand-ins in place of the standard streams (see the module's docstring), and
+    bound the terminal width the environment gives (`COLUMNS`: decimal digits, at most
+    `WIDTH_LIMIT`; anything else, zero included, is dropped and the terminal asked)."""
+    columns = os.environ.get("COLUMNS")
+    if columns is not None:
+        digits = columns.isascii() and columns.isdigit() and 0 < len(columns) <= 6
+        if not digits or int(columns) == 0:
+            del os.environ["COLUMNS"]
+        elif int(columns) > WIDTH_LIMIT:
+            os.environ["COLUMNS"] = str(WIDTH_LIMIT)
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     if sys.stdin is None:
