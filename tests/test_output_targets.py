@@ -98,3 +98,61 @@ def test_an_output_beside_the_log_is_written(log: Path, output: str) -> None:
     result = run(*OUTPUTS[output](to), "--db", str(log), whole=True)
     assert result.exit_code == 0, result.output
     assert to.stat().st_size > 0
+
+
+def _records(log: Path) -> int:
+    verified = run("audit", "verify", "--db", str(log), whole=True)
+    return int(verified.stdout.split()[1])
+
+
+CHECKPOINT = ("audit", "checkpoint", *SUPERVISOR)
+
+
+@pytest.mark.parametrize("target", ["fifo", "device"])
+def test_a_checkpoint_line_that_cannot_be_kept_records_nothing(log: Path, target: str) -> None:
+    """A FIFO nobody reads held the command for ever after its record was added; a device that
+    refuses the line (/dev/full) left a record whose line was never kept."""
+    to = log.with_name("kept.chk")
+    if target == "fifo":
+        os.mkfifo(to)
+    else:
+        to = Path("/dev/full")
+    result = run(*CHECKPOINT, "-o", str(to), "--db", str(log), whole=True)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"Error: cannot write the checkpoint to {to}: it is not a regular file (a FIFO, a "
+        "device or a socket)\n",
+    )
+    assert _records(log) == 5
+
+
+def test_a_checkpoint_whose_line_is_not_synced_is_not_recorded(
+    log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line is written and synced before the record is committed, or the record goes."""
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    to = log.with_name("kept.chk")
+    result = run(*CHECKPOINT, "-o", str(to), "--db", str(log), whole=True)
+    monkeypatch.undo()
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"Error: cannot write {to}: No space left on device; the checkpoint was not recorded\n",
+    )
+    assert _records(log) == 5
+
+
+def test_a_checkpoint_line_never_joins_an_unfinished_last_line(log: Path) -> None:
+    to = log.with_name("kept.chk")
+    first = run(*CHECKPOINT, "-o", str(to), "--db", str(log), whole=True)
+    assert first.exit_code == 0, first.output
+    to.write_text(to.read_text().rstrip("\n"))  # a line edited by hand, its newline lost
+    second = run(*CHECKPOINT, "-o", str(to), "--db", str(log), whole=True)
+    assert second.exit_code == 0, second.output
+    lines = to.read_text().splitlines()
+    assert [line.split(":")[0] for line in lines] == ["6", "7"]
+    verified = run("audit", "verify", "--checkpoint", str(to), "--db", str(log), whole=True)
+    assert verified.exit_code == 0 and "2 checkpoint" in verified.stdout, verified.stdout

@@ -3,6 +3,7 @@ records that refer to it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dealer.audit import users
@@ -26,11 +27,19 @@ def append(storage: Storage, entry: Entry) -> int:
         return users.append_checked(tx, entry)
 
 
-def checkpoint(storage: Storage, user_id: str, pin: str, *, table_id: str = "") -> Checkpoint:
+def checkpoint(
+    storage: Storage,
+    user_id: str,
+    pin: str,
+    *,
+    table_id: str = "",
+    keep: Callable[[Checkpoint], None] | None = None,
+) -> Checkpoint:
     """Record a checkpoint made by `user_id`, an active supervisor or auditor whose `pin` opens
     their key (it is signed like a supervisor action; a refusal is recorded as one is), and
     return the count and head hash *including* that record, to keep outside the database
-    (e.g. at shift close)."""
+    (e.g. at shift close). `keep` is given that line before the record is committed (to write
+    it outside): if it raises, the checkpoint is not recorded."""
 
     def record(tx: WriteTransaction, user: User) -> Checkpoint:
         before = tx.head()
@@ -44,7 +53,10 @@ def checkpoint(storage: Storage, user_id: str, pin: str, *, table_id: str = "") 
                 explanation=[f"Checkpoint after record {before.records}"],
             )
         )
-        return tx.head()
+        made = tx.head()
+        if keep is not None:
+            keep(made)
+        return made
 
     return supervised(
         storage,

@@ -248,19 +248,50 @@ def copy(source: LogLocation, target: LogLocation) -> Copied:
 def checkpoint(desk: Desk, pin: str, output: Path | None = None) -> Checkpoint:
     """Record a checkpoint by the desk's user (an active supervisor or auditor, `pin` theirs:
     it is signed) at its table; the count and head hash including it, also appended as an
-    `N:HASH` line to `output` when given (a file kept outside). A file that cannot be written
-    (in a missing folder, or a folder) is refused before any record."""
-    if output is not None and (output.is_dir() or not output.parent.is_dir()):
-        why = "it is a folder" if output.is_dir() else f"there is no folder {output.parent}"
-        raise DealerError(f"cannot write the checkpoint to {output}: {why}")
+    `N:HASH` line to `output` when given (a file kept outside). The line is written and synced
+    before the record is committed: if it cannot be written, the checkpoint is not recorded. A
+    file that cannot be written to (in a missing folder, a folder, a FIFO or a device, the log
+    itself) is refused before anything is done; a file whose last line has no newline gets one
+    first, so that two lines are never glued."""
     if output is not None:
-        refuse_log_target(output, desk.db)
-    with open_desk_log(desk.db) as log:
-        made = entries.checkpoint(log, desk.user, pin, table_id=desk.table)
-    if output is not None:
+        _checkpoint_file(output, desk.db)
+
+    def keep(made: Checkpoint) -> None:
+        if output is None:
+            return
         try:
             with _private(output, os.O_APPEND) as out:
-                out.write(f"{made}\n")
+                out.write(("\n" if _ends_unfinished(output) else "") + f"{made}\n")
+                out.flush()
+                os.fsync(out.fileno())
         except OSError as exc:
-            raise DealerError(f"cannot write {output}: {exc.strerror}") from None
-    return made
+            raise DealerError(
+                f"cannot write {output}: {exc.strerror}; the checkpoint was not recorded"
+            ) from None
+
+    with open_desk_log(desk.db) as log:
+        return entries.checkpoint(log, desk.user, pin, table_id=desk.table, keep=keep)
+
+
+def _checkpoint_file(output: Path, db: LogLocation | None) -> None:
+    """DealerError unless `output` can take a checkpoint line: a regular file, or none yet in a
+    folder that exists; never the log (`refuse_log_target`)."""
+    why = None
+    if output.is_dir():
+        why = "it is a folder"
+    elif not output.parent.is_dir():
+        why = f"there is no folder {output.parent}"
+    elif output.exists() and not output.is_file():
+        why = "it is not a regular file (a FIFO, a device or a socket)"
+    if why is not None:
+        raise DealerError(f"cannot write the checkpoint to {output}: {why}")
+    refuse_log_target(output, db)
+
+
+def _ends_unfinished(path: Path) -> bool:
+    """Whether the file at `path` has text after its last newline."""
+    with open(path, "rb") as existing:
+        if existing.seek(0, os.SEEK_END) == 0:
+            return False
+        existing.seek(-1, os.SEEK_END)
+        return existing.read(1) != b"\n"
