@@ -264,6 +264,17 @@ def time(text: str, *, end_of_day: bool = False) -> str:
         ) from None
 
 
+def time_range(since: str | None, until: str | None) -> tuple[str | None, str | None]:
+    """`--since` and `--until` as typed, as the stored UTC forms of the range [since, until)
+    (`time`; a date alone as `until` covers that whole day), each None when not given; a
+    range whose start is not before its end is refused, as every command reads one."""
+    start = time(since) if since else None
+    end = time(until, end_of_day=True) if until else None
+    if start is not None and end is not None and start >= end:
+        raise DealerError(f"--since {quoted(since)} is not before --until {quoted(until)}")
+    return start, end
+
+
 KiB = 1024
 MiB = 1024 * KiB
 

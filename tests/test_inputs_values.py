@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+from cli import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -249,3 +251,26 @@ def test_anything_but_a_json_object_is_refused(typed: str) -> None:
     with pytest.raises(DealerError) as refused:
         inputs.json_object(typed, "--result")
     assert str(refused.value) == "--result must be a JSON object, e.g. '{\"winner\": 1}'"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("audit", "list"),
+        ("audit", "search", "--table", "PG-1"),
+        ("shift", "summary", "--table", "PG-1"),
+    ],
+    ids=" ".join,
+)
+@pytest.mark.parametrize(
+    ("since", "until"), [("2026-05-10", "2026-05-09"), ("2026-05-09T12:00", "2026-05-09T12:00")]
+)
+def test_a_time_range_that_ends_before_it_starts_is_refused_by_every_command(
+    tmp_path: Path, args: tuple[str, ...], since: str, until: str
+) -> None:
+    """`audit list` answered "No records" where `shift summary` refused: one reading of a range."""
+    result = run(*args, "--since", since, "--until", until, "--db", str(tmp_path / "a.sqlite"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"Error: --since '{since}' is not before --until '{until}'\n",
+    )

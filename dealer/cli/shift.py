@@ -14,9 +14,7 @@ from dealer.cli.common import HOUSE, DbOption, JsonFlag, composed
 from dealer.cli.render import table as text_table
 from dealer.desk.context import HouseRules
 from dealer.desk.shift import WAGER_TYPES, ShiftSummary, shift_summary
-from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money
-from dealer.kernel.text import quoted
 
 app = typer.Typer(help="Shift reports for a table, from the audit log.", no_args_is_help=True)
 
@@ -308,10 +306,7 @@ def summary(
     voids of one table over a time range; then the shift close: the checkpoint line (record
     count and head hash) to keep outside the log, which `dealer audit verify --checkpoint`
     checks the log against later."""
-    start = inputs.time(since) if since else None
-    end = inputs.time(until, end_of_day=True) if until else None
-    if start is not None and end is not None and start >= end:
-        raise DealerError(f"--since {quoted(since)} is not before --until {quoted(until)}")
+    start, end = inputs.time_range(since, until)
     result = shift_summary(db, inputs.table_id(table), since=start, until=end, house=house)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))

@@ -62,6 +62,7 @@ def _filter(
     until: str | None,
     patron: str | None,
 ) -> RecordFilter:
+    start, end = inputs.time_range(since, until)
     return RecordFilter(
         ids=tuple(inputs.record_id(i) for i in ids or ()),
         table_id=inputs.table_id(table_id) if table_id else None,
@@ -71,8 +72,8 @@ def _filter(
         kind=kind,
         action=action,
         links_to=inputs.record_id(links_to, "--links-to record") if links_to is not None else None,
-        since=inputs.time(since) if since else None,
-        until=inputs.time(until, end_of_day=True) if until else None,
+        since=start,
+        until=end,
         patron=inputs.patron_id(patron) if patron is not None else None,
     )
 

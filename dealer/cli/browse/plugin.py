@@ -225,14 +225,15 @@ class DealerPlugin:
             return await self._page(datasette, request, "seat", values)
         try:
             by_patron = patron is not None
+            start, end = inputs.time_range(since, until)
             flt = RecordFilter(
                 table_id=inputs.table_id(table) if table is not None or not by_patron else None,
                 seat=inputs.seat(seat or "", records.ANY_GAME_SEATS)
                 if seat is not None or not by_patron
                 else None,
                 patron=inputs.patron_id(patron) if by_patron else None,
-                since=inputs.time(since) if since else None,
-                until=inputs.time(until, end_of_day=True) if until else None,
+                since=start,
+                until=end,
             )
             found = browse.with_status(self.db, flt)
         except DealerError as exc:
@@ -288,8 +289,7 @@ class DealerPlugin:
         if table is None:
             return await self._page(datasette, request, "shift", values)
         try:
-            start = inputs.time(since) if since else None
-            end = inputs.time(until, end_of_day=True) if until else None
+            start, end = inputs.time_range(since, until)
             summary = shift.shift_summary(self.db, inputs.table_id(table), since=start, until=end)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 400)
