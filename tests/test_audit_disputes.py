@@ -120,6 +120,11 @@ def test_open_dispute_defaults_to_now(log: Storage) -> None:
         ({"description": "  "}, AuditError, "needs a description"),
         ({"rulings": [99]}, AuditError, "no audit record 99 to dispute"),
         ({"rulings": [1]}, AuditError, "record 1 is a user record, not a ruling: a dispute names"),
+        (
+            {"occurred_at": "9000-01-01T00:00:00.000000Z"},
+            AuditError,
+            "a dispute is of something that happened: 9000-01-01T00:00:00.000000Z is after",
+        ),
         ({"user_id": "A1"}, AccessError, "auditors read the record"),
     ],
 )

@@ -34,6 +34,7 @@ from dealer.audit.authority import (
     countersigner,
     supervised,
 )
+from dealer.audit.chain import future_limit
 from dealer.audit.entries import first_link
 from dealer.audit.records import (
     Entry,
@@ -185,12 +186,18 @@ def open_dispute(
     rulings: Sequence[int] = (),
 ) -> int:
     """Open a dispute (any dealer or supervisor may); return its id. `occurred_at` is the
-    stored UTC form, default now."""
+    stored UTC form, default now; never later than the clock's `chain.FUTURE_TOLERANCE`."""
     if not table_id:
         raise AuditError("a dispute needs the table it happened at")
     if not description.strip():
         raise AuditError("a dispute needs a description of what is disputed")
-    occurred_at = occurred_at or utc_now()
+    now = utc_now()
+    occurred_at = occurred_at or now
+    if occurred_at > future_limit(now):
+        raise AuditError(
+            f"a dispute is of something that happened: {occurred_at} is after this clock's "
+            f"time ({now})"
+        )
     where = f"table {table_id}" + (f" seat {seat}" if seat is not None else "")
     lines = [f"Dispute at {where}, {occurred_at}: {description}"]
     if parties:
