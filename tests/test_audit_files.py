@@ -292,3 +292,18 @@ def test_an_existing_checkpoint_file_is_appended_to(logged: Path) -> None:
     )
     assert kept.read_text().splitlines()[1].startswith("3:")
     assert mode(kept) == 0o640  # the file kept outside is the person's: its mode is theirs
+
+
+@pytest.mark.parametrize("command", [("paigow", "set", "As Kd 9c 7h 5s 3d JK"), ("audit", "list")])
+def test_sqlite_s_in_memory_name_is_refused_and_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
+) -> None:
+    """`--db :memory:` was refused only after an empty file of that name was made."""
+    monkeypatch.chdir(tmp_path)
+    result = cli.run(*command, "--db", ":memory:")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: the audit log ':memory:' would be SQLite's in-memory database, which keeps "
+        "nothing: name the log's file (or a postgresql:// URL)\n",
+    )
+    assert list(tmp_path.iterdir()) == []

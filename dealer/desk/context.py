@@ -37,7 +37,13 @@ PostgreSQL database (a `postgresql://` URL: see `location`)."""
 
 def location(db: LogLocation) -> LogLocation:
     """`db` as the log's place: a `postgresql://` (or `postgres://`) URL kept as text, anything
-    else a file path."""
+    else a file path; never SQLite's in-memory name (`:memory:`, or nothing), which would
+    record into nothing."""
+    if str(db).strip() in ("", ":memory:"):
+        raise AuditError(
+            f"the audit log {str(db)!r} would be SQLite's in-memory database, which keeps "
+            "nothing: name the log's file (or a postgresql:// URL)"
+        )
     text = str(db).strip() if isinstance(db, str) else db
     return text if is_postgres_url(text) else Path(db)
 
