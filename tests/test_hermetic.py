@@ -3,14 +3,14 @@ CI and the docs work in a fresh clone with nothing beside it (the suite once rea
 examples from a folder beside the checkout, and a fresh clone stopped at collection).
 
 `outside` finds each path in a file's text that leaves the repository:
-* one that climbs above the root with `..` (`../shared`, `ROOT / ".."`): counted from the root
+* one that climbs above the root with `..` (`../design`, `ROOT / ".."`): counted from the root
   in code and commands (they run there), from the file's own folder in Markdown (a link);
 * one that climbs above the root from `__file__` (`Path(__file__).parents[2]` in `tests/`, or
   one `.parent` too many);
 * an absolute path into a machine's own folders (`/work`, `/root`, `/home`, …); the system's
   paths a package installs (`/usr/bin/chromium`, `/usr/lib/postgresql`) are any Debian's;
 * a relative path whose first folder the repository does not have, naming a file two folders
-  down (`shared/reference/notes.md`: a folder beside the checkout).
+  down (`design/reference/notes.md`: a folder beside the checkout).
 
 Every text file is read, except this one (its examples are the planted cases), what Python,
 the tools and the program make (caches, virtual environments, `build/`, `logs/`) and `.git`."""
@@ -62,19 +62,19 @@ def test_outside_finds_each_way_out_and_nothing_else() -> None:
     test, doc = PurePosixPath("tests/test_x.py"), PurePosixPath("docs/x.md")
     engine = PurePosixPath("dealer/games/paigow/x.py")
     planted = {
-        'open("../shared/reference/examples.tsv")': (test, ["../"]),
-        'Path(__file__).parents[2] / "shared"': (test, ["__file__).parents[2]"]),
+        'open("../design/reference/examples.tsv")': (test, ["../"]),
+        'Path(__file__).parents[2] / "design"': (test, ["__file__).parents[2]"]),
         "Path(__file__).resolve().parent.parent.parent": (
             test,
             ["__file__).resolve().parent.parent.parent"],
         ),
-        'ROOT / ".." / "shared"': (test, ['".."']),
+        'ROOT / ".." / "design"': (test, ['".."']),
         "see [the notes](../../notes.md)": (doc, ["../../"]),
         'DATA = "/work/main/tests/data"': (test, ["/work"]),
         "cache under /root/.cache/dealer": (doc, ["/root"]),
-        "(as the project reads it, shared/reference/house-ways.md)": (
+        "(as the project reads it, design/reference/house-ways.md)": (
             engine,
-            ["shared/reference/house-ways.md"],
+            ["design/reference/house-ways.md"],
         ),
     }
     for text, (where, expected) in planted.items():
