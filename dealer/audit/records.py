@@ -237,20 +237,8 @@ APPROVAL_KINDS = (
 )
 """Records holding the text of the document a supervisor approved (in `input_text`)."""
 
-SIZED_FIELDS = (
-    "kind",
-    "game",
-    "action",
-    "table_id",
-    "user_id",
-    "role",
-    "input_text",
-    "cards",
-    "result",
-    "explanation",
-    "settings",
-    "reason",
-)
+_FIXED_SIZE = ("id", "recorded_at", "seat", "links_to", "software_version", "prev_hash", "hash")
+SIZED_FIELDS = tuple(name for name in STORED_FIELDS if name not in _FIXED_SIZE)
 """The text fields a record's maker gives, which `RECORD_LIMIT` bounds (the number, time,
 software version and hashes have their own fixed size)."""
 

@@ -37,7 +37,9 @@ def collector_paused() -> Iterator[None]:
 def _stopped_loading(message: str, status: int) -> None:
     """A signal while the command was still loading: nothing was done; say so in one line."""
     if "--json" in sys.argv[1:]:
-        line = f'{{"error": "{message}", "exit": {status}}}'
+        import json
+
+        line = json.dumps({"error": message, "exit": status})
     else:
         line = f"Error: {message}"
     if sys.stderr is not None:
