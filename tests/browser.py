@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cli import run
+from cli import ok
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -38,8 +38,7 @@ ADDRESS = re.compile(r"(http://127\.0\.0\.1:\d+)/-/dealer ")
 
 
 def _ok(*args: str) -> None:
-    result = run(*args, whole=True)
-    assert result.exit_code == 0, result.output
+    ok(*args, whole=True)
 
 
 def demo_log(path: Path | str) -> None:

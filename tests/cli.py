@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from typing import Any
 
 import typer
 from typer.testing import CliRunner, Result
@@ -38,3 +39,10 @@ def run(
     words = [group, *args] if group is not None else list(args)
     app = _app(None if whole else words[0])
     return CliRunner().invoke(app, words, input=stdin, env=env, prog_name=prog_name)
+
+
+def ok(*args: str, **options: Any) -> Result:
+    """`run`, which must succeed: its output is shown if it does not."""
+    result = run(*args, **options)
+    assert result.exit_code == 0, result.output
+    return result

@@ -15,7 +15,6 @@ from pathlib import Path
 import cli
 import pytest
 from log_reads import use
-from typer.testing import Result
 
 from dealer.audit import open_log
 from dealer.audit.records import RecordFilter
@@ -24,14 +23,9 @@ from dealer.games.paigow.pay import BONUSES
 from dealer.games.paigow.profile import load_profile
 
 run = functools.partial(cli.run, whole=True)
+ok = functools.partial(cli.ok, whole=True)
 PIN = "lantern-2468"
 SETTLE = ("--dealer", "As Kd 9c 7h 5s 3d 2c", "--player", "Js Jd Jc Jh 8s 5d 3h")
-
-
-def ok(*args: str) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result
 
 
 @pytest.fixture(scope="module")

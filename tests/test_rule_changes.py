@@ -16,15 +16,10 @@ from log_reads import untouched
 from typer.testing import Result
 
 run = functools.partial(cli.run, whole=True)
+ok = functools.partial(cli.ok, whole=True)
 PIN = "lantern-2468"
 SUP = ("--supervisor", "sup-7", "--pin", PIN)
 ROYAL = "As Ks Qs Js Ts"
-
-
-def ok(*args: str) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result
 
 
 def records(db: Path) -> int:

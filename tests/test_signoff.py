@@ -11,19 +11,13 @@ from typing import Any
 
 import cli
 import pytest
-from typer.testing import Result
 
 run = functools.partial(cli.run, whole=True)
+ok = functools.partial(cli.ok, whole=True)
 PIN = "lantern-2468"
 SUP = ("--supervisor", "sup-7", "--pin", PIN)
 DEALER_PAIR = "2s 2d 4c 6h 8s 9d Jc"
 FOUR_KINGS = "Ks Kd Kc Kh As Ad 3h"
-
-
-def ok(*args: str) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result
 
 
 def settle(wager: str, *extra: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import shipped_documents
 
 run = functools.partial(cli.run, whole=True)
+ok = functools.partial(cli.ok, whole=True)
 PIN = "signal-9876"
 SUP = ("--supervisor", "sup-1", "--pin", PIN)
 SHIPPED_WAY = Path(house_way.__file__).parent / "house_ways" / "trump-plaza.yaml"
@@ -33,12 +34,6 @@ PAIR = "Ks Kd 9c 7h 5s 3d 2c"
 """One pair: trump-plaza's clause 2 plays 9-7 low; the copy's, 7-5."""
 SETTLE = ("paigow", "settle", "--dealer", "As Qd Tc 8h 6s 4d 3c", "--player", PAIR, "--wager", "25")
 AT = ("--user", "d-104", "--table", "PG-1")
-
-
-def ok(*args: str) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result
 
 
 def refused(result: Result) -> str:

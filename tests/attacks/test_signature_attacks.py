@@ -30,16 +30,11 @@ from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import DealerError
 
 run = functools.partial(cli.run, whole=True)
+ok = functools.partial(cli.ok, whole=True)
 PIN7 = "lantern-2468"
 PIN9 = "harbor-1357"
 SUP7 = ("--supervisor", "sup-7", "--pin", PIN7)
 ROYAL = "As Ks Qs Js Ts"
-
-
-def ok(*args: str) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result
 
 
 def verified(*checkpoints: str) -> dict[str, Any]:
