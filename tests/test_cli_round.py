@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from cli import run
 
 from dealer.audit import open_log
@@ -48,7 +49,7 @@ def test_round_file_json(db: Path | str) -> None:
 
 
 def test_invalid_round_is_one_error_and_nothing_logged(db: Path | str) -> None:
-    result = run("round", str(ROUNDS / "invalid.yaml"))
+    result = run("round", str(ROUNDS / "invalid.yaml"), "--table", "PG-1")
     assert result.exit_code == 1
     assert result.stderr == (
         "Error: the round has 4 problems: seat 1: duplicate card As (also in the dealer's hand);"
@@ -124,6 +125,8 @@ def test_settle_with_every_bonus_wager(db: Path | str) -> None:
         "--insurance-on-dealer",
         "--progressive-treasure",
         "1",
+        "--table",
+        "PG-3",
         "--json",
     )
     assert result.exit_code == 0, result.output
@@ -149,6 +152,8 @@ def test_settle_refuses_a_wager_over_the_limit(db: Path | str) -> None:
         "25",
         "--progressive-treasure",
         "50",
+        "--table",
+        "PG-3",
     )
     assert result.exit_code == 1
     assert result.stderr == (
@@ -192,3 +197,88 @@ def test_a_demo_refuses_a_table(db: Path | str) -> None:
         "(leave out --table)\n"
     )
     assert count(db) == 0
+
+
+NO_TABLE = {"DEALER_TABLE": None}
+SETTLE = (
+    "paigow",
+    "settle",
+    "--dealer",
+    "As Kd 9c 7h 5s 3d 2c",
+    "--player",
+    "Js Jd Jc Jh 8s 5d 3h",
+)
+
+
+@pytest.mark.parametrize("progressive", [w.terms.option for w in Wager if w.progressive])
+def test_a_progressive_wager_with_no_table_named_is_refused(
+    db: Path | str, progressive: str
+) -> None:
+    """A progressive wager is paid from a table's meters: with no table named it is refused in
+    one line saying how to name it, and nothing is written (no meter of a made-up table)."""
+    result = run(*SETTLE, "--wager", "25", progressive, "1", env=NO_TABLE)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.endswith(
+        "wager is paid at a table's progressive meters: name the table with --table ID "
+        "(or DEALER_TABLE)\n"
+    )
+    assert count(db) == 0 and count(db, "meter") == 0
+
+
+def test_a_settle_without_a_progressive_wager_names_no_table(db: Path | str) -> None:
+    """A ruling that moves no meter may go without a table: recorded with none, no meter
+    written; with a table named, at that table."""
+    ok_ = run(*SETTLE, "--wager", "25", "--treasure", "5", "--json", env=NO_TABLE)
+    assert ok_.exit_code == 0, ok_.output
+    assert json.loads(ok_.stdout)["total_net"] == 112.5
+    assert [record.table_id for record in records(db, kind="ruling")] == [""]
+    assert count(db, "meter") == 0
+    at_table = run(*SETTLE, "--wager", "25", "--table", "PG-2")
+    assert at_table.exit_code == 0, at_table.output
+    assert [record.table_id for record in records(db, kind="ruling")] == ["", "PG-2"]
+
+
+def test_a_round_names_its_table(db: Path | str, tmp_path: Path) -> None:
+    """A round settles at a table's meters: with no `table:` in the file and no --table (nor
+    DEALER_TABLE) it is refused in one line; the file's table or --table is recorded."""
+    text = (ROUNDS / "envy_and_progressives.yaml").read_text(encoding="utf-8")
+    untabled = tmp_path / "round.yaml"
+    untabled.write_text(
+        "\n".join(line for line in text.splitlines() if not line.startswith("table:")) + "\n",
+        encoding="utf-8",
+    )
+    refused = run("round", str(untabled), env=NO_TABLE)
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (
+        1,
+        "",
+        "Error: a round settles at a table's progressive meters: name the table with --table ID "
+        "(or DEALER_TABLE), or table: in the round file\n",
+    )
+    assert count(db) == 0 and count(db, "meter") == 0
+    played = run("round", str(untabled), "--json", env={"DEALER_TABLE": "PG-6"})
+    assert played.exit_code == 0, played.output
+    assert json.loads(played.stdout)["table"] == "PG-6"
+    assert {record.table_id for record in records(db)} == {"PG-6"}
+
+
+def test_a_log_holding_the_old_made_up_table_still_reads_and_verifies(db: Path | str) -> None:
+    """Logs written before every ruling named its table hold rounds and meters at a table
+    `unassigned`: they read, search and verify as any other table's."""
+    from dealer.desk.context import Desk
+    from dealer.desk.paigow import record_round
+    from dealer.games.paigow.profile import load_profile
+
+    text = (ROUNDS / "envy_and_progressives.yaml").read_text(encoding="utf-8")
+    raw = yaml.safe_load(text)
+    del raw["table"]
+    old = Desk(db, "d-104", "unassigned")  # as the desk recorded a round with no table named
+    record_round(old, load_profile(None, ()), raw, text)
+    assert {record.table_id for record in records(db)} == {"unassigned"}
+    verified = run("audit", "verify", "--json")
+    assert verified.exit_code == 0 and json.loads(verified.stdout)["ok"] is True
+    listed = run("audit", "search", "--table", "unassigned", "--json")
+    assert listed.exit_code == 0, listed.output
+    assert "unassigned" in listed.stdout
+    meter = run("audit", "meter", "show", "progressive_treasure", "--table", "unassigned")
+    assert meter.exit_code == 0, meter.output

@@ -15,7 +15,7 @@ from dealer.cli.console import LINE_LIMIT
 from dealer.kernel.text import QUOTE_LIMIT
 
 SESSIONS = {
-    "table": ["table"],
+    "table": ["table", "--table", "PG-1"],
     "hyrule": ["hyrule", "game", "--players", "2", "--seed", "1"],
     "genpoker": ["genpoker", "draw", "--players", "2", "--seed", "1"],
     "empire": ["empire", "hand", "--players", "2", "--seed", "1"],

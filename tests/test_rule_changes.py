@@ -173,8 +173,9 @@ def test_a_settle_and_a_round_need_the_supervisor_too(approved: Path) -> None:
     )
     assert settings_of(ok(*settle, *SUP, "--json"))["rule_changes_approved_by"] == "sup-7"
     table = run(
-        "table", "--profile", "house.yaml", "--rule", "foul=reset", "--user", "d-1", stdin=""
-    )
+        "table", "--profile", "house.yaml", "--rule", "foul=reset", "--user", "d-1",
+        "--table", "PG-1", stdin="",
+    )  # fmt: skip
     assert (table.exit_code, table.stderr) == (
         1,
         "Error: --rule changes the table profile house: a supervisor approves the change "

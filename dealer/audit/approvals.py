@@ -118,7 +118,8 @@ def check_documents(reads: Reads, table_id: str, settings: Mapping[str, Any]) ->
             if any(file.get("sha256") == digest for file in named):
                 continue  # the file the approved profile names, as it was approved
             _refuse_edited(named, settings, digest)
+        where = f"for table {table_id}" if table_id else "for every table (no table is named)"
         raise AccessError(
-            f"the {what} (sha256 {digest[:12]}…) is not approved for table {table_id}:"
+            f"the {what} (sha256 {digest[:12]}…) is not approved {where}:"
             f" a supervisor approves its file with 'dealer audit {_COMMAND[kind]} FILE'"
         )

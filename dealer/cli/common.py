@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 import typer
 
 from dealer.cli.streams import StreamError
-from dealer.desk.context import UNASSIGNED_TABLE, HouseRules, desk_for, own_table_desk
+from dealer.desk.context import HouseRules, desk_for, own_table_desk
 from dealer.desk.recording import Recorded, rule_lines
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import Ruling
@@ -20,8 +20,11 @@ from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.desk.live import Live, Said
+    from dealer.kernel.replies import Reply
 
 R = TypeVar("R")
+Answer = TypeVar("Answer", bound="Reply")
+"""A live session's reply (`kernel.replies.Reply`)."""
 
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="One JSON object on stdout (JSON Lines with --batch).")
@@ -99,7 +102,9 @@ def emit_said(said: Said[Any], event: str, as_json: bool, human: Callable[[Rulin
         emit(said.ruling, said.ruling_id, False, human)
 
 
-def run_turns(session: Live[Any, R], show: Callable[[Said[R]], None], as_json: bool) -> None:
+def run_turns(
+    session: Live[Any, Answer], show: Callable[[Said[Answer]], None], as_json: bool
+) -> None:
     """Run a live session in which the seats act one at a time (`kernel.turns.SeatTurns`) line
     by line (`Console`), each step shown by `show`; with `--json`, a refused line's `Error:` is
     followed by an `error` event naming the seat to act (from 1), the line and why."""
@@ -111,7 +116,7 @@ def run_turns(session: Live[Any, R], show: Callable[[Said[R]], None], as_json: b
             seat = None if index is None else index + 1
             emit_event("error", seat=seat, input=text, error=str(exc))
 
-    console: Console[Said[R]] = Console(as_json)
+    console: Console[Said[Answer]] = Console(as_json)
     console.run(session, show, refused)
 
 
@@ -183,7 +188,7 @@ def option(name: str, annotation: Any, default: Any = None) -> inspect.Parameter
     )
 
 
-def _desk(default_table: str, own_table: str | None) -> Composite:
+def _desk(own_table: str | None) -> Composite:
     if own_table is not None:
         return Composite(
             (option("db", DbOption), option("user", UserOption), option("table", OwnTableOption)),
@@ -191,7 +196,7 @@ def _desk(default_table: str, own_table: str | None) -> Composite:
         )
     return Composite(
         (option("db", DbOption), option("user", UserOption), option("table", TableOption)),
-        lambda db, user, table: desk_for(db, user, table, default_table=default_table),
+        lambda db, user, table: desk_for(db, user, table),
     )
 
 
@@ -330,7 +335,6 @@ INPUTS = Composite(
 
 def at_desk(
     *,
-    default_table: str = UNASSIGNED_TABLE,
     own_table: str | None = None,
     analysis: bool = False,
     **more: Composite | Callable[[], Composite],
@@ -344,7 +348,7 @@ def at_desk(
 
     def wrap(command: Callable[..., R]) -> Callable[..., R]:
         names = inspect.signature(command).parameters
-        chosen = {"desk": _desk(default_table, own_table)} if "desk" in names else {}
+        chosen = {"desk": _desk(own_table)} if "desk" in names else {}
         if "house" in names:
             chosen["house"] = HOUSE if analysis or own_table is not None else RULING_HOUSE
         if "io" in names:

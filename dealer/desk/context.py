@@ -26,8 +26,6 @@ class DeskNotice(UserWarning):
 
 DEFAULT_DB = Path("logs") / "dealer.sqlite"
 """The audit log when neither `--db` nor `DEALER_DB` names one (under the current directory)."""
-UNASSIGNED_TABLE = "unassigned"
-"""The table recorded when no `--table` (or `DEALER_TABLE`) is given."""
 
 
 LogLocation = Path | str
@@ -58,9 +56,10 @@ def shown(db: LogLocation) -> str:
 
 
 class Desk(NamedTuple):
-    """Who is acting (user id), at which table, into which audit log; and the supervisor who
-    approved the `--rule` changes the desk rules with (`rule_changes.changed_profile`), who
-    countersigns each ruling made with them."""
+    """Who is acting (user id), at which table (`""` when none is named: a ruling that moves no
+    meter is recorded with no table, and one that does is refused, `metered_table`), into which
+    audit log; and the supervisor who approved the `--rule` changes the desk rules with
+    (`rule_changes.changed_profile`), who countersigns each ruling made with them."""
 
     db: LogLocation
     user: str
@@ -84,19 +83,31 @@ def desk_for(
     db: LogLocation | None = None,
     user: str | None = None,
     table: str | None = None,
-    *,
-    default_table: str = UNASSIGNED_TABLE,
 ) -> Desk:
     """The desk for one command: the database given (else `default_db()`), the user given (else
-    the login name), the table given (else `default_table`). The user and table ids are checked
-    here, once (letters, digits and a few marks): they go on the record and on screens."""
+    the login name), the table given (else none, `""`: no table is ever made up). The user and
+    table ids are checked here, once (letters, digits and a few marks): they go on the record
+    and on screens."""
     from dealer import inputs
 
     return Desk(
         log_location(db),
         inputs.user_id(user) if user else _login(),
-        inputs.table_id(table) if table else default_table,
+        inputs.table_id(table) if table else "",
     )
+
+
+def metered_table(desk: Desk, what: str, where: str = "") -> Desk:
+    """`desk`, for a ruling that reads and moves a table's progressive meters (`what`: `a round
+    settles`); refused in one line saying how to name the table when it names none (`where`:
+    one more place a table may be named, `, or table: in the round file`). A made-up table
+    would keep meters of its own that no table pays from."""
+    if not desk.table:
+        raise DealerError(
+            f"{what} at a table's progressive meters: name the table with --table ID "
+            f"(or DEALER_TABLE){where}"
+        )
+    return desk
 
 
 def own_table_desk(db: LogLocation | None, user: str | None, table: str, named: str | None) -> Desk:

@@ -11,7 +11,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from dealer.desk.context import Desk, HouseRules
+from dealer.desk.context import Desk, HouseRules, metered_table
 from dealer.desk.recording import Recorded, record_one
 from dealer.games.paigow import rulings
 from dealer.kernel.errors import DealerError
@@ -106,9 +106,15 @@ def settle(
     table's progressive meters moved in the same transaction. The player's seven cards are set
     by the House Way (`player`; the table's, or `house_way`: a rule change where it is
     another), or the player set `high` and `low`; `patron` is the player's patron id, kept
-    with the ruling."""
+    with the ruling. A progressive wager is paid from the meters of the table named (refused
+    when none is); a settle without one at no table named is ruled from the meters' seeds,
+    which it never moves, and recorded with no table."""
     from dealer.games.paigow import seat_rulings
+    from dealer.games.paigow.pay import PROGRESSIVES
 
+    progressive = [w for w in PROGRESSIVES if wagers.amount(w)]
+    if progressive:
+        metered_table(desk, f"a {progressive[0].words} wager is paid")
     desk, profile = ruling_profile(desk, house._replace(house_way=house_way))
 
     def rule(meters: Meters) -> tuple[Ruling, Meters]:
@@ -124,6 +130,10 @@ def settle(
             patron=patron,
         )
 
+    if not desk.table:
+        from dealer.games.paigow.table_round import starting_meters
+
+        return record_one(desk, rule(starting_meters({}, profile, desk.table))[0])
     return _with_meters(desk, profile, rule)
 
 
@@ -157,12 +167,16 @@ def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
 def record_round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded:
     """Rule and record one round as a round file states it (a file, the demo, a round of the
     live table): the table's meters read, the round ruled, the ruling and the meter moves
-    written in one transaction."""
+    written in one transaction. The table is the one the round names, else the desk's (which
+    the ruling then names as the round's); a round at no table named is refused."""
     from dealer.games.paigow import seat_rulings
 
     table = raw.get("table") if isinstance(raw, dict) else None
     if table is not None:
         desk = desk._replace(table=str(table))
+    metered_table(desk, "a round settles", ", or table: in the round file")
+    if table is None and isinstance(raw, dict):
+        raw = {**raw, "table": desk.table}
 
     def rule(meters: Meters) -> tuple[Ruling, Meters]:
         return seat_rulings.round_ruling(raw, typed, profile, meters)

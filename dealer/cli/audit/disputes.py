@@ -59,7 +59,7 @@ def _dispute_rows(disputes: list[Dispute]) -> list[list[str]]:
 
 
 @app.command("open")
-@at_desk(default_table="")
+@at_desk()
 def dispute_open(
     desk: Desk,
     description: Annotated[str, typer.Argument(help="What is disputed, in a few words.")],

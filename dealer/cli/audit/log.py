@@ -355,7 +355,7 @@ def browse(
 
 
 @app.command("checkpoint")
-@at_desk(default_table="")
+@at_desk()
 def checkpoint_(
     desk: Desk,
     output: Annotated[
