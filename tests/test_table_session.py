@@ -183,12 +183,18 @@ SCRIPT: list[tuple[str, str, str, str]] = [
         "dealer's hand: wrong number of cards",
         "round 1, dealer's cards> ",
     ),
-    (DEALER, ReplyKind.ENTERED, "dealer: A♠ K♦ 9♣ 7♥ 5♠ 3♦ 2♣", "seat (or settle)> "),
+    (
+        DEALER,
+        ReplyKind.ENTERED,
+        "dealer: A♠ 7♥ 5♠ 3♦ 2♣ / K♦ 9♣ (ace high, A-7-5-3-2 / king-nine)",
+        "seat (or settle)> ",
+    ),
     ("settle", ReplyKind.ERROR, "nothing to settle: no seat is in yet", "seat (or settle)> "),
     (
         "1 Js Jd Ac Qh 8s 5d 3h base 25 treasure 5",
         ReplyKind.ENTERED,
-        "seat 1: J♠ J♦ A♣ Q♥ 8♠ 5♦ 3♥ (House Way); base $25, treasure $5",
+        "seat 1: J♠ J♦ 8♠ 5♦ 3♥ / A♣ Q♥ (pair of jacks, 8-5-3 kickers / ace-queen) by the "
+        "House Way; base $25, treasure $5",
         "seat (or settle)> ",
     ),
     (
@@ -221,15 +227,16 @@ SCRIPT: list[tuple[str, str, str, str]] = [
     (
         "b10 i5 lammer",
         ReplyKind.ENTERED,
-        "seat 4: K♣ K♥ K♠ 6♠ 2♥ / Q♠ 10♦ (own setting); base $10, insurance $5 on the "
-        "dealer's hand",
+        "seat 4: K♠ K♥ K♣ 6♠ 2♥ / Q♠ 10♦ (three kings, 6-2 kickers / queen-ten) own setting; "
+        "base $10, insurance $5 on the dealer's hand",
         "seat (or settle)> ",
     ),
     ("6 Qc Qd 8d 8h 4s 4d JK 25 pt 1", ReplyKind.ENTERED, "seat 6: ", "seat (or settle)> "),
     (
         "undo",
         ReplyKind.UNDONE,
-        "undone: seat 6: Q♣ Q♦ 8♦ 8♥ 4♠ 4♦ JK (House Way)",
+        "undone: seat 6: 8♥ 8♦ 4♠ 4♦ JK / Q♦ Q♣ (two pair, eights and fours, ace kicker / pair "
+        "of queens) by the House Way",
         "seat (or settle)> ",
     ),
     ("5", ReplyKind.ENTERED, "seat 5: now its cards", "seat 5 cards> "),
@@ -253,7 +260,8 @@ SCRIPT: list[tuple[str, str, str, str]] = [
     (
         "dealer As Kd 9c 7h 5s 3d 3c",
         ReplyKind.ENTERED,
-        "dealer's cards corrected: A♠ K♦ 9♣ 7♥ 5♠ 3♦ 3♣",
+        "dealer's cards corrected: 3♦ 3♣ 9♣ 7♥ 5♠ / A♠ K♦ (pair of threes, 9-7-5 kickers / "
+        "ace-king)",
         "seat (or settle)> ",
     ),
     (
@@ -331,6 +339,17 @@ def test_show_as_data() -> None:
         "round": 1,
         "table": "PG-2",
         "dealer": ["As", "Kd", "9c", "7h", "5s", "3d", "2c"],
+        "dealer_set": {
+            "high": {
+                "category": "high-card",
+                "cards": ["As", "7h", "5s", "3d", "2c"],
+                "description": "ace high, A-7-5-3-2",
+            },
+            "low": {"category": "high-card", "cards": ["Kd", "9c"], "description": "king-nine"},
+            "rule": "trump-plaza v1 §1: No pair — the highest card high, the second and third "
+            "highest cards low.",
+            "foul": False,
+        },
         "seats": [
             {
                 "seat": 3,
@@ -338,12 +357,141 @@ def test_show_as_data() -> None:
                 "high": ["Kc", "Kh", "9d", "6s", "2h"],
                 "low": ["Qs", "Td"],
                 "house_way": False,
+                "set": {
+                    "high": {
+                        "category": "one-pair",
+                        "cards": ["Kh", "Kc", "9d", "6s", "2h"],
+                        "description": "pair of kings, 9-6-2 kickers",
+                    },
+                    "low": {
+                        "category": "high-card",
+                        "cards": ["Qs", "Td"],
+                        "description": "queen-ten",
+                    },
+                    "rule": None,
+                    "foul": False,
+                },
                 "wagers": {"base": 10},
             }
         ],
         "entering": {"seat": 5, "cards": "Ah Jh 9h 6d 2d 4c 7c"},
     }
     assert reply.lines[-1] == "seat 5: being entered, its wagers to come"
+
+
+# -- the table follows the game: each setting as it is typed ----------------------------------
+
+
+def _steps(*lines: str, session: TableSession | None = None) -> tuple[TableSession, list[Any]]:
+    session = session or TableSession(PROFILE, "PG-1")
+    replies = []
+    for line in lines:
+        session, reply = session.step(line)
+        replies.append(reply)
+    return session, replies
+
+
+def test_the_dealers_line_answers_with_the_house_way_setting() -> None:
+    _, (reply,) = _steps(DEALER)
+    assert reply.lines == (
+        "dealer: A♠ 7♥ 5♠ 3♦ 2♣ / K♦ 9♣ (ace high, A-7-5-3-2 / king-nine)",
+        "  trump-plaza v1 §1: No pair — the highest card high, the second and third highest "
+        "cards low.",
+    )
+
+
+def test_a_house_way_seat_answers_with_its_setting_and_clause() -> None:
+    _, (_, seat) = _steps(DEALER, "1 Js Jd Ac Qh 8s 5d 3h base 25")
+    assert seat.lines == (
+        "seat 1: J♠ J♦ 8♠ 5♦ 3♥ / A♣ Q♥ (pair of jacks, 8-5-3 kickers / ace-queen) by the House "
+        "Way; base $25",
+        "  trump-plaza v1 §2: One pair — the pair high, the two highest other cards low.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("foul", "says"),
+    [
+        ("forfeit", "the table's foul rule forfeits the base wager"),
+        ("reset", "the table's foul rule re-sets it by the House Way"),
+    ],
+)
+def test_an_own_setting_answers_with_its_hands_and_whether_it_fouls(foul: str, says: str) -> None:
+    session = TableSession(load_profile(None, (f"foul={foul}",)), "PG-1")
+    _, (_, fair, fouled) = _steps(
+        DEALER,
+        "3 high Kc Kh 9d 6s 2h / low Qs Td base 10",
+        "4 high 9s 8d 6c 4h 2s / low Ah Qh base 10",
+        session=session,
+    )
+    assert fair.lines == (
+        "seat 3: K♥ K♣ 9♦ 6♠ 2♥ / Q♠ 10♦ (pair of kings, 9-6-2 kickers / queen-ten) own "
+        "setting; base $10",
+    )
+    assert fouled.lines == (
+        "seat 4: 9♠ 8♦ 6♣ 4♥ 2♠ / A♥ Q♥ (nine high, 9-8-6-4-2 / ace-queen) own setting, FOULS "
+        "(the high hand does not outrank the low); base $10",
+        f"  {says}",
+    )
+
+
+def test_a_seat_typed_again_replaces_it_and_undo_restores_it() -> None:
+    """Seat 5 retyped after a typo: one line saying it is replaced (never the old seat's cards
+    read as duplicates of the new); undo puts the first one back where it was."""
+    first = "5 Th 9h 8d 8h 4s 4d JK base 25"
+    entered, _ = _steps(DEALER, first, "2 Qs Qd Qc 6h 3s 2d 8c b 10")
+    session, (replaced,) = _steps("5 Tc 9h 8d 8h 4s 4d JK base 25", session=entered)
+    assert replaced.kind == ReplyKind.ENTERED
+    assert replaced.lines[0] == (
+        "replaced seat 5: 8♥ 8♦ 4♠ 4♦ 9♥ / JK 10♣ (two pair, eights and fours, nine kicker / "
+        "ace-ten) by the House Way; base $25 (undo puts the earlier one back)"
+    )
+    assert [s.seat.seat for s in session.seats] == [2, 5]
+    assert session.round_raw()["seats"][1]["cards"] == "Tc 9h 8d 8h 4s 4d JK"
+    undone, (reply,) = _steps("undo", session=session)
+    assert reply.kind == ReplyKind.UNDONE
+    assert reply.lines == (
+        "undone: seat 5 as retyped; back: seat 5: 8♥ 8♦ 4♠ 4♦ 9♥ / JK 10♥ (two pair, eights "
+        "and fours, nine kicker / ace-ten) by the House Way; base $25",
+    )
+    assert undone == entered
+    # a seat retyped in parts replaces it too, once its wagers are in
+    session, replies = _steps("5", "Tc 9h 8d 8h 4s 4d JK", "b 25", session=entered)
+    assert replies[0].lines == ("seat 5: now its cards (it replaces seat 5 as entered)",)
+    assert replies[2].lines[0].startswith("replaced seat 5: ")
+    assert _steps("undo", session=session)[0] == entered
+
+
+def test_a_seat_typed_again_wrongly_is_refused_for_its_one_cause() -> None:
+    entered, _ = _steps(DEALER, "5 Th 9h 8d 8h 4s 4d JK base 25", "2 Qs Qd Qc 6h 3s 2d 8c b 10")
+    for line, cause in (
+        ("5 Tc 9h 8d 8h 4s 4d Zx base 25", "seat 5: unknown card 'Zx'"),
+        ("5 Tc 9h 8d 8h 4s 4d Qs base 25", "seat 5: duplicate card Qs (also in seat 2)"),
+        ("5 Tc 9h 8d 8h 4s 4d As base 25", "seat 5: duplicate card As (also in the dealer's hand)"),
+    ):
+        after, (reply,) = _steps(line, session=entered)
+        assert reply.kind == ReplyKind.ERROR and len(reply.lines) == 1
+        assert reply.lines[0].startswith(cause) and ";" not in reply.lines[0], line
+        assert after == entered
+
+
+@pytest.mark.parametrize("line", ["3 Js Jd Ac Qh 8s 5d 3h base 25", "seat 3 Js Jd", "s3", "4"])
+def test_a_seat_line_where_the_dealers_cards_are_due_says_a_round_starts_with_them(
+    line: str,
+) -> None:
+    _, (first,) = _steps(line)
+    assert (first.kind, first.lines) == (
+        ReplyKind.ERROR,
+        ("a round starts with the dealer's cards: type them, then the seats",),
+    )
+    session, (_, _, settle) = _steps(DEALER, "1 Js Jd Ac Qh 8s 5d 3h base 25", "settle")
+    assert settle.kind == ReplyKind.SETTLE
+    after, (reply,) = _steps(line, session=session.settled(9, {"total_net": 25}))
+    assert (reply.kind, reply.lines) == (
+        ReplyKind.ERROR,
+        ("round 2 is a new round: it starts with the dealer's cards (type them, then the seats)",),
+    )
+    assert after.dealer is None and not after.in_progress
 
 
 # -- property: any typing style gives the round the dealer meant -------------------------------
@@ -527,7 +675,8 @@ def test_through_a_pipe(log_at: Path | str) -> None:
         "Error: line 3: seat 2: unknown card 'Aq': a card is a rank (2-9, T or 10, J, Q, K, A)"
         " and a suit (s h d c or ♠ ♥ ♦ ♣), or JK for the joker",
         "Error: line 4: seat 2: duplicate card Js (also in seat 1)",
-        "undone: seat 3: Q♣ Q♦ 8♦ 8♥ 4♠ 4♦ JK (House Way); base $25, progressive treasure $1",
+        "undone: seat 3: 8♥ 8♦ 4♠ 4♦ JK / Q♦ Q♣ (two pair, eights and fours, ace kicker / pair "
+        "of queens) by the House Way; base $25, progressive treasure $1",
     ]
     out = done.stdout.splitlines()
     assert "prompt" not in done.stdout and "> " not in done.stdout
@@ -569,6 +718,7 @@ def test_json_lines_and_the_same_ruling_as_dealer_round(log_at: Path | str, tmp_
         "round": 3,
         "table": "PG-3",
         "dealer": None,
+        "dealer_set": None,
         "seats": [],
         "entering": None,
     }
@@ -657,21 +807,21 @@ def test_through_a_terminal(tmp_path: Path) -> None:
         banner = term.expect("round 1, dealer's cards> ")
         assert "dealer table: table PG-8" in banner
         steps = [
-            ("As Kd 9c 7h 5s 3d 2c", "seat (or settle)> ", "dealer: A♠ K♦ 9♣ 7♥ 5♠ 3♦ 2♣"),
+            ("As Kd 9c 7h 5s 3d 2c", "seat (or settle)> ", "dealer: A♠ 7♥ 5♠ 3♦ 2♣ / K♦ 9♣"),
             ("1 Js Jd Ac Qh 8s 5d 3h", "seat 1 wagers> ", "seat 1: now its wagers"),
-            ("base 25 treasure 5", "seat (or settle)> ", "seat 1: J♠ J♦ A♣ Q♥"),
+            ("base 25 treasure 5", "seat (or settle)> ", "seat 1: J♠ J♦ 8♠ 5♦ 3♥ / A♣ Q♥"),
             ("2 Aq Kh 9d 6s 2h 4c 7c 10", "seat (or settle)> ", "Error: seat 2: unknown card 'Aq'"),
             (
                 "2 Jd Kh 9d 6s 2h 4c 7c 10",
                 "seat (or settle)> ",
                 "Error: seat 2: duplicate card Jd (also in seat 1)",
             ),
-            ("2 Ah Kh 9d 6s 2h 4c 7c 10", "seat (or settle)> ", "seat 2: A♥ K♥"),
-            ("3 Qc Qd 8d 8h 4s 4d JK 25", "seat (or settle)> ", "seat 3: Q♣"),
+            ("2 Ah Kh 9d 6s 2h 4c 7c 10", "seat (or settle)> ", "seat 2: A♥ 7♣ 6♠ 4♣ 2♥ / K♥ 9♦"),
+            ("3 Qc Qd 8d 8h 4s 4d JK 25", "seat (or settle)> ", "seat 3: 8♥ 8♦ 4♠ 4♦ JK / Q♦ Q♣"),
             ("undo", "seat (or settle)> ", "undone: seat 3"),
             ("settle", "round 2, dealer's cards> ", "ruling #1 recorded"),
-            ("2c 3d 5h 8s 9c Jd Kh", "seat (or settle)> ", "dealer: 2♣"),
-            ("4 Qs Qh Qd Qc 4s 6d 7h base 25 pt 1", "seat (or settle)> ", "seat 4: Q♠"),
+            ("2c 3d 5h 8s 9c Jd Kh", "seat (or settle)> ", "dealer: K♥ 8♠ 5♥ 3♦ 2♣ / J♦ 9♣"),
+            ("4 Qs Qh Qd Qc 4s 6d 7h base 25 pt 1", "seat (or settle)> ", "seat 4: Q♠ Q♥"),
             ("settle", "round 3, dealer's cards> ", "ruling #4 recorded"),
             ("history", "round 3, dealer's cards> ", "round 2: ruling #4, seats 4"),
         ]
@@ -756,12 +906,26 @@ def test_exit_codes(db: Path | str, tmp_path: Path) -> None:
     assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1
     result = run("table", "--rule", "wheel=sideways", stdin="quit\n")
     assert result.exit_code == 1 and result.stderr.count("Error:") == 1
-    result = run("table", stdin="quit\n")
+    result = run("table", "--table", "PG-4", stdin="quit\n")
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
 
 
+def test_the_live_table_names_its_table(db: Path | str) -> None:
+    """The live table settles at a table's meters: with no table named it is refused in one
+    line saying how to name one, before anything is read or recorded."""
+    result = run("table", stdin=f"{DEALER}\n1 Js Jd Ac Qh 8s 5d 3h base 25\nsettle\n")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "Error: the live table settles its rounds at a table's progressive meters: name the "
+        "table with --table ID (or DEALER_TABLE)\n"
+    )
+    assert _rounds_recorded(db) == []
+    named = run("table", stdin="quit\n", env={"DEALER_TABLE": "PG-5"})
+    assert (named.exit_code, named.stderr) == (0, "")
+
+
 def test_end_of_input_mid_round_records_nothing(db: Path | str) -> None:
-    result = run("table", stdin=f"{DEALER}\n1 Js Jd Ac Qh 8s 5d 3h base 25\n")
+    result = run("table", "--table", "PG-4", stdin=f"{DEALER}\n1 Js Jd Ac Qh 8s 5d 3h base 25\n")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "Error: the input ended with round 1 not settled (the dealer's cards and 1 seat): "
@@ -781,10 +945,10 @@ def test_quit_twice_leaves_an_unsettled_round(db: Path | str) -> None:
 
 
 def test_help_goes_to_stderr_with_json(db: Path | str) -> None:
-    result = run("table", "--json", stdin="help\n")
+    result = run("table", "--table", "PG-4", "--json", stdin="help\n")
     assert result.exit_code == 0 and result.stdout == ""
     assert "Commands:" in result.stderr
-    assert "Commands:" in run("table", stdin="help\n").stdout
+    assert "Commands:" in run("table", "--table", "PG-4", stdin="help\n").stdout
 
 
 def test_a_round_over_the_sign_off_line_says_so_in_history() -> None:

@@ -8,7 +8,10 @@ from dataclasses import dataclass
 import pytest
 
 from dealer.kernel.errors import DealerError, MoveError
+from dealer.kernel.ruling import Ruling, RulingAction
 from dealer.kernel.turns import SeatTurns, moving_seat
+
+SHOWDOWN = Ruling("genpoker", RulingAction.DRAW, "stand", (), {}, (), {})
 
 
 @pytest.mark.parametrize(
@@ -49,7 +52,7 @@ def test_the_prompt_names_the_seat_to_act_as_people_count_seats() -> None:
 
 def test_a_ruling_recorded_leaves_the_session_as_it_is() -> None:
     session = _Round(None)
-    assert session.recorded(12) is session
+    assert session.recorded(12, SHOWDOWN) is session
 
 
 def test_nothing_is_left_to_record_at_the_end() -> None:

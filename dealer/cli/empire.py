@@ -207,11 +207,11 @@ def hand(
                 "move",
                 seat=reply.seat + 1,
                 move=str(reply.move),
-                log=list(reply.log),
+                log=list(reply.lines),
                 **hand.to_dict(),
             )
         else:
-            for line in reply.log:
+            for line in reply.lines:
                 typer.echo(line)
             if hand.phase != "over":
                 typer.echo(_status(hand))

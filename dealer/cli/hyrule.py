@@ -182,7 +182,7 @@ def _show(console: Console[Said[GameReply]], game: HyruleGame, said: Said[GameRe
             _show_ruling(console, said, score_text)
         return
     if reply.kind == ReplyKind.HELP:
-        console.say(reply.text)
+        console.say("\n".join(reply.lines))
     elif reply.kind == ReplyKind.SHOW:
         if console.as_json:
             typer.echo(json.dumps({"event": "state", **game.to_dict()}, ensure_ascii=False))

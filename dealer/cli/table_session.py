@@ -10,7 +10,7 @@ when the input is not a terminal)."""
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +20,9 @@ from dealer.cli.console import Console
 from dealer.desk.context import Desk, HouseRules, shown
 from dealer.desk.live import Said, table_session
 from dealer.kernel.replies import ReplyKind
+
+if TYPE_CHECKING:
+    from dealer.games.paigow.session import TableReply
 
 app = typer.Typer()
 
@@ -31,7 +34,7 @@ SessionJson = Annotated[
 ]
 
 
-def _show(console: Console[Said], said: Said) -> None:
+def _show(console: Console[Said[TableReply]], said: Said[TableReply]) -> None:
     """A settled round (recorded), or the table's answer to any other line."""
     if said.ruling is not None and said.ruling_id is not None:
         emit(said.ruling, said.ruling_id, console.as_json, render.round_text)
@@ -62,10 +65,10 @@ def table_(desk: Desk, house: HouseRules, as_json: SessionJson = False) -> None:
     Each round is ruled and recorded as `dealer round` does it.
     Inside: help, show, undo, settle, history, quit."""
     session = table_session(desk, house)
-    console: Console[Said] = Console(as_json)
+    console: Console[Said[TableReply]] = Console(as_json)
     console.note(
         [
-            f"dealer table: table {desk.table}, profile {session.profile.name}, "
+            f"dealer table: table {desk.table}, profile {session.state.profile.name}, "
             f"dealer {desk.user}, log {shown(desk.db)}",
             "Type help for the notation; settle to settle a round; quit (or Ctrl-D) to leave.",
         ]

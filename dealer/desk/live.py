@@ -1,36 +1,37 @@
-"""Live sessions at a table: a game's pure session step, and the record it leaves.
+"""Live sessions at a table: a game's pure session step, driven by one driver (`Live`) that
+puts on the record what a step completes.
 
-Each game's `session.py` takes one typed line to a new state and a reply; here the step also
-puts on the record what it completes (a settled Pai Gow round, a Hyrule trick and the game's
-score, a Genpoker showdown, an Empire hand) through `dealer.desk.recording`, before anything is
-shown as final. A step that cannot be recorded changes nothing (the line can be typed again).
-One function per command builds its session: `table_session`, `hyrule_game`, `genpoker_draw`,
-`empire_hand`. The games are imported when their session is built, so a command loads only
-its own game.
+Each game's `session.py` takes one typed line to a new state and a reply (`kernel.replies.Reply`:
+its kind, its lines, the ruling it completed); here the step also puts on the record what it
+completes (a settled Pai Gow round, a Hyrule trick and the game's score, a Genpoker showdown, an
+Empire hand) through `dealer.desk.recording`, before anything is shown as final. A step that
+cannot be recorded changes nothing (the line can be typed again). One function per command
+builds its session: `table_session`, `hyrule_game`, `genpoker_draw`, `empire_hand`. The games
+are imported when their session is built, so a command loads only its own game.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from dealer.desk.context import Desk, HouseRules
-from dealer.desk.recording import check_log, record
+from dealer.desk.context import Desk, HouseRules, metered_table
+from dealer.desk.recording import Recorded, check_log, record_one
 from dealer.kernel.errors import DealerError
-from dealer.kernel.replies import ReplyKind
+from dealer.kernel.replies import Reply, ReplyKind
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
     from dealer.games.empire.session import HandReply, HandSession
     from dealer.games.genpoker.session import DrawReply, DrawSession
     from dealer.games.hyrule.session import GameReply, GameSession
-    from dealer.games.paigow.profile import Profile
     from dealer.games.paigow.session import TableReply, TableSession
 
-R = TypeVar("R")
-R_co = TypeVar("R_co", covariant=True)
+R = TypeVar("R", bound=Reply)
+R_co = TypeVar("R_co", bound=Reply, covariant=True)
 S = TypeVar("S", bound="Step[Any]")
 
 
@@ -49,10 +50,11 @@ class Step(Protocol[R_co]):
         ...
 
     def step(self: S, line: str) -> tuple[S, R_co]:
-        """One typed line: the next state and the reply (whose `ruling` is to be recorded)."""
+        """One typed line: the next state and the reply (whose `ruling` is to be recorded);
+        `DealerError`, or a reply of kind error, refuses the line."""
         ...
 
-    def recorded(self: S, ruling_id: int) -> S:
+    def recorded(self: S, ruling_id: int, ruling: Ruling) -> S:
         """The last reply's ruling is on the record as `ruling_id`."""
         ...
 
@@ -70,12 +72,19 @@ class Said(Generic[R]):
     ruling_id: int | None = None
 
 
-class Live(Generic[S, R]):
-    """A pure session driven at a desk: each step's ruling is recorded as it completes."""
+Rules = Callable[[Desk, R], Recorded | None]
+"""How a session's reply is ruled and recorded where its ruling is not in the reply (a Pai Gow
+round is ruled at the table's meters, read in the transaction that records it)."""
 
-    def __init__(self, desk: Desk, state: S) -> None:
+
+class Live(Generic[S, R]):
+    """A pure session driven at a desk: each step's ruling is recorded as it completes (the
+    reply's `ruling`, or what `rules` makes of the reply)."""
+
+    def __init__(self, desk: Desk, state: S, rules: Rules[R] | None = None) -> None:
         self.desk = desk
         self.state = state
+        self.rules = rules
 
     @property
     def prompt(self) -> str:
@@ -88,90 +97,62 @@ class Live(Generic[S, R]):
         return self.state.over
 
     def step(self, line: str) -> Said[R]:
-        """Apply one typed line, recording what it completes; `DealerError` refuses the line."""
+        """Apply one typed line, recording what it completes; `DealerError` refuses the line (a
+        reply of kind error keeps the state it brings: a quit to be typed again)."""
         state, reply = self.state.step(line)
-        ruling: Ruling | None = getattr(reply, "ruling", None)
-        if ruling is None:
+        if reply.kind == ReplyKind.ERROR:
+            self.state = state
+            raise DealerError("; ".join(reply.lines))
+        recorded = self._record(reply)
+        if recorded is None:
             self.state = state
             return Said(reply)
-        (ruling_id,) = record(self.desk, [ruling])
-        self.state = state.recorded(ruling_id)
-        return Said(reply, ruling, ruling_id)
+        self.state = state.recorded(recorded.ruling_id, recorded.ruling)
+        return Said(reply, recorded.ruling, recorded.ruling_id)
+
+    def _record(self, reply: R) -> Recorded | None:
+        if self.rules is not None:
+            return self.rules(self.desk, reply)
+        return None if reply.ruling is None else record_one(self.desk, reply.ruling)
 
     def finish(self) -> Said[R]:
-        """End the session: record what is left (a Hyrule game's score), if anything."""
+        """End the session: record what is left (a Hyrule game's score), if anything; one that
+        may not end now (a Pai Gow round not settled) is refused (`DealerError`)."""
         ruling = self.state.final()
         if ruling is None:
             return Said(None)
-        (ruling_id,) = record(self.desk, [ruling])
-        return Said(None, ruling, ruling_id)
+        recorded = record_one(self.desk, ruling)
+        return Said(None, recorded.ruling, recorded.ruling_id)
 
 
 # --- Pai Gow: the live table ---------------------------------------------------------------------
 
 
-class LiveTable:
-    """A live Pai Gow table: the dealer's cards, each seat, settle; round after round. A settled
-    round is ruled and recorded exactly as `dealer round` does it."""
+def table_session(desk: Desk, house: HouseRules) -> Live[TableSession, TableReply]:
+    """`dealer table`: a live Pai Gow table at `desk` under the house rules (`--rule` changes
+    approved once, for the session): the dealer's cards, each seat, settle; round after round,
+    each settled round ruled and recorded exactly as `dealer round` does it. No table named, a
+    log that cannot be written, or house rules not approved for the table, fail now, not at
+    the first settle."""
+    from dealer.desk.paigow import record_round, ruling_profile
+    from dealer.games.paigow.rulings import settings_of, way_of
+    from dealer.games.paigow.session import TableSession
 
-    def __init__(self, desk: Desk, profile: Profile) -> None:
-        from dealer.games.paigow.session import TableSession
+    metered_table(desk, "the live table settles its rounds")
+    desk, profile = ruling_profile(desk, house)
+    way = way_of(profile)
+    check_log(desk, settings_of(profile, way))
 
-        self.desk = desk
-        self.profile = profile
-        self.session: TableSession = TableSession(profile, desk.table)
-        self.over = False
-
-    @property
-    def prompt(self) -> str:
-        """What the table waits for."""
-        return self.session.prompt
-
-    def step(self, line: str) -> Said[TableReply]:
-        """One typed line; a settled round is recorded (if that fails the round is kept)."""
-        self.session, reply = self.session.step(line)
-        if reply.kind == ReplyKind.ERROR:
-            raise DealerError(reply.lines[0])
-        if reply.kind == ReplyKind.QUIT:
-            self.over = True
+    def settle(desk: Desk, reply: TableReply) -> Recorded | None:
+        """A round to settle is ruled and recorded (if that fails the round is kept)."""
         if reply.kind != ReplyKind.SETTLE:
-            return Said(reply)
-        from dealer.desk.paigow import record_round
-
+            return None
         try:
-            ruling, ruling_id = record_round(self.desk, self.profile, reply.round, reply.typed)
+            return record_round(desk, profile, reply.round, reply.typed)
         except DealerError as exc:
             raise DealerError(f"{exc} (the round is kept: settle again, or undo)") from None
-        self.session = self.session.settled(ruling_id, ruling.result)
-        return Said(reply, ruling, ruling_id)
 
-    def finish(self) -> Said[TableReply]:
-        """End the session (after quit, or at the end of input): a round not settled is refused
-        (nothing is recorded for it)."""
-        session = self.session
-        if not session.in_progress:
-            return Said(None)
-        number, pending = session.round_number, session.pending()
-        if self.over:
-            raise DealerError(
-                f"round {number} was not settled ({pending}): nothing is recorded for it"
-            )
-        raise DealerError(
-            f"the input ended with round {number} not settled ({pending}): "
-            "nothing is recorded for it"
-        )
-
-
-def table_session(desk: Desk, house: HouseRules) -> LiveTable:
-    """`dealer table`: a live Pai Gow table at `desk` under the house rules (`--rule` changes
-    approved once, for the session); a log that cannot be written, or house rules not approved
-    for the table, fail now, not at the first settle."""
-    from dealer.desk.paigow import ruling_profile
-    from dealer.games.paigow.rulings import settings_of, way_of
-
-    desk, profile = ruling_profile(desk, house)
-    check_log(desk, settings_of(profile, way_of(profile)))
-    return LiveTable(desk, profile)
+    return Live(desk, TableSession(profile, desk.table, way=way), settle)
 
 
 # --- the other games ------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ class SeatTurns(ABC):
         """`seat 2> `: the seat to act, as people count seats."""
         return f"seat {(self.to_act or 0) + 1}> "
 
-    def recorded(self, ruling_id: int) -> Self:
+    def recorded(self, ruling_id: int, ruling: Ruling) -> Self:
         """The ruling is on the record (nothing more to keep)."""
         return self
 

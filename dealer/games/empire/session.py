@@ -13,7 +13,7 @@ from dealer.games.empire.hand import ACTIONS, MAX_CHIPS, EmpireHand
 from dealer.games.empire.rulings import hand_ruling
 from dealer.inputs import seat_first
 from dealer.kernel.errors import DealerError
-from dealer.kernel.ruling import Ruling
+from dealer.kernel.replies import Reply, ReplyKind
 from dealer.kernel.text import quoted
 from dealer.kernel.turns import SeatTurns, moving_seat
 
@@ -69,15 +69,15 @@ def act(hand: EmpireHand, text: str) -> tuple[EmpireHand, int, Move]:
     return hand.act(seat, move.action, move.amount), seat, move
 
 
-@dataclass(frozen=True)
-class HandReply:
-    """What the session answers to an accepted move: the seat, the move, the log lines it added,
-    and the hand's result (to record) once the hand is over."""
+@dataclass(frozen=True, kw_only=True)
+class HandReply(Reply):
+    """What the session answers to an accepted move (kind move): the seat (an index from 0),
+    the move, the hand's log lines it added (`lines`), and the hand's result (to record) once
+    the hand is over."""
 
+    kind: ReplyKind = ReplyKind.MOVE
     seat: int
     move: Move
-    log: tuple[str, ...]
-    ruling: Ruling | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,6 @@ class HandSession(SeatTurns):
         state = replace(self, hand=after, moves=(*self.moves, f"seat {seat + 1}: {move}"))
         log = after.events[seen:]
         if not state.over:
-            return state, HandReply(seat, move, log)
+            return state, HandReply(seat=seat, move=move, lines=log)
         ruling = hand_ruling(after, self.seed, self.ante, self.stack, state.moves)
-        return state, HandReply(seat, move, log, ruling)
+        return state, HandReply(seat=seat, move=move, lines=log, ruling=ruling)

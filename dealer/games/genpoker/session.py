@@ -13,7 +13,7 @@ from dealer.games.genpoker.draw import MAX_DISCARD, DrawRound
 from dealer.games.genpoker.rulings import draw_ruling
 from dealer.inputs import seat_first
 from dealer.kernel.errors import DealerError
-from dealer.kernel.ruling import Ruling
+from dealer.kernel.replies import Reply, ReplyKind
 from dealer.kernel.text import quoted
 from dealer.kernel.turns import SeatTurns, moving_seat
 
@@ -61,13 +61,13 @@ def discard(state: DrawRound, text: str) -> tuple[DrawRound, int, Discard]:
     return state.draw(seat, move.cards), seat, move
 
 
-@dataclass(frozen=True)
-class DrawReply:
-    """What the session answers to an accepted move: the seat that drew, and the showdown's
-    ruling (to record) once every seat has drawn."""
+@dataclass(frozen=True, kw_only=True)
+class DrawReply(Reply):
+    """What the session answers to an accepted move (kind move): the seat that drew (an index
+    from 0), and the showdown's ruling (to record) once every seat has drawn."""
 
+    kind: ReplyKind = ReplyKind.MOVE
     seat: int
-    ruling: Ruling | None = None
 
 
 @dataclass(frozen=True)
@@ -98,5 +98,6 @@ class DrawSession(SeatTurns):
         after, seat, move = discard(self.round, line)
         state = replace(self, round=after, moves=(*self.moves, f"seat {seat + 1}: {move.text}"))
         if not state.over:
-            return state, DrawReply(seat)
-        return state, DrawReply(seat, draw_ruling(after.showdown(self.pot), self.seed, state.moves))
+            return state, DrawReply(seat=seat)
+        showdown = draw_ruling(after.showdown(self.pot), self.seed, state.moves)
+        return state, DrawReply(seat=seat, ruling=showdown)

@@ -16,7 +16,7 @@ from dealer.games.hyrule.game import HyruleGame, Phase, Trick
 from dealer.games.hyrule.rulings import game_ruling, trick_ruling
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
-from dealer.kernel.replies import ReplyKind
+from dealer.kernel.replies import Reply, ReplyKind
 from dealer.kernel.ruling import Ruling
 from dealer.kernel.text import quoted
 
@@ -77,16 +77,13 @@ HELP = """moves (seats are numbered 1 to N counter-clockwise; cards as As, Td, 7
 QUIT_WORDS = ("quit", "exit")
 
 
-@dataclass(frozen=True)
-class GameReply:
+@dataclass(frozen=True, kw_only=True)
+class GameReply(Reply):
     """What the session answers to one line. `kind`: move (`move` applied to `before`; `ruling`
-    is the trick it completed, to record), show, help or quit."""
+    is the trick it completed, to record), show, help (its `lines`) or quit."""
 
-    kind: ReplyKind
     move: Move | None = None
     before: HyruleGame | None = None
-    ruling: Ruling | None = None
-    text: str = ""
 
 
 def _tricks(game: HyruleGame) -> int:
@@ -126,22 +123,24 @@ class GameSession:
         `DealerError` (`MoveError` for one the rules refuse) and changes nothing."""
         word = next(iter(line.split()), "").lower()
         if word in QUIT_WORDS:
-            return replace(self, quit=True), GameReply(ReplyKind.QUIT)
+            return replace(self, quit=True), GameReply(kind=ReplyKind.QUIT)
         if word == "help":
-            return self, GameReply(ReplyKind.HELP, text=HELP)
+            return self, GameReply(kind=ReplyKind.HELP, lines=tuple(HELP.splitlines()))
         if word == "show":
-            return self, GameReply(ReplyKind.SHOW)
+            return self, GameReply(kind=ReplyKind.SHOW)
         move = parse_move(line)
         after = apply_move(self.game, move)
         state = replace(
             self, game=after, moves=(*self.moves, line), trick_moves=(*self.trick_moves, line)
         )
         if _tricks(after) == _tricks(self.game):
-            return state, GameReply(ReplyKind.MOVE, move, self.game)
+            return state, GameReply(kind=ReplyKind.MOVE, move=move, before=self.game)
         trick = trick_ruling(after, "; ".join(state.trick_moves), self.settings)
-        return replace(state, trick_moves=()), GameReply(ReplyKind.MOVE, move, self.game, trick)
+        return replace(state, trick_moves=()), GameReply(
+            kind=ReplyKind.MOVE, move=move, before=self.game, ruling=trick
+        )
 
-    def recorded(self, ruling_id: int) -> GameSession:
+    def recorded(self, ruling_id: int, ruling: Ruling) -> GameSession:
         """The trick of the last reply is on the record as `ruling_id`."""
         return replace(self, trick_ids=(*self.trick_ids, ruling_id))
 

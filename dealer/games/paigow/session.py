@@ -22,13 +22,15 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
 from dealer.games.paigow.deck import parse_cards
+from dealer.games.paigow.house_way import HouseWay, load_house_way, set_hand
 from dealer.games.paigow.pay import DECLARABLE, PLACED, Settled, Wager
 from dealer.games.paigow.profile import Profile
+from dealer.games.paigow.ranking import HandValue, is_foul, rank_high, rank_low
 from dealer.games.paigow.round_input import (
     RoundError,
     SeatInput,
@@ -42,7 +44,8 @@ from dealer.kernel.cards import Card, split_tokens, symbols
 from dealer.kernel.documents import dump_yaml
 from dealer.kernel.errors import CardError, DealerError
 from dealer.kernel.money import fmt_money, money_json
-from dealer.kernel.replies import ReplyKind
+from dealer.kernel.replies import Reply, ReplyKind
+from dealer.kernel.ruling import Ruling
 from dealer.kernel.text import quoted
 
 WAGER_NAMES: Mapping[str, Wager] = {word: w for w in PLACED for word in (w.typed, *w.terms.short)}
@@ -276,29 +279,88 @@ def _wager_text(wagers: SeatWagers) -> str:
     return ", ".join(parts)
 
 
-def _hand_text(seat: SeatInput) -> str:
-    if seat.high is None or seat.low is None:
-        return f"{symbols(seat.cards)} (House Way)"
-    return f"{symbols(seat.high)} / {symbols(seat.low)} (own setting)"
-
-
 def _cards(cards: tuple[Card, ...] | None) -> list[str] | None:
     return None if cards is None else [str(c) for c in cards]
 
 
+FOUL_RULES = {
+    "forfeit": "the table's foul rule forfeits the base wager",
+    "reset": "the table's foul rule re-sets it by the House Way",
+}
+"""What each of the profile's `foul` rules does to a seat whose own setting fouls."""
+
+
+@dataclass(frozen=True)
+class HandsSet:
+    """Seven cards as set on the layout: the high and the low hand (their cards in the order
+    they compare, and their names), the House Way clause that set them (None: the player's own
+    setting), and whether the player's own setting fouls."""
+
+    high: HandValue
+    low: HandValue
+    rule: str | None = None
+    foul: bool = False
+
+    @classmethod
+    def by_house_way(cls, cards: tuple[Card, ...], way: HouseWay, wheel: str) -> HandsSet:
+        """Seven cards set by the House Way (the dealer's, or a seat that asks for it)."""
+        setting = set_hand(cards, way)
+        return cls(rank_high(setting.high, wheel), rank_low(setting.low), setting.rule)
+
+    @classmethod
+    def by_player(cls, high: tuple[Card, ...], low: tuple[Card, ...], wheel: str) -> HandsSet:
+        """The player's own setting, and whether it fouls."""
+        ranked_high, ranked_low = rank_high(high, wheel), rank_low(low)
+        return cls(ranked_high, ranked_low, None, is_foul(ranked_high.key, ranked_low.key))
+
+    def text(self) -> str:
+        """`J♠ J♦ 8♠ 5♦ 3♥ / A♣ Q♥ (pair of jacks, 8-5-3 kickers / ace-queen)`."""
+        return (
+            f"{symbols(self.high.cards)} / {symbols(self.low.cards)} "
+            f"({self.high.description} / {self.low.description})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: `high` and `low` (each a ranked hand: category, cards, description), the
+        House Way clause that set them (`rule`, null for the player's own) and `foul`."""
+        return {
+            "high": self.high.to_dict(),
+            "low": self.low.to_dict(),
+            "rule": self.rule,
+            "foul": self.foul,
+        }
+
+
 @dataclass(frozen=True)
 class EnteredSeat:
-    """A seat checked and in the round: as a round file states it, and as checked."""
+    """A seat checked and in the round: as a round file states it, as checked, and its hands
+    as set; and where it replaced a seat of the same number, that seat and its place among
+    the seats entered (`undo` puts it back)."""
 
     raw: Mapping[str, Any]
     seat: SeatInput
+    hands: HandsSet
+    replaced: tuple[int, EnteredSeat] | None = None
 
     def line(self) -> str:
-        """`seat 3: J♠ J♦ … (House Way); base $25, treasure $5` (`seat 3, patron P-123: …`)."""
+        """`seat 3: J♠ J♦ 8♠ 5♦ 3♥ / A♣ Q♥ (pair of jacks, … / ace-queen) by the House Way;
+        base $25, treasure $5` (`seat 3, patron P-123: …`); a foul said on the line."""
         who = f"seat {self.seat.seat}"
         if self.seat.patron is not None:
             who += f", patron {self.seat.patron}"
-        return f"{who}: {_hand_text(self.seat)}; {_wager_text(self.seat.wagers)}"
+        how = "by the House Way" if self.hands.rule is not None else "own setting"
+        if self.hands.foul:
+            how += ", FOULS (the high hand does not outrank the low)"
+        return f"{who}: {self.hands.text()} {how}; {_wager_text(self.seat.wagers)}"
+
+    def entered(self, profile: Profile) -> tuple[str, ...]:
+        """What the table answers when the seat is entered: its line, then the House Way clause
+        that set it, or what the table's foul rule does to a foul."""
+        if self.hands.rule is not None:
+            return (self.line(), f"  {self.hands.rule}")
+        if self.hands.foul:
+            return (self.line(), f"  {FOUL_RULES.get(profile.foul, profile.foul)}")
+        return (self.line(),)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: seat, cards, own setting (high, low) or House Way, wagers; `patron` only
@@ -311,6 +373,7 @@ class EnteredSeat:
             "high": _cards(self.seat.high),
             "low": _cards(self.seat.low),
             "house_way": self.seat.house_way,
+            "set": self.hands.to_dict(),
             "wagers": self.seat.wagers.to_dict(),
         }
 
@@ -381,13 +444,12 @@ class SettledRound:
 
 
 @dataclass(frozen=True)
-class TableReply:
-    """What the session answers to one line. `kind`: entered, error, undone, show, history,
-    help, settle (record `round`, typed as `typed`, then call `TableSession.settled`), quit, or
-    nothing (a blank or comment line). `data` is the JSON form of show and history."""
+class TableReply(Reply):
+    """What the table answers to one line. `kind`: entered, error, undone, show, history, help,
+    settle (a round to settle at the table's meters and record: `round`, typed as `typed`; the
+    desk rules it, then calls `TableSession.recorded`), quit, or nothing (a blank or comment
+    line). `data` is the JSON form of show and history."""
 
-    kind: ReplyKind
-    lines: tuple[str, ...] = ()
     data: Mapping[str, Any] | None = None
     round: Mapping[str, Any] | None = None
     typed: str = ""
@@ -395,21 +457,34 @@ class TableReply:
 
 @dataclass(frozen=True)
 class TableSession:
-    """The state of a live table: the round being entered and the rounds settled."""
+    """The state of a live table: the round being entered and the rounds settled; the House
+    Way the table sets hands by (the profile's, read once for the session)."""
 
     profile: Profile
     table: str
     dealer: tuple[Card, ...] | None = None
     dealer_text: str = ""
+    dealer_set: HandsSet | None = None
     seats: tuple[EnteredSeat, ...] = ()
     draft: SeatDraft | None = None
     history: tuple[SettledRound, ...] = ()
     quitting: bool = False
+    left: bool = False
+    way: HouseWay = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.way is None:
+            object.__setattr__(self, "way", load_house_way(self.profile.house_way))
 
     @property
     def round_number(self) -> int:
         """The number of the round being entered (1 for the session's first)."""
         return len(self.history) + 1
+
+    @property
+    def over(self) -> bool:
+        """True once the table has quit."""
+        return self.left
 
     @property
     def in_progress(self) -> bool:
@@ -455,11 +530,32 @@ class TableSession:
             if command in COMMANDS:
                 return state._command(command, rest.strip())
             if state.dealer is None:
+                if _SEAT.fullmatch(command) or command == "seat":
+                    raise DealerError(state._dealer_first())
                 return state._dealer(text)
             return state._seat(text)
         except DealerError as exc:
             problems = exc.problems if isinstance(exc, RoundError) else [str(exc)]
             return state, TableReply(ReplyKind.ERROR, ("; ".join(problems),))
+
+    def recorded(self, ruling_id: int, ruling: Ruling) -> TableSession:
+        """The round of the last reply was ruled and recorded as `ruling_id`; start the next."""
+        return self.settled(ruling_id, ruling.result)
+
+    def final(self) -> Ruling | None:
+        """Nothing is left to record at the end; a round dealt and not settled is refused
+        (`DealerError`: nothing is recorded for it), after quit as at the end of input."""
+        if not self.in_progress:
+            return None
+        number, pending = self.round_number, self.pending()
+        if self.left:
+            raise DealerError(
+                f"round {number} was not settled ({pending}): nothing is recorded for it"
+            )
+        raise DealerError(
+            f"the input ended with round {number} not settled ({pending}): "
+            "nothing is recorded for it"
+        )
 
     def settled(self, ruling_id: int, result: Mapping[str, Any]) -> TableSession:
         """The round was ruled and recorded as `ruling_id` (`result`: its JSON); start the next."""
@@ -471,13 +567,13 @@ class TableSession:
             Decimal(str(result.get("total_net", 0))),
             tuple(needed.get("seats", ())) if isinstance(needed, Mapping) else (),
         )
-        return TableSession(self.profile, self.table, history=(*self.history, done))
+        return TableSession(self.profile, self.table, history=(*self.history, done), way=self.way)
 
     # -- the parts ----------------------------------------------------------------------
 
     def _quit(self) -> tuple[TableSession, TableReply]:
         if not self.in_progress or self.quitting:
-            return self, TableReply(ReplyKind.QUIT)
+            return replace(self, left=True), TableReply(ReplyKind.QUIT)
         return replace(self, quitting=True), TableReply(
             ReplyKind.ERROR,
             (
@@ -503,12 +599,23 @@ class TableSession:
             return self._undo()
         return self, self._settle()
 
+    def _dealer_first(self) -> str:
+        """Why a seat line is refused before the dealer's cards: every round starts with them
+        (after a settle, the next round has begun)."""
+        if self.history:
+            return (
+                f"round {self.round_number} is a new round: it starts with the dealer's cards "
+                "(type them, then the seats)"
+            )
+        return "a round starts with the dealer's cards: type them, then the seats"
+
     def _dealer(self, text: str) -> tuple[TableSession, TableReply]:
         cards = read_dealer(text, [s.seat for s in self.seats])
         again = self.dealer is not None
-        state = replace(self, dealer=cards, dealer_text=text)
+        hands = HandsSet.by_house_way(cards, self.way, self.profile.wheel)
+        state = replace(self, dealer=cards, dealer_text=text, dealer_set=hands)
         what = "dealer's cards corrected" if again else "dealer"
-        return state, TableReply(ReplyKind.ENTERED, (f"{what}: {symbols(cards)}",))
+        return state, TableReply(ReplyKind.ENTERED, (f"{what}: {hands.text()}", f"  {hands.rule}"))
 
     def _seat(self, text: str) -> tuple[TableSession, TableReply]:
         draft = self.draft
@@ -534,17 +641,29 @@ class TableSession:
             parts.patron if parts.patron is not None else draft.patron,
         )
         assert self.dealer is not None
-        earlier = [s.seat for s in self.seats]
+        # a seat typed again replaces the one entered: checked against the other seats only
+        at = next((i for i, s in enumerate(self.seats) if s.seat.seat == draft.number), None)
+        others = tuple(s for s in self.seats if s.seat.seat != draft.number)
+        earlier = [s.seat for s in others]
         if not draft.complete:
             check_seat(draft.raw, self.profile, self.dealer, earlier)
             state = replace(self, draft=draft)
+            again = "" if at is None else f" (it replaces seat {draft.number} as entered)"
             return state, TableReply(
-                ReplyKind.ENTERED, (f"seat {draft.number}: now its {draft.missing()}",)
+                ReplyKind.ENTERED, (f"seat {draft.number}: now its {draft.missing()}{again}",)
             )
         seat = read_seat(draft.raw, self.profile, self.dealer, earlier)
-        entered = EnteredSeat(draft.raw, seat)
-        state = replace(self, seats=(*self.seats, entered), draft=None)
-        return state, TableReply(ReplyKind.ENTERED, (entered.line(),))
+        if seat.high is not None and seat.low is not None:
+            hands = HandsSet.by_player(seat.high, seat.low, self.profile.wheel)
+        else:
+            hands = HandsSet.by_house_way(seat.cards, self.way, self.profile.wheel)
+        replaced = None if at is None else (at, self.seats[at])
+        entered = EnteredSeat(draft.raw, seat, hands, replaced)
+        state = replace(self, seats=(*others, entered), draft=None)
+        said = entered.entered(self.profile)
+        if replaced is not None:
+            said = (f"replaced {said[0]} (undo puts the earlier one back)", *said[1:])
+        return state, TableReply(ReplyKind.ENTERED, said)
 
     def _undo(self) -> tuple[TableSession, TableReply]:
         if self.draft is not None:
@@ -552,12 +671,19 @@ class TableSession:
                 ReplyKind.UNDONE, (f"undone: seat {self.draft.number} (not finished)",)
             )
         if self.seats:
-            last = self.seats[-1]
-            return replace(self, seats=self.seats[:-1]), TableReply(
-                ReplyKind.UNDONE, (f"undone: {last.line()}",)
+            last, seats = self.seats[-1], self.seats[:-1]
+            if last.replaced is None:
+                return replace(self, seats=seats), TableReply(
+                    ReplyKind.UNDONE, (f"undone: {last.line()}",)
+                )
+            at, before = last.replaced
+            seats = (*seats[:at], before, *seats[at:])
+            return replace(self, seats=seats), TableReply(
+                ReplyKind.UNDONE,
+                (f"undone: seat {before.seat.seat} as retyped; back: {before.line()}",),
             )
         if self.dealer is not None:
-            return replace(self, dealer=None, dealer_text=""), TableReply(
+            return replace(self, dealer=None, dealer_text="", dealer_set=None), TableReply(
                 ReplyKind.UNDONE, (f"undone: dealer {symbols(self.dealer)}",)
             )
         raise DealerError(
@@ -581,7 +707,8 @@ class TableSession:
 
     def _show(self) -> TableReply:
         lines = [f"round {self.round_number} at table {self.table}"]
-        lines.append(f"dealer: {symbols(self.dealer)}" if self.dealer else "dealer: (not yet)")
+        dealt = self.dealer_set
+        lines.append(f"dealer: {dealt.text()}" if dealt is not None else "dealer: (not yet)")
         lines += [s.line() for s in self.seats]
         if self.draft is not None:
             lines.append(
@@ -593,13 +720,16 @@ class TableSession:
             "round": self.round_number,
             "table": self.table,
             "dealer": _cards(self.dealer),
+            "dealer_set": None if dealt is None else dealt.to_dict(),
             "seats": [s.to_dict() for s in self.seats],
             "entering": self.draft.raw if self.draft is not None else None,
         }
-        return TableReply(ReplyKind.SHOW, tuple(lines), data)
+        return TableReply(ReplyKind.SHOW, tuple(lines), data=data)
 
     def _history(self) -> TableReply:
         data = {"history": [r.to_dict() for r in self.history]}
         if not self.history:
-            return TableReply(ReplyKind.HISTORY, ("no round settled yet in this session",), data)
-        return TableReply(ReplyKind.HISTORY, tuple(r.line() for r in self.history), data)
+            return TableReply(
+                ReplyKind.HISTORY, ("no round settled yet in this session",), data=data
+            )
+        return TableReply(ReplyKind.HISTORY, tuple(r.line() for r in self.history), data=data)
