@@ -282,3 +282,10 @@ def test_a_log_holding_the_old_made_up_table_still_reads_and_verifies(db: Path |
     assert "unassigned" in listed.stdout
     meter = run("audit", "meter", "show", "progressive_treasure", "--table", "unassigned")
     assert meter.exit_code == 0, meter.output
+
+
+def test_no_table_is_made_up() -> None:
+    """No ruling is recorded at a table nobody named: the package names no stand-in table."""
+    package = Path(__file__).parents[1] / "dealer"
+    named = [p.name for p in package.rglob("*.py") if "unassigned" in p.read_text("utf-8")]
+    assert named == []

@@ -94,6 +94,7 @@ HELP = (
     "  2 Qs Qh 9d 9c 4s 3h 2d base 10 patron P-123      the player's patron id, on the record",
     *_wagers_help(),
     "Leave parts out and you are asked for them ('3', then the cards, then the wagers).",
+    "Type a seat again to replace it (undo puts the earlier one back).",
     "Commands:",
     "  show              the round so far",
     "  undo              take back the last entry (a seat, or the dealer's cards)",
