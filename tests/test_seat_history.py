@@ -164,9 +164,11 @@ def test_the_live_session_keeps_patrons(db: Path | str) -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[:4] == [
         "round 1 at table PG-7",
-        "dealer: A♠ K♦ 9♣ 7♥ 5♠ 3♦ 2♣",
-        "seat 2, patron P-123: Q♠ Q♥ 8♦ 8♣ 4♣ 3♥ 2♥ (House Way); base $10",
-        "seat 4, patron club#9: K♣ K♥ 9♠ 6♠ 2♠ / Q♦ 10♦ (own setting); base $10",
+        "dealer: A♠ 7♥ 5♠ 3♦ 2♣ / K♦ 9♣ (ace high, A-7-5-3-2 / king-nine)",
+        "seat 2, patron P-123: Q♠ Q♥ 4♣ 3♥ 2♥ / 8♦ 8♣ (pair of queens, 4-3-2 kickers / pair of "
+        "eights) by the House Way; base $10",
+        "seat 4, patron club#9: K♥ K♣ 9♠ 6♠ 2♠ / Q♦ 10♦ (pair of kings, 9-6-2 kickers / "
+        "queen-ten) own setting; base $10",
     ]
     assert found("--table", "PG-7", "--seat", "4") == [(1, "PG-7", "round")]
     assert found("--patron", "club#9") == [(1, "PG-7", "round")]

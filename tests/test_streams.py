@@ -110,7 +110,9 @@ def test_a_ruling_recorded_when_stdout_is_full_says_so(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "args", [["table"], ["paigow", "set", "--batch", "-"], ["round", "-"]], ids=" ".join
+    "args",
+    [["table", "--table", "PG-1"], ["paigow", "set", "--batch", "-"], ["round", "-"]],
+    ids=" ".join,
 )
 def test_with_stdin_closed_a_command_that_reads_it_says_so(tmp_path: Path, args: list[str]) -> None:
     done = _run(tmp_path, args, stdin=-1)

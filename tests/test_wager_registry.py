@@ -232,6 +232,7 @@ def test_paigow_settle_has_its_option(
 ) -> None:
     monkeypatch.setenv("DEALER_DB", str(tmp_path / "audit.sqlite"))
     monkeypatch.setenv("DEALER_USER", "d-1")
+    monkeypatch.setenv("DEALER_TABLE", "PG-1")  # a progressive wager is paid at a table's meters
     hand = _round(wager)["seats"][0]["cards"]
     dealer = _round(wager)["dealer"]
     amount = str(_amount(wager) if wager.bonus else BASE)
@@ -302,6 +303,7 @@ def test_paigow_settle_reads_each_amount_once(
 ) -> None:
     monkeypatch.setenv("DEALER_DB", str(tmp_path / "audit.sqlite"))
     monkeypatch.setenv("DEALER_USER", "d-1")
+    monkeypatch.setenv("DEALER_TABLE", "PG-1")  # a progressive wager is paid at a table's meters
     given = {w: str(_amount(w) if w.bonus else BASE) for w in PLACED}
     args = ["paigow", "settle", "--dealer", NO_EVENT[0], "--player", HANDS["flush"], "--json"]
     typed = [word for w, amount in given.items() for word in (w.terms.option, amount)]
