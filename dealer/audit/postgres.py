@@ -58,7 +58,7 @@ from dealer.audit.sql_reads import (
     seat_index_problems,
     user_row,
 )
-from dealer.kernel.errors import AuditError
+from dealer.kernel.errors import AccessError, AuditError
 
 if TYPE_CHECKING:
     import psycopg
@@ -74,6 +74,11 @@ _APPEND = (
     "%(input_text)s, %(cards)s, %(result)s, %(explanation)s, %(settings)s, %(links_to)s, "
     "%(reason)s, %(software_version)s, %(seats)s, %(patrons)s)"
 )
+_OWNS = (
+    "SELECT pg_catalog.pg_get_userbyid(n.nspowner) = session_user FROM pg_catalog.pg_namespace n "
+    f"WHERE n.nspname = '{SCHEMA}'"
+)
+"""Whether this login owns the log."""
 _SEATS_INSERT = "INSERT INTO dealer.record_seats (record_id, seat, patron) VALUES (%s, %s, %s)"
 
 
@@ -285,6 +290,7 @@ class _Reads(SQLReads):
         meter_name="(result::json) ->> 'meter'",
         meter_link="(result::json) ->> 'link'",
         user_order='u.user_id COLLATE "C"',
+        users="dealer.user_rows()",
     )
 
     def __init__(self, conn: psycopg.Connection[Any], url: str) -> None:
@@ -456,12 +462,47 @@ class PostgresStorage(_Reads):
             yield
 
     def user_history(self) -> list[UserRow]:
-        """Every users row ever stored, by record id."""
+        """Every users row ever stored, by record id: the secrets themselves for the log's
+        owner (a copy carries them), else as the server shows them (`dealer.user_rows()`)."""
         with self.errors("read"):
+            owner = self.conn.execute(_OWNS).fetchone()
+            source = "dealer.users" if owner and owner[0] else "dealer.user_rows()"
             rows = self.conn.execute(
-                f"SELECT {USER_COLUMNS} FROM dealer.users ORDER BY record_id"
+                f"SELECT {USER_COLUMNS} FROM {source} ORDER BY record_id"
             ).fetchall()
         return [user_row(row) for row in rows]
+
+    def released_secret(self, row: UserRow, pin: str) -> str | None:
+        """The secret the server withholds, released to `pin` (`Storage`): the proof that `pin`
+        derives (`keys.proof`) is checked and counted by `dealer.submit_attempt` in a
+        transaction of its own, committed before `dealer.open_secret` answers — rolling back
+        an answer never takes a wrong PIN off the count. Inside an open transaction, or on a
+        read-only connection, the check is made on a connection of its own."""
+        import psycopg
+
+        from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+        withheld = keys.parse_withheld(row.pin_hash)
+        if withheld is None:
+            return row.pin_hash
+        proof = keys.proof(pin, withheld) if isinstance(pin, str) else ""
+        own = self._in_transaction or self._read_only
+        conn = connect(self.url) if own else self.conn
+        try:
+            with self.errors("check the PIN"):
+                try:
+                    found = conn.execute(
+                        "SELECT dealer.submit_attempt(%s, %s)", [row.user_id, proof]
+                    ).fetchone()
+                except psycopg.errors.InsufficientPrivilege as exc:
+                    raise AccessError(_reason(exc, self.url)) from None
+                if found is None:
+                    return None
+                released = conn.execute("SELECT dealer.open_secret(%s)", [found[0]]).fetchone()
+        finally:
+            if own:
+                conn.close()
+        return released[0] if released else None
 
     def protection_problems(self) -> list[str]:
         """What differs from the protection and the definitions this software makes: a

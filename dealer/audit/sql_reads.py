@@ -52,6 +52,9 @@ class Dialect(NamedTuple):
     """The `link` of a meter record's result (a linked meter's, `dealer.audit.meters`)."""
     user_order: str
     """User ids in byte order."""
+    users: str
+    """What the users rows are read from: the table, or what a backend shows of it (the
+    PostgreSQL server withholds the secrets: `dealer.user_rows()`)."""
 
 
 def filter_sql(flt: RecordFilter, d: Dialect) -> tuple[str, list[Any]]:
@@ -242,7 +245,7 @@ class SQLReads(ABC):
         d = self.dialect
         with self._reading("read"):
             row = self.conn.execute(
-                f"SELECT {USER_COLUMNS} FROM {d.schema}users WHERE user_id = {d.mark} "
+                f"SELECT {USER_COLUMNS} FROM {d.users} WHERE user_id = {d.mark} "
                 "ORDER BY record_id DESC LIMIT 1",
                 [user_id],
             ).fetchone()
@@ -253,8 +256,8 @@ class SQLReads(ABC):
         d = self.dialect
         with self._reading("read"):
             rows = self.conn.execute(
-                f"SELECT {USER_COLUMNS} FROM {d.schema}users u WHERE u.record_id = "
-                f"(SELECT max(record_id) FROM {d.schema}users v WHERE v.user_id = u.user_id) "
+                f"SELECT {USER_COLUMNS} FROM {d.users} u WHERE u.record_id IN "
+                f"(SELECT max(record_id) FROM {d.users} GROUP BY user_id) "
                 f"ORDER BY {d.user_order}"
             ).fetchall()
         return [user_row(row) for row in rows]
@@ -264,6 +267,6 @@ class SQLReads(ABC):
         d = self.dialect
         with self._reading("read"):
             row = self.conn.execute(
-                f"SELECT 1 FROM {d.schema}users WHERE role = {d.mark} LIMIT 1", [Role.SUPERVISOR]
+                f"SELECT 1 FROM {d.users} WHERE role = {d.mark} LIMIT 1", [Role.SUPERVISOR]
             ).fetchone()
         return row is not None

@@ -283,6 +283,7 @@ class _Reads(SQLReads):
         meter_name="json_extract(result, '$.meter')",
         meter_link="json_extract(result, '$.link')",
         user_order="u.user_id",
+        users="users",
     )
 
     def __init__(self, conn: sqlite3.Connection) -> None:
@@ -467,6 +468,10 @@ class SQLiteStorage(_Reads):
             finally:
                 if self.conn.in_transaction:
                     self.conn.execute("COMMIT")
+
+    def released_secret(self, row: UserRow, pin: str) -> str | None:
+        """The row's own secret: whoever reads the file holds it anyway (`Storage`)."""
+        return row.pin_hash
 
     def user_history(self) -> list[UserRow]:
         """Every users row ever stored, by record id."""
