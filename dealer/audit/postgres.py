@@ -56,6 +56,7 @@ from dealer.audit.sql_reads import (
     WriteState,
     indexed_seats,
     seat_index_problems,
+    settings_reference,
     user_row,
 )
 from dealer.kernel.errors import AccessError, AuditError
@@ -360,6 +361,14 @@ class _Transaction(_Reads, WriteState):
         self._check_open()
         columns = ", ".join(STORED_FIELDS)
         marks = ", ".join(f"%({name})s" for name in STORED_FIELDS)
+        reference = settings_reference(row["settings"])
+        if reference is not None:  # kept once, as `dealer.append_record` keeps it
+            self.conn.execute(
+                "INSERT INTO dealer.settings_texts (ref, text) VALUES (%s, %s) "
+                "ON CONFLICT (ref) DO NOTHING",
+                [reference, row["settings"]],
+            )
+            row = {**row, "settings": reference}
         self.conn.execute(f"INSERT INTO dealer.records ({columns}) VALUES ({marks})", row)
         with self.conn.cursor() as cursor:
             cursor.executemany(

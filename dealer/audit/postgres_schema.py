@@ -44,6 +44,7 @@ from dealer.audit.chain import FUTURE_TOLERANCE, GENESIS_HASH
 from dealer.audit.keys import SCHEME, WITHHELD
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import APPROVAL_KINDS, RECORD_LIMIT, SIZED_FIELDS, RecordKind, Role
+from dealer.audit.sql_reads import SETTINGS_SHARED_OVER
 from dealer.audit.users import (
     LOCKOUT_AFTER,
     LOCKOUT_FIRST_SECONDS,
@@ -64,6 +65,22 @@ no login outside `dealer_app` can."""
 
 FIRST = "records, users, their protection and write functions"
 """What version 1 of the schema (`SCHEMA_STATEMENTS`) holds."""
+
+
+def _append_only(table: str, changed: str, deleted: str) -> tuple[str, str, str]:
+    """The triggers that keep dealer.`table` append-only, whoever writes (the owner too):
+    `TABLE_no_update` refuses an UPDATE saying `changed`, `TABLE_no_delete` and
+    `TABLE_no_truncate` refuse a DELETE or TRUNCATE saying `deleted`."""
+    refuse = "EXECUTE FUNCTION dealer.refuse"
+    return (
+        f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON dealer.{table} FOR EACH ROW "
+        f"{refuse}('{changed}')",
+        f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON dealer.{table} FOR EACH ROW "
+        f"{refuse}('{deleted}')",
+        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON dealer.{table} "
+        f"FOR EACH STATEMENT {refuse}('{deleted}')",
+    )
+
 
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -99,6 +116,17 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "CREATE INDEX secret_attempts_by_user ON dealer.secret_attempts(user_id, id)",
         ),
     ),
+    (
+        "settings_texts: a record's long settings kept once, by their SHA-256",
+        (
+            "CREATE TABLE dealer.settings_texts (ref text PRIMARY KEY, text text NOT NULL)",
+            *_append_only(
+                "settings_texts",
+                "kept settings cannot be changed",
+                "kept settings cannot be deleted",
+            ),
+        ),
+    ),
 )
 """The changes after version 1, in order: version 2 is the first (`dealer db init` applies
 the ones a log lacks, each in the transaction that records it)."""
@@ -118,6 +146,9 @@ PROTECTION_TRIGGERS = (
     "record_seats_no_delete",
     "record_seats_no_truncate",
     "record_seats_of_the_newest",
+    "settings_texts_no_update",
+    "settings_texts_no_delete",
+    "settings_texts_no_truncate",
 )
 """Triggers that keep the record append-only; `verify` reports any that are missing."""
 
@@ -157,21 +188,6 @@ _TIME = (
     "pg_catalog.to_char(pg_catalog.clock_timestamp() AT TIME ZONE 'UTC', "
     """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
 )
-
-
-def _append_only(table: str, changed: str, deleted: str) -> tuple[str, str, str]:
-    """The triggers that keep dealer.`table` append-only, whoever writes (the owner too):
-    `TABLE_no_update` refuses an UPDATE saying `changed`, `TABLE_no_delete` and
-    `TABLE_no_truncate` refuse a DELETE or TRUNCATE saying `deleted`."""
-    refuse = "EXECUTE FUNCTION dealer.refuse"
-    return (
-        f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON dealer.{table} FOR EACH ROW "
-        f"{refuse}('{changed}')",
-        f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON dealer.{table} FOR EACH ROW "
-        f"{refuse}('{deleted}')",
-        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON dealer.{table} "
-        f"FOR EACH STATEMENT {refuse}('{deleted}')",
-    )
 
 
 SEARCH_PATH = "pg_catalog, dealer, pg_temp"
@@ -228,8 +244,8 @@ _FUTURE = f"""pg_catalog.to_char(
             AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
 """The server's clock `FUTURE_TOLERANCE` ahead, as records are dated."""
 
-_SIZE = " + ".join(f"coalesce(pg_catalog.octet_length(NEW.{name}), 0)" for name in SIZED_FIELDS)
-"""The bytes of a new record's `records.SIZED_FIELDS`."""
+_SIZE = " + ".join(f"coalesce(pg_catalog.octet_length(whole.{name}), 0)" for name in SIZED_FIELDS)
+"""The bytes of a new record's `records.SIZED_FIELDS` (its settings' whole text)."""
 
 FUNCTIONS: tuple[Function, ...] = (
     _function(
@@ -257,6 +273,7 @@ FUNCTIONS: tuple[Function, ...] = (
         f"""
     DECLARE
         last dealer.records;
+        whole dealer.records := NEW;
         document bigint := 0;
         size bigint;
     BEGIN
@@ -265,7 +282,11 @@ FUNCTIONS: tuple[Function, ...] = (
            OR NEW.prev_hash IS DISTINCT FROM coalesce(last.hash, '{GENESIS_HASH}') THEN
             RAISE EXCEPTION 'audit records are appended in order, each linked to the last';
         END IF;
-        IF NEW.hash IS DISTINCT FROM dealer.record_hash(NEW) THEN
+        IF coalesce(pg_catalog.starts_with(NEW.settings, 'sha256:'), false) THEN
+            whole.settings := (SELECT s.text FROM dealer.settings_texts s
+                              WHERE s.ref = NEW.settings);
+        END IF;
+        IF NEW.hash IS DISTINCT FROM dealer.record_hash(whole) THEN
             RAISE EXCEPTION 'audit record % does not carry its own hash', NEW.id;
         END IF;
         IF NOT coalesce(NEW.recorded_at >= coalesce(last.recorded_at, ''), false) THEN
@@ -409,7 +430,14 @@ FUNCTIONS: tuple[Function, ...] = (
         r.reason := p_reason; r.software_version := p_software_version;
         r.prev_hash := coalesce(last.hash, '{GENESIS_HASH}');
         r.hash := dealer.record_hash(r);
+        IF pg_catalog.octet_length(p_settings) > {SETTINGS_SHARED_OVER} THEN
+            r.settings := 'sha256:' || pg_catalog.encode(pg_catalog.sha256(
+                pg_catalog.convert_to(p_settings, 'UTF8')), 'hex');
+            INSERT INTO dealer.settings_texts (ref, text) VALUES (r.settings, p_settings)
+                ON CONFLICT (ref) DO NOTHING;
+        END IF;
         INSERT INTO dealer.records SELECT r.*;
+        r.settings := p_settings;
         INSERT INTO dealer.record_seats
             SELECT r.id, s.seat, s.patron
             FROM unnest(p_seats, p_patrons) s(seat, patron);
@@ -668,7 +696,9 @@ index is part of schema version 1: the PostgreSQL backend had no release without
 trigger is written as the server prints it (`pg_get_triggerdef`), which `verify` compares."""
 
 TRIGGERS = tuple(
-    " ".join(statement.split()) for statement in SCHEMA_STATEMENTS if "CREATE TRIGGER" in statement
+    " ".join(statement.split())
+    for statement in (*SCHEMA_STATEMENTS, *(made for _, steps in MIGRATIONS for made in steps))
+    if "CREATE TRIGGER" in statement
 )
 """Every trigger of the log, as the server prints it (`pg_get_triggerdef`)."""
 
@@ -684,7 +714,7 @@ _FUNCTIONS = (
     "dealer.submit_attempt(text, text)",
     "dealer.open_secret(bigint)",
 )
-TABLES = ("schema_migrations", "records", "record_seats", "log_lock")
+TABLES = ("schema_migrations", "records", "record_seats", "log_lock", "settings_texts")
 """The log's tables both roles read. The users table is read through `dealer.user_rows()`,
 which withholds the secrets; `dealer.secret_attempts` is read by no one but the functions."""
 

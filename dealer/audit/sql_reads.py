@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
 from dealer.audit.records import (
+    STORED_FIELDS,
     Entry,
     Record,
     RecordFilter,
@@ -26,11 +27,39 @@ from dealer.audit.records import (
     meter_value,
     seats_in,
 )
+from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
 USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
 """The columns of a users row, in `UserRow` order."""
+
+SETTINGS_SHARED_OVER = 256
+"""A record's settings longer than this (bytes) are kept once in `settings_texts`, by their
+SHA-256, and the record holds the reference (`settings_reference`): the rulings of a table share
+one settings text. The hash chain covers the full text; every read puts it back."""
+
+
+def settings_reference(text: str) -> str | None:
+    """The reference a record stores for the settings `text` (`sha256:` and its SHA-256), or
+    None when the text is short enough to be stored in the record itself."""
+    if len(text.encode("utf-8")) <= SETTINGS_SHARED_OVER:
+        return None
+    return "sha256:" + sha256_hex(text)
+
+
+def record_select(schema: str) -> str:
+    """`SELECT` of whole records as stored, each settings reference replaced by its text (the
+    row the hash covers); the records' own columns stay unqualified for a `WHERE`."""
+    columns = ", ".join(
+        "coalesce(s.text, r.settings) AS settings" if name == "settings" else f"r.{name}"
+        for name in STORED_FIELDS
+    )
+    return (
+        f"SELECT {columns} FROM {schema}records r "
+        f"LEFT JOIN {schema}settings_texts s ON s.ref = r.settings"
+    )
+
 
 _FILTERED = ("table_id", "game", "user_id", "kind", "action", "links_to")
 _SEATED = ("seat", "patron")
@@ -163,7 +192,7 @@ class SQLReads(ABC):
         """The stored rows matching `flt`, by id (JSON columns as their stored text)."""
         where, params = filter_sql(flt or RecordFilter(), self.dialect)
         order = "DESC" if newest_first else "ASC"
-        sql = f"SELECT * FROM {self.dialect.schema}records WHERE {where} ORDER BY id {order}"
+        sql = f"{record_select(self.dialect.schema)} WHERE {where} ORDER BY id {order}"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return self._rows_of(sql, params, "read")
@@ -223,7 +252,7 @@ class SQLReads(ABC):
         meter's records left out (as `meter`)."""
         d = self.dialect
         sql = (
-            f"SELECT * FROM {d.schema}records WHERE kind = 'meter' AND table_id = {d.mark} "
+            f"{record_select(d.schema)} WHERE kind = 'meter' AND table_id = {d.mark} "
             f"AND {d.meter_name} = {d.mark} AND {d.meter_link} IS NULL "
             f"ORDER BY id DESC LIMIT {int(limit)}"
         )
@@ -235,7 +264,7 @@ class SQLReads(ABC):
         `records_linked_meters`: one lookup however long the log)."""
         d = self.dialect
         sql = (
-            f"SELECT * FROM {d.schema}records WHERE kind = 'meter' AND {d.meter_link} = "
+            f"{record_select(d.schema)} WHERE kind = 'meter' AND {d.meter_link} = "
             f"{d.mark} ORDER BY id DESC LIMIT {int(limit)}"
         )
         return [Record.from_row(row) for row in self._rows_of(sql, [link], "read the meter")]
