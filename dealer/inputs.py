@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from dealer.kernel.errors import DealerError
-from dealer.kernel.money import CENT, fmt_money
+from dealer.kernel.money import CENT, fmt_money, money_json
 from dealer.kernel.text import has_control, quoted
 
 PAIGOW_SEATS = range(1, 7)
@@ -259,20 +259,48 @@ def text(value: object, what: str, *, limit: int = TEXT_LIMIT) -> str:
     return trimmed
 
 
+FIGURE_LIMIT = Decimal(1_000_000_000)
+"""The most a figure typed in a JSON object may be either way ($1,000,000,000: more than any
+round pays), so every sum of figures stays exact and is shown in plain digits."""
+
+
 def json_object(value: str, what: str) -> dict[str, Any]:
     """A JSON object typed on the command line (an override's `--result`). Anything else is
     refused, and so is text holding a byte that was not UTF-8 (Python keeps it as a lone
-    surrogate, which can be neither signed nor stored)."""
+    surrogate, which can be neither signed nor stored). Every number in it is an amount, read
+    as typed by the money type (`signed_money`, within `FIGURE_LIMIT`, whole cents: no `1e300`,
+    `-0.001`, `NaN` or `Infinity`), and kept in the stored form of amounts (`money_json`)."""
     import json
 
+    def refuse_constant(name: str) -> None:
+        raise DealerError(f"{what}: {name} is not an amount: write amounts as numbers, e.g. 12.5")
+
     try:
-        parsed = json.loads(value)
+        parsed = json.loads(
+            value, parse_float=_Number, parse_int=_Number, parse_constant=refuse_constant
+        )
         json.dumps(parsed, ensure_ascii=False).encode()
     except ValueError:  # UnicodeEncodeError too
         parsed = None
     if not isinstance(parsed, dict):
         raise DealerError(f"{what} must be a JSON object, e.g. '{{\"winner\": 1}}'")
-    return parsed
+    return _amounts(parsed, what, "")
+
+
+class _Number(str):
+    """A number of a typed JSON object, as typed (read as an amount by `_amounts`)."""
+
+
+def _amounts(value: Any, what: str, path: str) -> Any:
+    """`value` (parsed JSON, each number still its text) with every number read as an amount;
+    an error names the number's place (`--result seats[0].base.net`)."""
+    if isinstance(value, dict):
+        return {k: _amounts(v, what, f"{path}.{k}" if path else k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_amounts(v, what, f"{path}[{index}]") for index, v in enumerate(value)]
+    if isinstance(value, _Number):
+        return money_json(signed_money(str(value), f"{what} {path}", limit=FIGURE_LIMIT))
+    return value
 
 
 def signed_money(value: object, what: str, *, limit: Decimal = WAGER_LIMIT) -> Decimal:
