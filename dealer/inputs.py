@@ -119,6 +119,8 @@ def whole_number(value: object, what: str, *, least: int = 0, most: int) -> int:
     """A whole number from `least` to `most`, as a document or `--rule` writes it (text) or as
     an int: decimal digits only (`_DECIMAL` without a point). The one rule for every count,
     seat, rank and schema number a document holds."""
+    if isinstance(value, int) and not isinstance(value, bool) and not least <= value <= most:
+        raise DealerError(f"{what} is not from {least:,} to {most:,}")  # not shown: it may be huge
     text = _decimal_text(value)
     found = None if text is None else _DECIMAL.fullmatch(text)
     if text is None or found is None or found[2] is not None:

@@ -55,7 +55,7 @@ from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.context import HouseRules, LogLocation, open_desk_log
 from dealer.games.paigow.figures import has_figures
 from dealer.games.paigow.pay import PROGRESSIVES, Wager
-from dealer.inputs import FIGURE_LIMIT
+from dealer.inputs import FIGURE_LIMIT, PAIGOW_SEATS
 from dealer.kernel.documents import shipped_documents
 from dealer.kernel.money import money_json
 from dealer.kernel.ruling import RulingAction
@@ -77,6 +77,8 @@ def _money(value: Any) -> Decimal:
     number, `1e300`, a list; a value altered around the tool, which `dealer audit verify`
     finds) counts as $0, so no stored value stops a summary."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return ZERO
+    if isinstance(value, int) and abs(value) > FIGURE_LIMIT:
         return ZERO
     text = str(value)
     if not _STORED.fullmatch(text) or abs(amount := Decimal(text)) > FIGURE_LIMIT:
@@ -385,12 +387,15 @@ def _wager_totals(
             for bonus in _items(seat.get("bonuses")):
                 name = bonus.get("wager")
                 if isinstance(name, str) and name in totals:
+                    name = Wager(name)
                     totals[name] = totals[name].add(
                         _money(bonus.get("amount")), _money(bonus.get("net"))
                     )
             if (net := _seat_net(seat)) > signoff_over:
                 number = seat.get("seat", ruling.seat)
-                large.append(LargePay(ruling.id, number if isinstance(number, int) else None, net))
+                seated = isinstance(number, int) and not isinstance(number, bool)
+                seat_no = number if seated and number in PAIGOW_SEATS else None
+                large.append(LargePay(ruling.id, seat_no, net))
     return totals, seats, large
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from dealer.games.paigow.pay import Wager
 from dealer.inputs import FIGURE_LIMIT, PAIGOW_SEATS, money, signed_money, whole_number
 from dealer.kernel.errors import DealerError
+from dealer.kernel.money import fmt_money
 from dealer.kernel.ruling import RulingAction
 
 FIGURES_KEY: dict[str, str] = {RulingAction.SETTLE: "base", RulingAction.ROUND: "seats"}
@@ -27,6 +28,8 @@ def _amount(value: Any, where: str, *, signed: bool) -> None:
     """Refuse `value` unless it is a JSON number passing the money type."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise DealerError(f"{where} must be an amount written as a JSON number, e.g. 12.5")
+    if isinstance(value, int) and abs(value) > FIGURE_LIMIT:  # not shown: it may be huge
+        raise DealerError(f"{where} is more than {fmt_money(FIGURE_LIMIT)}, the most allowed")
     read = signed_money if signed else money
     read(repr(value) if isinstance(value, float) else value, where, limit=FIGURE_LIMIT)
 
