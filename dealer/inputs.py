@@ -81,7 +81,7 @@ def money(value: object, what: str = "wager", *, limit: Decimal = WAGER_LIMIT) -
 def _hint(text: str, limit: Decimal) -> str:
     """What is wrong with a typed amount, in words."""
     if "," in text:
-        return "write it without thousands separators (1000, not 1,000) or a decimal comma"
+        return "write it without thousands separators (1000, not 1,000)"
     if text.startswith("-"):
         return "an amount is zero or more"
     if re.fullmatch(r"\$?0[0-9]+(\.[0-9]*)?", text):

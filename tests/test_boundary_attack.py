@@ -1110,27 +1110,27 @@ def test_a_round_file_id_is_kept_as_written(log: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("setting", "value"),
+    ("setting", "value", "says"),
     [
-        ("limits:\n  base: {min: 5, max: %s}\n", "0x1388"),
-        ("rules:\n  signoff_over: %s\n", "1:00:00"),
-        ("meters:\n  progressive_treasure: {seed: %s}\n", "0x2710"),
-        ("caps:\n  treasure: {per_hand: %s}\n", "1_000"),
-        ("meters:\n  progressive_treasure: {contribution: %s}\n", "2.5e-1"),
-        ("offered:\n  envy: %s\n", "yes"),
+        ("limits:\n  base: {min: 5, max: %s}\n", "0x1388", "0x1388"),
+        ("rules:\n  signoff_over: %s\n", "1:00:00", "1:00:00"),
+        ("meters:\n  progressive_treasure: {seed: %s}\n", "0x2710", "0x2710"),
+        ("caps:\n  treasure: {per_hand: %s}\n", "1_000", "1_000"),
+        ("meters:\n  progressive_treasure: {contribution: %s}\n", "2.5e-1", "2.5e-1"),
+        ("offered:\n  envy: %s\n", "yes", "offered.envy: must be true or false"),
     ],
 )
 def test_a_profile_setting_yaml_would_read_as_a_number_is_not_approved(
-    log: Path, tmp_path: Path, setting: str, value: str
+    log: Path, tmp_path: Path, setting: str, value: str, says: str
 ) -> None:
     """Finding 2: `approve-profile` recorded `max: 0x1388`, `signoff_over: 1:00:00`, `seed:
     0x2710`; a `--rule` value is read by the same rule."""
     path = _file(tmp_path, "p.yaml", "name: room\n" + setting % value)
     before = LogBytes.of(log)
-    refused(invoke(log, "audit", "approve-profile", str(path), "--reason", "r", *SUP), value)
+    refused(invoke(log, "audit", "approve-profile", str(path), "--reason", "r", *SUP), says)
     key = "".join(part.split(":")[0].strip() + "." for part in setting.split("\n")[:2])
     name = key + setting.split("{")[-1].split(":")[0] if "{" in setting else key.rstrip(".")
-    refused(invoke(log, "paigow", "rank", FIVE, "--rule", f"{name}={value}", *SUP), value)
+    refused(invoke(log, "paigow", "rank", FIVE, "--rule", f"{name}={value}", *SUP), says)
     assert LogBytes.of(log) == before
 
 

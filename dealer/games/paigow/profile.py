@@ -281,9 +281,7 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
     limits = {wager: _limit(lim, origin, f"limits.{wager}") for wager, lim in raw["limits"].items()}
     for wager, offered in raw["offered"].items():
         if not isinstance(offered, bool):
-            raise ConfigError(
-                f"profile {origin}: offered.{wager}: must be true or false, not {quoted(offered)}"
-            )
+            raise ConfigError(f"profile {origin}: offered.{wager}: must be true or false")
     caps = {
         w: Cap(
             _decimal(c["per_hand"], origin, f"caps.{w}.per_hand", optional=True),

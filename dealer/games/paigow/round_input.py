@@ -218,7 +218,7 @@ class _Checker:
         number: int | None = None
         with suppress(DealerError):  # in decimal as written: `seat: 01` is not seat 1
             number = whole_number(given, "seat", least=1, most=PAIGOW_SEATS.stop - 1)
-        plain = str(given).isascii() and str(given).isalnum() and len(str(given)) <= 12
+        plain = len(str(given)) <= 12 and str(given).isprintable()
         where = f"seat {given if plain else quoted(given)}"
         if number is None:
             self.problems.append(
