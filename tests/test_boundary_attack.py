@@ -19,6 +19,7 @@ record ids, ids and a reason with control characters) run in the test process ag
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -1053,4 +1054,173 @@ def test_a_generated_user_id_with_control_characters_is_refused(log: Path, user:
 def test_a_generated_reason_with_control_characters_is_refused(log: Path, reason: str) -> None:
     before = LogBytes.of(log)
     refused(invoke(log, "audit", "void", RULING, "--reason", reason, *SUP), "reason")
+    assert LogBytes.of(log) == before
+
+
+# Documents, YAML scalars and stored money (findings 2, 3, 7)
+
+YAML_NUMBERS = [
+    "025",  # YAML 1.1: octal 21
+    "010000",  # octal 4096
+    "0x19",
+    "0b11001",
+    "1_000",
+    "1:05",  # sexagesimal 65
+    "2.5e+1",
+    "+25",
+    "25.000000000000001",
+    "5.0e+0",
+    "1e400",
+    "1e-400",
+    "'7,50'",
+]
+"""Numbers YAML 1.1 (or a float) reads as another amount; each is refused where money is meant."""
+
+
+def _file(tmp_path: Path, name: str, content: str) -> Path:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("amount", YAML_NUMBERS)
+def test_a_round_file_amount_yaml_would_read_as_a_number_is_refused(
+    log: Path, tmp_path: Path, amount: str
+) -> None:
+    """Finding 2: `base: 025` was settled as $21, `0x19` as $25, `1:05` as $65."""
+    path = _file(tmp_path, "r.yaml", ROUND + SEAT.format(seat="1", base=amount))
+    before = LogBytes.of(log)
+    refused(invoke(log, "round", str(path)), "base wager")
+    assert LogBytes.of(log) == before
+
+
+def test_a_round_file_id_is_kept_as_written(log: Path, tmp_path: Path) -> None:
+    """Finding 2: `table: 012` was recorded at table 10 and `patron: 0012345` as 5349."""
+    seat = SEAT.format(seat="1", base="25") + "    patron: 0012345\n"
+    path = _file(tmp_path, "r.yaml", ROUND.replace("PG-1", "012") + seat)
+    result = invoke(log, "round", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    made = json.loads(result.stdout)
+    assert made["table"] == "012"
+    assert made["seats"][0]["patron"] == "0012345"
+    path = _file(tmp_path, "s.yaml", ROUND + SEAT.format(seat="01", base="25"))
+    before = LogBytes.of(log)
+    refused(invoke(log, "round", str(path)), "seats are numbered 1 to 6")
+    assert LogBytes.of(log) == before
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "says"),
+    [
+        ("limits:\n  base: {min: 5, max: %s}\n", "0x1388", "0x1388"),
+        ("rules:\n  signoff_over: %s\n", "1:00:00", "1:00:00"),
+        ("meters:\n  progressive_treasure: {seed: %s}\n", "0x2710", "0x2710"),
+        ("caps:\n  treasure: {per_hand: %s}\n", "1_000", "1_000"),
+        ("meters:\n  progressive_treasure: {contribution: %s}\n", "2.5e-1", "2.5e-1"),
+        ("offered:\n  envy: %s\n", "yes", "offered.envy: must be true or false"),
+    ],
+)
+def test_a_profile_setting_yaml_would_read_as_a_number_is_not_approved(
+    log: Path, tmp_path: Path, setting: str, value: str, says: str
+) -> None:
+    """Finding 2: `approve-profile` recorded `max: 0x1388`, `signoff_over: 1:00:00`, `seed:
+    0x2710`; a `--rule` value is read by the same rule."""
+    path = _file(tmp_path, "p.yaml", "name: room\n" + setting % value)
+    before = LogBytes.of(log)
+    refused(invoke(log, "audit", "approve-profile", str(path), "--reason", "r", *SUP), says)
+    key = "".join(part.split(":")[0].strip() + "." for part in setting.split("\n")[:2])
+    name = key + setting.split("{")[-1].split(":")[0] if "{" in setting else key.rstrip(".")
+    refused(invoke(log, "paigow", "rank", FIVE, "--rule", f"{name}={value}", *SUP), says)
+    assert LogBytes.of(log) == before
+
+
+PAY_TABLE = (
+    "schema: 1\ntables:\n  - id: HOUSE-1\n    wager: treasure\n    basis: to-1\n    rows:\n"
+    "      - {event: full-house, kind: %s, value: %s}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [("fixed", "'7,50'"), ("to-1", "1e400"), ("to-1", "1e-400"), ("to-1", "0x19")]
+    + [("to-1", "100001"), ("to-1", "7.125"), ("fixed", "1000000.01")],
+)
+def test_a_pay_that_is_not_a_decimal_number_is_not_approved(
+    log: Path, tmp_path: Path, kind: str, value: str
+) -> None:
+    """Finding 2: a fixed pay `'7,50'` was read as 750; `to-1 value: 1e400` was approved, then
+    analysis failed; `1e-400` was a pay. Every pay is bounded."""
+    path = _file(tmp_path, "t.yaml", PAY_TABLE % (kind, value))
+    before = LogBytes.of(log)
+    refused(invoke(log, "audit", "approve-paytables", str(path), "--reason", "r", *SUP), "value")
+    assert LogBytes.of(log) == before
+
+
+def test_a_pay_table_under_a_shipped_table_s_id_is_not_approved(log: Path, tmp_path: Path) -> None:
+    """Finding 15: a pay table redefining a shipped table's id was approved."""
+    path = _file(tmp_path, "t.yaml", PAY_TABLE.replace("HOUSE-1", "PT-FLT-EC-ET-01") % ("to-1", 6))
+    before = LogBytes.of(log)
+    refused(
+        invoke(log, "audit", "approve-paytables", str(path), "--reason", "r", *SUP),
+        "PT-FLT-EC-ET-01: the id is already defined",
+    )
+    assert LogBytes.of(log) == before
+
+
+@pytest.mark.parametrize(
+    ("result", "says"),
+    [
+        ('{"base": {"wager": 25, "net": "lots"}}', "base.net"),
+        ('{"base": {"wager": 25, "net": 1e300}}', "base.net"),
+        ('{"base": {"wager": 25, "net": -0.001}}', "base.net"),
+        ('{"base": {"wager": 25, "net": NaN}}', "NaN"),
+        ('{"base": {"wager": -25, "net": 0}}', "base.wager"),
+        ('{"base": {"wager": 25}}', "base.net"),
+        ('{"base": "lots"}', "base"),
+        ('{"base": {"wager": 25, "net": 0}, "bonuses": [{"wager": "x", "net": 1}]}', "bonuses"),
+        ('{"decision": {"paid": 1e300}}', "decision.paid"),
+    ],
+)
+def test_an_override_result_not_in_the_ruling_s_form_is_refused(
+    log: Path, result: str, says: str
+) -> None:
+    """Finding 3: `"net": "lots"` was recorded and every later shift summary at the table
+    failed; `1e300` showed "+$1E+300", `-0.001` "-$0.00"."""
+    before = LogBytes.of(log)
+    override = ("audit", "override", RULING, "--decision", "d", "--reason", "r")
+    refused(invoke(log, *override, "--result", result, *SUP), says)
+    assert LogBytes.of(log) == before
+
+
+WAY = (
+    "name: {name}\nversion: '1'\nclauses:\n"
+    "  - {{id: '{first}', says: '{says}', when: {{pattern: no-pair}}, low: highest-singles}}\n"
+    "  - {{id: '2', says: Any other hand, when: {{pattern: [{others}]}}, low: best, "
+    "high: straight-or-flush}}\n"
+)
+OTHERS = ", ".join(p for p in ("one-pair", "two-pair", "three-pair", "three-of-a-kind"))
+
+
+@pytest.mark.parametrize(
+    ("name", "first", "says", "refusal"),
+    [
+        ('"room\\e]0;pwned\\a"', "1", "No pair", "name"),
+        ("room", "1", '"\\e[2J\\nFORGED: approved"', "says"),
+        ("room", '"1\\n2"', "No pair", "id"),
+        ("room", "2", "Any other hand", "says what an earlier clause of this id says"),
+        ("trump-plaza", "1", "No pair", "a shipped way's name"),
+    ],
+)
+def test_a_house_way_that_shows_control_characters_or_claims_another_is_refused(
+    log: Path, tmp_path: Path, name: str, first: str, says: str, refusal: str
+) -> None:
+    """Finding 7: a House Way's name retitled the terminal, its `says` cleared it and printed a
+    forged line, a clause id held a newline, two clauses shared an id, and a file calling
+    itself trump-plaza v1 with other clauses ruled as the shipped way."""
+    text = WAY.format(name=name, first=first, says=says, others=OTHERS).replace("'\"", '"')
+    path = _file(tmp_path, "way.yaml", text.replace("\"'", '"'))
+    before = LogBytes.of(log)
+    approve = ("audit", "approve-house-way", str(path), "--reason", "r", *SUP)
+    refused(invoke(log, *approve), refusal)
+    refused(invoke(log, "paigow", "set", DEALER, "--house-way", str(path), *SUP), refusal)
     assert LogBytes.of(log) == before

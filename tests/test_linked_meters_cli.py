@@ -228,13 +228,13 @@ def test_a_supervisor_adjusts_the_link_from_any_member_table(
             "64), such as FLOOR-ET-1",
         ),
         (
-            "7",
-            "7 is not a link: null, or an id of letters, digits and . _ @ # - (up to 64), such "
+            "[7]",
+            "['7'] is not a link: null, or an id of letters, digits and . _ @ # - (up to 64), such "
             "as FLOOR-ET-1",
         ),
         (
             "{a: 1}",
-            "{'a': 1} is not a link: null, or an id of letters, digits and . _ @ # - (up to "
+            "{'a': '1'} is not a link: null, or an id of letters, digits and . _ @ # - (up to "
             "64), such as FLOOR-ET-1",
         ),
     ],

@@ -41,6 +41,7 @@ Floor decisions (the rule documents are silent):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -52,7 +53,9 @@ from dealer.audit.disputes import Dispute, disputes
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.context import HouseRules, LogLocation, open_desk_log
+from dealer.games.paigow.figures import has_figures
 from dealer.games.paigow.pay import PROGRESSIVES, Wager
+from dealer.inputs import FIGURE_LIMIT, PAIGOW_SEATS
 from dealer.kernel.documents import shipped_documents
 from dealer.kernel.money import money_json
 from dealer.kernel.ruling import RulingAction
@@ -65,8 +68,32 @@ MONEY_ACTIONS = (RulingAction.ROUND, RulingAction.SETTLE)
 ZERO = Decimal(0)
 
 
+_STORED = re.compile(r"-?[0-9]{1,13}(?:\.[0-9]{1,12})?")
+
+
 def _money(value: Any) -> Decimal:
-    return ZERO if value is None else Decimal(str(value))
+    """A stored amount (a JSON number, or text as a meter record keeps its value): a plain
+    decimal within `FIGURE_LIMIT` either way. Anything else a log may hold (text that is no
+    number, `1e300`, a list; a value altered around the tool, which `dealer audit verify`
+    finds) counts as $0, so no stored value stops a summary."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return ZERO
+    if isinstance(value, int) and abs(value) > FIGURE_LIMIT:
+        return ZERO
+    text = str(value)
+    if not _STORED.fullmatch(text) or abs(amount := Decimal(text)) > FIGURE_LIMIT:
+        return ZERO
+    return amount
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """A stored mapping (empty for anything else)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _items(value: Any) -> list[Mapping[str, Any]]:
+    """The mappings of a stored list (none for anything else)."""
+    return [item for item in value if isinstance(item, Mapping)] if isinstance(value, list) else []
 
 
 def _in_range(stamp: str, since: str | None, until: str | None) -> bool:
@@ -311,18 +338,14 @@ class ShiftSummary:
 def _seat_results(action: str, result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     if action == RulingAction.SETTLE:
         return [result]
-    seats = result.get("seats")
-    return list(seats) if isinstance(seats, list) else []
+    return _items(result.get("seats"))
 
 
 def _replacement(override: Record) -> Mapping[str, Any] | None:
-    """An override's replacement result when it has figures in a ruling's form, else None."""
+    """An override's replacement result when it has figures in a ruling's form, each amount an
+    amount (`figures.has_figures`, as an override is checked when made), else None."""
     result = override.result.get("result")
-    if not isinstance(result, Mapping):
-        return None
-    if override.action == RulingAction.SETTLE:
-        return result if isinstance(result.get("base"), Mapping) else None
-    return result if isinstance(result.get("seats"), list) else None
+    return result if has_figures(override.action, result) else None
 
 
 def _in_effect(
@@ -342,8 +365,8 @@ def _in_effect(
 
 
 def _seat_net(seat: Mapping[str, Any]) -> Decimal:
-    bonuses = seat.get("bonuses", [])
-    return _money(seat.get("base", {}).get("net")) + sum(
+    bonuses = _items(seat.get("bonuses"))
+    return _money(_mapping(seat.get("base")).get("net")) + sum(
         (_money(b.get("net")) for b in bonuses if b.get("wager") in WAGER_TYPES), ZERO
     )
 
@@ -357,19 +380,22 @@ def _wager_totals(
     for ruling, result in rulings:
         for seat in _seat_results(ruling.action, result):
             seats += 1
-            base = seat.get("base", {})
+            base = _mapping(seat.get("base"))
             totals[Wager.BASE] = totals[Wager.BASE].add(
                 _money(base.get("wager")), _money(base.get("net"))
             )
-            for bonus in seat.get("bonuses", []):
+            for bonus in _items(seat.get("bonuses")):
                 name = bonus.get("wager")
-                if name in totals:
+                if isinstance(name, str) and name in totals:
+                    name = Wager(name)
                     totals[name] = totals[name].add(
                         _money(bonus.get("amount")), _money(bonus.get("net"))
                     )
             if (net := _seat_net(seat)) > signoff_over:
                 number = seat.get("seat", ruling.seat)
-                large.append(LargePay(ruling.id, number if isinstance(number, int) else None, net))
+                seated = isinstance(number, int) and not isinstance(number, bool)
+                seat_no = number if seated and number in PAIGOW_SEATS else None
+                large.append(LargePay(ruling.id, seat_no, net))
     return totals, seats, large
 
 
@@ -440,13 +466,13 @@ def _meter_movement(
     if start is None and mine and mine[0].action == MeterAction.MOVE:
         first = _moved_by(mine[0], rulings)
         if first is not None:
-            start = _money(first.result.get("meters", {}).get("before", {}).get(name))
+            start = _money(_mapping(_mapping(first.result.get("meters")).get("before")).get(name))
     contributions = paid = reseeds = ZERO
     hits = 0
     for ruling in rulings:
-        meters = ruling.result.get("meters", {})
-        contributions += _money(meters.get("contributions", {}).get(name))
-        for hit in ruling.result.get("progressive_hits", []):
+        meters = _mapping(ruling.result.get("meters"))
+        contributions += _money(_mapping(meters.get("contributions")).get(name))
+        for hit in _items(ruling.result.get("progressive_hits")):
             if hit.get("meter") != name:
                 continue
             hits += 1

@@ -23,13 +23,13 @@ changes records who approved them (`rule_changes_approved_by`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from itertools import combinations
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from dealer.inputs import document
+from dealer.inputs import decimal_number, document, text
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.money import fmt_money, whole_cents
@@ -209,17 +209,17 @@ def _decimal(value: Any, origin: str, where: str, *, optional: bool = False) -> 
         raise ConfigError(f"profile {origin}: {exc}") from None
 
 
+SHARE_PLACES = 4
+"""The most decimals of a share (a meter's contribution, from 0 to 1: `0.25`, `0.0125`)."""
+
+
 def _share(value: Any, origin: str, where: str) -> Decimal:
-    """A share (a meter's contribution): a number from 0."""
-    if isinstance(value, bool):
-        raise ConfigError(f"profile {origin}: {where}: {value!r} is not a number")
+    """A share (a meter's contribution): a number from 0 to 1 in decimal, at most
+    `SHARE_PLACES` decimals (`dealer.inputs.decimal_number`)."""
     try:
-        d = Decimal(str(value))
-    except InvalidOperation:
-        raise ConfigError(f"profile {origin}: {where}: {value!r} is not a number") from None
-    if not d.is_finite() or d < 0:
-        raise ConfigError(f"profile {origin}: {where}: {value!r} must be zero or more")
-    return d
+        return decimal_number(value, where, places=SHARE_PLACES, most=Decimal(1))
+    except DealerError as exc:
+        raise ConfigError(f"profile {origin}: {exc} (a share of the wager, from 0 to 1)") from None
 
 
 def _meter_amount(value: Any, origin: str, where: str) -> Decimal:
@@ -248,6 +248,18 @@ def _link(value: Any, origin: str, where: str) -> str | None:
             f"profile {origin}: {where}: {value!r} is not a link: null, or an id of letters, "
             "digits and . _ @ # - (up to 64), such as FLOOR-ET-1"
         ) from None
+
+
+NAME_LIMIT = 100
+"""The most characters of a profile's name (every ruling records it)."""
+
+
+def _name(value: Any, origin: str) -> str:
+    """The profile's name: one line of text, no control characters (`dealer.inputs.text`)."""
+    try:
+        return text(value, "name", limit=NAME_LIMIT)
+    except DealerError as exc:
+        raise ConfigError(f"profile {origin}: {exc}") from None
 
 
 def _need(value: Decimal | None) -> Decimal:
@@ -280,11 +292,6 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
     meters = {}
     for m, cfg in raw["meters"].items():
         share = _share(cfg["contribution"], origin, f"meters.{m}.contribution")
-        if share > 1:
-            raise ConfigError(
-                f"profile {origin}: meters.{m}.contribution: {share} is a share of the wager, "
-                "at most 1"
-            )
         seed = _meter_amount(cfg["seed"], origin, f"meters.{m}.seed")
         cap = _meter_amount(cfg["cap"], origin, f"meters.{m}.cap")
         if cap < seed:
@@ -298,7 +305,7 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
                 f"meters.{first}: each linked meter has a link of its own"
             )
     return Profile(
-        name=str(raw["name"]),
+        name=_name(raw["name"], origin),
         source=origin,
         wheel=rules["wheel"],
         dealer_pai_gow=rules["dealer_pai_gow"],
