@@ -108,12 +108,10 @@ class Sources:
     House Ways and pay tables (shipped, or approved on the chain), the simulations' tallies,
     the exact analyses."""
 
-    def __init__(self, log: Storage, rounds: int, seed: int) -> None:
+    def __init__(self, approved: Mapping[str, str], rounds: int, seed: int) -> None:
         self.rounds, self.seed = rounds, seed
-        self.approved: dict[str, str] = {}
-        for kind in (RecordKind.HOUSE_WAY_CHANGE, RecordKind.PAYTABLE_CHANGE):
-            for record in log.records(RecordFilter(kind=kind)):
-                self.approved[sha256_hex(record.input_text)] = record.input_text
+        self.approved = approved
+        """The approved documents' texts by SHA-256 (`approved_texts`)."""
         self._ways: dict[str, HouseWay] = {}
         self._tables: dict[tuple[str, str], PayTable] = {}
         self._tallies: dict[tuple[str, str], dict[str, StrategyEdge]] = {}
@@ -635,6 +633,16 @@ def _patron_figures(sums: Group, theo: Expectation, source: str, critical: float
     }
 
 
+def approved_texts(log: Storage) -> dict[str, str]:
+    """The House Ways and pay tables supervisors approved on the chain, by SHA-256 of their
+    text (the ruling's own name for them)."""
+    texts = {}
+    for kind in (RecordKind.HOUSE_WAY_CHANGE, RecordKind.PAYTABLE_CHANGE):
+        for record in log.records(RecordFilter(kind=kind)):
+            texts[sha256_hex(record.input_text)] = record.input_text
+    return texts
+
+
 def _corrected(log: Storage) -> tuple[list[Record], dict[int, str]]:
     """The overrides and voids (at any time), and each ruling overridden, voided or disputed,
     with what happened to it."""
@@ -729,14 +737,20 @@ def statistics(
     """The statistics of the log at `db` over [`since`, `until`) (stored UTC forms, None: open),
     with intervals at `confidence`; the base wager's edge simulated over `rounds` rounds from
     `seed` (module docstring)."""
-    critical = z_critical(confidence)
+    z_critical(confidence)  # a confidence outside (0, 1) is refused before the log is read
     with open_desk_log(db, read_only=True) as log:
         corrections, corrected = _corrected(log)
         state = in_effect(corrections)
-        reader = Reader(Sources(log, rounds, seed), corrected)
+        reader = Reader(Sources(approved_texts(log), rounds, seed), corrected)
         for row in log.rows(RecordFilter(kind=RecordKind.RULING, since=since, until=until)):
             record = Record.from_row(row)
             reader.ruling(record, state.result(record))
+    return summed(reader, since, until, confidence)
+
+
+def summed(reader: Reader, since: str | None, until: str | None, confidence: float) -> Statistics:
+    """The statistics of what `reader` read (pure: the sums become rows and flags)."""
+    critical = z_critical(confidence)
     floor = reader.floor
     groups = {
         name: tuple(_row(name, key, sums, critical) for key, sums in sorted(members.items()))
