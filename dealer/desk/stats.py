@@ -116,6 +116,9 @@ class Sources:
         self._tables: dict[tuple[str, str], PayTable] = {}
         self._tallies: dict[tuple[str, str], dict[str, StrategyEdge]] = {}
         self._analyses: dict[tuple[str, str, Decimal, Decimal | None, int], PaytableReturn] = {}
+        self._bases: dict[tuple[str, str, str], dict[str, tuple[UnitFigures, str]]] = {}
+        self._figures: dict[tuple[str, str, Decimal, Decimal | None, int], tuple[Decimal, float]]
+        self._figures = {}
         self.described: dict[str, dict[str, Any]] = {}
 
     def way(self, settings: Mapping[str, Any]) -> HouseWay:
@@ -176,10 +179,17 @@ class Sources:
 
     def base(self, settings: Mapping[str, Any]) -> dict[str, tuple[UnitFigures, str]]:
         """The base wager's figures per unit under a ruling's settings, by player mode
-        (`house-way`, `best`), each with its source's name."""
-        way = self.way(settings)
+        (`house-way`, `best`), each with its source's name (made once per House Way, wheel and
+        option)."""
         wheel = str(settings.get("wheel", "second-highest"))
         option = str(settings.get("dealer_pai_gow", "half-pay"))
+        key = (str(settings.get("house_way_sha256", "")), wheel, option)
+        found = self._bases.get(key)
+        if found is None:
+            found = self._bases[key] = self._base(self.way(settings), wheel, option)
+        return found
+
+    def _base(self, way: HouseWay, wheel: str, option: str) -> dict[str, tuple[UnitFigures, str]]:
         tally = self._tally(way, wheel)
         out = {}
         for mode in PLAYER_MODES:
@@ -226,6 +236,18 @@ class Sources:
                 "paytable_sha256": table.sha256,
                 "house_edge": float(found.house_edge),
             }
+        return found
+
+    def figures(
+        self, table: PayTable, amount: Decimal, meter: Decimal | None, units: int
+    ) -> tuple[Decimal, float]:
+        """`paytable_figures` of `analysis` (made once per table, amount, meter and units)."""
+        key = (table.id, table.sha256, amount, meter, units)
+        found = self._figures.get(key)
+        if found is None:
+            found = self._figures[key] = paytable_figures(
+                self.analysis(table, amount, meter, units)
+            )
         return found
 
     @staticmethod
@@ -502,8 +524,7 @@ class Reader:
             meter = _amount(before.get(wager.value)) if wager.progressive else None
             counted = bonus.get("units")
             units = counted if isinstance(counted, int) else 1
-            analysis = self.sources.analysis(table, amount, meter, units)
-            expected, variance = paytable_figures(analysis)
+            expected, variance = self.sources.figures(table, amount, meter, units)
             out.add(expected, variance, self.sources.name(table), amount, 0.0)
             self.count_event(record, table, bonus)
         offered = settings.get("offered") or {}
@@ -513,7 +534,7 @@ class Reader:
             others = seated - 1
             if others:
                 table = self.sources.table(envy_id, str(digests.get(envy_id, "")))
-                expected, variance = paytable_figures(self.sources.analysis(table, ZERO, None, 1))
+                expected, variance = self.sources.figures(table, ZERO, None, 1)
                 out.add(expected * others, variance * others, self.sources.name(table), ZERO, 0)
         return out
 
