@@ -64,6 +64,7 @@ from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import cache_folder
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import CENT, money_json
+from dealer.kernel.ruling import RulingAction
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Storage
@@ -416,7 +417,7 @@ class Reader:
             return
         dealer_cards = tuple(record.cards[:7])
         new_round = (
-            record.action != "settle"
+            record.action != RulingAction.SETTLE
             or floor.last_dealer_cards.get(record.table_id) != dealer_cards
         )
         floor.last_dealer_cards[record.table_id] = dealer_cards
