@@ -360,6 +360,33 @@ def time_range(since: str | None, until: str | None) -> tuple[str | None, str | 
     return start, end
 
 
+PERIODS = ("day", "month", "year")
+
+
+def period_range(period: str, day: str | None, today: date) -> tuple[str, str]:
+    """`--period day|month|year` and `--date YYYY-MM-DD` (None: `today`) as the stored UTC forms
+    of the range [start, end): the UTC day, month or year holding that date."""
+    if period not in PERIODS:
+        raise DealerError(f"--period {quoted(period)} is not one of {', '.join(PERIODS)}")
+    try:
+        on = date.fromisoformat(day) if day is not None else today
+    except ValueError:
+        raise DealerError(f"--date {quoted(day)} is not a date: use YYYY-MM-DD") from None
+    start = {"day": on, "month": on.replace(day=1), "year": on.replace(month=1, day=1)}[period]
+    try:
+        if period == "day":
+            end = start + timedelta(days=1)
+        elif period == "month":
+            end = (start + timedelta(days=32)).replace(day=1)
+        else:
+            end = start.replace(year=start.year + 1)
+    except (OverflowError, ValueError):
+        raise DealerError(
+            f"--date {quoted(day)}: the {period} after it is past the last date"
+        ) from None
+    return time(start.isoformat()), time(end.isoformat())
+
+
 KiB = 1024
 MiB = 1024 * KiB
 

@@ -34,6 +34,7 @@ GROUPS: dict[str, str] = {
     "empire": "dealer.cli.empire",
     "table": "dealer.cli.table_session",
     "shift": "dealer.cli.shift",
+    "stats": "dealer.cli.stats",
     "db": "dealer.cli.db",
 }
 """Command group name → the module whose `app` (a typer.Typer) it mounts."""

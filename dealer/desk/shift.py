@@ -335,7 +335,8 @@ class ShiftSummary:
         }
 
 
-def _seat_results(action: str, result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def seat_results(action: str, result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The seats a money ruling's result settled: a settle's one, a round's `seats`."""
     if action == RulingAction.SETTLE:
         return [result]
     return _items(result.get("seats"))
@@ -348,23 +349,46 @@ def _replacement(override: Record) -> Mapping[str, Any] | None:
     return result if has_figures(override.action, result) else None
 
 
-def _in_effect(
-    rulings: Sequence[Record], corrections: Sequence[Record]
-) -> tuple[list[tuple[Record, Mapping[str, Any]]], dict[int, int]]:
-    """The rulings not voided, each with the result in effect (the newest override's
-    replacement that is not voided, else its own), and which override replaced which ruling."""
-    voided = {c.links_to for c in corrections if c.kind == RecordKind.VOID}
+@dataclass(frozen=True)
+class InEffect:
+    """What the overrides and voids make of the rulings: those voided, and for each ruling an
+    override replaced, the override and its figures (the newest that is not voided)."""
+
+    voided: frozenset[int | None]
+    replaced: Mapping[int, int]
+    figures: Mapping[int, Mapping[str, Any]]
+
+    def result(self, ruling: Record) -> Mapping[str, Any] | None:
+        """The result in effect of `ruling`: the replacement's, else its own; None if voided."""
+        if ruling.id in self.voided:
+            return None
+        return self.figures.get(ruling.id, ruling.result)
+
+
+def in_effect(corrections: Sequence[Record]) -> InEffect:
+    """The rulings' state from their overrides and voids (`corrections`, at any time)."""
+    voided = frozenset(c.links_to for c in corrections if c.kind == RecordKind.VOID)
     replaced: dict[int, int] = {}
     newest: dict[int, Mapping[str, Any]] = {}
     for c in sorted(corrections, key=lambda c: c.id):
         figures = _replacement(c) if c.kind == RecordKind.OVERRIDE and c.id not in voided else None
         if figures is not None and c.links_to is not None:
             replaced[c.links_to], newest[c.links_to] = c.id, figures
-    counted = [(r, newest.get(r.id, r.result)) for r in rulings if r.id not in voided]
-    return counted, {r.id: replaced[r.id] for r, _ in counted if r.id in replaced}
+    return InEffect(voided, replaced, newest)
 
 
-def _seat_net(seat: Mapping[str, Any]) -> Decimal:
+def _in_effect(
+    rulings: Sequence[Record], corrections: Sequence[Record]
+) -> tuple[list[tuple[Record, Mapping[str, Any]]], dict[int, int]]:
+    """The rulings not voided, each with the result in effect (the newest override's
+    replacement that is not voided, else its own), and which override replaced which ruling."""
+    state = in_effect(corrections)
+    counted = [(r, result) for r in rulings if (result := state.result(r)) is not None]
+    return counted, {r.id: state.replaced[r.id] for r, _ in counted if r.id in state.replaced}
+
+
+def seat_net(seat: Mapping[str, Any]) -> Decimal:
+    """A seat's net over every wager of the registry (the player's gain + or loss −)."""
     bonuses = _items(seat.get("bonuses"))
     return _money(_mapping(seat.get("base")).get("net")) + sum(
         (_money(b.get("net")) for b in bonuses if b.get("wager") in WAGER_TYPES), ZERO
@@ -378,7 +402,7 @@ def _wager_totals(
     seats = 0
     large = []
     for ruling, result in rulings:
-        for seat in _seat_results(ruling.action, result):
+        for seat in seat_results(ruling.action, result):
             seats += 1
             base = _mapping(seat.get("base"))
             totals[Wager.BASE] = totals[Wager.BASE].add(
@@ -391,7 +415,7 @@ def _wager_totals(
                     totals[name] = totals[name].add(
                         _money(bonus.get("amount")), _money(bonus.get("net"))
                     )
-            if (net := _seat_net(seat)) > signoff_over:
+            if (net := seat_net(seat)) > signoff_over:
                 number = seat.get("seat", ruling.seat)
                 seated = isinstance(number, int) and not isinstance(number, bool)
                 seat_no = number if seated and number in PAIGOW_SEATS else None

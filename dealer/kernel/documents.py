@@ -88,6 +88,12 @@ def _cache_dir() -> Path:
     return Path(base) / "dealer"
 
 
+def cache_folder(name: str) -> Path:
+    """The folder `name` of the program's cache (where parsed documents are kept): another
+    figure kept by the content it was computed from, such as a simulation's tally."""
+    return _cache_dir() / name
+
+
 def _check_events(yaml: Any, text: str, loader: Any) -> None:
     """Count the aliases and the values they expand to, from the parser's events alone (nothing
     is built), and refuse a document over `MAX_ALIASES` or `MAX_NODES`."""

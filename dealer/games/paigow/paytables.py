@@ -362,8 +362,14 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
     """The tables of one file and every problem found in it. A file that cannot be read (none
     there, a directory, too large, not UTF-8) has nothing to check: it is refused as every input
     file is (`InputFileError`), not listed as a problem of its content."""
-    problems = _Problems(str(path))
-    text = text_file(path, "pay-table file")
+    return parse_tables(text_file(path, "pay-table file"), str(path), path.name)
+
+
+def parse_tables(text: str, origin: str, name: str) -> tuple[tuple[PayTable, ...], list[str]]:
+    """The tables of a pay-table file's `text` (`origin` names it in problems, `name` is its
+    source when it names none) and every problem found in it: a file as read, or as a
+    supervisor's approval keeps it on the record."""
+    problems = _Problems(origin)
     try:
         raw = document(text, problems.path)
     except DocumentSyntaxError as exc:
@@ -379,10 +385,10 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
         problems.add(
             "", f"schema {quoted(raw.get('schema'))} is not supported (expected schema: {SCHEMA})"
         )
-    source = raw.get("source", path.name)
+    source = raw.get("source", name)
     if (problem := _shown(source, "source")) is not None:
         problems.add("", problem)
-        source = path.name
+        source = name
     file_notes = _notes(raw.get("notes"), "", problems)
     tables_raw = raw.get("tables")
     if not isinstance(tables_raw, list) or not tables_raw:
