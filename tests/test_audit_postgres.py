@@ -399,13 +399,13 @@ def test_db_init_through_the_cli(pg_server: PgServer) -> None:
     made = run("db", "init", url)
     assert (made.exit_code, made.stdout) == (
         0,
-        "created the schema dealer (version 3)\n"
+        "created the schema dealer (version 4)\n"
         "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
     )
     again = run("db", "init", url)
     assert (again.exit_code, again.stdout) == (
         0,
-        "the schema dealer is already there (version 3)\n"
+        "the schema dealer is already there (version 4)\n"
         "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
     )
     added = run(

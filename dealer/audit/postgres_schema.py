@@ -76,6 +76,11 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "INSERT INTO dealer.log_lock DEFAULT VALUES",
         ),
     ),
+    (
+        "certificates: a supervisor's record, which append_record refuses from anyone else "
+        "(the function is made again, as by every dealer db init)",
+        (),
+    ),
 )
 """The changes after version 1, in order: version 2 is the first (`dealer db init` applies
 the ones a log lacks, each in the transaction that records it)."""
