@@ -35,6 +35,7 @@ GROUPS: dict[str, str] = {
     "table": "dealer.cli.table_session",
     "shift": "dealer.cli.shift",
     "db": "dealer.cli.db",
+    "train": "dealer.cli.train",
 }
 """Command group name → the module whose `app` (a typer.Typer) it mounts."""
 TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session"}
