@@ -335,3 +335,27 @@ def test_a_certificate_is_signed_by_the_supervisor_and_verified(
     assert dealer.exit_code == 1
     own = run("train", "certify", "sup-8", "--supervisor", "sup-8", "--pin", "harbor-13579")
     assert own.exit_code == 1
+
+
+def test_the_browser_shows_trainees_and_certificates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import urllib.request
+
+    from browser import serving
+    from log_reads import use
+
+    path = use(tmp_path / "browse.sqlite", monkeypatch)
+    ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
+    profile = tmp_path / "training.yaml"
+    profile.write_text("training: {pass_percent: 80, min_hands: 3}\n", encoding="utf-8")
+    take(3, 5, "t-1")
+    take(3, 6, "t-2", miss=2)
+    ok("train", "certify", "t-1", "--profile", str(profile), *SUP)
+    assert isinstance(path, Path)
+    with serving(path) as served:
+        address = f"{served.address}/-/dealer/training"
+        html = urllib.request.urlopen(address, timeout=30).read().decode()
+    assert "<h2>t-1</h2>" in html and "<h2>t-2</h2>" in html
+    assert html.count('<tr class="certificate">') == 1 and "Not certified." in html
+    assert html.count('<tr class="drill">') == 2 and "1/3" in html
