@@ -118,8 +118,11 @@ def _show_summary(done: training.Finished, as_json: bool, trainee: str | None) -
         f"seed {done.seed}."
     )
     if summary.missed:
-        missed = ", ".join(f"{k} ×{n}" for k, n in sorted(summary.missed.items()))
-        typer.echo(f"Missed: {missed}")
+        way = summary.drill == "house-way"
+        missed = ", ".join(
+            f"{'§' if way else ''}{k} ×{n}" for k, n in sorted(summary.missed.items())
+        )
+        typer.echo(f"Missed {'clauses' if way else 'pay rows'}: {missed}")
     if done.record_id is not None:
         typer.echo(f"Training record {done.record_id} kept for {trainee}.")
 
