@@ -9,6 +9,7 @@ import functools
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -29,6 +30,7 @@ from dealer.games.paigow.drills import (
 from dealer.games.paigow.house_way import load_house_way, set_hand
 from dealer.games.paigow.pay import Wager
 from dealer.games.paigow.profile import load_profile
+from dealer.kernel.errors import DealerError
 
 run = functools.partial(cli.run, whole=True)
 ok = functools.partial(cli.ok, whole=True)
@@ -145,16 +147,32 @@ def test_a_deliberate_miss_is_scored_a_miss_and_shown_with_the_deciding_clause()
 def test_high_slash_low_is_an_answer_and_a_malformed_one_is_never_scored() -> None:
     drill = HouseWayDrill(WAY, random.Random(8), 1)
     setting = drill.hand.setting
-    for bad in ("Kd", "high As / low Kd", "Xx Yy", "low " + " ".join(map(str, setting.high[:2]))):
-        with pytest.raises(Exception):  # noqa: B017 - every refusal is a DealerError
-            if bad.startswith("low ") and set(setting.high[:2]) <= set(drill.hand.cards):
-                raise ValueError("a legal but wrong answer: checked below")
+    high = " ".join(map(str, setting.high))
+    for bad in ("Kd", f"high {high} / low", "Xx Yy", f"low {high}", f"{high} / {high}"):
+        with pytest.raises(DealerError):
             drill.step(bad)
     assert drill.summary().hands == 0
-    judged, following = drill.step(
-        f"high {' '.join(map(str, setting.high))} / low {' '.join(map(str, setting.low))}"
-    )
+    judged, following = drill.step(f"high {high} / low {' '.join(map(str, setting.low))}")
     assert judged.correct and following is None and drill.over
+
+
+def test_ctrl_c_ends_the_drill_with_the_summary_so_far(tmp_path: Path) -> None:
+    drill = HouseWayDrill(WAY, random.Random(3), 3)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dealer", "train", "house-way", "--hands", "3", "--seed", "3",
+         "--json", "--db", str(tmp_path / "c.sqlite")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    assert json.loads(proc.stdout.readline())["hand"] == 1
+    proc.stdin.write(right_setting(drill) + "\n")
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["correct"] is True
+    assert json.loads(proc.stdout.readline())["hand"] == 2  # the drill now waits for a line
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (0, "")
+    assert json.loads(out)["score"] == json.loads(out)["hands"] == 1
 
 
 def test_a_malformed_answer_is_asked_again_through_the_cli(tmp_path: Path) -> None:

@@ -104,7 +104,10 @@ def _run(drill: training.Drill, as_json: bool, header: str) -> None:
             _show_hand(said.next, as_json)
 
     console: Console[training.Answered | training.Finished] = Console(as_json, interrupt_ends=True)
-    console.run(drill, show)
+    try:
+        console.run(drill, show)
+    except KeyboardInterrupt:  # Ctrl-C between two reads: the drill ends all the same
+        show(drill.finish())
 
 
 def _show_summary(done: training.Finished, as_json: bool, trainee: str | None) -> None:
