@@ -377,3 +377,27 @@ def test_the_browser_shows_trainees_and_certificates(
     assert "<h2>t-1</h2>" in html and "<h2>t-2</h2>" in html
     assert html.count('<tr class="certificate">') == 1 and "Not certified." in html
     assert html.count('<tr class="drill">') == 2 and "1/3" in html
+
+
+def test_verify_refuses_a_certificate_its_supervisor_did_not_sign(db: Path | str) -> None:
+    from dealer.audit import open_log
+    from dealer.audit.records import Entry, RecordKind, Role
+
+    take(3, 9, "t-1")
+    with open_log(db) as log, log.transaction() as tx:
+        forged = tx.append(
+            Entry(
+                kind=RecordKind.CERTIFICATE,
+                user_id="sup-7",
+                role=Role.SUPERVISOR,
+                game="paigow",
+                action="house-way",
+                result={"trainee": "t-1", "drill": "house-way", "training": 3},
+                links_to=3,
+            )
+        )
+    said = run("audit", "verify")
+    assert said.exit_code == 1
+    assert f"record {forged} (certificate): at that point" in said.stdout + said.stderr
+    report = json.loads(ok("train", "report", "--json").stdout)["trainees"][0]
+    assert report["certificates"][0]["problem"] is not None
