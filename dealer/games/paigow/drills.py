@@ -169,10 +169,9 @@ class _Drill:
         score = sum(a.correct for a in self.answers)
         return Summary(self.name, score, len(self.answers), self.dealt, missed, asked)
 
-    def _shuffled(self) -> list[Card]:
-        deck = list(DECK)
-        self.rng.shuffle(deck)
-        return deck
+    def _cards(self, count: int) -> list[Card]:
+        """`count` cards dealt from a shuffled 53-card deck (the joker in)."""
+        return self.rng.sample(DECK, count)
 
 
 # --- House Way -------------------------------------------------------------------------------
@@ -223,7 +222,7 @@ class HouseWayDrill(_Drill):
 
     def _deal(self) -> WayHand:
         for _ in range(DRAW_LIMIT):
-            cards = tuple(self._shuffled()[:7])
+            cards = tuple(self._cards(7))
             setting = set_hand(cards, self.way)
             if self.limit.allows((setting.clause,)) and kept(
                 self.rng, (setting.clause,), self.misses
@@ -397,7 +396,7 @@ class PayoutDrill(_Drill):
 
     def _deal(self) -> PayHand:
         for _ in range(DRAW_LIMIT):
-            deck = self._shuffled()
+            deck = self._cards(14)
             player, dealer = tuple(deck[:7]), tuple(deck[7:14])
             amounts = self._amounts()
             if self.limit.chosen and not self.limit.allows(classify(player).events):
