@@ -293,11 +293,11 @@ def test_a_version_1_postgresql_log_is_upgraded_by_db_init(pg_server: object) ->
     )
     refused = run("audit", "verify", "--db", url)
     assert refused.exit_code == 1
-    assert "has schema version 1, older than this software's (3)" in refused.stderr
+    assert "has schema version 1, older than this software's (4)" in refused.stderr
     upgraded = run("db", "init", url)
     assert (upgraded.exit_code, upgraded.stdout) == (
         0,
-        "upgraded the schema dealer from version 1 to 3\n"
+        "upgraded the schema dealer from version 1 to 4\n"
         "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
     )
     assert run("audit", "verify", "--db", url).exit_code == 0

@@ -36,6 +36,7 @@ GROUPS: dict[str, str] = {
     "shift": "dealer.cli.shift",
     "stats": "dealer.cli.stats",
     "db": "dealer.cli.db",
+    "train": "dealer.cli.train",
 }
 """Command group name → the module whose `app` (a typer.Typer) it mounts."""
 TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session"}

@@ -1,5 +1,5 @@
 """The one input loop of the live sessions: `dealer table`, `dealer hyrule game`,
-`dealer genpoker draw` and `dealer empire hand`.
+`dealer genpoker draw`, `dealer empire hand` and the training drills (`dealer train`).
 
 Lines come from a terminal (a prompt, line editing where readline is there, Ctrl-C drops the
 line being typed) or from a pipe (no prompts). Blank lines and `#` comments are skipped; every
@@ -69,8 +69,10 @@ def at_terminal() -> bool:
 class Console(Generic[R]):
     """The terminal or the pipe: reads lines, reports refused ones, hands replies to `show`."""
 
-    def __init__(self, as_json: bool = False) -> None:
+    def __init__(self, as_json: bool = False, *, interrupt_ends: bool = False) -> None:
         self.as_json = as_json
+        self.interrupt_ends = interrupt_ends
+        """Ctrl-C ends the input as Ctrl-D does (a training drill ends with its summary)."""
         self.interactive = at_terminal()
         self.editing = self.interactive and sys.stdout.isatty()
         self.line = 0
@@ -101,6 +103,10 @@ class Console(Generic[R]):
                     typer.echo("", err=True)
                 return None
             except KeyboardInterrupt:
+                if self.interrupt_ends:
+                    if self.interactive:
+                        typer.echo("", err=True)
+                    return None
                 if not self.interactive:
                     raise
                 signal.signal(signal.SIGINT, self.on_interrupt)  # the next Ctrl-C is heard too

@@ -34,6 +34,7 @@ NAV = (
     ("/-/dealer/disputes", "Open disputes"),
     ("/-/dealer/meters", "Meter book"),
     ("/-/dealer/shift", "Shift summary"),
+    ("/-/dealer/training", "Trainees and certificates"),
 )
 
 MONEY_KEYS = frozenset(

@@ -9,7 +9,9 @@ A progressive wager is a whole number of units: its limits carry a `unit` (defau
 min = max = $1: one unit), and its min and max must be whole numbers of units, so an operator
 allows more units by raising `max` (`limits.progressive_treasure.max=5`: up to five $1 units)
 or sets a larger `unit`. The `offered` section marks each bonus wager offered or not at the
-table (`offered.envy=false`).
+table (`offered.envy=false`). The `training` section is the trainer's standard: the share of
+hands right (`pass_percent`) over at least `min_hands` hands of a trainee's latest whole drill
+that `dealer train certify` asks for.
 
 `rules.signoff_over` (money, default $2,500, the floor's large-pay line the shift summary used
 before it was a setting) is the most one seat may be paid on one ruling without a supervisor's
@@ -29,7 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from dealer.inputs import decimal_number, document, text
+from dealer.inputs import decimal_number, document, text, whole_number
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.money import fmt_money, whole_cents
@@ -45,7 +47,9 @@ CHOICES = {
     "foul": ("forfeit", "reset"),
     "rule_changes": ("allowed", "forbidden"),
 }
-SECTIONS = ("name", "rules", "limits", "offered", "caps", "meters")
+SECTIONS = ("name", "rules", "limits", "offered", "caps", "meters", "training")
+TRAINING_HANDS_LIMIT = 200
+"""The most hands one training drill deals, and so the most a standard may ask for."""
 METER_LIMIT = Decimal(1_000_000)
 """The largest seed or cap a profile may give a meter ($1,000,000): four times the default
 treasure cap, and well inside exact arithmetic to the cent."""
@@ -116,6 +120,11 @@ class Profile(NamedTuple):
     ruling can be matched to the profile a supervisor approved."""
     approved_by: str = ""
     """The supervisor who approved this ruling's `--rule` changes to an approved profile."""
+    pass_percent: Decimal = Decimal(95)
+    """The trainer's standard (`training.pass_percent`): the share of hands right, in percent,
+    a trainee's latest drill needs for a certificate."""
+    min_hands: int = 50
+    """The trainer's standard (`training.min_hands`): the fewest hands that drill answers."""
 
     def table_id(self, wager: Wager) -> str:
         """The pay table the profile posts for one bonus wager."""
@@ -304,6 +313,7 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
                 f"profile {origin}: meters.{second}.link: {link} is already the link of "
                 f"meters.{first}: each linked meter has a link of its own"
             )
+    pass_percent, min_hands = _training(raw["training"], origin)
     return Profile(
         name=_name(raw["name"], origin),
         source=origin,
@@ -322,7 +332,25 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
         caps=MappingProxyType(caps),
         meters=MappingProxyType(meters),
         overrides=overrides,
+        pass_percent=pass_percent,
+        min_hands=min_hands,
     )
+
+
+def _training(raw: Mapping[str, Any], origin: str) -> tuple[Decimal, int]:
+    """The trainer's standard: a percentage from 0 to 100 (at most 2 decimals) and a whole
+    number of hands from 1 to `TRAINING_HANDS_LIMIT`, each by the one number rule of
+    `dealer.inputs`."""
+    try:
+        share = decimal_number(
+            raw["pass_percent"], "training.pass_percent", places=2, most=Decimal(100)
+        )
+        hands = whole_number(
+            raw["min_hands"], "training.min_hands", least=1, most=TRAINING_HANDS_LIMIT
+        )
+    except DealerError as exc:
+        raise ConfigError(f"profile {origin}: {exc}") from None
+    return share, hands
 
 
 def _limit(raw: Mapping[str, Any], origin: str, where: str) -> Limit:
