@@ -1054,3 +1054,40 @@ def test_a_generated_reason_with_control_characters_is_refused(log: Path, reason
     before = LogBytes.of(log)
     refused(invoke(log, "audit", "void", RULING, "--reason", reason, *SUP), "reason")
     assert LogBytes.of(log) == before
+
+
+# Streams, sessions, servers and the rest (findings 1, 4-6, 8-15)
+#
+# Each as the attacker ran it: `python -m dealer` in a folder of its own with a copy of the
+# prepared log, by the standard of `refusal` (one line, the right status, nothing on stdout).
+
+
+def _place(prepared: Path, tmp_path: Path) -> Path:
+    """`tmp_path`, holding a copy of the prepared log (log.sqlite, as `dealer_env` names it)."""
+    shutil.copyfile(prepared, tmp_path / "log.sqlite")
+    return tmp_path
+
+
+def _dealer(place: Path, *args: str, stdin: bytes = b"", **env: str | None) -> Ran:
+    """`dealer ARGS` in `place`, at its log, with `env` changed (None removes a variable)."""
+    return run_dealer(list(args), cwd=place, env=dealer_env(place, env), stdin=stdin)
+
+
+def _unchanged(place: Path, prepared: Path) -> bool:
+    return LogBytes.of(place / "log.sqlite") == LogBytes.of(prepared)
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_16_mib_of_blank_batch_lines_are_refused_by_their_count(
+    prepared: Path, tmp_path: Path, source: str
+) -> None:
+    """Finding 6: 16 MiB of blank lines took 1.85 GB to number (now under the 1 GiB limit)."""
+    place = _place(prepared, tmp_path)
+    blank = b"\n" * (16 * 1024 * 1024)
+    (place / "blank.txt").write_bytes(blank)
+    if source == "file":
+        ran = _dealer(place, "paigow", "rank", "--batch", "blank.txt")
+    else:
+        ran = _dealer(place, "paigow", "rank", "--batch", "-", stdin=blank)
+    assert "more than 200,000 lines" in refusal(ran, 1)
+    assert _unchanged(place, prepared)
