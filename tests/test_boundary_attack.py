@@ -1091,3 +1091,28 @@ def test_16_mib_of_blank_batch_lines_are_refused_by_their_count(
         ran = _dealer(place, "paigow", "rank", "--batch", "-", stdin=blank)
     assert "more than 200,000 lines" in refusal(ran, 1)
     assert _unchanged(place, prepared)
+
+
+NO_TERMINAL_ASKS = [
+    (("audit", "checkpoint", "--user", "sup-1"), "--pin"),
+    (("audit", "void", RULING, "--reason", "misdealt", "--supervisor", "sup-1"), "--pin"),
+    (settle("--rule", "limits.base.max=5000", "--supervisor", "sup-1"), "--pin"),
+    (("audit", "dispute", "resolve", DISPUTE, "--outcome", "no-error", "--reason", "seen on tape",
+      *SUP, "--reviewer", "sup-2"), "--reviewer-pin"),
+    (("audit", "user", "add", "sup-9", "--role", "supervisor", *SUP), "--new-pin"),
+    (("audit", "user", "recover", "sup-9", "--new-pin", "granite-4431"), "--recovery-key"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "give"), NO_TERMINAL_ASKS, ids=[" ".join(a[:3]) for a, _ in NO_TERMINAL_ASKS]
+)
+def test_a_pin_needed_where_there_is_no_terminal_is_one_line_saying_how_to_give_it(
+    prepared: Path, tmp_path: Path, args: tuple[str, ...], give: str
+) -> None:
+    """Finding 15: with no terminal the prompt went to stdout, then two GetPassWarning lines
+    and "Error: stopped". Now nothing on stdout and one line naming the option to give."""
+    place = _place(prepared, tmp_path)
+    said = refusal(_dealer(place, *args, DEALER_PIN=None), 1)
+    assert "no terminal" in said and give in said, said
+    assert _unchanged(place, prepared)
