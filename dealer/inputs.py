@@ -430,7 +430,7 @@ def lines(
         text = text_file(source, what, limit)
         if text.count("\n") + (not text.endswith("\n")) > BATCH_LINE_COUNT:
             raise _many_lines(what, source)
-        numbered = list(enumerate(text.splitlines(), 1))
+        numbered = list(enumerate(text.split("\n"), 1))  # lines end at \n only, as on stdin
         for number, line in numbered:
             if len(line.encode("utf-8")) > line_limit:
                 raise _long_line(what, source, number, line_limit)

@@ -19,6 +19,7 @@ record ids, ids and a reason with control characters) run in the test process ag
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -1116,3 +1117,80 @@ def test_a_pin_needed_where_there_is_no_terminal_is_one_line_saying_how_to_give_
     said = refusal(_dealer(place, *args, DEALER_PIN=None), 1)
     assert "no terminal" in said and give in said, said
     assert _unchanged(place, prepared)
+
+
+@pytest.mark.parametrize("mark", ["\u2028", "\u2029"], ids=["LS", "PS"])
+def test_a_unicode_line_or_paragraph_separator_in_free_text_is_refused(
+    prepared: Path, tmp_path: Path, mark: str
+) -> None:
+    """Finding 15: U+2028/U+2029 were accepted in a reason or a dispute's description (a line
+    break to an editor, a browser or a JSON reader: a forged second line)."""
+    place = _place(prepared, tmp_path)
+    for args in (
+        ("audit", "void", RULING, "--reason", f"misdealt{mark}FORGED: approved", *SUP),
+        ("audit", "dispute", "open", f"low hand{mark}FORGED: paid", "--ruling", RULING),
+    ):
+        assert "control character" in refusal(_dealer(place, *args), 1)
+    assert _unchanged(place, prepared)
+
+
+SEPARATORS = {"FS": "\x1c", "GS": "\x1d", "RS": "\x1e", "US": "\x1f", "VT": "\x0b", "FF": "\x0c"}
+
+
+@pytest.mark.parametrize("separator", SEPARATORS.values(), ids=SEPARATORS.keys())
+def test_a_control_character_between_cards_separates_nothing(
+    prepared: Path, tmp_path: Path, separator: str
+) -> None:
+    """Finding 15: FS, GS, RS, US, VT and FF separated cards as a space does (Python counts them
+    as white space). Typed, in a batch line and in a live session, each is refused."""
+    place = _place(prepared, tmp_path)
+    hand = separator.join(FIVE.split())
+    assert "unknown card" in refusal(_dealer(place, "paigow", "rank", hand), 1)
+    (place / "batch.txt").write_text(f"{hand}\n", encoding="utf-8")
+    batch = _dealer(place, "paigow", "rank", "--batch", "batch.txt")
+    assert "unknown card" in refusal(batch, 1)
+    dealt = separator.join(DEALER.split())
+    assert "control character" in session_refusals(_dealer(place, "table", stdin=lines(dealt)))[0]
+    move = lines(f"leader{separator}1")
+    game = _dealer(place, "hyrule", "game", "--players", "2", "--seed", "1", stdin=move)
+    assert "control character" in session_refusals(game)[0]
+    assert _unchanged(place, prepared)
+
+
+def test_a_refused_line_of_a_json_table_is_answered_in_json(prepared: Path, tmp_path: Path) -> None:
+    """Finding 15: `table --json` answered a refused line in text only; now also by a JSON
+    line on stdout, as a batch and `hyrule game --json` do (and a line over the bound by its
+    first 40 characters)."""
+    place = _place(prepared, tmp_path)
+    ran = _dealer(place, "table", "--json", stdin=lines("bogus", "x" * 5000))
+    said = session_refusals(ran)
+    answered = [json.loads(line) for line in ran.stdout.splitlines()]
+    assert [(a["line"], a["input"], a["error"]) for a in answered] == [
+        (1, "bogus", said[0].removeprefix("line 1: ")),
+        (2, "x" * 40 + "…", said[1].removeprefix("line 2: ")),
+    ]
+
+
+@pytest.mark.parametrize("digits", [5000, 4040])
+def test_a_seat_or_wager_of_thousands_of_digits_leaves_the_table_going(
+    prepared: Path, tmp_path: Path, digits: int
+) -> None:
+    """Finding 13: a seat or wager of 5,000 digits ended a live table with "unexpected failure
+    (ValueError…)". Now each is one Error line quoting 40 characters of it, and the next good
+    round is ruled (5,000 digits pass the line bound; 4,040 fit in a line)."""
+    place = _place(prepared, tmp_path)
+    many = "9" * digits
+    typed = lines(
+        DEALER,
+        f"{many} {PLAYER} base 25",
+        f"seat {many} {PLAYER} base 25",
+        f"1 {PLAYER} base {many}",
+        f"1 {PLAYER} base 25",
+        "settle",
+    )
+    ran = _dealer(place, "table", stdin=typed)
+    said = session_refusals(ran)
+    assert len(said) == 3 and all(len(line) < 200 for line in said), said
+    assert "unexpected failure" not in ran.stderr
+    kinds = [kind for _, kind in _records(place / "log.sqlite")[RECORDS:]]
+    assert kinds[0] == "ruling", kinds
