@@ -1194,3 +1194,53 @@ def test_a_seat_or_wager_of_thousands_of_digits_leaves_the_table_going(
     assert "unexpected failure" not in ran.stderr
     kinds = [kind for _, kind in _records(place / "log.sqlite")[RECORDS:]]
     assert kinds[0] == "ruling", kinds
+
+
+@pytest.fixture()
+def silent_server() -> Iterator[int]:
+    """A local TCP port whose connections are accepted (by the system, into the backlog) and
+    never answered: a server that hung, or a firewall that swallows."""
+    import socket
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(16)
+        yield int(listening.getsockname()[1])
+
+
+def test_a_silent_server_is_given_up_within_the_bound_naming_only_host_and_database(
+    prepared: Path, tmp_path: Path, silent_server: int
+) -> None:
+    """Findings 12: a server that accepts and never answers held a command 15.8 s (one host),
+    45.9 s (three); the whole connect is now bounded (`postgres.CONNECT_SECONDS`), and the
+    message names the hosts and the database only: no user, password or other parameter."""
+    from dealer.audit.postgres import ATTEMPT_SECONDS, CONNECT_SECONDS
+
+    place = _place(prepared, tmp_path)
+    host = f"127.0.0.1:{silent_server}"
+    url = f"postgresql://alice:s3cret@{host},{host},{host}/audit?password=hunter2&sslmode=disable"
+    said = refusal(_dealer(place, "audit", "list", "--db", url), 1)
+    assert said == (
+        f"cannot connect to the audit log postgresql://{host},{host},{host}/audit: no server "
+        f"answered in time (at most {ATTEMPT_SECONDS} s a host, {CONNECT_SECONDS:g} s in all)"
+    )
+    assert ATTEMPT_SECONDS < CONNECT_SECONDS <= 6  # a second host is tried; start-up fits in 10 s
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://alice:s3cret@127.0.0.1:1/audit?password=hunter2",
+        "postgresql://alice:s3%ZZcret@127.0.0.1:1/audit?password=hunter2",
+        "postgresql://alice@127.0.0.1:1/audit?password=hunter2&sslmode=bogus",
+        "postgresql://alice@127.0.0.1:1/audit?sslpassword=hunter2&bogus=1",
+    ],
+)
+def test_a_url_s_secrets_are_never_echoed(prepared: Path, tmp_path: Path, url: str) -> None:
+    """Finding 12: `?password=…` in a `--db` URL was echoed in the error."""
+    place = _place(prepared, tmp_path)
+    said = refusal(_dealer(place, "paigow", "rank", FIVE, "--db", url), 1)
+    assert "cannot connect to the audit log" in said
+    for secret in ("hunter2", "s3cret", "s3%ZZcret", "alice"):
+        assert secret not in said, said
+    assert _unchanged(place, prepared)
