@@ -1244,3 +1244,33 @@ def test_a_url_s_secrets_are_never_echoed(prepared: Path, tmp_path: Path, url: s
     for secret in ("hunter2", "s3cret", "s3%ZZcret", "alice"):
         assert secret not in said, said
     assert _unchanged(place, prepared)
+
+
+def test_a_log_never_ends_with_no_supervisor_able_to_act(
+    log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding 4: five wrong PINs on `audit void` locked the last supervisor for good. Now every
+    supervisor is locked by wrong PINs again and again (each lockout longer, at most
+    `LOCKOUT_MAX_SECONDS`), the right PIN is refused while it holds, and once the clock (set,
+    never waited for) passes it a supervisor acts; disabling the last supervisor is refused."""
+    from datetime import UTC, datetime, timedelta
+
+    from dealer.audit import users
+
+    def ended() -> datetime:  # every lockout has ended, however long
+        return datetime.now(UTC) + timedelta(seconds=users.LOCKOUT_MAX_SECONDS + 60)
+
+    monkeypatch.setattr(users, "now", ended)
+    for attempt in range(users.LOCKOUT_AFTER + 8):
+        for who in ("sup-1", "sup-2"):
+            void = ("audit", "void", RULING, "--reason", "misdealt", "--supervisor", who)
+            refused(invoke(log, *void, "--pin", f"guess-{attempt}-{who}"), "wrong PIN")
+    monkeypatch.setattr(users, "now", lambda: datetime.now(UTC))
+    for pins in (SUP, ("--supervisor", "sup-2", "--pin", "tundra-5555")):
+        refused(invoke(log, "audit", "void", RULING, "--reason", "misdealt", *pins), "locked")
+    monkeypatch.setattr(users, "now", ended)
+    acted = invoke(log, "audit", "void", RULING, "--reason", "misdealt", *SUP)
+    assert acted.exit_code == 0, acted.output
+    assert invoke(log, "audit", "user", "set", "sup-2", "--disable", *SUP).exit_code == 0
+    last = invoke(log, "audit", "user", "set", "sup-1", "--disable", *SUP)
+    refused(last, "last active supervisor")
