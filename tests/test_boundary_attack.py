@@ -1274,3 +1274,69 @@ def test_a_log_never_ends_with_no_supervisor_able_to_act(
     assert invoke(log, "audit", "user", "set", "sup-2", "--disable", *SUP).exit_code == 0
     last = invoke(log, "audit", "user", "set", "sup-1", "--disable", *SUP)
     refused(last, "last active supervisor")
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+SETTLED = ("--dealer", DEALER, "--player", PLAYER, "--wager=25")
+CHECKPOINT = ("audit", "checkpoint", "--user", "sup-1", "--pin", "signal-9876")
+REST: list[Case] = [
+    # finding 1: an output onto the log
+    case("export jsonl onto the log", "audit", "export", "--format", "jsonl", "-o", "log.sqlite",
+         "--db", "log.sqlite", says="audit log"),
+    case("export csv onto DEALER_DB", "audit", "export", "--format", "csv", "-o", "log.sqlite",
+         says="audit log"),
+    case("packet page onto the log", "audit", "dispute", "packet", DISPUTE, "--html",
+         "log.sqlite", says="audit log"),
+    case("checkpoint onto the log", *CHECKPOINT, "-o", "log.sqlite", says="audit log"),
+    case("checkpoint onto the wal", *CHECKPOINT, "-o", "log.sqlite-wal", says="wal"),
+    # finding 8: a checkpoint line that cannot be written
+    case("checkpoint to /dev/full", *CHECKPOINT, "-o", "/dev/full", says="not a regular file"),
+    case("checkpoint to a fifo", *CHECKPOINT, "-o", "fifo", says="not a regular file",
+         files={"fifo": _fifo}),
+    # finding 9: a FIFO nobody writes, where a file is read
+    case("profile fifo", "paigow", "settle", *SETTLED, "--profile", "fifo", says="regular file",
+         files={"fifo": _fifo}),
+    case("round file fifo", "round", "fifo", says="regular file", files={"fifo": _fifo}),
+    case("batch fifo", "paigow", "rank", "--batch", "fifo", says="regular file",
+         files={"fifo": _fifo}),
+    case("house way fifo", "paigow", "set", DEALER, "--house-way", "fifo", says="regular file",
+         files={"fifo": _fifo}),
+    case("combinations fifo", "empire", "rank", "--combinations", "fifo", "As Kd Qh Js Tc",
+         says="regular file", files={"fifo": _fifo}),
+    case("pay tables fifo", "paytables", "validate", "fifo", says="regular file",
+         files={"fifo": _fifo}),
+    case("approve profile fifo", "audit", "approve-profile", "fifo", *SUP, "--reason", "new",
+         says="regular file", files={"fifo": _fifo}),
+    # finding 10: a dispute of what is not a ruling
+    case("dispute of a user record", "audit", "dispute", "open", "x", "--ruling", "1",
+         says="not a ruling"),
+    case("dispute of a dispute", "audit", "dispute", "open", "x", "--ruling", DISPUTE,
+         says="not a ruling"),
+    # finding 15: the rest
+    case("dispute in the year 9000", "audit", "dispute", "open", "x", "--ruling", RULING,
+         "--time", "9000-01-01", says="after this clock"),
+    case("log in memory", "audit", "list", "--db", ":memory:", says=":memory:", log=False),
+    case("list since after until", "audit", "list", "--since", "2026-05-10", "--until",
+         "2026-05-09", says="--since"),
+    case("search since after until", "audit", "search", "--since", "2026-05-10", "--until",
+         "2026-05-09", says="--since"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("bad", REST, ids=[c.name for c in REST])
+def test_the_rest_of_the_list_is_refused_by_the_standard(
+    bad: Case, prepared: Path, tmp_path: Path
+) -> None:
+    """Findings 1, 8, 9, 10 and 15 as the attacker ran them: one line, the log as it was (and
+    no file made, for `:memory:`), in bounded time (a FIFO once held these for ever)."""
+    did = _attack(bad, tmp_path, prepared)
+    said = refusal(did.ran, bad.status)
+    assert bad.says.casefold() in said.casefold(), said
+    assert did.after == did.made
+    if bad.log:
+        assert did.log == LogBytes.of(prepared)
+    else:
+        assert not did.log_created and not (tmp_path / ":memory:").exists()
