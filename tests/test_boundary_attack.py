@@ -1340,3 +1340,74 @@ def test_the_rest_of_the_list_is_refused_by_the_standard(
         assert did.log == LogBytes.of(prepared)
     else:
         assert not did.log_created and not (tmp_path / ":memory:").exists()
+
+
+def _redirected(place: Path, redirect: str, *args: str) -> Ran:
+    """`python -m dealer ARGS` with a shell's `redirect` (`>&-`, `<&-`, `>/dev/full`)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        ["sh", "-c", f'exec "$0" -m dealer "$@" {redirect}', sys.executable, *args],
+        cwd=place,
+        env=dealer_env(place),
+        stdin=subprocess.DEVNULL,
+        stdout=None if ">" in redirect else subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        timeout=60,
+        check=False,
+    )
+    out = "" if done.stdout is None else done.stdout.decode("utf-8", "backslashreplace")
+    return Ran(done.returncode, out, done.stderr.decode("utf-8", "backslashreplace"))
+
+
+@pytest.mark.parametrize(
+    ("redirect", "args", "status", "says"),
+    [
+        (">&-", ("paigow", "set", "Zz"), 1, "unknown card"),
+        (">&-", ("paigow", "set", "--bogus"), 2, "--bogus"),
+        ("<&-", ("table",), 1, "standard input is closed"),
+        ("<&-", ("paigow", "rank", "--batch", "-"), 1, "standard input is closed"),
+        ("<&-", ("round", "-"), 1, "standard input is closed"),
+    ],
+)
+def test_closed_standard_streams_are_one_line_and_the_right_status(
+    prepared: Path, tmp_path: Path, redirect: str, args: tuple[str, ...], status: int, says: str
+) -> None:
+    """Finding 5: a closed stdout made every refusal a 45-77-line traceback and usage errors
+    exit 1; a closed stdin was "unexpected failure (AttributeError…)"."""
+    place = _place(prepared, tmp_path)
+    assert says in refusal(_redirected(place, redirect, *args), status)
+    assert _unchanged(place, prepared)
+
+
+def test_a_ruling_recorded_before_stdout_failed_says_so(prepared: Path, tmp_path: Path) -> None:
+    """Finding 5: a good ruling with stdout at /dev/full was recorded, then "unexpected failure
+    (OSError…)"; now the one line says it was recorded and where to read it."""
+    place = _place(prepared, tmp_path)
+    said = refusal(_redirected(place, ">/dev/full", "paigow", "settle", *SETTLED), 1)
+    made = _records(place / "log.sqlite")[RECORDS][0]
+    assert f"ruling #{made} was recorded" in said and f"audit show {made}" in said
+
+
+def test_a_huge_columns_is_bounded(prepared: Path, tmp_path: Path) -> None:
+    """Finding 14: `COLUMNS=10000000` made `paigow settle --help` take 11.7 s and 1.07 GB (the
+    1 GiB limit here); the help is drawn at most `WIDTH_LIMIT` wide."""
+    from dealer.cli.streams import WIDTH_LIMIT
+
+    place = _place(prepared, tmp_path)
+    ran = _dealer(place, "paigow", "settle", "--help", COLUMNS="10000000")
+    assert ran.status == 0 and ran.stderr == ""
+    assert max(len(line) for line in ran.stdout.splitlines()) <= WIDTH_LIMIT
+
+
+def test_no_input_of_the_list_is_an_unexpected_failure(prepared: Path, tmp_path: Path) -> None:
+    """Finding 15: seven refusals said "Error: unexpected failure … please report it". Those of
+    this part (closed streams, /dev/full, a 5,000-digit seat or wager, 16 MiB of blank batch
+    lines) are each tested above by the words they say instead; here the live table fed all of
+    its bad lines at once."""
+    place = _place(prepared, tmp_path)
+    many = "9" * 5000
+    typed = lines(DEALER, f"{many} {PLAYER}", f"1 {PLAYER} base {many}", "\x1c", "bogus")
+    ran = _dealer(place, "table", stdin=typed)
+    assert not [r for r in session_refusals(ran) if "unexpected failure" in r]
