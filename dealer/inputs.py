@@ -404,6 +404,10 @@ BATCH_FILE_LIMIT = 16 * MiB
 BATCH_LINE_LIMIT = 4 * KiB
 """The longest line of a batch file."""
 
+BATCH_LINE_COUNT = 200_000
+"""The most lines a batch file (or a batch on standard input) may have, blank and comment lines
+counted: a file of 16 MiB of blank lines, read whole, took 1.9 GB to number them."""
+
 
 class InputFileError(DealerError):
     """A file (or standard input) that cannot be read: `what` it is, `where`, and the `reason`,
@@ -532,10 +536,13 @@ def lines(
     A file is read and checked whole (at most `limit` bytes, UTF-8, no line over `line_limit`
     bytes) before its first line is given, so a bad file is refused before anything is ruled.
     Standard input is read a line at a time as it comes (at most `line_limit` bytes of a line
-    and `limit` in all), each line checked as it is read."""
+    and `limit` in all), each line checked as it is read. Either has at most `BATCH_LINE_COUNT`
+    lines, every line counted (the file's are counted before they are split)."""
     if source != "-":
         text = text_file(source, what, limit)
-        numbered = list(enumerate(text.splitlines(), 1))
+        if text.count("\n") + (not text.endswith("\n")) > BATCH_LINE_COUNT:
+            raise _many_lines(what, source)
+        numbered = list(enumerate(text.split("\n"), 1))  # lines end at \n only, as on stdin
         for number, line in numbered:
             if len(line.encode("utf-8")) > line_limit:
                 raise _long_line(what, source, number, line_limit)
@@ -548,6 +555,8 @@ def lines(
         raw = stream.readline(line_limit + 1)
         if not raw:
             return
+        if number > BATCH_LINE_COUNT:
+            raise _many_lines(what, "stdin")
         data = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else bytes(raw)
         total += len(data)
         if total > limit:
@@ -567,6 +576,12 @@ def lines(
 def _kept(line: str) -> str | None:
     text = line.strip()
     return text if text and not text.startswith("#") else None
+
+
+def _many_lines(what: str, where: str | Path) -> InputFileError:
+    return InputFileError(
+        what, where, f"it has more than {BATCH_LINE_COUNT:,} lines, the most a {what} may have"
+    )
 
 
 def _long_line(what: str, where: str | Path, number: int, line_limit: int) -> InputFileError:

@@ -16,6 +16,7 @@ from typer.testing import Result
 
 from dealer.audit import entries, open_log
 from dealer.audit.records import Entry
+from dealer.desk.context import shown
 from dealer.games.paigow.pay import PROGRESSIVES
 
 PIN = "lantern-2468"
@@ -132,7 +133,7 @@ def from_a_newer_version(db: Path | str) -> int:
 def test_a_log_of_a_newer_version_is_refused_reading_or_writing(staffed: Path | str) -> None:
     newer = from_a_newer_version(staffed)
     said = (
-        f"Error: the audit database {staffed} has schema version {newer}, newer than this "
+        f"Error: the audit database {shown(staffed)} has schema version {newer}, newer than this "
         f"software knows ({newer - 1}): upgrade dealer\n"
     )
     for args in (["list"], ["verify"], ["checkpoint", "--user", "S1", "--pin", PIN]):

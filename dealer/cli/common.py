@@ -215,14 +215,39 @@ PinOption = Annotated[
 ]
 
 
-def ask_hidden(prompt: str) -> str:
-    """What a person types at `prompt`, not shown (a PIN)."""
+def ask_hidden(prompt: str, give: str, *, confirm: bool = False) -> str:
+    """What a person types at `prompt`, not shown (a PIN, a key); with `confirm`, typed twice.
+
+    Asked only at a terminal: with none (a pipe, a job, a service), the framework would print
+    the prompt on standard output and Python's hidden input would warn and read standard input
+    in the clear. That is refused before anything is shown or read, in one line saying what is
+    needed and how to give it (`give`: the option and its environment variable)."""
+    if not _terminal_to_ask_at():
+        raise DealerError(f"{prompt} is needed and there is no terminal to ask it at: give {give}")
+    if confirm:
+        return str(typer.prompt(prompt, hide_input=True, confirmation_prompt=True))
     return str(typer.prompt(prompt, hide_input=True))
+
+
+def _terminal_to_ask_at() -> bool:
+    """Whether hidden input has a terminal to read from: the process's controlling terminal, or
+    a standard input that is a terminal. A standard input put in place of the process's own
+    (a runner typing for a person, in the same process) is read as it is."""
+    import os
+    import sys
+
+    if sys.__stdin__ is not None and sys.stdin is not sys.__stdin__:
+        return True
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+    except OSError:
+        return sys.stdin is not None and sys.stdin.isatty()
+    return True
 
 
 def pin_or_ask(pin: str | None, who: str) -> str:
     """`pin` as given (`--pin`, `DEALER_PIN`), else asked of `who` with hidden input."""
-    return pin if pin is not None else ask_hidden(f"PIN for {who}")
+    return pin if pin is not None else ask_hidden(f"PIN for {who}", "--pin (or DEALER_PIN)")
 
 
 def _ruling_house(

@@ -5,7 +5,8 @@ Lines come from a terminal (a prompt, line editing where readline is there, Ctrl
 line being typed) or from a pipe (no prompts). Blank lines and `#` comments are skipped; every
 other line goes to the session's step and its reply to the command's `show`. A line the session
 refuses is one `Error: …` line on stderr (`Error: line N: …` from a pipe, N counting every
-line) and the session goes on. At the end of input (or once the session is over) the session
+line; a line over `LINE_LIMIT` characters, or holding a control character other than a tab, is
+refused) and the session goes on. At the end of input (or once the session is over) the session
 finishes, and what it says is shown too. A session that may not end yet (a round dealt but not
 settled) refuses to finish: from a pipe that is the command's `Error: …` (exit status 1); at a
 terminal, where Ctrl-D is easily pressed by mistake, the person is asked whether to leave anyway,
@@ -22,7 +23,7 @@ from typing import Generic, Protocol, TypeVar
 import typer
 
 from dealer.kernel.errors import DealerError
-from dealer.kernel.text import QUOTE_LIMIT
+from dealer.kernel.text import QUOTE_LIMIT, has_control, quoted
 
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
@@ -159,6 +160,11 @@ class Console(Generic[R]):
                 if len(text) > LINE_LIMIT:
                     text = text[:QUOTE_LIMIT] + "…"
                     raise DealerError(f"a line may be at most {LINE_LIMIT:,} characters")
+                if has_control(text.replace("\t", " ")):
+                    raise DealerError(
+                        f"line {quoted(text)} holds a control character (ESC, a form feed, a "
+                        "file separator…): type it in plain characters"
+                    )
                 reply = session.step(text)
             except DealerError as exc:
                 count += 1
