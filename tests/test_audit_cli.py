@@ -975,9 +975,9 @@ def test_an_override_stands_as_its_ruling_does(staffed: Path | str) -> None:
         '  in effect  {"winner": 2}',
     ]
     assert run("void", "6", "--reason", "misdeal", *SUPERVISED).exit_code == 0
-    assert first(run("show", "9"), 2)[1] == "  status     voided by #10"
+    assert first(run("show", "9"), 2)[1] == "  status     ruling voided by #10"
     assert status_of(9) == {
-        "state": "voided",
+        "state": "ruling voided",
         "by": 10,
         "decision": None,
         "result": None,
