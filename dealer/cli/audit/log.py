@@ -54,6 +54,7 @@ from dealer.desk.context import Desk
 from dealer.desk.records import ANY_GAME_SEATS, Record, RecordFilter, RecordKind, Shown, Status
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.money import fmt_money
+from dealer.kernel.ruling import RulingAction
 from dealer.kernel.text import printable
 
 app = typer.Typer(
@@ -124,7 +125,7 @@ def _summary(record: Record) -> str:
     result = record.result
     if record.kind == RecordKind.RULING and record.game == "paigow" and "total_net" in result:
         total = fmt_money(Decimal(str(result["total_net"])), signed=True)
-        if record.action == "round" and isinstance(result.get("seats"), list):
+        if record.action == RulingAction.ROUND and isinstance(result.get("seats"), list):
             count = len(result["seats"])
             return f"{count} seat{'s' if count != 1 else ''}, players {total}"
         base = result.get("base")
@@ -238,14 +239,14 @@ def _result_lines(record: Record) -> list[str]:
     """What was ruled: a settled seat's hands and wagers, a round's table of seats, else the
     result's named lines."""
     result = record.result
-    if record.game == "paigow" and record.action == "settle" and "base" in result:
+    if record.game == "paigow" and record.action == RulingAction.SETTLE and "base" in result:
         return [
             "Hands:",
             *_indented(table(settle_hands(result), ["", "high", "low"])),
             "Wagers:",
             *_indented(table(settle_wagers(result, paytables=True), PAYTABLE_HEADERS)),
         ]
-    if record.game == "paigow" and record.action == "round" and "seats" in result:
+    if record.game == "paigow" and record.action == RulingAction.ROUND and "seats" in result:
         headers, rows = round_seats(result)
         return [
             "Round:",
@@ -279,7 +280,7 @@ def page(shown: Shown) -> list[str]:
         lines.append(f"  input      {count} lines as filed or typed (whole in --json)")
     elif record.input_text:
         lines.append(f"  input      {record.input_text}")
-    if record.cards and record.action not in ("settle", "round"):
+    if record.cards and record.action not in (RulingAction.SETTLE, RulingAction.ROUND):
         lines.append(f"  cards      {pretty(record.cards)}")
     if record.reason:
         lines.append(f"  reason     {record.reason}")
