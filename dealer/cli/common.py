@@ -23,9 +23,11 @@ if TYPE_CHECKING:
 
 R = TypeVar("R")
 
-JsonFlag = Annotated[
+JsonFlag = Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")]
+BatchJsonFlag = Annotated[
     bool, typer.Option("--json", help="One JSON object on stdout (JSON Lines with --batch).")
 ]
+"""`--json` of a command that also takes `--batch` (the help of each names only its own)."""
 DbOption = Annotated[
     str | None,
     typer.Option(
@@ -58,6 +60,15 @@ SeedOption = Annotated[
     int | None,
     typer.Option("--seed", min=0, help="Shuffle seed, to replay a deal (default: random)."),
 ]
+
+
+class OptionsMisused(typer.BadParameter):
+    """A command line whose options go together wrongly, or that lacks the input it needs
+    (cards, or --batch): exit 2, as every command line that cannot be read, in one wording
+    whatever the command (`paigow settle`'s hands, `hyrule game`'s deal, a ruling's input)."""
+
+    def format_message(self) -> str:
+        return self.message
 
 
 def emit(
@@ -149,11 +160,11 @@ def show_each(
         typed = " ".join(typed)
     if batch is None:
         if not typed:
-            raise DealerError(f"no {what} given")
+            raise OptionsMisused(f"no {what} given")
         show(rule_one(typed), as_json, human)
         return
     if typed:
-        raise DealerError(f"give {what} or --batch, not both")
+        raise OptionsMisused(f"give {what} or --batch, not both")
     failed = 0
     for outcome in rule_lines(batch, rule_one):
         if outcome.recorded is not None:
@@ -205,8 +216,7 @@ RuleSupervisorOption = Annotated[
     str | None,
     typer.Option(
         "--supervisor",
-        help="The supervisor approving --rule changes (or another --house-way) to an approved "
-        "profile.",
+        help="The supervisor approving rule changes to an approved profile.",
     ),
 ]
 PinOption = Annotated[
@@ -347,7 +357,7 @@ def composed(
 
 
 INPUTS = Composite(
-    (option("as_json", JsonFlag, False), option("batch", BatchOption)),
+    (option("as_json", BatchJsonFlag, False), option("batch", BatchOption)),
     lambda as_json, batch: Inputs(as_json, batch),
 )
 """`--json` and `--batch FILE`."""

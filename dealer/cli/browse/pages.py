@@ -126,7 +126,7 @@ def status_view(status: Status | None) -> StatusView | None:
     return StatusView(
         status.state.replace(" ", "-"),
         linked(status.text()),
-        status.state == "voided",
+        status.nothing_in_effect,
         status.decision,
     )
 
