@@ -44,6 +44,7 @@ from processes import measured
 from dealer.audit import open_log
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, seal
 from dealer.audit.records import Entry, Record, RecordKind
+from dealer.audit.sql_reads import settings_reference
 from dealer.audit.sqlite import SQLiteStorage
 from dealer.audit.sqlite_schema import MIGRATIONS, migrate
 from dealer.kernel.money import money_json
@@ -128,9 +129,12 @@ def _one_history(
     return [ruling._replace(result=result), *copies]
 
 
-def rows(records: Sequence[Record], rulings: int, tables: int) -> Iterator[dict[str, Any]]:
+def rows(
+    records: Sequence[Record], rulings: int, tables: int, kept: dict[str, str]
+) -> Iterator[dict[str, Any]]:
     """The stored rows of `rulings` copies of the rulings of `records` (each with its linked
-    records) over `tables` tables, sealed in order from the first record of a log."""
+    records) over `tables` tables, sealed in order from the first record of a log; a long
+    settings text is put in `kept` by its reference and the row holds the reference."""
     head, stamp = Checkpoint(0, GENESIS_HASH), ""
     held: dict[tuple[str, str], Decimal] = {}
     for n, group in zip(range(rulings), itertools.cycle(_groups(records))):
@@ -155,6 +159,10 @@ def rows(records: Sequence[Record], rulings: int, tables: int) -> Iterator[dict[
             )
             row = seal(entry, head, not_before=stamp)
             head, stamp = Checkpoint(row["id"], row["hash"]), row["recorded_at"]
+            reference = settings_reference(row["settings"])
+            if reference is not None:  # kept once, as the backends keep it
+                kept[reference] = row["settings"]
+                row["settings"] = reference
             yield row
 
 
@@ -168,12 +176,14 @@ def build(where: Path, records: Sequence[Record], rulings: int, tables: int) -> 
     migrate(conn, seat_index - 1)
     db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
     start, cpu = time.perf_counter(), time.process_time()
+    kept: dict[str, str] = {}
     with db.atomic():
-        db.table("records").insert_all(rows(records, rulings, tables))
+        db.table("records").insert_all(rows(records, rulings, tables, kept))
     loaded, loaded_cpu = time.perf_counter(), time.process_time()
     count = db.table("records").count
     conn.close()
-    SQLiteStorage.open(where).close()
+    with SQLiteStorage.open(where) as log:
+        log.conn.executemany("INSERT INTO settings_texts (ref, text) VALUES (?, ?)", kept.items())
     return {
         "records": count,
         "load": loaded - start,
@@ -200,7 +210,9 @@ def main() -> None:
         built = build(where, records, args.rulings, args.tables)
         print(
             f"built: {args.rulings:,} rulings at {args.tables} tables, {built['records']:,} "
-            f"records, {where.stat().st_size / 2**20:,.0f} MB; sealed and loaded by insert_all "
+            f"records, {where.stat().st_size / 2**20:,.0f} MB "
+            f"({where.stat().st_size / built['records']:,.0f} bytes a record); sealed and loaded "
+            "by insert_all "
             f"in {built['load']:.1f} s ({built['load_cpu']:.1f} s CPU, "
             f"{built['records'] / built['load']:,.0f} records/s); the seat index's migration "
             f"{built['index']:.1f} s ({built['index_cpu']:.1f} s CPU)"

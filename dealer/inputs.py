@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from dealer.kernel.errors import DealerError
-from dealer.kernel.money import CENT, fmt_money
+from dealer.kernel.money import CENT, fmt_money, money_json
 from dealer.kernel.text import has_control, quoted
 
 PAIGOW_SEATS = range(1, 7)
@@ -42,16 +42,18 @@ and finite). A dispute's amount adjusted has its own bound (`audit.disputes.AMOU
 AMOUNT_FORM = "digits with at most one decimal point and two decimals, e.g. 25, 12.50 or $25"
 """What an amount may look like, as an error says it."""
 
-_AMOUNT = re.compile(r"\$?([0-9]{1,12})(?:\.([0-9]{1,2}))?")
+_AMOUNT = re.compile(r"\$?(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,2}))?")
 
 
 def money(value: object, what: str = "wager", *, limit: Decimal = WAGER_LIMIT) -> Decimal:
     """An amount of money as a Decimal of whole cents, from 0 to `limit`.
 
     Typed or in a file as text: ASCII digits with at most one decimal point and at most two
-    decimals, optionally after one `$` (`25`, `12.50`, `$25`). Refused: thousands separators
-    (`1,000` — write `1000`), signs, exponents (`1e3`), `nan`/`inf`, other digits (`５`) and
-    fractions of a cent. A number in a YAML/JSON file (`25`, `12.5`) is read the same way."""
+    decimals, optionally after one `$` (`25`, `12.50`, `$25`, `0.50`). Refused: thousands
+    separators (`1,000` — write `1000`), a decimal comma (`7,50`), signs (`+25`, `-5`), leading
+    zeros (`025`, which YAML 1.1 and C read as octal 21: write `25`), exponents (`1e3`),
+    `nan`/`inf`, other digits (`５`) and fractions of a cent. A document's values are text and
+    read the same way (`dealer.kernel.documents`); a JSON number (`25`, `12.5`) too."""
     if isinstance(value, Decimal | int) and not isinstance(value, bool):
         amount = Decimal(value)
         text = str(value)
@@ -82,6 +84,8 @@ def _hint(text: str, limit: Decimal) -> str:
         return "write it without thousands separators (1000, not 1,000)"
     if text.startswith("-"):
         return "an amount is zero or more"
+    if re.fullmatch(r"\$?0[0-9]+(\.[0-9]*)?", text):
+        return "write it without leading zeros (25, not 025)"
     if re.fullmatch(r"\$?[0-9]+\.[0-9]{3,}", text):
         return "amounts are whole cents (at most two decimals)"
     if re.fullmatch(r"\$?[0-9]{13,}(\.[0-9]*)?", text):
@@ -94,6 +98,59 @@ def optional_money(
 ) -> Decimal | None:
     """`money(value, what)`, or None where nothing was given."""
     return None if value is None else money(value, what, limit=limit)
+
+
+_DECIMAL = re.compile(r"(0|[1-9][0-9]*)(?:\.([0-9]+))?")
+"""A number in decimal as the documents and `--rule` values write it: ASCII digits, no sign, no
+leading zero, at most one decimal point (no `0x19`, `1_000`, `1:05`, `2.5e+1`, `+25`, `010000`)."""
+
+
+def _decimal_text(value: object) -> str | None:
+    """`value` as its decimal text: a document's text as written, an int (not a bool) as digits;
+    None for anything else (a float, a list, a yes or no)."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def whole_number(value: object, what: str, *, least: int = 0, most: int) -> int:
+    """A whole number from `least` to `most`, as a document or `--rule` writes it (text) or as
+    an int: decimal digits only (`_DECIMAL` without a point). The one rule for every count,
+    seat, rank and schema number a document holds."""
+    if isinstance(value, int) and not isinstance(value, bool) and not least <= value <= most:
+        raise DealerError(f"{what} is not from {least:,} to {most:,}")  # not shown: it may be huge
+    text = _decimal_text(value)
+    found = None if text is None else _DECIMAL.fullmatch(text)
+    if text is None or found is None or found[2] is not None:
+        raise DealerError(
+            f"{what} {quoted(value)} is not a whole number: write it in decimal digits, "
+            "without a sign, leading zeros or separators (e.g. 12)"
+        )
+    if len(text) > len(str(most)) or not least <= int(text) <= most:
+        raise DealerError(f"{what} {quoted(value)} is not from {least:,} to {most:,}")
+    return int(text)
+
+
+def decimal_number(value: object, what: str, *, places: int, most: Decimal) -> Decimal:
+    """A number from 0 to `most` with at most `places` decimals, as a document or `--rule`
+    writes it (text) or as an int: a share (`0.25`), a pay's odds (`7.5`), a percentage. Written
+    as `_DECIMAL` says; a comma is never read as a decimal point or a separator."""
+    text = _decimal_text(value)
+    found = None if text is None else _DECIMAL.fullmatch(text)
+    if text is None or found is None:
+        comma = text is not None and "," in text
+        raise DealerError(
+            f"{what} {quoted(value)} is not a number: write it in decimal digits with at most "
+            f"one decimal point, without a sign, leading zeros or exponent (e.g. 7.5)"
+            + (" — a comma is never read as a decimal point or a separator" if comma else "")
+        )
+    if len(found[2] or "") > places:
+        raise DealerError(f"{what} {quoted(value)} has more than {places} decimals")
+    if len(found[1]) > len(str(int(most))) or (number := Decimal(text)) > most:
+        raise DealerError(f"{what} {quoted(value)} is more than {most:,}, the most allowed")
+    return number
 
 
 def seat(value: object, seats: range = PAIGOW_SEATS, what: str = "seat") -> int:
@@ -204,20 +261,48 @@ def text(value: object, what: str, *, limit: int = TEXT_LIMIT) -> str:
     return trimmed
 
 
+FIGURE_LIMIT = Decimal(1_000_000_000)
+"""The most a figure typed in a JSON object may be either way ($1,000,000,000: more than any
+round pays), so every sum of figures stays exact and is shown in plain digits."""
+
+
 def json_object(value: str, what: str) -> dict[str, Any]:
     """A JSON object typed on the command line (an override's `--result`). Anything else is
     refused, and so is text holding a byte that was not UTF-8 (Python keeps it as a lone
-    surrogate, which can be neither signed nor stored)."""
+    surrogate, which can be neither signed nor stored). Every number in it is an amount, read
+    as typed by the money type (`signed_money`, within `FIGURE_LIMIT`, whole cents: no `1e300`,
+    `-0.001`, `NaN` or `Infinity`), and kept in the stored form of amounts (`money_json`)."""
     import json
 
+    def refuse_constant(name: str) -> None:
+        raise DealerError(f"{what}: {name} is not an amount: write amounts as numbers, e.g. 12.5")
+
     try:
-        parsed = json.loads(value)
+        parsed = json.loads(
+            value, parse_float=_Number, parse_int=_Number, parse_constant=refuse_constant
+        )
         json.dumps(parsed, ensure_ascii=False).encode()
     except ValueError:  # UnicodeEncodeError too
         parsed = None
     if not isinstance(parsed, dict):
         raise DealerError(f"{what} must be a JSON object, e.g. '{{\"winner\": 1}}'")
-    return parsed
+    return _amounts(parsed, what, "")
+
+
+class _Number(str):
+    """A number of a typed JSON object, as typed (read as an amount by `_amounts`)."""
+
+
+def _amounts(value: Any, what: str, path: str) -> Any:
+    """`value` (parsed JSON, each number still its text) with every number read as an amount;
+    an error names the number's place (`--result seats[0].base.net`)."""
+    if isinstance(value, dict):
+        return {k: _amounts(v, what, f"{path}.{k}" if path else k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_amounts(v, what, f"{path}[{index}]") for index, v in enumerate(value)]
+    if isinstance(value, _Number):
+        return money_json(signed_money(str(value), f"{what} {path}", limit=FIGURE_LIMIT))
+    return value
 
 
 def signed_money(value: object, what: str, *, limit: Decimal = WAGER_LIMIT) -> Decimal:
@@ -275,6 +360,33 @@ def time_range(since: str | None, until: str | None) -> tuple[str | None, str | 
     return start, end
 
 
+PERIODS = ("day", "month", "year")
+
+
+def period_range(period: str, day: str | None, today: date) -> tuple[str, str]:
+    """`--period day|month|year` and `--date YYYY-MM-DD` (None: `today`) as the stored UTC forms
+    of the range [start, end): the UTC day, month or year holding that date."""
+    if period not in PERIODS:
+        raise DealerError(f"--period {quoted(period)} is not one of {', '.join(PERIODS)}")
+    try:
+        on = date.fromisoformat(day) if day is not None else today
+    except ValueError:
+        raise DealerError(f"--date {quoted(day)} is not a date: use YYYY-MM-DD") from None
+    start = {"day": on, "month": on.replace(day=1), "year": on.replace(month=1, day=1)}[period]
+    try:
+        if period == "day":
+            end = start + timedelta(days=1)
+        elif period == "month":
+            end = (start + timedelta(days=32)).replace(day=1)
+        else:
+            end = start.replace(year=start.year + 1)
+    except (OverflowError, ValueError):
+        raise DealerError(
+            f"--date {quoted(day)}: the {period} after it is past the last date"
+        ) from None
+    return time(start.isoformat()), time(end.isoformat())
+
+
 KiB = 1024
 MiB = 1024 * KiB
 
@@ -291,6 +403,10 @@ BATCH_FILE_LIMIT = 16 * MiB
 
 BATCH_LINE_LIMIT = 4 * KiB
 """The longest line of a batch file."""
+
+BATCH_LINE_COUNT = 200_000
+"""The most lines a batch file (or a batch on standard input) may have, blank and comment lines
+counted: a file of 16 MiB of blank lines, read whole, took 1.9 GB to number them."""
 
 
 class InputFileError(DealerError):
@@ -420,10 +536,13 @@ def lines(
     A file is read and checked whole (at most `limit` bytes, UTF-8, no line over `line_limit`
     bytes) before its first line is given, so a bad file is refused before anything is ruled.
     Standard input is read a line at a time as it comes (at most `line_limit` bytes of a line
-    and `limit` in all), each line checked as it is read."""
+    and `limit` in all), each line checked as it is read. Either has at most `BATCH_LINE_COUNT`
+    lines, every line counted (the file's are counted before they are split)."""
     if source != "-":
         text = text_file(source, what, limit)
-        numbered = list(enumerate(text.splitlines(), 1))
+        if text.count("\n") + (not text.endswith("\n")) > BATCH_LINE_COUNT:
+            raise _many_lines(what, source)
+        numbered = list(enumerate(text.split("\n"), 1))  # lines end at \n only, as on stdin
         for number, line in numbered:
             if len(line.encode("utf-8")) > line_limit:
                 raise _long_line(what, source, number, line_limit)
@@ -436,6 +555,8 @@ def lines(
         raw = stream.readline(line_limit + 1)
         if not raw:
             return
+        if number > BATCH_LINE_COUNT:
+            raise _many_lines(what, "stdin")
         data = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else bytes(raw)
         total += len(data)
         if total > limit:
@@ -455,6 +576,12 @@ def lines(
 def _kept(line: str) -> str | None:
     text = line.strip()
     return text if text and not text.startswith("#") else None
+
+
+def _many_lines(what: str, where: str | Path) -> InputFileError:
+    return InputFileError(
+        what, where, f"it has more than {BATCH_LINE_COUNT:,} lines, the most a {what} may have"
+    )
 
 
 def _long_line(what: str, where: str | Path, number: int, line_limit: int) -> InputFileError:

@@ -84,3 +84,11 @@ def rows(where: Path | str, **match: Any) -> list[dict[str, Any]]:
         return []
     with open_log(where, read_only=True) as log:
         return [dict(row) for row in log.rows(RecordFilter(**match))]
+
+
+def secret(where: Path | str, user_id: str) -> str | None:
+    """The stored secret of `user_id`'s newest users row, as the log's owner reads it (on
+    PostgreSQL every other login reads it withheld)."""
+    with open_log(where) as log:
+        rows = [row for row in log.user_history() if row.user_id == user_id]
+    return rows[-1].pin_hash if rows else None

@@ -324,7 +324,8 @@ def test_a_writer_gives_up_after_the_busy_timeout_as_on_sqlite(
         with pytest.raises(AuditError) as waited, log.transaction() as tx:
             tx.append(ruling("D1"))
         assert str(waited.value) == (
-            f"could not write in the audit log {url} (the database stayed busy for more than "
+            f"could not write in the audit log {redact(url)} (the database stayed busy for more "
+            "than "
             "0.2 s (another process is writing)): nothing was saved"
         )
         holder.rollback()
@@ -357,8 +358,11 @@ def test_a_user_row_written_through_the_server(pg_server: PgServer) -> None:
 
 
 def test_the_password_is_never_shown() -> None:
-    assert redact("postgresql://d-104:s3cret@floor/audit") == "postgresql://d-104@floor/audit"
+    assert redact("postgresql://d-104:s3cret@floor/audit") == "postgresql://floor/audit"
     assert redact("postgresql://floor/audit") == "postgresql://floor/audit"
+    assert redact("postgresql://d-104@/audit?host=/run/pg&password=s3cret&sslmode=require") == (
+        "postgresql:///audit?host=/run/pg"
+    )
 
 
 run = functools.partial(cli.run, whole=True)
@@ -377,7 +381,9 @@ def test_a_read_only_login_reads_everything_and_writes_nothing(pg_server: PgServ
     for args in READING:
         result = run(*args, "--db", auditor)
         assert result.exit_code == 0, (args, result.output)
-    refused = f"Error: the audit log {auditor} is read-only for the login a-3: it can be read, "
+    refused = (
+        f"Error: the audit log {redact(auditor)} is read-only for the login a-3: it can be read, "
+    )
     for args in (
         ["audit", "checkpoint", "--user", "S1", "--pin", PIN],
         ["audit", "checkpoint", "--user", "S1", "--pin", "wrong-pin-0"],
@@ -399,13 +405,13 @@ def test_db_init_through_the_cli(pg_server: PgServer) -> None:
     made = run("db", "init", url)
     assert (made.exit_code, made.stdout) == (
         0,
-        "created the schema dealer (version 3)\n"
+        "created the schema dealer (version 5)\n"
         "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
     )
     again = run("db", "init", url)
     assert (again.exit_code, again.stdout) == (
         0,
-        "the schema dealer is already there (version 3)\n"
+        "the schema dealer is already there (version 5)\n"
         "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
     )
     added = run(
@@ -434,8 +440,8 @@ def test_a_database_without_the_log_is_refused(pg_server: PgServer) -> None:
     result = run("audit", "list", "--db", url)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        f"Error: the database {url} holds no audit log: set it up once with "
-        f"dealer db init {url} (as the database's owner)\n"
+        f"Error: the database {redact(url)} holds no audit log: set it up once with "
+        f"dealer db init {redact(url)} (as the database's owner)\n"
     )
 
 
@@ -444,7 +450,7 @@ def test_an_unreachable_server_is_one_line_without_the_password(tmp_path: Path) 
     result = run("audit", "list", "--db", url)
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.startswith(
-        f"Error: cannot connect to the audit log postgresql://d-104@/floor?host={tmp_path}: "
+        f"Error: cannot connect to the audit log postgresql:///floor?host={tmp_path}: "
     )
     assert "s3cret" not in result.stderr and result.stderr.count("\n") == 1
 
@@ -455,7 +461,7 @@ def test_an_unreachable_server_is_one_line_without_the_password(tmp_path: Path) 
         ("postgresql://d-104:s3cret@[::1/floor", "the PostgreSQL URL given"),
         (
             "postgresql://d-104:s3%ZZcret@/floor?host=/nowhere",
-            "postgresql://d-104@/floor?host=/nowhere",
+            "postgresql:///floor?host=/nowhere",
         ),
     ],
 )
@@ -545,6 +551,6 @@ def test_browse_wants_an_sqlite_file() -> None:
     result = run("audit", "browse", "--db", "postgresql://sup-7:secret@floor-db/audit")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        "Error: --db postgresql://sup-7@floor-db/audit: dealer audit browse reads an SQLite log "
+        "Error: --db postgresql://floor-db/audit: dealer audit browse reads an SQLite log "
         "file; copy the PostgreSQL log into one first (dealer audit copy)\n"
     )

@@ -73,8 +73,8 @@ def test_a_log_made_by_hand_written_migrations_opens_verifies_and_records_unchan
     tmp_path: Path,
 ) -> None:
     """The plain indexes of a log made before sqlite-utils made them have other SQL text: such
-    a log opens with only the migrations after it (the bound on a record's size), verifies, and
-    takes new records."""
+    a log opens with only the migrations after it (the bound on a record's size, the settings
+    kept once), verifies, and takes new records."""
     path = hand_written_log(tmp_path / "then.sqlite")
     conn = sqlite3.connect(path)
     schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
@@ -86,7 +86,13 @@ def test_a_log_made_by_hand_written_migrations_opens_verifies_and_records_unchan
         assert verify(log).ok
         assert [r.id for r in log.records(RecordFilter(seat=2))] == [8]
     added = [row[:2] for row in conn.execute(schema).fetchall() if row not in before]
-    assert added == [("trigger", "records_bounded")]
+    assert added == [
+        ("trigger", "records_bounded"),
+        ("table", "settings_texts"),
+        ("trigger", "settings_texts_bounded"),
+        ("trigger", "settings_texts_no_delete"),
+        ("trigger", "settings_texts_no_update"),
+    ]
     conn.close()
 
 
@@ -98,7 +104,14 @@ def test_a_new_log_has_the_schema_of_one_made_by_hand_written_migrations(
     then = schema_of(tmp_path / "then.sqlite")
     now = schema_of(tmp_path / "now.sqlite")
     assert now == then
-    assert set(now) == {"records", "users", "record_seats", "schema_migrations", "triggers"}
+    assert set(now) == {
+        "records",
+        "users",
+        "record_seats",
+        "settings_texts",
+        "schema_migrations",
+        "triggers",
+    }
 
 
 def test_reopening_applies_nothing_again(tmp_path: Path) -> None:
@@ -141,6 +154,7 @@ def test_the_seat_index_is_rebuilt_for_an_older_log(tmp_path: Path) -> None:
     conn.execute("DROP TABLE record_seats")
     conn.execute("DROP INDEX records_linked_meters")
     conn.execute("DROP TRIGGER records_bounded")
+    conn.execute("DROP TABLE settings_texts")
     conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [seat_index])
     conn.execute(f"PRAGMA user_version = {seat_index - 1}")
     conn.close()

@@ -271,22 +271,34 @@ def user_record(user_id: str, role: str, active: bool, pin_hash: str | None) -> 
     return Entry(kind="user", user_id="S1", role="supervisor", action="add", result=result)
 
 
+def shown(storage: Storage, stored: str) -> str:
+    """`stored` as the backend's reads show a secret: itself, or withheld by the PostgreSQL
+    server (`dealer.withheld`, asked as the log's owner)."""
+    conn = getattr(storage, "conn", None)
+    if conn is None or not hasattr(conn, "pgconn"):
+        return stored
+    row = conn.execute("SELECT dealer.withheld(%s)", [stored]).fetchone()
+    assert row is not None and row[0].startswith("withheld$")
+    return str(row[0])
+
+
 def test_users_rows(storage: Storage) -> None:
+    pin = shown(storage, "scrypt$pin")
     with storage.transaction() as tx:
         first = tx.append(user_record("S1", "supervisor", True, "scrypt$pin"))
         tx.add_user(UserRow(first, "S1", "supervisor", True, "scrypt$pin"))
-        assert tx.user("S1") == UserRow(first, "S1", "supervisor", True, "scrypt$pin")
+        assert tx.user("S1") == UserRow(first, "S1", "supervisor", True, pin)
         assert tx.supervisor_ever_registered()
     with storage.transaction() as tx:
         second = tx.append(user_record("D1", "dealer", True, None))
         tx.add_user(UserRow(second, "D1", "dealer", True, None))
         third = tx.append(user_record("S1", "dealer", False, "scrypt$pin"))
         tx.add_user(UserRow(third, "S1", "dealer", False, "scrypt$pin"))
-    assert storage.user("S1") == UserRow(third, "S1", "dealer", False, "scrypt$pin")
+    assert storage.user("S1") == UserRow(third, "S1", "dealer", False, pin)
     assert storage.user("D9") is None
     assert storage.users() == [
         UserRow(second, "D1", "dealer", True, None),
-        UserRow(third, "S1", "dealer", False, "scrypt$pin"),
+        UserRow(third, "S1", "dealer", False, pin),
     ]
     assert [(row.record_id, row.user_id) for row in storage.user_history()] == [
         (first, "S1"),

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlite_file import whole_rows
 
 from dealer.audit import entries, open_log, staff
 from dealer.audit.chain import Checkpoint, parse_checkpoints, record_hash
@@ -54,11 +55,9 @@ def trigger_sql(conn: sqlite3.Connection, name: str) -> str:
 
 
 def rechain(conn: sqlite3.Connection, start: int) -> None:
-    """Recompute every hash from record `start` on, with the published recipe."""
-    conn.row_factory = sqlite3.Row
-    rows = [
-        dict(r) for r in conn.execute("SELECT * FROM records WHERE id >= ? ORDER BY id", [start])
-    ]
+    """Recompute every hash from record `start` on, with the published recipe (over the full
+    settings text, which a long one's reference names in `settings_texts`)."""
+    rows = whole_rows(conn, start)
     prev = conn.execute("SELECT hash FROM records WHERE id = ?", [start - 1]).fetchone()[0]
     for row in rows:
         row["prev_hash"] = prev

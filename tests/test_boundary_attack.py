@@ -19,6 +19,7 @@ record ids, ids and a reason with control characters) run in the test process ag
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -197,6 +198,20 @@ CASES: list[Case] = [
           "--wager", "5", says="--player"),
     usage("player and high and low", *settle("--high", "Js Jd Ac Qh 8s", "--low", "5d 3h"),
           says="--player"),
+    # the same mistake (inputs that go together given wrongly, or none given) exits 2 in
+    # every command that can make it
+    usage("high without low", "paigow", "settle", "--dealer", DEALER, "--wager", "5",
+          "--high", "Js Jd Ac Qh 8s", says="--player"),
+    usage("low without high", "paigow", "settle", "--dealer", DEALER, "--wager", "5",
+          "--low", "5d 3h", says="--player"),
+    usage("player and high", *settle("--high", "Js Jd Ac Qh 8s"), says="--player"),
+    usage("player and low", *settle("--low", "5d 3h"), says="--player"),
+    usage("no cards given", "paigow", "rank", says="no cards given"),
+    usage("no cards given to hyrule", "hyrule", "turn", says="no cards given"),
+    usage("genpoker cards and --batch", "genpoker", "rank", "1R", "--batch", "-",
+          says="give cards or --batch, not both"),
+    usage("hands and --batch", "burosh", "compare", "Ks", "Kh", "--batch", "-", "--trump", "s",
+          says="give hands or --batch, not both"),
     usage("surplus argument", *settle("surplus"), says="surplus"),
     usage("seat 7", *settle("--seat", "7"), says="--seat"),
     usage("seat 0", *settle("--seat", "0"), says="--seat"),
@@ -233,7 +248,7 @@ CASES: list[Case] = [
           env={"DEALER_TABLE": None}),
     # --- cards ---------------------------------------------------------------------------
     case("unknown card", "paigow", "rank", "Zz", "Kd", "Qh", "Js", "Tc", says="Zz"),
-    case("no cards", "paigow", "rank", "", says="cards"),
+    usage("no cards", "paigow", "rank", "", says="cards"),
     case("duplicate card", "paigow", "rank", "As", "As", "Kd", "Qd", "Jd", says="As"),
     case("four cards to rank", "paigow", "rank", "As Kd Qd Jd", says="got 4"),
     case("two jokers", "paigow", "rank", "JK JK 2c 3d 4h", says="joker"),
@@ -247,7 +262,7 @@ CASES: list[Case] = [
     case("six cards for the bonus", "paigow", "bonus", "As Kd Qd Jd 9c 8c", says="got 6"),
     case("hands of two sizes", "paigow", "compare", "As Ks", "Ad Kd Qd Jd Td", says="second"),
     case("one hand to compare", "paigow", "compare", "As Ks", says="two hands"),
-    case("cards and --batch", "paigow", "rank", FIVE, "--batch", "-", says="--batch"),
+    usage("cards and --batch", "paigow", "rank", FIVE, "--batch", "-", says="--batch"),
     case("unknown card with --json", "paigow", "rank", "Zz Kd Qh Js Tc", "--json", says="Zz",
          as_json=True),
     case("unknown House Way", "paigow", "set", SEVEN, "--house-way", "nosuch", says="nosuch"),
@@ -441,7 +456,7 @@ CASES: list[Case] = [
     case("burosh trump control characters", "burosh", "rank", "Ah", "--trump", f"h{PWNED}",
          says="trump"),
     case("burosh empty trump", "burosh", "rank", "Ah", "--trump", "", says="trump"),
-    case("burosh no cards", "burosh", "rank", "--trump", "h", says="cards"),
+    usage("burosh no cards", "burosh", "rank", "--trump", "h", says="cards"),
     case("burosh unknown card", "burosh", "rank", "Zz", "--trump", "h", says="Zz"),
     case("burosh duplicate", "burosh", "rank", "Ah Ah", "--trump", "h", says="Ah"),
     case("burosh six cards", "burosh", "rank", "Ah Kh Qh Jh Th 9h", "--trump", "h",
@@ -471,7 +486,7 @@ CASES: list[Case] = [
     case("empire unknown plaque", "empire", "rank", "bogus", says="bogus"),
     case("empire eight plaques", "empire", "rank", "red-sword blue-sword green-sword "
          "black-sword white-sword red-bow blue-bow green-bow", says="8"),
-    case("empire no plaques", "empire", "rank", "", says="plaques"),
+    usage("empire no plaques", "empire", "rank", "", says="plaques"),
     case("empire one tableau", "empire", "compare", "red-sword", says="two"),
     case("empire unknown other", "empire", "rank", "red-sword", "--other", "bogus",
          says="bogus"),
@@ -1054,3 +1069,528 @@ def test_a_generated_reason_with_control_characters_is_refused(log: Path, reason
     before = LogBytes.of(log)
     refused(invoke(log, "audit", "void", RULING, "--reason", reason, *SUP), "reason")
     assert LogBytes.of(log) == before
+
+
+# Documents, YAML scalars and stored money (findings 2, 3, 7)
+
+YAML_NUMBERS = [
+    "025",  # YAML 1.1: octal 21
+    "010000",  # octal 4096
+    "0x19",
+    "0b11001",
+    "1_000",
+    "1:05",  # sexagesimal 65
+    "2.5e+1",
+    "+25",
+    "25.000000000000001",
+    "5.0e+0",
+    "1e400",
+    "1e-400",
+    "'7,50'",
+]
+"""Numbers YAML 1.1 (or a float) reads as another amount; each is refused where money is meant."""
+
+
+def _file(tmp_path: Path, name: str, content: str) -> Path:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("amount", YAML_NUMBERS)
+def test_a_round_file_amount_yaml_would_read_as_a_number_is_refused(
+    log: Path, tmp_path: Path, amount: str
+) -> None:
+    """Finding 2: `base: 025` was settled as $21, `0x19` as $25, `1:05` as $65."""
+    path = _file(tmp_path, "r.yaml", ROUND + SEAT.format(seat="1", base=amount))
+    before = LogBytes.of(log)
+    refused(invoke(log, "round", str(path)), "base wager")
+    assert LogBytes.of(log) == before
+
+
+def test_a_round_file_id_is_kept_as_written(log: Path, tmp_path: Path) -> None:
+    """Finding 2: `table: 012` was recorded at table 10 and `patron: 0012345` as 5349."""
+    seat = SEAT.format(seat="1", base="25") + "    patron: 0012345\n"
+    path = _file(tmp_path, "r.yaml", ROUND.replace("PG-1", "012") + seat)
+    result = invoke(log, "round", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    made = json.loads(result.stdout)
+    assert made["table"] == "012"
+    assert made["seats"][0]["patron"] == "0012345"
+    path = _file(tmp_path, "s.yaml", ROUND + SEAT.format(seat="01", base="25"))
+    before = LogBytes.of(log)
+    refused(invoke(log, "round", str(path)), "seats are numbered 1 to 6")
+    assert LogBytes.of(log) == before
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "says"),
+    [
+        ("limits:\n  base: {min: 5, max: %s}\n", "0x1388", "0x1388"),
+        ("rules:\n  signoff_over: %s\n", "1:00:00", "1:00:00"),
+        ("meters:\n  progressive_treasure: {seed: %s}\n", "0x2710", "0x2710"),
+        ("caps:\n  treasure: {per_hand: %s}\n", "1_000", "1_000"),
+        ("meters:\n  progressive_treasure: {contribution: %s}\n", "2.5e-1", "2.5e-1"),
+        ("offered:\n  envy: %s\n", "yes", "offered.envy: must be true or false"),
+    ],
+)
+def test_a_profile_setting_yaml_would_read_as_a_number_is_not_approved(
+    log: Path, tmp_path: Path, setting: str, value: str, says: str
+) -> None:
+    """Finding 2: `approve-profile` recorded `max: 0x1388`, `signoff_over: 1:00:00`, `seed:
+    0x2710`; a `--rule` value is read by the same rule."""
+    path = _file(tmp_path, "p.yaml", "name: room\n" + setting % value)
+    before = LogBytes.of(log)
+    refused(invoke(log, "audit", "approve-profile", str(path), "--reason", "r", *SUP), says)
+    key = "".join(part.split(":")[0].strip() + "." for part in setting.split("\n")[:2])
+    name = key + setting.split("{")[-1].split(":")[0] if "{" in setting else key.rstrip(".")
+    refused(invoke(log, "paigow", "rank", FIVE, "--rule", f"{name}={value}", *SUP), says)
+    assert LogBytes.of(log) == before
+
+
+PAY_TABLE = (
+    "schema: 1\ntables:\n  - id: HOUSE-1\n    wager: treasure\n    basis: to-1\n    rows:\n"
+    "      - {event: full-house, kind: %s, value: %s}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [("fixed", "'7,50'"), ("to-1", "1e400"), ("to-1", "1e-400"), ("to-1", "0x19")]
+    + [("to-1", "100001"), ("to-1", "7.125"), ("fixed", "1000000.01")],
+)
+def test_a_pay_that_is_not_a_decimal_number_is_not_approved(
+    log: Path, tmp_path: Path, kind: str, value: str
+) -> None:
+    """Finding 2: a fixed pay `'7,50'` was read as 750; `to-1 value: 1e400` was approved, then
+    analysis failed; `1e-400` was a pay. Every pay is bounded."""
+    path = _file(tmp_path, "t.yaml", PAY_TABLE % (kind, value))
+    before = LogBytes.of(log)
+    refused(invoke(log, "audit", "approve-paytables", str(path), "--reason", "r", *SUP), "value")
+    assert LogBytes.of(log) == before
+
+
+def test_a_pay_table_under_a_shipped_table_s_id_is_not_approved(log: Path, tmp_path: Path) -> None:
+    """Finding 15: a pay table redefining a shipped table's id was approved."""
+    path = _file(tmp_path, "t.yaml", PAY_TABLE.replace("HOUSE-1", "PT-FLT-EC-ET-01") % ("to-1", 6))
+    before = LogBytes.of(log)
+    refused(
+        invoke(log, "audit", "approve-paytables", str(path), "--reason", "r", *SUP),
+        "PT-FLT-EC-ET-01: the id is already defined",
+    )
+    assert LogBytes.of(log) == before
+
+
+@pytest.mark.parametrize(
+    ("result", "says"),
+    [
+        ('{"base": {"wager": 25, "net": "lots"}}', "base.net"),
+        ('{"base": {"wager": 25, "net": 1e300}}', "base.net"),
+        ('{"base": {"wager": 25, "net": -0.001}}', "base.net"),
+        ('{"base": {"wager": 25, "net": NaN}}', "NaN"),
+        ('{"base": {"wager": -25, "net": 0}}', "base.wager"),
+        ('{"base": {"wager": 25}}', "base.net"),
+        ('{"base": "lots"}', "base"),
+        ('{"base": {"wager": 25, "net": 0}, "bonuses": [{"wager": "x", "net": 1}]}', "bonuses"),
+        ('{"decision": {"paid": 1e300}}', "decision.paid"),
+    ],
+)
+def test_an_override_result_not_in_the_ruling_s_form_is_refused(
+    log: Path, result: str, says: str
+) -> None:
+    """Finding 3: `"net": "lots"` was recorded and every later shift summary at the table
+    failed; `1e300` showed "+$1E+300", `-0.001` "-$0.00"."""
+    before = LogBytes.of(log)
+    override = ("audit", "override", RULING, "--decision", "d", "--reason", "r")
+    refused(invoke(log, *override, "--result", result, *SUP), says)
+    assert LogBytes.of(log) == before
+
+
+WAY = (
+    "name: {name}\nversion: '1'\nclauses:\n"
+    "  - {{id: '{first}', says: '{says}', when: {{pattern: no-pair}}, low: highest-singles}}\n"
+    "  - {{id: '2', says: Any other hand, when: {{pattern: [{others}]}}, low: best, "
+    "high: straight-or-flush}}\n"
+)
+OTHERS = ", ".join(p for p in ("one-pair", "two-pair", "three-pair", "three-of-a-kind"))
+
+
+@pytest.mark.parametrize(
+    ("name", "first", "says", "refusal"),
+    [
+        ('"room\\e]0;pwned\\a"', "1", "No pair", "name"),
+        ("room", "1", '"\\e[2J\\nFORGED: approved"', "says"),
+        ("room", '"1\\n2"', "No pair", "id"),
+        ("room", "2", "Any other hand", "says what an earlier clause of this id says"),
+        ("trump-plaza", "1", "No pair", "a shipped way's name"),
+    ],
+)
+def test_a_house_way_that_shows_control_characters_or_claims_another_is_refused(
+    log: Path, tmp_path: Path, name: str, first: str, says: str, refusal: str
+) -> None:
+    """Finding 7: a House Way's name retitled the terminal, its `says` cleared it and printed a
+    forged line, a clause id held a newline, two clauses shared an id, and a file calling
+    itself trump-plaza v1 with other clauses ruled as the shipped way."""
+    text = WAY.format(name=name, first=first, says=says, others=OTHERS).replace("'\"", '"')
+    path = _file(tmp_path, "way.yaml", text.replace("\"'", '"'))
+    before = LogBytes.of(log)
+    approve = ("audit", "approve-house-way", str(path), "--reason", "r", *SUP)
+    refused(invoke(log, *approve), refusal)
+    refused(invoke(log, "paigow", "set", DEALER, "--house-way", str(path), *SUP), refusal)
+    assert LogBytes.of(log) == before
+
+
+# Streams, sessions, servers and the rest (findings 1, 4-6, 8-15)
+#
+# Each as the attacker ran it: `python -m dealer` in a folder of its own with a copy of the
+# prepared log, by the standard of `refusal` (one line, the right status, nothing on stdout).
+
+
+def _place(prepared: Path, tmp_path: Path) -> Path:
+    """`tmp_path`, holding a copy of the prepared log (log.sqlite, as `dealer_env` names it)."""
+    shutil.copyfile(prepared, tmp_path / "log.sqlite")
+    return tmp_path
+
+
+def _dealer(place: Path, *args: str, stdin: bytes = b"", **env: str | None) -> Ran:
+    """`dealer ARGS` in `place`, at its log, with `env` changed (None removes a variable)."""
+    return run_dealer(list(args), cwd=place, env=dealer_env(place, env), stdin=stdin)
+
+
+def _unchanged(place: Path, prepared: Path) -> bool:
+    return LogBytes.of(place / "log.sqlite") == LogBytes.of(prepared)
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_16_mib_of_blank_batch_lines_are_refused_by_their_count(
+    prepared: Path, tmp_path: Path, source: str
+) -> None:
+    """Finding 6: 16 MiB of blank lines took 1.85 GB to number (now under the 1 GiB limit)."""
+    place = _place(prepared, tmp_path)
+    blank = b"\n" * (16 * 1024 * 1024)
+    (place / "blank.txt").write_bytes(blank)
+    if source == "file":
+        ran = _dealer(place, "paigow", "rank", "--batch", "blank.txt")
+    else:
+        ran = _dealer(place, "paigow", "rank", "--batch", "-", stdin=blank)
+    assert "more than 200,000 lines" in refusal(ran, 1)
+    assert _unchanged(place, prepared)
+
+
+NO_TERMINAL_ASKS = [
+    (("audit", "checkpoint", "--user", "sup-1"), "--pin"),
+    (("audit", "void", RULING, "--reason", "misdealt", "--supervisor", "sup-1"), "--pin"),
+    (settle("--rule", "limits.base.max=5000", "--supervisor", "sup-1"), "--pin"),
+    (("audit", "dispute", "resolve", DISPUTE, "--outcome", "no-error", "--reason", "seen on tape",
+      *SUP, "--reviewer", "sup-2"), "--reviewer-pin"),
+    (("audit", "user", "add", "sup-9", "--role", "supervisor", *SUP), "--new-pin"),
+    (("audit", "user", "recover", "sup-9", "--new-pin", "granite-4431"), "--recovery-key"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "give"), NO_TERMINAL_ASKS, ids=[" ".join(a[:3]) for a, _ in NO_TERMINAL_ASKS]
+)
+def test_a_pin_needed_where_there_is_no_terminal_is_one_line_saying_how_to_give_it(
+    prepared: Path, tmp_path: Path, args: tuple[str, ...], give: str
+) -> None:
+    """Finding 15: with no terminal the prompt went to stdout, then two GetPassWarning lines
+    and "Error: stopped". Now nothing on stdout and one line naming the option to give."""
+    place = _place(prepared, tmp_path)
+    said = refusal(_dealer(place, *args, DEALER_PIN=None), 1)
+    assert "no terminal" in said and give in said, said
+    assert _unchanged(place, prepared)
+
+
+@pytest.mark.parametrize("mark", ["\u2028", "\u2029"], ids=["LS", "PS"])
+def test_a_unicode_line_or_paragraph_separator_in_free_text_is_refused(
+    prepared: Path, tmp_path: Path, mark: str
+) -> None:
+    """Finding 15: U+2028/U+2029 were accepted in a reason or a dispute's description (a line
+    break to an editor, a browser or a JSON reader: a forged second line)."""
+    place = _place(prepared, tmp_path)
+    for args in (
+        ("audit", "void", RULING, "--reason", f"misdealt{mark}FORGED: approved", *SUP),
+        ("audit", "dispute", "open", f"low hand{mark}FORGED: paid", "--ruling", RULING),
+    ):
+        assert "control character" in refusal(_dealer(place, *args), 1)
+    assert _unchanged(place, prepared)
+
+
+SEPARATORS = {"FS": "\x1c", "GS": "\x1d", "RS": "\x1e", "US": "\x1f", "VT": "\x0b", "FF": "\x0c"}
+
+
+@pytest.mark.parametrize("separator", SEPARATORS.values(), ids=SEPARATORS.keys())
+def test_a_control_character_between_cards_separates_nothing(
+    prepared: Path, tmp_path: Path, separator: str
+) -> None:
+    """Finding 15: FS, GS, RS, US, VT and FF separated cards as a space does (Python counts them
+    as white space). Typed, in a batch line and in a live session, each is refused."""
+    place = _place(prepared, tmp_path)
+    hand = separator.join(FIVE.split())
+    assert "unknown card" in refusal(_dealer(place, "paigow", "rank", hand), 1)
+    (place / "batch.txt").write_text(f"{hand}\n", encoding="utf-8")
+    batch = _dealer(place, "paigow", "rank", "--batch", "batch.txt")
+    assert "unknown card" in refusal(batch, 1)
+    dealt = separator.join(DEALER.split())
+    assert "control character" in session_refusals(_dealer(place, "table", stdin=lines(dealt)))[0]
+    move = lines(f"leader{separator}1")
+    game = _dealer(place, "hyrule", "game", "--players", "2", "--seed", "1", stdin=move)
+    assert "control character" in session_refusals(game)[0]
+    assert _unchanged(place, prepared)
+
+
+def test_a_refused_line_of_a_json_table_is_answered_in_json(prepared: Path, tmp_path: Path) -> None:
+    """Finding 15: `table --json` answered a refused line in text only; now also by a JSON
+    line on stdout, as a batch and `hyrule game --json` do (and a line over the bound by its
+    first 40 characters)."""
+    place = _place(prepared, tmp_path)
+    ran = _dealer(place, "table", "--json", stdin=lines("bogus", "x" * 5000))
+    said = session_refusals(ran)
+    answered = [json.loads(line) for line in ran.stdout.splitlines()]
+    assert [(a["line"], a["input"], a["error"]) for a in answered] == [
+        (1, "bogus", said[0].removeprefix("line 1: ")),
+        (2, "x" * 40 + "…", said[1].removeprefix("line 2: ")),
+    ]
+
+
+@pytest.mark.parametrize("digits", [5000, 4040])
+def test_a_seat_or_wager_of_thousands_of_digits_leaves_the_table_going(
+    prepared: Path, tmp_path: Path, digits: int
+) -> None:
+    """Finding 13: a seat or wager of 5,000 digits ended a live table with "unexpected failure
+    (ValueError…)". Now each is one Error line quoting 40 characters of it, and the next good
+    round is ruled (5,000 digits pass the line bound; 4,040 fit in a line)."""
+    place = _place(prepared, tmp_path)
+    many = "9" * digits
+    typed = lines(
+        DEALER,
+        f"{many} {PLAYER} base 25",
+        f"seat {many} {PLAYER} base 25",
+        f"1 {PLAYER} base {many}",
+        f"1 {PLAYER} base 25",
+        "settle",
+    )
+    ran = _dealer(place, "table", stdin=typed)
+    said = session_refusals(ran)
+    assert len(said) == 3 and all(len(line) < 200 for line in said), said
+    assert "unexpected failure" not in ran.stderr
+    kinds = [kind for _, kind in _records(place / "log.sqlite")[RECORDS:]]
+    assert kinds[0] == "ruling", kinds
+
+
+@pytest.fixture()
+def silent_server() -> Iterator[int]:
+    """A local TCP port whose connections are accepted (by the system, into the backlog) and
+    never answered: a server that hung, or a firewall that swallows."""
+    import socket
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(16)
+        yield int(listening.getsockname()[1])
+
+
+def test_a_silent_server_is_given_up_within_the_bound_naming_only_host_and_database(
+    prepared: Path, tmp_path: Path, silent_server: int
+) -> None:
+    """Findings 12: a server that accepts and never answers held a command 15.8 s (one host),
+    45.9 s (three); the whole connect is now bounded (`postgres.CONNECT_SECONDS`), and the
+    message names the hosts and the database only: no user, password or other parameter."""
+    from dealer.audit.postgres import ATTEMPT_SECONDS, CONNECT_SECONDS
+
+    place = _place(prepared, tmp_path)
+    host = f"127.0.0.1:{silent_server}"
+    url = f"postgresql://alice:s3cret@{host},{host},{host}/audit?password=hunter2&sslmode=disable"
+    said = refusal(_dealer(place, "audit", "list", "--db", url), 1)
+    assert said == (
+        f"cannot connect to the audit log postgresql://{host},{host},{host}/audit: no server "
+        f"answered in time (at most {ATTEMPT_SECONDS} s a host, {CONNECT_SECONDS:g} s in all)"
+    )
+    assert ATTEMPT_SECONDS < CONNECT_SECONDS <= 6  # a second host is tried; start-up fits in 10 s
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://alice:s3cret@127.0.0.1:1/audit?password=hunter2",
+        "postgresql://alice:s3%ZZcret@127.0.0.1:1/audit?password=hunter2",
+        "postgresql://alice@127.0.0.1:1/audit?password=hunter2&sslmode=bogus",
+        "postgresql://alice@127.0.0.1:1/audit?sslpassword=hunter2&bogus=1",
+    ],
+)
+def test_a_url_s_secrets_are_never_echoed(prepared: Path, tmp_path: Path, url: str) -> None:
+    """Finding 12: `?password=…` in a `--db` URL was echoed in the error."""
+    place = _place(prepared, tmp_path)
+    said = refusal(_dealer(place, "paigow", "rank", FIVE, "--db", url), 1)
+    assert "cannot connect to the audit log" in said
+    for secret in ("hunter2", "s3cret", "s3%ZZcret", "alice"):
+        assert secret not in said, said
+    assert _unchanged(place, prepared)
+
+
+def test_a_log_never_ends_with_no_supervisor_able_to_act(
+    log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding 4: five wrong PINs on `audit void` locked the last supervisor for good. Now every
+    supervisor is locked by wrong PINs again and again (each lockout longer, at most
+    `LOCKOUT_MAX_SECONDS`), the right PIN is refused while it holds, and once the clock (set,
+    never waited for) passes it a supervisor acts; disabling the last supervisor is refused."""
+    from datetime import UTC, datetime, timedelta
+
+    from dealer.audit import users
+
+    def ended() -> datetime:  # every lockout has ended, however long
+        return datetime.now(UTC) + timedelta(seconds=users.LOCKOUT_MAX_SECONDS + 60)
+
+    monkeypatch.setattr(users, "now", ended)
+    for attempt in range(users.LOCKOUT_AFTER + 8):
+        for who in ("sup-1", "sup-2"):
+            void = ("audit", "void", RULING, "--reason", "misdealt", "--supervisor", who)
+            refused(invoke(log, *void, "--pin", f"guess-{attempt}-{who}"), "wrong PIN")
+    monkeypatch.setattr(users, "now", lambda: datetime.now(UTC))
+    for pins in (SUP, ("--supervisor", "sup-2", "--pin", "tundra-5555")):
+        refused(invoke(log, "audit", "void", RULING, "--reason", "misdealt", *pins), "locked")
+    monkeypatch.setattr(users, "now", ended)
+    acted = invoke(log, "audit", "void", RULING, "--reason", "misdealt", *SUP)
+    assert acted.exit_code == 0, acted.output
+    assert invoke(log, "audit", "user", "set", "sup-2", "--disable", *SUP).exit_code == 0
+    last = invoke(log, "audit", "user", "set", "sup-1", "--disable", *SUP)
+    refused(last, "last active supervisor")
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+SETTLED = ("--dealer", DEALER, "--player", PLAYER, "--wager=25")
+CHECKPOINT = ("audit", "checkpoint", "--user", "sup-1", "--pin", "signal-9876")
+REST: list[Case] = [
+    # finding 1: an output onto the log
+    case("export jsonl onto the log", "audit", "export", "--format", "jsonl", "-o", "log.sqlite",
+         "--db", "log.sqlite", says="audit log"),
+    case("export csv onto DEALER_DB", "audit", "export", "--format", "csv", "-o", "log.sqlite",
+         says="audit log"),
+    case("packet page onto the log", "audit", "dispute", "packet", DISPUTE, "--html",
+         "log.sqlite", says="audit log"),
+    case("checkpoint onto the log", *CHECKPOINT, "-o", "log.sqlite", says="audit log"),
+    case("checkpoint onto the wal", *CHECKPOINT, "-o", "log.sqlite-wal", says="wal"),
+    # finding 8: a checkpoint line that cannot be written
+    case("checkpoint to /dev/full", *CHECKPOINT, "-o", "/dev/full", says="not a regular file"),
+    case("checkpoint to a fifo", *CHECKPOINT, "-o", "fifo", says="not a regular file",
+         files={"fifo": _fifo}),
+    # finding 9: a FIFO nobody writes, where a file is read
+    case("profile fifo", "paigow", "settle", *SETTLED, "--profile", "fifo", says="regular file",
+         files={"fifo": _fifo}),
+    case("round file fifo", "round", "fifo", says="regular file", files={"fifo": _fifo}),
+    case("batch fifo", "paigow", "rank", "--batch", "fifo", says="regular file",
+         files={"fifo": _fifo}),
+    case("house way fifo", "paigow", "set", DEALER, "--house-way", "fifo", says="regular file",
+         files={"fifo": _fifo}),
+    case("combinations fifo", "empire", "rank", "--combinations", "fifo", "As Kd Qh Js Tc",
+         says="regular file", files={"fifo": _fifo}),
+    case("pay tables fifo", "paytables", "validate", "fifo", says="regular file",
+         files={"fifo": _fifo}),
+    case("approve profile fifo", "audit", "approve-profile", "fifo", *SUP, "--reason", "new",
+         says="regular file", files={"fifo": _fifo}),
+    # finding 10: a dispute of what is not a ruling
+    case("dispute of a user record", "audit", "dispute", "open", "x", "--ruling", "1",
+         says="not a ruling"),
+    case("dispute of a dispute", "audit", "dispute", "open", "x", "--ruling", DISPUTE,
+         says="not a ruling"),
+    # finding 15: the rest
+    case("dispute in the year 9000", "audit", "dispute", "open", "x", "--ruling", RULING,
+         "--time", "9000-01-01", says="after this clock"),
+    case("log in memory", "audit", "list", "--db", ":memory:", says=":memory:", log=False),
+    case("list since after until", "audit", "list", "--since", "2026-05-10", "--until",
+         "2026-05-09", says="--since"),
+    case("search since after until", "audit", "search", "--since", "2026-05-10", "--until",
+         "2026-05-09", says="--since"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("bad", REST, ids=[c.name for c in REST])
+def test_the_rest_of_the_list_is_refused_by_the_standard(
+    bad: Case, prepared: Path, tmp_path: Path
+) -> None:
+    """Findings 1, 8, 9, 10 and 15 as the attacker ran them: one line, the log as it was (and
+    no file made, for `:memory:`), in bounded time (a FIFO once held these for ever)."""
+    did = _attack(bad, tmp_path, prepared)
+    said = refusal(did.ran, bad.status)
+    assert bad.says.casefold() in said.casefold(), said
+    assert did.after == did.made
+    if bad.log:
+        assert did.log == LogBytes.of(prepared)
+    else:
+        assert not did.log_created and not (tmp_path / ":memory:").exists()
+
+
+def _redirected(place: Path, redirect: str, *args: str) -> Ran:
+    """`python -m dealer ARGS` with a shell's `redirect` (`>&-`, `<&-`, `>/dev/full`)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        ["sh", "-c", f'exec "$0" -m dealer "$@" {redirect}', sys.executable, *args],
+        cwd=place,
+        env=dealer_env(place),
+        stdin=subprocess.DEVNULL,
+        stdout=None if ">" in redirect else subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        timeout=60,
+        check=False,
+    )
+    out = "" if done.stdout is None else done.stdout.decode("utf-8", "backslashreplace")
+    return Ran(done.returncode, out, done.stderr.decode("utf-8", "backslashreplace"))
+
+
+@pytest.mark.parametrize(
+    ("redirect", "args", "status", "says"),
+    [
+        (">&-", ("paigow", "set", "Zz"), 1, "unknown card"),
+        (">&-", ("paigow", "set", "--bogus"), 2, "--bogus"),
+        ("<&-", ("table",), 1, "standard input is closed"),
+        ("<&-", ("paigow", "rank", "--batch", "-"), 1, "standard input is closed"),
+        ("<&-", ("round", "-"), 1, "standard input is closed"),
+    ],
+)
+def test_closed_standard_streams_are_one_line_and_the_right_status(
+    prepared: Path, tmp_path: Path, redirect: str, args: tuple[str, ...], status: int, says: str
+) -> None:
+    """Finding 5: a closed stdout made every refusal a 45-77-line traceback and usage errors
+    exit 1; a closed stdin was "unexpected failure (AttributeError…)"."""
+    place = _place(prepared, tmp_path)
+    assert says in refusal(_redirected(place, redirect, *args), status)
+    assert _unchanged(place, prepared)
+
+
+def test_a_ruling_recorded_before_stdout_failed_says_so(prepared: Path, tmp_path: Path) -> None:
+    """Finding 5: a good ruling with stdout at /dev/full was recorded, then "unexpected failure
+    (OSError…)"; now the one line says it was recorded and where to read it."""
+    place = _place(prepared, tmp_path)
+    said = refusal(_redirected(place, ">/dev/full", "paigow", "settle", *SETTLED), 1)
+    made = _records(place / "log.sqlite")[RECORDS][0]
+    assert f"ruling #{made} was recorded" in said and f"audit show {made}" in said
+
+
+def test_a_huge_columns_is_bounded(prepared: Path, tmp_path: Path) -> None:
+    """Finding 14: `COLUMNS=10000000` made `paigow settle --help` take 11.7 s and 1.07 GB (the
+    1 GiB limit here); the help is drawn at most `WIDTH_LIMIT` wide."""
+    from dealer.cli.streams import WIDTH_LIMIT
+
+    place = _place(prepared, tmp_path)
+    ran = _dealer(place, "paigow", "settle", "--help", COLUMNS="10000000")
+    assert ran.status == 0 and ran.stderr == ""
+    assert max(len(line) for line in ran.stdout.splitlines()) <= WIDTH_LIMIT
+
+
+def test_no_input_of_the_list_is_an_unexpected_failure(prepared: Path, tmp_path: Path) -> None:
+    """Finding 15: seven refusals said "Error: unexpected failure … please report it". Those of
+    this part (closed streams, /dev/full, a 5,000-digit seat or wager, 16 MiB of blank batch
+    lines) are each tested above by the words they say instead; here the live table fed all of
+    its bad lines at once."""
+    place = _place(prepared, tmp_path)
+    many = "9" * 5000
+    typed = lines(DEALER, f"{many} {PLAYER}", f"1 {PLAYER} base {many}", "\x1c", "bogus")
+    ran = _dealer(place, "table", stdin=typed)
+    assert not [r for r in session_refusals(ran) if "unexpected failure" in r]

@@ -214,8 +214,6 @@ combinations: [{name: pair, kind: same-type, count: 2}]
             ["rank", "red-sword red-bow red-spear red-horse red-sigil red-gate red-tower elf"],
             "Error: wrong number of plaques for the tableau: expected 1-7, got 8",
         ),
-        (["rank"], "Error: no plaques given"),
-        (["rank", "elf", "--batch", "-"], "Error: give plaques or --batch, not both"),
         (["rank", "elf", "--other", "elf"], "Error: duplicate plaque elf"),
         (["compare", "red-sword"], "Error: compare needs two or more tableaux"),
         (["compare", "red-sword", "red-sword"], "Error: duplicate plaque red-sword: in tableau 1"),

@@ -90,8 +90,6 @@ def test_compare_for_people(db: Path | str) -> None:
         (["rank", "1R", "2B", "3R", "4R1", "5R1"], "Error: unknown card '3R': generation 3 needs"),
         (["rank", "1R 1r1 3R1 4R1 5R1"], "Error: duplicate card '1r1'"),
         (["rank", "1R 2B 3R1 4R1"], "Error: wrong number of cards for the hand"),
-        (["rank"], "Error: no cards given"),
-        (["rank", "1R", "--batch", "-"], "Error: give cards or --batch, not both"),
         (["compare", SPLIT[0]], "Error: compare needs two or more hands"),
         (["compare", SPLIT[0], SPLIT[0]], "Error: duplicate card 1R1: in hand 1 and hand 2"),
         (["compare", SPLIT[0], "1B 2R 3B1"], "Error: wrong number of cards for the hand 2"),

@@ -119,8 +119,6 @@ def test_turn_for_people(db: Path | str) -> None:
         (["Jh", "Zz"], "Error: unknown card 'Zz'"),
         (["Jh 3d Jh"], "Error: duplicate card Jh"),
         (["JK JK JK"], "Error: a third joker in the turn"),
-        ([], "Error: no cards given"),
-        (["Jh", "3d", "--batch", "-"], "Error: give cards or --batch, not both"),
     ],
 )
 def test_bad_turn_is_one_error_line_exit_1_and_nothing_recorded(

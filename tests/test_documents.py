@@ -39,7 +39,7 @@ def test_a_shipped_document_is_cached_under_its_content(
 ) -> None:
     text = "name: room\nrules: {wheel: lowest}\nlimits: [1, 2.5, null, true]\n"
     _ship(monkeypatch, text)
-    expected = {"name": "room", "rules": {"wheel": "lowest"}, "limits": [1, 2.5, None, True]}
+    expected = {"name": "room", "rules": {"wheel": "lowest"}, "limits": ["1", "2.5", None, True]}
     assert load_yaml(text) == expected
     header, stored = _entry(cache, text).read_text(encoding="utf-8").split("\n", 1)
     assert header == f"{_sha256(text)} {_sha256(stored)}"
@@ -84,18 +84,20 @@ def test_an_edited_cache_entry_is_ignored_and_rewritten(
     assert entry.read_text(encoding="utf-8") == written
 
 
-def test_what_json_cannot_keep_is_not_cached(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keys_numbers_and_dates_are_text_so_json_keeps_them(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     text = "1: one\nwhen: 2026-11-22\n"
     _ship(monkeypatch, text)
-    assert load_yaml(text)[1] == "one"
-    assert not _entry(cache, text).exists()
+    assert load_yaml(text) == {"1": "one", "when": "2026-11-22"}
+    assert _entry(cache, text).exists()
 
 
 def test_an_unwritable_cache_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv("DEALER_CACHE", str(blocker / "cache"))
-    assert load_yaml("a: 1\n") == {"a": 1}
+    assert load_yaml("a: 1\n") == {"a": "1"}
 
 
 def test_bad_yaml_is_a_document_error(cache: Path) -> None:

@@ -16,6 +16,7 @@ from typer.testing import Result
 
 from dealer.audit import open_log
 from dealer.audit.chain import Checkpoint
+from dealer.audit.postgres_schema import LATEST
 from dealer.games.paigow.profile import load_profile
 from dealer.kernel.errors import ConfigError
 
@@ -228,13 +229,13 @@ def test_a_supervisor_adjusts_the_link_from_any_member_table(
             "64), such as FLOOR-ET-1",
         ),
         (
-            "7",
-            "7 is not a link: null, or an id of letters, digits and . _ @ # - (up to 64), such "
+            "[7]",
+            "['7'] is not a link: null, or an id of letters, digits and . _ @ # - (up to 64), such "
             "as FLOOR-ET-1",
         ),
         (
             "{a: 1}",
-            "{'a': 1} is not a link: null, or an id of letters, digits and . _ @ # - (up to "
+            "{'a': '1'} is not a link: null, or an id of letters, digits and . _ @ # - (up to "
             "64), such as FLOOR-ET-1",
         ),
     ],
@@ -289,15 +290,17 @@ def test_a_version_1_postgresql_log_is_upgraded_by_db_init(pg_server: object) ->
         url.split("@/", 1)[1].split("?")[0],
         "DROP INDEX dealer.records_linked_meters",
         "DROP TABLE dealer.log_lock",
+        "DROP TABLE dealer.secret_attempts",
+        "DROP TABLE dealer.settings_texts",
         "DELETE FROM dealer.schema_migrations WHERE version >= 2",
     )
     refused = run("audit", "verify", "--db", url)
     assert refused.exit_code == 1
-    assert "has schema version 1, older than this software's (3)" in refused.stderr
+    assert f"has schema version 1, older than this software's ({LATEST})" in refused.stderr
     upgraded = run("db", "init", url)
     assert (upgraded.exit_code, upgraded.stdout) == (
         0,
-        "upgraded the schema dealer from version 1 to 3\n"
+        f"upgraded the schema dealer from version 1 to {LATEST}\n"
         "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
     )
     assert run("audit", "verify", "--db", url).exit_code == 0
@@ -316,6 +319,7 @@ def test_an_sqlite_log_from_before_linked_meters_gains_their_index_when_opened(
     with sqlite3.connect(db) as conn:  # as the release before linked meters left it
         conn.execute("DROP INDEX records_linked_meters")
         conn.execute("DROP TRIGGER records_bounded")
+        conn.execute("DROP TABLE settings_texts")
         conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [number])
         conn.execute(f"PRAGMA user_version = {number - 1}")
     with open_log(db) as log:

@@ -85,7 +85,7 @@ def test_a_property_file_and_rule_overrides(tmp_path: Path) -> None:
             [],
             "caps.treasure.per_hand 'lots' is not an amount: use digits",
         ),
-        ("meters:\n  progressive_treasure: {contribution: 3}\n", [], "at most 1"),
+        ("meters:\n  progressive_treasure: {contribution: 3}\n", [], "from 0 to 1"),
         (
             "meters:\n  progressive_treasure: {cap: 5000}\n",
             [],

@@ -75,7 +75,7 @@ def test_a_change_to_the_shipped_profile_needs_a_supervisor_on_a_fresh_log(
     settings = settings_of(ok(*args, *SUP, "--json"))
     assert settings["overrides"] == ["meters.progressive_treasure.seed=200000"]
     assert settings["rule_changes_approved_by"] == "sup-7"
-    assert run("audit", "show", "2").stdout.splitlines()[3] == (
+    assert run("audit", "show", "2").stdout.splitlines()[2] == (
         "  rule changes: meters.progressive_treasure.seed=200000 (approved by sup-7)"
     )
 
@@ -138,7 +138,7 @@ def test_the_ruling_records_who_approved_the_change(approved: Path) -> None:
         "sup-7",
         "second-highest",
     )
-    assert run("audit", "show", "4").stdout.splitlines()[3] == (
+    assert run("audit", "show", "4").stdout.splitlines()[2] == (
         "  rule changes: wheel=second-highest (approved by sup-7)"
     )
 

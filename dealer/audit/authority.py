@@ -186,7 +186,7 @@ def _authorised(
     typed = pin if isinstance(pin, str) else ""
     seen = storage.user(supervisor_id)
     checked = seen is not None and users.held_lockout(storage, seen) is None
-    seen_open = users.unlock(typed, seen.pin_hash) if seen is not None and checked else None
+    seen_open = _unlock(storage, seen, typed) if seen is not None and checked else None
     with storage.transaction() as tx:
         row = tx.user(supervisor_id)
         if row is None:
@@ -197,7 +197,7 @@ def _authorised(
         elif checked and seen is not None and row.pin_hash == seen.pin_hash:
             opened = seen_open
         else:
-            opened = users.unlock(typed, row.pin_hash)
+            opened = _unlock(storage, row, typed)
         locked = users.is_locked(tx, row)
         refused = users.refusal(
             row, supervisor_id, opened is not None, action, locked=locked, held=held, roles=roles
@@ -228,6 +228,13 @@ def _authorised(
                 f"until {now_held.until_text()}"
             )
     raise AccessError(sentence)
+
+
+def _unlock(storage: Storage, row: UserRow, typed: str) -> users.Unlocked | None:
+    """What `typed` opens of `row`'s secret, as the backend releases it (`released_secret`)."""
+    if row.pin_hash is None:
+        return None
+    return users.unlock(typed, storage.released_secret(row, typed))
 
 
 def authenticate(storage: Storage, user_id: str, pin: str, action: str) -> User:

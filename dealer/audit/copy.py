@@ -5,7 +5,8 @@ users row, so both logs verify with the same head hash; it is how history moves 
 SQLite file to the floor's PostgreSQL database and back. The source must verify first. The
 target must be empty or an earlier copy of the same chain (its head is the source's record of
 that number): then only the records it lacks are added. Onto any other chain it is refused.
-On PostgreSQL only the database's owner can copy (terminals cannot insert records)."""
+On PostgreSQL only the database's owner can copy (terminals cannot insert records, nor read
+the users' sealed keys a copy carries)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ def copy_log(source: Storage, target: Storage) -> Copied:
     with source.snapshot():
         rows = list(source.rows(limit=checked.records))
         users = {row.record_id: row for row in source.user_history()}
+    if any(row.pin_hash and row.pin_hash.startswith("withheld$") for row in users.values()):
+        raise AuditError(
+            "the PINs of the log to copy are withheld from this login (the PostgreSQL server "
+            "shows them to the database's owner only): copy it as the owner; nothing copied"
+        )
     with target.transaction() as tx:
         head = tx.head()
         have = head.records or 0

@@ -4,7 +4,10 @@ Setting a user's secret makes a new Ed25519 key pair. The private half is kept i
 (the `pin_hash` column, scheme `ed25519-scrypt`), sealed with ChaCha20-Poly1305 under a key
 derived from the secret by scrypt at `KDF_N`/`KDF_R`/`KDF_P` (memory-hard: 128 MiB a guess);
 the parameters are stored in each blob, so the cost can be raised later without breaking old
-blobs. Opening the blob is the secret check: a wrong secret fails the AEAD tag. The public half
+blobs. Opening the blob is the secret check: a wrong secret fails the AEAD tag. The blob also
+keeps a verifier (`verifier_of`) through which a PostgreSQL server checks a secret's proof
+(`proof`) and counts the failures before it releases the blob to a terminal, which never reads
+it otherwise (`Withheld`). The public half
 (hex) is in the blob in clear and on the `user` record that set it (`result.key`), which the
 supervisor who set it signs.
 
@@ -24,6 +27,8 @@ were bound to their place: `verify` accepts it only before a log's first format-
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -82,7 +87,8 @@ _CONTEXT = b"dealer signature v2\n"
 
 
 class Blob(NamedTuple):
-    """A stored key blob, parsed (no secret needed)."""
+    """A stored key blob, parsed (no secret needed). `verifier` is what lets a server check a
+    secret without holding it (`verifier_of`): empty in a blob made before release 0.3."""
 
     n: int
     r: int
@@ -91,6 +97,26 @@ class Blob(NamedTuple):
     nonce: bytes
     sealed: bytes
     public: str
+    verifier: str
+
+
+WITHHELD = "withheld"
+"""The scheme of a secret as a PostgreSQL terminal reads it (`parse_withheld`): the server
+keeps the sealed key and its verifier to itself."""
+_PROOF = b"dealer secret proof\n"
+
+
+class Withheld(NamedTuple):
+    """A stored secret as the PostgreSQL server shows it to a login that may not hold it:
+    `withheld$FINGERPRINT$SCHEME$N$R$P$SALT$PUBLIC` — the SHA-256 of the stored text, what a
+    secret is derived with, and the public key (empty for a PIN hash without one)."""
+
+    fingerprint: str
+    n: int
+    r: int
+    p: int
+    salt: bytes
+    public: str | None
 
 
 SECRET_MIN_UNGUESSABLE = 6
@@ -199,27 +225,75 @@ def parse_blob(stored: str | None) -> Blob | None:
     """The key blob in a users row's `pin_hash`, or None when it holds none (or is damaged)."""
     if not stored or not stored.startswith(SCHEME + "$"):
         return None
+    parts = stored.split("$")
+    if len(parts) not in (8, 9) or (len(parts) == 9 and not _HEX64.fullmatch(parts[8])):
+        return None
+    _, n, r, p, salt, nonce, sealed, public = parts[:8]
     try:
-        _, n, r, p, salt, nonce, sealed, public = stored.split("$")
         blob = Blob(
             int(n), int(r), int(p), bytes.fromhex(salt), bytes.fromhex(nonce),
-            bytes.fromhex(sealed), public,
+            bytes.fromhex(sealed), public, parts[8] if len(parts) == 9 else "",
         )  # fmt: skip
         bytes.fromhex(public)
     except ValueError:
         return None
-    return blob if 1 < blob.n <= KDF_MAX_N and 0 < blob.r * blob.p <= 64 else None
+    return blob if _cost_ok(blob.n, blob.r, blob.p) else None
+
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _cost_ok(n: int, r: int, p: int) -> bool:
+    return 1 < n <= KDF_MAX_N and 0 < r * p <= 64
+
+
+def parse_withheld(stored: str | None) -> Withheld | None:
+    """The withheld form of a secret (`Withheld`), or None when `stored` is not one."""
+    if not stored or not stored.startswith(WITHHELD + "$"):
+        return None
+    parts = stored.split("$")
+    if len(parts) != 8 or not _HEX64.fullmatch(parts[1]):
+        return None
+    try:
+        found = Withheld(
+            parts[1], int(parts[3]), int(parts[4]), int(parts[5]), bytes.fromhex(parts[6]),
+            parts[7] or None,
+        )  # fmt: skip
+    except ValueError:
+        return None
+    return found if _cost_ok(found.n, found.r, found.p) else None
 
 
 def public_key(stored: str | None) -> str | None:
-    """The public key (hex) of the key blob in `stored`, or None."""
+    """The public key (hex) of the key blob in `stored` (or of its withheld form), or None."""
+    withheld = parse_withheld(stored)
+    if withheld is not None:
+        return withheld.public
     blob = parse_blob(stored)
     return blob.public if blob else None
 
 
-def _derive(secret: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    import hashlib  # key work only: kept off a ruling's start-up
+def proof(secret: str, withheld: Withheld) -> str:
+    """What proves `secret` to the server that withholds a secret (`Withheld`): a one-way
+    digest of the key the secret derives (so neither the secret nor the sealing key is sent)."""
+    return _proof_of(_derive(secret, withheld.salt, withheld.n, withheld.r, withheld.p))
 
+
+def _proof_of(derived: bytes) -> str:
+    return hashlib.sha256(_PROOF + derived).hexdigest()
+
+
+def verifier_of(proof_hex: str) -> str:
+    """The verifier a blob keeps for a proof: its SHA-256 (the server compares the two; the
+    verifier read alone lets no one pass the check without guessing the secret at scrypt's
+    cost)."""
+    return hashlib.sha256(proof_hex.encode("ascii")).hexdigest()
+
+
+@functools.lru_cache(maxsize=2)
+def _derive(secret: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    """The sealing key `secret` derives (scrypt). The last two are kept for the process: a
+    PostgreSQL terminal derives it once for the proof and once more to open the key released."""
     memory = 128 * r * (n + p + 2) + 1024 * 1024
     return hashlib.scrypt(secret.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=memory, dklen=32)
 
@@ -242,9 +316,10 @@ def make_key(secret: str, user_id: str = "") -> tuple[str, Ed25519PrivateKey]:
     )
     public = _public_hex(private)
     salt, nonce = os.urandom(16), os.urandom(12)
-    sealing = ChaCha20Poly1305(_derive(secret, salt, KDF_N, KDF_R, KDF_P))
-    sealed = sealing.encrypt(nonce, raw, public.encode("ascii"))
-    parts = (SCHEME, KDF_N, KDF_R, KDF_P, salt.hex(), nonce.hex(), sealed.hex(), public)
+    derived = _derive(secret, salt, KDF_N, KDF_R, KDF_P)
+    sealed = ChaCha20Poly1305(derived).encrypt(nonce, raw, public.encode("ascii"))
+    verifier = verifier_of(_proof_of(derived))
+    parts = (SCHEME, KDF_N, KDF_R, KDF_P, salt.hex(), nonce.hex(), sealed.hex(), public, verifier)
     return "$".join(str(part) for part in parts), private
 
 

@@ -13,7 +13,9 @@ with the recipe of `dealer.audit.chain`.
 A write transaction is READ COMMITTED and takes the log's lock first (`dealer.lock_log`), so
 the head cannot move under it (its reads, a meter's value among them, are the latest) and
 writers at once queue up, each for at most `BUSY_TIMEOUT_SECONDS`. Commits are durable
-(`synchronous_commit = on`). The URL's password never appears in a message (`redact`).
+(`synchronous_commit = on`). A message shows of the URL only its host(s) and database
+(`redact`); connecting and each statement are bounded in time (`CONNECT_SECONDS`,
+`STATEMENT_SECONDS`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import atexit
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 import dealer
 from dealer.audit.chain import check_link
@@ -56,9 +58,10 @@ from dealer.audit.sql_reads import (
     WriteState,
     indexed_seats,
     seat_index_problems,
+    settings_reference,
     user_row,
 )
-from dealer.kernel.errors import AuditError
+from dealer.kernel.errors import AccessError, AuditError
 
 if TYPE_CHECKING:
     import psycopg
@@ -74,42 +77,138 @@ _APPEND = (
     "%(input_text)s, %(cards)s, %(result)s, %(explanation)s, %(settings)s, %(links_to)s, "
     "%(reason)s, %(software_version)s, %(seats)s, %(patrons)s)"
 )
+_OWNS = (
+    "SELECT pg_catalog.pg_get_userbyid(n.nspowner) = session_user FROM pg_catalog.pg_namespace n "
+    f"WHERE n.nspname = '{SCHEMA}'"
+)
+"""Whether this login owns the log."""
 _SEATS_INSERT = "INSERT INTO dealer.record_seats (record_id, seat, patron) VALUES (%s, %s, %s)"
 
 
+SHOWN_PARAMETERS = ("host", "dbname")
+"""The query parameters a message shows of a URL: where the log is (a socket folder, say), never
+who logs in or how."""
+
+CONNECT_SECONDS = 5.0
+"""How long connecting may take in all: every host of a multi-host URL, and every address a
+host name has, together. A server that accepts and never answers held a command 15.8 s (one
+host) and 45.9 s (three hosts); now such a command ends within 10 s, start-up included (loading
+the driver alone took 2 s on a busy machine), with one line."""
+
+ATTEMPT_SECONDS = 3
+"""How long one host (one address) may take to answer, so that a second host of the URL is
+still tried when the first is silent (the driver's least is 2 s)."""
+
+STATEMENT_SECONDS = 30.0
+"""The longest a statement may run on the server (its `statement_timeout`), waiting for the
+log's lock included (that wait ends first, at `BUSY_TIMEOUT_SECONDS`)."""
+
+KEEPALIVE_SECONDS = 5
+"""TCP keepalives after this much quiet, one a second, three missed give up: a server whose
+machine or network went away while a statement waited is noticed within about 8 s, not after
+the system's two hours."""
+
+
 def redact(url: str) -> str:
-    """`url` without its password (for messages): `postgresql://user@host/db`."""
+    """`url` as a message shows it: where the log is and nothing else, its host(s), port(s) and
+    database (`postgresql://floor-db:5433/audit`, a `?host=` or `?dbname=` kept); never a user,
+    a password or any other parameter."""
     try:
         parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.netloc.rsplit("@", 1)[1]
-        user = f"{parts.username}@" if parts.username else ""
-        return urlunsplit(parts._replace(netloc=user + host))
+        hosts = parts.netloc.rpartition("@")[2]
+        kept = [(k, v) for k, v in parse_qsl(parts.query) if k in SHOWN_PARAMETERS]
     except ValueError:
         return "the PostgreSQL URL given"
+    query = f"?{urlencode(kept, safe='/')}" if kept else ""
+    return f"{parts.scheme}://{hosts}{parts.path}{query}"
+
+
+SECRET_PARAMETERS = ("password", "sslpassword")
+"""The query parameters that hold a secret (as the URL's own password does)."""
+
+
+def _secrets(url: str) -> set[str]:
+    """What of `url` no message may repeat, even where the driver quotes it: its password and
+    the value of a query parameter holding one (as written and decoded)."""
+    try:
+        parts = urlsplit(url)
+        found = {parts.password or ""}
+        found |= {v for k, v in parse_qsl(parts.query) if k in SECRET_PARAMETERS}
+    except ValueError:  # a URL it cannot read is never repeated whole (redact)
+        return set()
+    return {s for secret in found if secret for s in (secret, unquote(secret))}
 
 
 def connect(url: str) -> psycopg.Connection[Any]:
-    """An autocommit connection to `url`; AuditError (without the password) if there is none."""
+    """An autocommit connection to `url`, made within `CONNECT_SECONDS` in all; AuditError (the
+    URL as `redact` shows it) if there is none."""
     import psycopg
 
     try:
-        conn = psycopg.connect(url, autocommit=True, connect_timeout=15)
+        conn = _connect_within(url, CONNECT_SECONDS)
         conn.isolation_level = psycopg.IsolationLevel.READ_COMMITTED
+    except (TimeoutError, psycopg.errors.ConnectionTimeout):
+        raise AuditError(
+            f"cannot connect to the audit log {redact(url)}: no server answered in time (at "
+            f"most {ATTEMPT_SECONDS} s a host, {CONNECT_SECONDS:g} s in all)"
+        ) from None
     except (psycopg.Error, ValueError) as exc:
         raise AuditError(
             f"cannot connect to the audit log {redact(url)}: {_reason(exc, url)}"
         ) from None
     conn.execute(
-        f"SET synchronous_commit = on; SET lock_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}"
+        f"SET synchronous_commit = on; SET lock_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}; "
+        f"SET statement_timeout = {int(STATEMENT_SECONDS * 1000)}"
     )
     return conn
 
 
+def _connect_within(url: str, seconds: float) -> psycopg.Connection[Any]:
+    """`psycopg.connect(url)`, given up after `seconds` in all (TimeoutError). The driver bounds
+    each attempt, not their sum: the attempt runs on a thread of its own, and one that ends
+    after it was given up closes what it made."""
+    import threading
+
+    import psycopg
+
+    made: list[psycopg.Connection[Any] | BaseException] = []
+    lock = threading.Lock()
+    given_up = False
+
+    def attempt() -> None:
+        try:
+            result: psycopg.Connection[Any] | BaseException = psycopg.connect(
+                url,
+                autocommit=True,
+                connect_timeout=ATTEMPT_SECONDS,
+                keepalives=1,
+                keepalives_idle=KEEPALIVE_SECONDS,
+                keepalives_interval=1,
+                keepalives_count=3,
+            )
+        except BaseException as exc:  # handed to the caller, raised there
+            result = exc
+        with lock:
+            if given_up and isinstance(result, psycopg.Connection):
+                result.close()
+            made.append(result)
+
+    thread = threading.Thread(target=attempt, name="dealer-connect", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    with lock:
+        if not made:
+            given_up = True
+            raise TimeoutError
+    result = made[0]
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
 def _reason(exc: Exception, url: str) -> str:
-    """The first line of a driver error, with any trace of the URL's password removed; a lock
-    waited for too long in the words SQLite's backend uses."""
+    """The first line of a driver error, with the URL shown as `redact` shows it and any trace
+    of a password removed; a lock waited for too long in the words SQLite's backend uses."""
     import psycopg
 
     if isinstance(exc, psycopg.errors.LockNotAvailable):
@@ -118,11 +217,7 @@ def _reason(exc: Exception, url: str) -> str:
             "(another process is writing)"
         )
     text = (str(exc).strip().splitlines() or ["unknown error"])[0].replace(url, redact(url))
-    try:
-        password = urlsplit(url).password
-    except ValueError:  # a URL it cannot read is never repeated whole (above)
-        password = None
-    for secret in {password, unquote(password)} if password else ():
+    for secret in sorted(_secrets(url), key=len, reverse=True):
         text = text.replace(secret, "***")
     return text
 
@@ -285,6 +380,7 @@ class _Reads(SQLReads):
         meter_name="(result::json) ->> 'meter'",
         meter_link="(result::json) ->> 'link'",
         user_order='u.user_id COLLATE "C"',
+        users="dealer.user_rows()",
     )
 
     def __init__(self, conn: psycopg.Connection[Any], url: str) -> None:
@@ -354,6 +450,14 @@ class _Transaction(_Reads, WriteState):
         self._check_open()
         columns = ", ".join(STORED_FIELDS)
         marks = ", ".join(f"%({name})s" for name in STORED_FIELDS)
+        reference = settings_reference(row["settings"])
+        if reference is not None:  # kept once, as `dealer.append_record` keeps it
+            self.conn.execute(
+                "INSERT INTO dealer.settings_texts (ref, text) VALUES (%s, %s) "
+                "ON CONFLICT (ref) DO NOTHING",
+                [reference, row["settings"]],
+            )
+            row = {**row, "settings": reference}
         self.conn.execute(f"INSERT INTO dealer.records ({columns}) VALUES ({marks})", row)
         with self.conn.cursor() as cursor:
             cursor.executemany(
@@ -456,12 +560,47 @@ class PostgresStorage(_Reads):
             yield
 
     def user_history(self) -> list[UserRow]:
-        """Every users row ever stored, by record id."""
+        """Every users row ever stored, by record id: the secrets themselves for the log's
+        owner (a copy carries them), else as the server shows them (`dealer.user_rows()`)."""
         with self.errors("read"):
+            owner = self.conn.execute(_OWNS).fetchone()
+            source = "dealer.users" if owner and owner[0] else "dealer.user_rows()"
             rows = self.conn.execute(
-                f"SELECT {USER_COLUMNS} FROM dealer.users ORDER BY record_id"
+                f"SELECT {USER_COLUMNS} FROM {source} ORDER BY record_id"
             ).fetchall()
         return [user_row(row) for row in rows]
+
+    def released_secret(self, row: UserRow, pin: str) -> str | None:
+        """The secret the server withholds, released to `pin` (`Storage`): the proof that `pin`
+        derives (`keys.proof`) is checked and counted by `dealer.submit_attempt` in a
+        transaction of its own, committed before `dealer.open_secret` answers — rolling back
+        an answer never takes a wrong PIN off the count. Inside an open transaction, or on a
+        read-only connection, the check is made on a connection of its own."""
+        import psycopg
+
+        from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+        withheld = keys.parse_withheld(row.pin_hash)
+        if withheld is None:
+            return row.pin_hash
+        proof = keys.proof(pin, withheld) if isinstance(pin, str) else ""
+        own = self._in_transaction or self._read_only
+        conn = connect(self.url) if own else self.conn
+        try:
+            with self.errors("check the PIN"):
+                try:
+                    found = conn.execute(
+                        "SELECT dealer.submit_attempt(%s, %s)", [row.user_id, proof]
+                    ).fetchone()
+                except psycopg.errors.InsufficientPrivilege as exc:
+                    raise AccessError(_reason(exc, self.url)) from None
+                if found is None:
+                    return None
+                released = conn.execute("SELECT dealer.open_secret(%s)", [found[0]]).fetchone()
+        finally:
+            if own:
+                conn.close()
+        return released[0] if released else None
 
     def protection_problems(self) -> list[str]:
         """What differs from the protection and the definitions this software makes: a

@@ -41,9 +41,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from dealer.audit.chain import FUTURE_TOLERANCE, GENESIS_HASH
+from dealer.audit.keys import SCHEME, WITHHELD
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import APPROVAL_KINDS, RECORD_LIMIT, SIZED_FIELDS, RecordKind, Role
-from dealer.audit.users import UserAction
+from dealer.audit.sql_reads import SETTINGS_SHARED_OVER
+from dealer.audit.users import (
+    LOCKOUT_AFTER,
+    LOCKOUT_FIRST_SECONDS,
+    LOCKOUT_MAX_SECONDS,
+    UserAction,
+)
 from dealer.audit.verify import SUPERVISOR_ACTIONS
 from dealer.inputs import DOCUMENT_LIMIT
 from dealer.kernel.tuples import NamedTuple
@@ -58,6 +65,22 @@ no login outside `dealer_app` can."""
 
 FIRST = "records, users, their protection and write functions"
 """What version 1 of the schema (`SCHEMA_STATEMENTS`) holds."""
+
+
+def _append_only(table: str, changed: str, deleted: str) -> tuple[str, str, str]:
+    """The triggers that keep dealer.`table` append-only, whoever writes (the owner too):
+    `TABLE_no_update` refuses an UPDATE saying `changed`, `TABLE_no_delete` and
+    `TABLE_no_truncate` refuse a DELETE or TRUNCATE saying `deleted`."""
+    refuse = "EXECUTE FUNCTION dealer.refuse"
+    return (
+        f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON dealer.{table} FOR EACH ROW "
+        f"{refuse}('{changed}')",
+        f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON dealer.{table} FOR EACH ROW "
+        f"{refuse}('{deleted}')",
+        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON dealer.{table} "
+        f"FOR EACH STATEMENT {refuse}('{deleted}')",
+    )
+
 
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -74,6 +97,34 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "CREATE TABLE dealer.log_lock (held boolean PRIMARY KEY DEFAULT true CHECK (held))",
             "INSERT INTO dealer.log_lock DEFAULT VALUES",
+        ),
+    ),
+    (
+        "secrets withheld: the secret checks the server counts",
+        (
+            """
+            CREATE TABLE dealer.secret_attempts (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                user_id text NOT NULL,
+                record_id bigint NOT NULL REFERENCES dealer.records(id),
+                made_by text NOT NULL,
+                made_at timestamptz NOT NULL,
+                xact xid8 NOT NULL,
+                ok boolean NOT NULL
+            )
+            """,
+            "CREATE INDEX secret_attempts_by_user ON dealer.secret_attempts(user_id, id)",
+        ),
+    ),
+    (
+        "settings_texts: a record's long settings kept once, by their SHA-256",
+        (
+            "CREATE TABLE dealer.settings_texts (ref text PRIMARY KEY, text text NOT NULL)",
+            *_append_only(
+                "settings_texts",
+                "kept settings cannot be changed",
+                "kept settings cannot be deleted",
+            ),
         ),
     ),
 )
@@ -95,6 +146,9 @@ PROTECTION_TRIGGERS = (
     "record_seats_no_delete",
     "record_seats_no_truncate",
     "record_seats_of_the_newest",
+    "settings_texts_no_update",
+    "settings_texts_no_delete",
+    "settings_texts_no_truncate",
 )
 """Triggers that keep the record append-only; `verify` reports any that are missing."""
 
@@ -134,21 +188,6 @@ _TIME = (
     "pg_catalog.to_char(pg_catalog.clock_timestamp() AT TIME ZONE 'UTC', "
     """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
 )
-
-
-def _append_only(table: str, changed: str, deleted: str) -> tuple[str, str, str]:
-    """The triggers that keep dealer.`table` append-only, whoever writes (the owner too):
-    `TABLE_no_update` refuses an UPDATE saying `changed`, `TABLE_no_delete` and
-    `TABLE_no_truncate` refuse a DELETE or TRUNCATE saying `deleted`."""
-    refuse = "EXECUTE FUNCTION dealer.refuse"
-    return (
-        f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON dealer.{table} FOR EACH ROW "
-        f"{refuse}('{changed}')",
-        f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON dealer.{table} FOR EACH ROW "
-        f"{refuse}('{deleted}')",
-        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON dealer.{table} "
-        f"FOR EACH STATEMENT {refuse}('{deleted}')",
-    )
 
 
 SEARCH_PATH = "pg_catalog, dealer, pg_temp"
@@ -193,14 +232,20 @@ _OWNER = f"""
         FROM pg_catalog.pg_namespace n WHERE n.nspname = '{SCHEMA}';"""
 """Reads the login that owns the log (the only one that may append in another's name)."""
 
+SERVER_LOCKOUT_AFTER = 2 * LOCKOUT_AFTER
+"""Wrong PINs in a row after which the server itself stops checking a user's PIN for a while
+(`dealer.submit_attempt`, then doubling as `users.lockout_seconds` does up to an hour): a
+backstop for a login calling the functions around the tool, whose own lockout (recorded on the
+chain) comes first."""
+
 _TOLERANCE = int(FUTURE_TOLERANCE.total_seconds())
 _FUTURE = f"""pg_catalog.to_char(
             (pg_catalog.clock_timestamp() + interval '{_TOLERANCE} seconds')
             AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
 """The server's clock `FUTURE_TOLERANCE` ahead, as records are dated."""
 
-_SIZE = " + ".join(f"coalesce(pg_catalog.octet_length(NEW.{name}), 0)" for name in SIZED_FIELDS)
-"""The bytes of a new record's `records.SIZED_FIELDS`."""
+_SIZE = " + ".join(f"coalesce(pg_catalog.octet_length(whole.{name}), 0)" for name in SIZED_FIELDS)
+"""The bytes of a new record's `records.SIZED_FIELDS` (its settings' whole text)."""
 
 FUNCTIONS: tuple[Function, ...] = (
     _function(
@@ -228,6 +273,7 @@ FUNCTIONS: tuple[Function, ...] = (
         f"""
     DECLARE
         last dealer.records;
+        whole dealer.records := NEW;
         document bigint := 0;
         size bigint;
     BEGIN
@@ -236,7 +282,11 @@ FUNCTIONS: tuple[Function, ...] = (
            OR NEW.prev_hash IS DISTINCT FROM coalesce(last.hash, '{GENESIS_HASH}') THEN
             RAISE EXCEPTION 'audit records are appended in order, each linked to the last';
         END IF;
-        IF NEW.hash IS DISTINCT FROM dealer.record_hash(NEW) THEN
+        IF coalesce(pg_catalog.starts_with(NEW.settings, 'sha256:'), false) THEN
+            whole.settings := (SELECT s.text FROM dealer.settings_texts s
+                              WHERE s.ref = NEW.settings);
+        END IF;
+        IF NEW.hash IS DISTINCT FROM dealer.record_hash(whole) THEN
             RAISE EXCEPTION 'audit record % does not carry its own hash', NEW.id;
         END IF;
         IF NOT coalesce(NEW.recorded_at >= coalesce(last.recorded_at, ''), false) THEN
@@ -380,7 +430,14 @@ FUNCTIONS: tuple[Function, ...] = (
         r.reason := p_reason; r.software_version := p_software_version;
         r.prev_hash := coalesce(last.hash, '{GENESIS_HASH}');
         r.hash := dealer.record_hash(r);
+        IF pg_catalog.octet_length(p_settings) > {SETTINGS_SHARED_OVER} THEN
+            r.settings := 'sha256:' || pg_catalog.encode(pg_catalog.sha256(
+                pg_catalog.convert_to(p_settings, 'UTF8')), 'hex');
+            INSERT INTO dealer.settings_texts (ref, text) VALUES (r.settings, p_settings)
+                ON CONFLICT (ref) DO NOTHING;
+        END IF;
         INSERT INTO dealer.records SELECT r.*;
+        r.settings := p_settings;
         INSERT INTO dealer.record_seats
             SELECT r.id, s.seat, s.patron
             FROM unnest(p_seats, p_patrons) s(seat, patron);
@@ -396,6 +453,7 @@ FUNCTIONS: tuple[Function, ...] = (
     DECLARE
         log_owner text;
         r dealer.records;
+        kept text;
     BEGIN
         PERFORM dealer.lock_log();
         SELECT * INTO r FROM dealer.records ORDER BY id DESC LIMIT 1;
@@ -412,7 +470,111 @@ FUNCTIONS: tuple[Function, ...] = (
             RAISE EXCEPTION 'user record % was not made by %', r.id, session_user
                 USING ERRCODE = 'insufficient_privilege';
         END IF;
+        IF coalesce(pg_catalog.starts_with(p_pin_hash, '{WITHHELD}$'), false) THEN
+            SELECT u.pin_hash INTO kept FROM dealer.users u WHERE u.user_id = p_user_id
+                ORDER BY u.record_id DESC LIMIT 1;
+            IF kept IS NULL OR dealer.withheld(kept) IS DISTINCT FROM p_pin_hash THEN
+                RAISE EXCEPTION 'a PIN kept by a users change is the one % has now', p_user_id
+                    USING ERRCODE = 'insufficient_privilege';
+            END IF;
+            p_pin_hash := kept;
+        END IF;
         INSERT INTO dealer.users VALUES (p_record_id, p_user_id, p_role, p_active, p_pin_hash);
+    END """,
+        more="SECURITY DEFINER",
+    ),
+    _function(
+        "withheld",
+        "p_secret text",
+        "text",
+        f""" SELECT '{WITHHELD}$' || pg_catalog.encode(pg_catalog.sha256(
+            pg_catalog.convert_to(p_secret, 'UTF8')), 'hex')
+        || '$' || pg_catalog.array_to_string((pg_catalog.string_to_array(p_secret, '$'))[1:5], '$')
+        || '$' || CASE WHEN pg_catalog.split_part(p_secret, '$', 1) = '{SCHEME}'
+                       THEN pg_catalog.split_part(p_secret, '$', 8) ELSE '' END """,
+        language="sql",
+        more="IMMUTABLE STRICT",
+    ),
+    _function(
+        "user_rows",
+        "",
+        "TABLE (record_id bigint, user_id text, role text, active boolean, pin_hash text)",
+        """ SELECT u.record_id, u.user_id, u.role, u.active, dealer.withheld(u.pin_hash)
+        FROM dealer.users u """,
+        language="sql",
+        more="STABLE SECURITY DEFINER",
+    ),
+    _function(
+        "submit_attempt",
+        "p_user_id text, p_proof text",
+        "bigint",
+        f"""
+    DECLARE
+        log_owner text;
+        secret dealer.users;
+        failures bigint;
+        latest timestamptz;
+        verifier text;
+        passed boolean;
+        attempt bigint;
+    BEGIN
+        SELECT * INTO secret FROM dealer.users u WHERE u.user_id = p_user_id
+            ORDER BY u.record_id DESC LIMIT 1 FOR UPDATE;
+        IF secret.pin_hash IS NULL THEN
+            RAISE EXCEPTION '% has no PIN on this log', p_user_id
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        SELECT pg_catalog.count(*), pg_catalog.max(a.made_at) INTO failures, latest
+            FROM dealer.secret_attempts a
+            WHERE a.user_id = p_user_id AND NOT a.ok AND a.id > coalesce(
+                (SELECT pg_catalog.max(b.id) FROM dealer.secret_attempts b
+                 WHERE b.user_id = p_user_id AND b.ok), 0);
+        IF failures >= {SERVER_LOCKOUT_AFTER} AND latest + pg_catalog.make_interval(secs =>
+               least({LOCKOUT_FIRST_SECONDS} * 2 ^ least(failures - {SERVER_LOCKOUT_AFTER}, 12),
+                     {LOCKOUT_MAX_SECONDS})) > pg_catalog.clock_timestamp() THEN
+            RAISE EXCEPTION '% is locked by the server after % wrong PINs in a row, for up to '
+                '{LOCKOUT_MAX_SECONDS // 60} minutes (the PIN was not checked)', p_user_id, failures
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        verifier := pg_catalog.split_part(secret.pin_hash, '$', 9);{_OWNER}
+        IF verifier = '' THEN
+            IF session_user::text IS DISTINCT FROM log_owner THEN
+                RAISE EXCEPTION 'the PIN of % was set by an earlier release, which the server '
+                    'cannot check: the database''s owner sets a new one', p_user_id
+                    USING ERRCODE = 'insufficient_privilege';
+            END IF;
+            passed := true;
+        ELSE
+            passed := coalesce(pg_catalog.encode(pg_catalog.sha256(
+                pg_catalog.convert_to(p_proof, 'UTF8')), 'hex') = verifier, false);
+        END IF;
+        INSERT INTO dealer.secret_attempts (user_id, record_id, made_by, made_at, xact, ok)
+            VALUES (p_user_id, secret.record_id, session_user::text,
+                    pg_catalog.clock_timestamp(), pg_catalog.pg_current_xact_id(), passed)
+            RETURNING id INTO attempt;
+        RETURN attempt;
+    END """,
+        more="SECURITY DEFINER",
+    ),
+    _function(
+        "open_secret",
+        "p_attempt bigint",
+        "text",
+        """
+    DECLARE
+        a dealer.secret_attempts;
+        secret dealer.users;
+    BEGIN
+        SELECT * INTO a FROM dealer.secret_attempts x WHERE x.id = p_attempt;
+        SELECT * INTO secret FROM dealer.users u WHERE u.user_id = a.user_id
+            ORDER BY u.record_id DESC LIMIT 1;
+        IF NOT coalesce(a.ok AND a.made_by = session_user::text
+                        AND pg_catalog.pg_xact_status(a.xact) = 'committed'
+                        AND a.made_at > pg_catalog.clock_timestamp() - interval '1 minute'
+                        AND secret.record_id = a.record_id, false) THEN
+            RETURN NULL;
+        END IF;
+        RETURN secret.pin_hash;
     END """,
         more="SECURITY DEFINER",
     ),
@@ -534,7 +696,9 @@ index is part of schema version 1: the PostgreSQL backend had no release without
 trigger is written as the server prints it (`pg_get_triggerdef`), which `verify` compares."""
 
 TRIGGERS = tuple(
-    " ".join(statement.split()) for statement in SCHEMA_STATEMENTS if "CREATE TRIGGER" in statement
+    " ".join(statement.split())
+    for statement in (*SCHEMA_STATEMENTS, *(made for _, steps in MIGRATIONS for made in steps))
+    if "CREATE TRIGGER" in statement
 )
 """Every trigger of the log, as the server prints it (`pg_get_triggerdef`)."""
 
@@ -547,9 +711,12 @@ _FUNCTIONS = (
     APPEND_FUNCTION,
     "dealer.add_user(bigint, text, text, boolean, text)",
     "dealer.lock_log()",
+    "dealer.submit_attempt(text, text)",
+    "dealer.open_secret(bigint)",
 )
-TABLES = ("schema_migrations", "records", "users", "record_seats", "log_lock")
-"""The log's tables, which both roles read."""
+TABLES = ("schema_migrations", "records", "record_seats", "log_lock", "settings_texts")
+"""The log's tables both roles read. The users table is read through `dealer.user_rows()`,
+which withholds the secrets; `dealer.secret_attempts` is read by no one but the functions."""
 
 
 def granted() -> frozenset[tuple[str, str, str]]:
@@ -558,7 +725,11 @@ def granted() -> frozenset[tuple[str, str, str]]:
     both = (APP_ROLE, AUDITOR_ROLE)
     grants = {(f"SCHEMA {SCHEMA}", "USAGE", role) for role in both}
     grants |= {(f"TABLE dealer.{table}", "SELECT", role) for table in TABLES for role in both}
-    grants |= {("FUNCTION dealer.record_hash(dealer.records)", "EXECUTE", role) for role in both}
+    grants |= {
+        (f"FUNCTION {function}", "EXECUTE", role)
+        for function in ("dealer.record_hash(dealer.records)", "dealer.user_rows()")
+        for role in both
+    }
     grants |= {(f"FUNCTION {function}", "EXECUTE", APP_ROLE) for function in _FUNCTIONS}
     return frozenset(grants)
 

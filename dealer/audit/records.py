@@ -30,7 +30,9 @@ class RecordKind(StrEnum):
     override, a void or a sign-off keeps the action of the record it is about; an
     access-denied names the act refused; a dispute's is `open`, a dispute-correction's
     `amount`, an approval's (profile-change, paytable-change, house-way-change,
-    combinations-change) `approve`; a checkpoint has none.
+    combinations-change) `approve`; a training record's and a certificate's the drill
+    (`house-way`, `payouts`); a checkpoint has none. A training record (a trainee's drill) and a
+    certificate (a supervisor's, that the trainee passed the standard) are never rulings.
     """
 
     RULING = "ruling"
@@ -48,6 +50,8 @@ class RecordKind(StrEnum):
     HOUSE_WAY_CHANGE = "house-way-change"
     COMBINATIONS_CHANGE = "combinations-change"
     SIGNOFF = "signoff"
+    TRAINING = "training"
+    CERTIFICATE = "certificate"
 
 
 class Role(StrEnum):

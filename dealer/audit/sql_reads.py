@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
 from dealer.audit.records import (
+    STORED_FIELDS,
     Entry,
     Record,
     RecordFilter,
@@ -26,11 +27,39 @@ from dealer.audit.records import (
     meter_value,
     seats_in,
 )
+from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
 USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
 """The columns of a users row, in `UserRow` order."""
+
+SETTINGS_SHARED_OVER = 256
+"""A record's settings longer than this (bytes) are kept once in `settings_texts`, by their
+SHA-256, and the record holds the reference (`settings_reference`): the rulings of a table share
+one settings text. The hash chain covers the full text; every read puts it back."""
+
+
+def settings_reference(text: str) -> str | None:
+    """The reference a record stores for the settings `text` (`sha256:` and its SHA-256), or
+    None when the text is short enough to be stored in the record itself."""
+    if len(text.encode("utf-8")) <= SETTINGS_SHARED_OVER:
+        return None
+    return "sha256:" + sha256_hex(text)
+
+
+def record_select(schema: str) -> str:
+    """`SELECT` of whole records as stored, each settings reference replaced by its text (the
+    row the hash covers); the records' own columns stay unqualified for a `WHERE`."""
+    columns = ", ".join(
+        "coalesce(s.text, r.settings) AS settings" if name == "settings" else f"r.{name}"
+        for name in STORED_FIELDS
+    )
+    return (
+        f"SELECT {columns} FROM {schema}records r "
+        f"LEFT JOIN {schema}settings_texts s ON s.ref = r.settings"
+    )
+
 
 _FILTERED = ("table_id", "game", "user_id", "kind", "action", "links_to")
 _SEATED = ("seat", "patron")
@@ -52,6 +81,9 @@ class Dialect(NamedTuple):
     """The `link` of a meter record's result (a linked meter's, `dealer.audit.meters`)."""
     user_order: str
     """User ids in byte order."""
+    users: str
+    """What the users rows are read from: the table, or what a backend shows of it (the
+    PostgreSQL server withholds the secrets: `dealer.user_rows()`)."""
 
 
 def filter_sql(flt: RecordFilter, d: Dialect) -> tuple[str, list[Any]]:
@@ -160,7 +192,7 @@ class SQLReads(ABC):
         """The stored rows matching `flt`, by id (JSON columns as their stored text)."""
         where, params = filter_sql(flt or RecordFilter(), self.dialect)
         order = "DESC" if newest_first else "ASC"
-        sql = f"SELECT * FROM {self.dialect.schema}records WHERE {where} ORDER BY id {order}"
+        sql = f"{record_select(self.dialect.schema)} WHERE {where} ORDER BY id {order}"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return self._rows_of(sql, params, "read")
@@ -220,7 +252,7 @@ class SQLReads(ABC):
         meter's records left out (as `meter`)."""
         d = self.dialect
         sql = (
-            f"SELECT * FROM {d.schema}records WHERE kind = 'meter' AND table_id = {d.mark} "
+            f"{record_select(d.schema)} WHERE kind = 'meter' AND table_id = {d.mark} "
             f"AND {d.meter_name} = {d.mark} AND {d.meter_link} IS NULL "
             f"ORDER BY id DESC LIMIT {int(limit)}"
         )
@@ -232,7 +264,7 @@ class SQLReads(ABC):
         `records_linked_meters`: one lookup however long the log)."""
         d = self.dialect
         sql = (
-            f"SELECT * FROM {d.schema}records WHERE kind = 'meter' AND {d.meter_link} = "
+            f"{record_select(d.schema)} WHERE kind = 'meter' AND {d.meter_link} = "
             f"{d.mark} ORDER BY id DESC LIMIT {int(limit)}"
         )
         return [Record.from_row(row) for row in self._rows_of(sql, [link], "read the meter")]
@@ -242,7 +274,7 @@ class SQLReads(ABC):
         d = self.dialect
         with self._reading("read"):
             row = self.conn.execute(
-                f"SELECT {USER_COLUMNS} FROM {d.schema}users WHERE user_id = {d.mark} "
+                f"SELECT {USER_COLUMNS} FROM {d.users} WHERE user_id = {d.mark} "
                 "ORDER BY record_id DESC LIMIT 1",
                 [user_id],
             ).fetchone()
@@ -253,8 +285,8 @@ class SQLReads(ABC):
         d = self.dialect
         with self._reading("read"):
             rows = self.conn.execute(
-                f"SELECT {USER_COLUMNS} FROM {d.schema}users u WHERE u.record_id = "
-                f"(SELECT max(record_id) FROM {d.schema}users v WHERE v.user_id = u.user_id) "
+                f"SELECT {USER_COLUMNS} FROM {d.users} u WHERE u.record_id IN "
+                f"(SELECT max(record_id) FROM {d.users} GROUP BY user_id) "
                 f"ORDER BY {d.user_order}"
             ).fetchall()
         return [user_row(row) for row in rows]
@@ -264,6 +296,6 @@ class SQLReads(ABC):
         d = self.dialect
         with self._reading("read"):
             row = self.conn.execute(
-                f"SELECT 1 FROM {d.schema}users WHERE role = {d.mark} LIMIT 1", [Role.SUPERVISOR]
+                f"SELECT 1 FROM {d.users} WHERE role = {d.mark} LIMIT 1", [Role.SUPERVISOR]
             ).fetchone()
         return row is not None

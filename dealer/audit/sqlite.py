@@ -37,6 +37,7 @@ from dealer.audit.sql_reads import (
     WriteState,
     indexed_seats,
     seat_index_problems,
+    settings_reference,
     user_row,
 )
 from dealer.audit.sqlite_schema import (
@@ -283,6 +284,7 @@ class _Reads(SQLReads):
         meter_name="json_extract(result, '$.meter')",
         meter_link="json_extract(result, '$.link')",
         user_order="u.user_id",
+        users="users",
     )
 
     def __init__(self, conn: sqlite3.Connection) -> None:
@@ -317,7 +319,9 @@ class _Transaction(_Reads, WriteState):
         columns = ", ".join(row)
         marks = ", ".join(f":{name}" for name in row)
         with self._storage.errors("write the record", writing=True):
-            self.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
+            self.conn.execute(
+                f"INSERT INTO records ({columns}) VALUES ({marks})", self._settings_kept(row)
+            )
             self.conn.executemany(
                 SEATS_INSERT, [(row["id"], seat, patron) for seat, patron in seats_of(entry)]
             )
@@ -334,12 +338,26 @@ class _Transaction(_Reads, WriteState):
         columns = ", ".join(STORED_FIELDS)
         marks = ", ".join(f":{name}" for name in STORED_FIELDS)
         with self._storage.errors("copy the record", writing=True):
-            self.conn.execute(f"INSERT INTO records ({columns}) VALUES ({marks})", row)
+            self.conn.execute(
+                f"INSERT INTO records ({columns}) VALUES ({marks})", self._settings_kept(row)
+            )
             self.conn.executemany(
                 SEATS_INSERT,
                 list(indexed_seats([(row["id"], row["seat"], row["result"])])),
             )
         self._head, self._time = Checkpoint(row["id"], row["hash"]), row["recorded_at"]
+
+    def _settings_kept(self, row: dict[str, Any]) -> dict[str, Any]:
+        """`row` as stored: long settings kept once in `settings_texts` and referenced
+        (`settings_reference`)."""
+        reference = settings_reference(row["settings"])
+        if reference is None:
+            return row
+        self.conn.execute(
+            "INSERT OR IGNORE INTO settings_texts (ref, text) VALUES (?, ?)",
+            [reference, row["settings"]],
+        )
+        return {**row, "settings": reference}
 
     def add_user(self, row: UserRow) -> None:
         """Store a users row."""
@@ -467,6 +485,10 @@ class SQLiteStorage(_Reads):
             finally:
                 if self.conn.in_transaction:
                     self.conn.execute("COMMIT")
+
+    def released_secret(self, row: UserRow, pin: str) -> str | None:
+        """The row's own secret: whoever reads the file holds it anyway (`Storage`)."""
+        return row.pin_hash
 
     def user_history(self) -> list[UserRow]:
         """Every users row ever stored, by record id."""

@@ -43,6 +43,9 @@ PROTECTION_TRIGGERS = (
     "record_seats_no_delete",
     "record_seats_of_the_newest",
     "records_bounded",
+    "settings_texts_no_update",
+    "settings_texts_no_delete",
+    "settings_texts_bounded",
 )
 """Triggers that keep the record append-only and bounded; `verify` reports any that are missing
 or changed (`schema_problems`)."""
@@ -240,6 +243,31 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
     (
         "records_bounded: a record is at most 64 KiB, an approval's document at most its file's",
         (BOUNDED,),
+    ),
+    (
+        "settings_texts: a record's long settings kept once, by their SHA-256",
+        (
+            "CREATE TABLE settings_texts (ref TEXT PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID",
+            """
+            CREATE TRIGGER settings_texts_no_update BEFORE UPDATE ON settings_texts
+            BEGIN
+                SELECT RAISE(ABORT, 'kept settings cannot be changed');
+            END
+            """,
+            """
+            CREATE TRIGGER settings_texts_no_delete BEFORE DELETE ON settings_texts
+            BEGIN
+                SELECT RAISE(ABORT, 'kept settings cannot be deleted');
+            END
+            """,
+            f"""
+            CREATE TRIGGER settings_texts_bounded BEFORE INSERT ON settings_texts
+            WHEN length(CAST(NEW.text AS BLOB)) > {RECORD_LIMIT}
+            BEGIN
+                SELECT RAISE(ABORT, '{_TOO_LARGE}');
+            END
+            """,
+        ),
     ),
 )
 

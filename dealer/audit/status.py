@@ -5,8 +5,10 @@ Decisions: a void wins over everything (nothing of the record is in effect); oth
 newest override that is not itself voided is in effect (its decision and result); disputes are
 shown beside that state, not instead of it, since a disputed ruling still stands until a
 supervisor corrects it. A dispute names a ruling through its list of rulings (its `links_to`
-is only the first), so every dispute is read. Only rulings and overrides have a status; an
-override stands or falls with its ruling (voided with it, overridden by a newer override).
+is only the first), so every dispute is read. Only rulings and overrides have a status. An
+override is voided only by a void of the override; otherwise it stands as its ruling does:
+overridden by a newer override, or `ruling voided` (by the ruling's void: nothing of it is in
+effect, yet the override itself was never voided).
 A ruling that paid a seat over the sign-off line shows its sign-off after its state:
 `awaiting sign-off` (not when voided: nothing is paid) or `signed off by sup-7 (#M)`.
 """
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 IN_EFFECT = "in effect"
 OVERRIDDEN = "overridden"
 VOIDED = "voided"
+RULING_VOIDED = "ruling voided"
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,9 @@ class SignoffMark:
 
 @dataclass(frozen=True)
 class Status:
-    """`state` (in effect, overridden, voided), the record that made it so (`by`), what is in
-    effect (an override's `decision` and `result`; None when voided) and the disputes."""
+    """`state` (in effect, overridden, voided, an override's `ruling voided`), the record that
+    made it so (`by`), what is in effect (an override's `decision` and `result`; None when
+    voided) and the disputes."""
 
     state: str
     by: int | None
@@ -73,6 +77,11 @@ class Status:
     result: dict[str, Any] | None
     disputes: tuple[DisputeMark, ...]
     signoff: SignoffMark | None = None
+
+    @property
+    def nothing_in_effect(self) -> bool:
+        """True when the record or, for an override, its ruling is voided."""
+        return self.state in (VOIDED, RULING_VOIDED)
 
     def text(self) -> str:
         """One line: the state, the sign-off, then each dispute, e.g. `overridden by #8;
@@ -104,11 +113,11 @@ def _decided(override: Record) -> tuple[str, dict[str, Any]]:
 
 def _override_status(reads: Reads, record: Record, marks: tuple[DisputeMark, ...]) -> Status:
     """An override not voided itself stands as its ruling does: in effect while it is the
-    ruling's newest standing override, else overridden by the newer one or voided with it."""
+    ruling's newest standing override, else overridden by the newer one, or `ruling voided`."""
     ruling = reads.record(record.links_to) if record.links_to is not None else None
     over = status(reads, ruling) if ruling is not None else None
     if over is not None and over.state == VOIDED:
-        return Status(VOIDED, over.by, None, None, marks)
+        return Status(RULING_VOIDED, over.by, None, None, marks)
     if over is not None and over.by not in (None, record.id):
         return Status(OVERRIDDEN, over.by, over.decision, over.result, marks)
     decision, result = _decided(record)

@@ -129,6 +129,13 @@ class Storage(Reads, Protocol):
         """Every users row ever stored, by record id."""
         ...
 
+    def released_secret(self, row: UserRow, pin: str) -> str | None:
+        """The stored secret of users row `row` for `pin` to open (`users.unlock`): the row's own
+        where its reader holds it anyway (SQLite's file), else released by the server only to
+        a `pin` it checks, each check counted (PostgreSQL: None when `pin` is wrong;
+        AccessError while the server's own lockout holds)."""
+        ...
+
     def protection_problems(self) -> list[str]:
         """What is missing or changed of the backend's own append-only protection and schema
         (for `verify`)."""

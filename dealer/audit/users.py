@@ -169,8 +169,16 @@ def _legacy_pin_matches(pin: str, stored: str | None) -> bool:
 
 def pin_fingerprint(stored: str | None) -> str | None:
     """SHA-256 of the stored secret: written on user records so `verify` can tell a secret
-    swapped in the users table, without putting the blob itself in exports."""
-    return None if stored is None else sha256_hex(stored)
+    swapped in the users table, without putting the blob itself in exports. A secret the
+    PostgreSQL server withholds (`keys.Withheld`) carries the fingerprint of the one it keeps."""
+    if stored is None:
+        return None
+    if stored.startswith("withheld$"):
+        from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+        withheld = keys.parse_withheld(stored)
+        return withheld.fingerprint if withheld is not None else sha256_hex(stored)
+    return sha256_hex(stored)
 
 
 def user(reads: Reads, user_id: str) -> User | None:
@@ -385,7 +393,7 @@ def change_row(
     new_pin = pin_hash if pin_hash is not None else row.pin_hash
     from dealer.audit import keys  # key work only: kept off a ruling's start-up
 
-    if new_role == Role.SUPERVISOR and keys.parse_blob(new_pin) is None:
+    if new_role == Role.SUPERVISOR and keys.public_key(new_pin) is None:
         raise AuditError(
             f"{user_id} needs a new PIN to be a supervisor (it makes their signing key)"
         )

@@ -140,6 +140,7 @@ SUPERVISOR_ACTIONS = frozenset(
         RecordKind.COMBINATIONS_CHANGE,
         RecordKind.USER,
         RecordKind.SIGNOFF,
+        RecordKind.CERTIFICATE,
     }
 )
 """Kinds of record only an active supervisor makes (and a meter record other than a ruling's

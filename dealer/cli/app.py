@@ -6,6 +6,7 @@ desk's modules); `dealer --help` and the test runner see every group."""
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import re
 import sys
@@ -14,6 +15,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import typer
+from typer._click.core import Context
+from typer._click.formatting import HelpFormatter
 from typer.core import TyperGroup
 
 from dealer import __version__
@@ -34,11 +37,39 @@ GROUPS: dict[str, str] = {
     "empire": "dealer.cli.empire",
     "table": "dealer.cli.table_session",
     "shift": "dealer.cli.shift",
+    "stats": "dealer.cli.stats",
     "db": "dealer.cli.db",
+    "train": "dealer.cli.train",
 }
 """Command group name → the module whose `app` (a typer.Typer) it mounts."""
 TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session"}
 """Modules whose commands are top-level commands, not a group."""
+
+
+_HYPHEN = "-"
+_UNBROKEN = "\u2011"
+"""A hyphen the help's wrapping does not break at (as the framework's wrap would break
+`--progressive-treasure` or `tie-break`); put back before the help is shown."""
+
+
+class _WholeWords(HelpFormatter):
+    """Help text wrapped only between words: never inside an option name or a hyphenated word."""
+
+    def write_text(self, text: str) -> None:
+        super().write_text(text.replace(_HYPHEN, _UNBROKEN))
+
+    def write_dl(self, rows: Sequence[tuple[str, str]], *args: Any, **kwargs: Any) -> None:
+        kept = [(term, text.replace(_HYPHEN, _UNBROKEN)) for term, text in rows]
+        super().write_dl(kept, *args, **kwargs)
+
+    def getvalue(self) -> str:
+        return super().getvalue().replace(_UNBROKEN, _HYPHEN)
+
+
+class _HelpContext(Context):
+    """A command's context, drawing its help with `_WholeWords` (typer's own click, pinned)."""
+
+    formatter_class = _WholeWords
 
 
 class _ErrorBoundary(TyperGroup):
@@ -48,6 +79,8 @@ class _ErrorBoundary(TyperGroup):
     file or database that is refused), 2 for a command line that cannot be parsed (unknown
     command or option, a missing or mistyped argument), 130 for an interrupt (Ctrl-C), 143 for
     SIGTERM."""
+
+    context_class = _HelpContext
 
     def invoke(self, ctx: Any) -> Any:
         warnings.showwarning = _show_notice
@@ -60,6 +93,7 @@ class _ErrorBoundary(TyperGroup):
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
         words = list(sys.argv[1:] if args is None else args)
+        _plain_help(self)
         extra["standalone_mode"] = False
         try:
             status = super().main(words, *rest, **extra)
@@ -82,6 +116,19 @@ class _ErrorBoundary(TyperGroup):
         except Exception as exc:  # a defect or the machine (a full disk): still one line
             _refuse(f"unexpected failure ({type(exc).__name__}: {exc}); please report it", 1, words)
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def _plain_help(group: Any) -> None:
+    """Help drawn as plain text, each line broken only between words: a command's line in its
+    group's list is its help's whole first paragraph (wrapped like any help text), never cut
+    to a length with `...`."""
+    for command in group.commands.values():
+        command.context_class = _HelpContext
+        if command.short_help is None and command.help:
+            first = inspect.cleandoc(command.help).split("\n\n")[0]
+            command.short_help = " ".join(first.split())
+        if hasattr(command, "commands"):
+            _plain_help(command)
 
 
 class _Interrupted(Exception):
@@ -173,6 +220,7 @@ def build_app(only: str | None = None, command: str | None = None) -> typer.Type
         cls=_ErrorBoundary,
         help="dealer: rulings for casino table games, explained and on the record.",
         no_args_is_help=True,
+        rich_markup_mode=None,
         pretty_exceptions_enable=False,
         add_completion=False,
     )

@@ -26,9 +26,11 @@ R = TypeVar("R")
 Answer = TypeVar("Answer", bound="Reply")
 """A live session's reply (`kernel.replies.Reply`)."""
 
-JsonFlag = Annotated[
+JsonFlag = Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")]
+BatchJsonFlag = Annotated[
     bool, typer.Option("--json", help="One JSON object on stdout (JSON Lines with --batch).")
 ]
+"""`--json` of a command that also takes `--batch` (the help of each names only its own)."""
 DbOption = Annotated[
     str | None,
     typer.Option(
@@ -61,6 +63,15 @@ SeedOption = Annotated[
     int | None,
     typer.Option("--seed", min=0, help="Shuffle seed, to replay a deal (default: random)."),
 ]
+
+
+class OptionsMisused(typer.BadParameter):
+    """A command line whose options go together wrongly, or that lacks the input it needs
+    (cards, or --batch): exit 2, as every command line that cannot be read, in one wording
+    whatever the command (`paigow settle`'s hands, `hyrule game`'s deal, a ruling's input)."""
+
+    def format_message(self) -> str:
+        return self.message
 
 
 def emit(
@@ -154,11 +165,11 @@ def show_each(
         typed = " ".join(typed)
     if batch is None:
         if not typed:
-            raise DealerError(f"no {what} given")
+            raise OptionsMisused(f"no {what} given")
         show(rule_one(typed), as_json, human)
         return
     if typed:
-        raise DealerError(f"give {what} or --batch, not both")
+        raise OptionsMisused(f"give {what} or --batch, not both")
     failed = 0
     for outcome in rule_lines(batch, rule_one):
         if outcome.recorded is not None:
@@ -210,8 +221,7 @@ RuleSupervisorOption = Annotated[
     str | None,
     typer.Option(
         "--supervisor",
-        help="The supervisor approving --rule changes (or another --house-way) to an approved "
-        "profile.",
+        help="The supervisor approving rule changes to an approved profile.",
     ),
 ]
 PinOption = Annotated[
@@ -220,14 +230,39 @@ PinOption = Annotated[
 ]
 
 
-def ask_hidden(prompt: str) -> str:
-    """What a person types at `prompt`, not shown (a PIN)."""
+def ask_hidden(prompt: str, give: str, *, confirm: bool = False) -> str:
+    """What a person types at `prompt`, not shown (a PIN, a key); with `confirm`, typed twice.
+
+    Asked only at a terminal: with none (a pipe, a job, a service), the framework would print
+    the prompt on standard output and Python's hidden input would warn and read standard input
+    in the clear. That is refused before anything is shown or read, in one line saying what is
+    needed and how to give it (`give`: the option and its environment variable)."""
+    if not _terminal_to_ask_at():
+        raise DealerError(f"{prompt} is needed and there is no terminal to ask it at: give {give}")
+    if confirm:
+        return str(typer.prompt(prompt, hide_input=True, confirmation_prompt=True))
     return str(typer.prompt(prompt, hide_input=True))
+
+
+def _terminal_to_ask_at() -> bool:
+    """Whether hidden input has a terminal to read from: the process's controlling terminal, or
+    a standard input that is a terminal. A standard input put in place of the process's own
+    (a runner typing for a person, in the same process) is read as it is."""
+    import os
+    import sys
+
+    if sys.__stdin__ is not None and sys.stdin is not sys.__stdin__:
+        return True
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+    except OSError:
+        return sys.stdin is not None and sys.stdin.isatty()
+    return True
 
 
 def pin_or_ask(pin: str | None, who: str) -> str:
     """`pin` as given (`--pin`, `DEALER_PIN`), else asked of `who` with hidden input."""
-    return pin if pin is not None else ask_hidden(f"PIN for {who}")
+    return pin if pin is not None else ask_hidden(f"PIN for {who}", "--pin (or DEALER_PIN)")
 
 
 def _ruling_house(
@@ -327,7 +362,7 @@ def composed(
 
 
 INPUTS = Composite(
-    (option("as_json", JsonFlag, False), option("batch", BatchOption)),
+    (option("as_json", BatchJsonFlag, False), option("batch", BatchOption)),
     lambda as_json, batch: Inputs(as_json, batch),
 )
 """`--json` and `--batch FILE`."""

@@ -1,11 +1,12 @@
 """The one input loop of the live sessions: `dealer table`, `dealer hyrule game`,
-`dealer genpoker draw` and `dealer empire hand`.
+`dealer genpoker draw`, `dealer empire hand` and the training drills (`dealer train`).
 
 Lines come from a terminal (a prompt, line editing where readline is there, Ctrl-C drops the
 line being typed) or from a pipe (no prompts). Blank lines and `#` comments are skipped; every
 other line goes to the session's step and its reply to the command's `show`. A line the session
 refuses is one `Error: …` line on stderr (`Error: line N: …` from a pipe, N counting every
-line) and the session goes on. At the end of input (or once the session is over) the session
+line; a line over `LINE_LIMIT` characters, or holding a control character other than a tab, is
+refused) and the session goes on. At the end of input (or once the session is over) the session
 finishes, and what it says is shown too. A session that may not end yet (a round dealt but not
 settled) refuses to finish: from a pipe that is the command's `Error: …` (exit status 1); at a
 terminal, where Ctrl-D is easily pressed by mistake, the person is asked whether to leave anyway,
@@ -22,7 +23,7 @@ from typing import Generic, Protocol, TypeVar
 import typer
 
 from dealer.kernel.errors import DealerError
-from dealer.kernel.text import QUOTE_LIMIT
+from dealer.kernel.text import QUOTE_LIMIT, has_control, quoted
 
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
@@ -69,8 +70,10 @@ def at_terminal() -> bool:
 class Console(Generic[R]):
     """The terminal or the pipe: reads lines, reports refused ones, hands replies to `show`."""
 
-    def __init__(self, as_json: bool = False) -> None:
+    def __init__(self, as_json: bool = False, *, interrupt_ends: bool = False) -> None:
         self.as_json = as_json
+        self.interrupt_ends = interrupt_ends
+        """Ctrl-C ends the input as Ctrl-D does (a training drill ends with its summary)."""
         self.interactive = at_terminal()
         self.editing = self.interactive and sys.stdout.isatty()
         self.line = 0
@@ -101,6 +104,10 @@ class Console(Generic[R]):
                     typer.echo("", err=True)
                 return None
             except KeyboardInterrupt:
+                if self.interrupt_ends:
+                    if self.interactive:
+                        typer.echo("", err=True)
+                    return None
                 if not self.interactive:
                     raise
                 signal.signal(signal.SIGINT, self.on_interrupt)  # the next Ctrl-C is heard too
@@ -153,6 +160,11 @@ class Console(Generic[R]):
                 if len(text) > LINE_LIMIT:
                     text = text[:QUOTE_LIMIT] + "…"
                     raise DealerError(f"a line may be at most {LINE_LIMIT:,} characters")
+                if has_control(text.replace("\t", " ")):
+                    raise DealerError(
+                        f"line {quoted(text)} holds a control character (ESC, a form feed, a "
+                        "file separator…): type it in plain characters"
+                    )
                 reply = session.step(text)
             except DealerError as exc:
                 count += 1

@@ -12,6 +12,7 @@ from dealer.cli import render
 from dealer.cli.common import (
     Inputs,
     JsonFlag,
+    OptionsMisused,
     at_desk,
     emit,
     show_each,
@@ -241,7 +242,7 @@ def game(
     """Run a whole game: moves are read line by line (typed at a terminal or piped in), each
     trick and the final score are recorded. Type `help` for the moves."""
     if seed is not None and deck is not None:
-        raise typer.BadParameter("give --seed or --deck, not both")
+        raise OptionsMisused("give --seed or --deck, not both")
     session = hyrule_game(desk, players, str(rules), seed, deck)
     dealt = session.state.game
     shuffle = session.state.settings["seed"]

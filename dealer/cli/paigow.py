@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dealer.cli import render
-from dealer.cli.common import Composite, Inputs, JsonFlag, at_desk, option, show, show_each
+from dealer.cli.common import (
+    Composite,
+    Inputs,
+    JsonFlag,
+    OptionsMisused,
+    at_desk,
+    option,
+    show,
+    show_each,
+)
 from dealer.desk import paigow as desk_paigow
 from dealer.desk.context import Desk, HouseRules
 from dealer.kernel.errors import DealerError
@@ -164,8 +173,9 @@ def settle(
     """Settle one seat against the dealer: the base wager and any bonus wagers."""
     from dealer.inputs import patron_id
 
-    if (player is None) == (high is None and low is None):
-        raise typer.BadParameter("give --player CARDS, or --high CARDS and --low CARDS")
+    given = (player is not None, high is not None, low is not None)
+    if given not in ((True, False, False), (False, True, True)):
+        raise OptionsMisused("give --player CARDS, or --high CARDS and --low CARDS")
     recorded = desk_paigow.settle(
         desk,
         house,

@@ -89,30 +89,57 @@ def bonus_text(ruling: Ruling) -> str:
 
 def settle_text(ruling: Ruling) -> str:
     """`dealer paigow settle`."""
-    base = ruling.result["base"]
-    rows = [
+    out = [table(settle_hands(ruling.result), ["", "high", "low"]), reasons(ruling)]
+    if "patron" in ruling.result:
+        out.insert(0, f"seat {ruling.seat}, patron {ruling.result['patron']}")
+    out.append(table(settle_wagers(ruling.result), WAGER_HEADERS))
+    return "\n".join(out)
+
+
+WAGER_HEADERS = ["wager", "amount", "result", "pays", "net"]
+PAYTABLE_HEADERS = [*WAGER_HEADERS[:3], "pay table, row", *WAGER_HEADERS[3:]]
+
+
+def settle_hands(result: Mapping[str, Any]) -> list[list[str]]:
+    """A settled seat's hands as set: the dealer's and the player's, high and low, with names."""
+    base = result["base"]
+    return [
         ["dealer", pretty(base["dealer"]["high"]["cards"]), pretty(base["dealer"]["low"]["cards"])],
         ["", base["dealer"]["high"]["description"], base["dealer"]["low"]["description"]],
         ["player", pretty(base["player"]["high"]["cards"]), pretty(base["player"]["low"]["cards"])],
         ["", base["player"]["high"]["description"], base["player"]["low"]["description"]],
     ]
-    out = [table(rows, ["", "high", "low"]), reasons(ruling)]
-    if "patron" in ruling.result:
-        out.insert(0, f"seat {ruling.seat}, patron {ruling.result['patron']}")
-    wagers = [["base", _amount(base["wager"]), base["outcome"], base["odds"], _signed(base["net"])]]
-    for bonus in ruling.result["bonuses"]:
-        wagers.append(
+
+
+def settle_wagers(result: Mapping[str, Any], paytables: bool = False) -> list[list[str]]:
+    """A settled seat's wagers (`WAGER_HEADERS`): each wager, its pay and net, the total; with
+    `paytables` (`PAYTABLE_HEADERS`) also the pay table and row each bonus was paid on."""
+    base = result["base"]
+    where: list[str] = [""] if paytables else []
+    rows = [
+        [
+            "base",
+            _amount(base["wager"]),
+            base["outcome"],
+            *where,
+            base["odds"],
+            _signed(base["net"]),
+        ]
+    ]
+    for bonus in result["bonuses"]:
+        row = f"{bonus.get('paytable', '')}, {bonus['row']}" if bonus.get("row") else "-"
+        rows.append(
             [
                 bonus["wager"],
                 _amount(bonus.get("amount", "")),
                 bonus.get("event") or "no event",
+                *([row] if paytables else []),
                 bonus.get("pays", ""),
                 _signed(bonus["net"]),
             ]
         )
-    wagers.append(["total", "", "", "", _signed(ruling.result["total_net"])])
-    out.append(table(wagers, ["wager", "amount", "result", "pays", "net"]))
-    return "\n".join(out)
+    rows.append(["total", "", "", *where, "", _signed(result["total_net"])])
+    return rows
 
 
 def _signed(value: float | int) -> str:
@@ -126,23 +153,43 @@ def _amount(value: float | int | str) -> str:
 
 
 def round_text(ruling: Ruling) -> str:
-    """`dealer round` and `dealer demo`: one line per seat, the dealer, then the reasons; a
-    column for the base wager's result and net, then one for each bonus wager (the registry's,
-    `dealer.games.paigow.pay.Wager`, by its column label)."""
+    """`dealer round` and `dealer demo`: one line per seat, the dealer, then the reasons."""
+    headers, rows = round_seats(ruling.result)
+    lines = [round_dealer(ruling.result), table(rows, headers), round_total(ruling.result)]
+    return "\n".join([*lines, reasons(ruling)])
+
+
+def round_dealer(result: Mapping[str, Any]) -> str:
+    """A round's first line: its table and the dealer's hand as set."""
+    dealer = result["dealer"]
+    return (
+        f"table {result['table'] or '-'}   dealer: {pretty(dealer['high']['cards'])} / "
+        f"{pretty(dealer['low']['cards'])}   ({dealer['high']['description']}; "
+        f"{dealer['low']['description']})"
+    )
+
+
+def round_total(result: Mapping[str, Any]) -> str:
+    """`players' total +$16.50`."""
+    return f"players' total {_signed(result['total_net'])}"
+
+
+def round_seats(result: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """A round's table of seats (headers, rows): one row per seat, its hands as set, a column
+    for the base wager's result and net, then one for each bonus wager (the registry's,
+    `dealer.games.paigow.pay.Wager`, by its column label), then the seat's total."""
     from dealer.desk.paigow import wagers
 
     base_wager, *bonuses = wagers()
-    r = ruling.result
-    dealer = r["dealer"]
     rows = []
-    for seat in r["seats"]:
+    for seat in result["seats"]:
         base = seat["base"]
         nets: dict[str, float] = {}
         for bonus in seat["bonuses"]:
             nets[bonus["wager"]] = nets.get(bonus["wager"], 0) + bonus["net"]
         rows.append(
             [
-                f"{seat['seat']} {seat['patron']}" if "patron" in seat else seat["seat"],
+                f"{seat['seat']} {seat['patron']}" if "patron" in seat else str(seat["seat"]),
                 pretty(base["player"]["high"]["cards"]),
                 pretty(base["player"]["low"]["cards"]),
                 f"{base['outcome']} ({base['odds']})",
@@ -152,13 +199,104 @@ def round_text(ruling: Ruling) -> str:
             ]
         )
     columns = [w.terms.column for w in bonuses]
-    headers = ["seat", "high", "low", base_wager.terms.column, "net", *columns, "total"]
-    lines = [
-        f"table {r['table'] or '-'}   dealer: {pretty(dealer['high']['cards'])} / "
-        f"{pretty(dealer['low']['cards'])}   ({dealer['high']['description']}; "
-        f"{dealer['low']['description']})",
-        table(rows, headers),
-        f"players' total {_signed(r['total_net'])}",
-        reasons(ruling),
-    ]
-    return "\n".join(lines)
+    return ["seat", "high", "low", base_wager.terms.column, "net", *columns, "total"], rows
+
+
+_MONEY_FIELDS = frozenset({"wager", "amount", "value", "previous", "seed", "over", "signoff_over"})
+_SIGNED_FIELDS = frozenset({"net", "total_net", "delta", "amount_adjusted", "uncapped_net"})
+HASH_SHOWN = 12
+"""How many hex digits of a SHA-256 a page shows (the full value is in `--json`)."""
+
+
+def short_hash(value: str) -> str:
+    """`5e5dfc5ecb34…`: a hash shortened for people; the full value stays in `--json`."""
+    return value if len(value) <= HASH_SHOWN else value[:HASH_SHOWN] + "…"
+
+
+def field_text(key: str, value: Any) -> str:
+    """One stored value as a person reads it: money as money, cards with suit symbols, a hash
+    shortened, a list joined, nothing as `-`."""
+    if value is None or value == "" or value == [] or value == {}:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float | str) and (key in _MONEY_FIELDS or key in _SIGNED_FIELDS):
+        try:
+            return fmt_money(Decimal(str(value)), signed=key in _SIGNED_FIELDS)
+        except ArithmeticError:
+            return str(value)
+    if isinstance(value, str) and (key.endswith("sha256") or key in ("hash", "prev_hash")):
+        return short_hash(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return pretty(value) if "cards" in key else ", ".join(value)
+    return str(value)
+
+
+def _nested(value: Mapping[str, Any]) -> bool:
+    return any(isinstance(item, Mapping | list) for item in value.values())
+
+
+def _one_line(value: Mapping[str, Any]) -> str:
+    """`max 5000, min 5`; `-` when nothing in it is set."""
+    shown = [(key.replace("_", " "), field_text(key, item)) for key, item in value.items()]
+    if all(text == "-" for _, text in shown):
+        return "-"
+    return ", ".join(f"{key} {text}" for key, text in shown)
+
+
+def fields(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """A stored mapping as named lines, `(name, text)`: nested names joined by spaces
+    (`limits base`), the innermost mapping of plain values on one line (`max 5000, min 5`), a
+    list of mappings numbered (`bonuses 1 wager`); no JSON."""
+    found: list[tuple[str, str]] = []
+    for key, item in value.items():
+        name = f"{prefix}{key.replace('_', ' ')}"
+        if isinstance(item, Mapping) and item and prefix and not _nested(item):
+            found.append((name, _one_line(item)))
+        elif isinstance(item, Mapping) and item:
+            found += fields(item, f"{name} ")
+        elif isinstance(item, list) and item and all(isinstance(i, Mapping) for i in item):
+            for number, each in enumerate(item, 1):
+                found += fields(each, f"{name} {number} ")
+        else:
+            found.append((name, field_text(key, item)))
+    return found
+
+
+def _named(name: str, hashed: Any, *notes: Any) -> str:
+    extra = [str(n) for n in notes if n]
+    if isinstance(hashed, str) and hashed:
+        extra.append(f"sha256 {short_hash(hashed)}")
+    return name + (f" ({', '.join(extra)})" if extra else "")
+
+
+def setting_fields(settings: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A ruling's settings as named lines: the House Way (name and version, its file when not
+    the shipped one of that name, its hash), the profile (its source, its hash), each pay table
+    with its hash, then every other setting as `fields` shows it."""
+    rest = dict(settings)
+    lines: list[tuple[str, str]] = []
+    way, way_sha, way_from = (
+        rest.pop(k, None) for k in ("house_way", "house_way_sha256", "house_way_source")
+    )
+    if isinstance(way, Mapping):
+        name = f"{way.get('name')} v{way.get('version')}"
+        lines.append(("House Way", _named(name, way_sha, way_from != way.get("name") and way_from)))
+    elif way is not None:
+        lines.append(("House Way", _named(str(way), way_sha)))
+    profile, profile_sha, profile_from = (
+        rest.pop(k, None) for k in ("profile", "profile_sha256", "profile_source")
+    )
+    if profile is not None:
+        lines.append(
+            ("profile", _named(str(profile), profile_sha, profile_from != profile and profile_from))
+        )
+    tables, hashes = rest.pop("paytables", None), rest.pop("paytables_sha256", None)
+    if isinstance(tables, Mapping):
+        known = hashes if isinstance(hashes, Mapping) else {}
+        for wager, table_id in tables.items():
+            rest.pop(f"{wager}_table", None)
+            lines.append(
+                (f"pay table {wager.replace('_', ' ')}", _named(str(table_id), known.get(table_id)))
+            )
+    return lines + fields(rest)

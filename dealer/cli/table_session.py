@@ -5,7 +5,8 @@ replies and records each round exactly as `dealer round` does. stdout carries wh
 for: each settled round (a table, or with --json its JSON object on one line), and the answers
 to `show` and `history` (JSON objects with --json). Prompts and acknowledgements go to the
 terminal only when there is one; errors are `Error: …` lines on stderr (`Error: line N: …`
-when the input is not a terminal)."""
+when the input is not a terminal), and with --json each refused line is also answered on stdout
+by `{"line": N, "input": TEXT, "error": TEXT}`, as a batch's and `hyrule game`'s are."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from dealer.cli.common import at_desk, emit
 from dealer.cli.console import Console
 from dealer.desk.context import Desk, HouseRules, shown
 from dealer.desk.live import Said, table_session
+from dealer.kernel.errors import DealerError
 from dealer.kernel.replies import ReplyKind
 
 if TYPE_CHECKING:
@@ -73,4 +75,9 @@ def table_(desk: Desk, house: HouseRules, as_json: SessionJson = False) -> None:
             "Type help for the notation; settle to settle a round; quit (or Ctrl-D) to leave.",
         ]
     )
-    console.run(session, lambda said: _show(console, said))
+
+    def refused(number: int, text: str, exc: DealerError) -> None:
+        if as_json:
+            typer.echo(json.dumps({"line": number, "input": text, "error": str(exc)}))
+
+    console.run(session, lambda said: _show(console, said), refused)

@@ -8,9 +8,8 @@ from pathlib import Path
 from dealer.games.paigow.paytables import (
     PayTable,
     PayTables,
-    check_file,
-    load_file,
     load_paytables,
+    read_file,
     shipped_paytables,
 )
 from dealer.kernel.tuples import NamedTuple
@@ -40,14 +39,7 @@ def paytable(table_id: str, dirs: Sequence[Path] | None = None) -> PayTable:
 
 
 def validate(file: Path) -> Validation:
-    """Check a pay-table file against the schema, and its ids against the shipped tables'."""
-    problems = check_file(file)
-    found: list[str] = []
-    if not problems:
-        shipped = shipped_paytables()
-        for t in load_file(file):
-            found.append(t.id)
-            other = shipped.tables.get(t.id)
-            if other is not None and Path(other.path).resolve() != file.resolve():
-                problems.append(f"{file}: table {t.id}: the id is already defined in {other.path}")
-    return Validation(file, tuple(found), tuple(problems))
+    """Check a pay-table file against the schema, and its ids against the shipped tables'
+    (`read_file`)."""
+    tables, problems = read_file(file)
+    return Validation(file, tuple(t.id for t in tables), tuple(problems))

@@ -41,6 +41,7 @@ Floor decisions (the rule documents are silent):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -52,7 +53,9 @@ from dealer.audit.disputes import Dispute, disputes
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.context import HouseRules, LogLocation, open_desk_log
+from dealer.games.paigow.figures import has_figures
 from dealer.games.paigow.pay import PROGRESSIVES, Wager
+from dealer.inputs import FIGURE_LIMIT, PAIGOW_SEATS
 from dealer.kernel.documents import shipped_documents
 from dealer.kernel.money import money_json
 from dealer.kernel.ruling import RulingAction
@@ -65,8 +68,32 @@ MONEY_ACTIONS = (RulingAction.ROUND, RulingAction.SETTLE)
 ZERO = Decimal(0)
 
 
+_STORED = re.compile(r"-?[0-9]{1,13}(?:\.[0-9]{1,12})?")
+
+
 def _money(value: Any) -> Decimal:
-    return ZERO if value is None else Decimal(str(value))
+    """A stored amount (a JSON number, or text as a meter record keeps its value): a plain
+    decimal within `FIGURE_LIMIT` either way. Anything else a log may hold (text that is no
+    number, `1e300`, a list; a value altered around the tool, which `dealer audit verify`
+    finds) counts as $0, so no stored value stops a summary."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return ZERO
+    if isinstance(value, int) and abs(value) > FIGURE_LIMIT:
+        return ZERO
+    text = str(value)
+    if not _STORED.fullmatch(text) or abs(amount := Decimal(text)) > FIGURE_LIMIT:
+        return ZERO
+    return amount
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """A stored mapping (empty for anything else)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _items(value: Any) -> list[Mapping[str, Any]]:
+    """The mappings of a stored list (none for anything else)."""
+    return [item for item in value if isinstance(item, Mapping)] if isinstance(value, list) else []
 
 
 def _in_range(stamp: str, since: str | None, until: str | None) -> bool:
@@ -308,21 +335,46 @@ class ShiftSummary:
         }
 
 
-def _seat_results(action: str, result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def seat_results(action: str, result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The seats a money ruling's result settled: a settle's one, a round's `seats`."""
     if action == RulingAction.SETTLE:
         return [result]
-    seats = result.get("seats")
-    return list(seats) if isinstance(seats, list) else []
+    return _items(result.get("seats"))
 
 
 def _replacement(override: Record) -> Mapping[str, Any] | None:
-    """An override's replacement result when it has figures in a ruling's form, else None."""
+    """An override's replacement result when it has figures in a ruling's form, each amount an
+    amount (`figures.has_figures`, as an override is checked when made), else None."""
     result = override.result.get("result")
-    if not isinstance(result, Mapping):
-        return None
-    if override.action == RulingAction.SETTLE:
-        return result if isinstance(result.get("base"), Mapping) else None
-    return result if isinstance(result.get("seats"), list) else None
+    return result if has_figures(override.action, result) else None
+
+
+@dataclass(frozen=True)
+class InEffect:
+    """What the overrides and voids make of the rulings: those voided, and for each ruling an
+    override replaced, the override and its figures (the newest that is not voided)."""
+
+    voided: frozenset[int | None]
+    replaced: Mapping[int, int]
+    figures: Mapping[int, Mapping[str, Any]]
+
+    def result(self, ruling: Record) -> Mapping[str, Any] | None:
+        """The result in effect of `ruling`: the replacement's, else its own; None if voided."""
+        if ruling.id in self.voided:
+            return None
+        return self.figures.get(ruling.id, ruling.result)
+
+
+def in_effect(corrections: Sequence[Record]) -> InEffect:
+    """The rulings' state from their overrides and voids (`corrections`, at any time)."""
+    voided = frozenset(c.links_to for c in corrections if c.kind == RecordKind.VOID)
+    replaced: dict[int, int] = {}
+    newest: dict[int, Mapping[str, Any]] = {}
+    for c in sorted(corrections, key=lambda c: c.id):
+        figures = _replacement(c) if c.kind == RecordKind.OVERRIDE and c.id not in voided else None
+        if figures is not None and c.links_to is not None:
+            replaced[c.links_to], newest[c.links_to] = c.id, figures
+    return InEffect(voided, replaced, newest)
 
 
 def _in_effect(
@@ -330,20 +382,15 @@ def _in_effect(
 ) -> tuple[list[tuple[Record, Mapping[str, Any]]], dict[int, int]]:
     """The rulings not voided, each with the result in effect (the newest override's
     replacement that is not voided, else its own), and which override replaced which ruling."""
-    voided = {c.links_to for c in corrections if c.kind == RecordKind.VOID}
-    replaced: dict[int, int] = {}
-    newest: dict[int, Mapping[str, Any]] = {}
-    for c in sorted(corrections, key=lambda c: c.id):
-        figures = _replacement(c) if c.kind == RecordKind.OVERRIDE and c.id not in voided else None
-        if figures is not None and c.links_to is not None:
-            replaced[c.links_to], newest[c.links_to] = c.id, figures
-    counted = [(r, newest.get(r.id, r.result)) for r in rulings if r.id not in voided]
-    return counted, {r.id: replaced[r.id] for r, _ in counted if r.id in replaced}
+    state = in_effect(corrections)
+    counted = [(r, result) for r in rulings if (result := state.result(r)) is not None]
+    return counted, {r.id: state.replaced[r.id] for r, _ in counted if r.id in state.replaced}
 
 
-def _seat_net(seat: Mapping[str, Any]) -> Decimal:
-    bonuses = seat.get("bonuses", [])
-    return _money(seat.get("base", {}).get("net")) + sum(
+def seat_net(seat: Mapping[str, Any]) -> Decimal:
+    """A seat's net over every wager of the registry (the player's gain + or loss −)."""
+    bonuses = _items(seat.get("bonuses"))
+    return _money(_mapping(seat.get("base")).get("net")) + sum(
         (_money(b.get("net")) for b in bonuses if b.get("wager") in WAGER_TYPES), ZERO
     )
 
@@ -355,21 +402,24 @@ def _wager_totals(
     seats = 0
     large = []
     for ruling, result in rulings:
-        for seat in _seat_results(ruling.action, result):
+        for seat in seat_results(ruling.action, result):
             seats += 1
-            base = seat.get("base", {})
+            base = _mapping(seat.get("base"))
             totals[Wager.BASE] = totals[Wager.BASE].add(
                 _money(base.get("wager")), _money(base.get("net"))
             )
-            for bonus in seat.get("bonuses", []):
+            for bonus in _items(seat.get("bonuses")):
                 name = bonus.get("wager")
-                if name in totals:
+                if isinstance(name, str) and name in totals:
+                    name = Wager(name)
                     totals[name] = totals[name].add(
                         _money(bonus.get("amount")), _money(bonus.get("net"))
                     )
-            if (net := _seat_net(seat)) > signoff_over:
+            if (net := seat_net(seat)) > signoff_over:
                 number = seat.get("seat", ruling.seat)
-                large.append(LargePay(ruling.id, number if isinstance(number, int) else None, net))
+                seated = isinstance(number, int) and not isinstance(number, bool)
+                seat_no = number if seated and number in PAIGOW_SEATS else None
+                large.append(LargePay(ruling.id, seat_no, net))
     return totals, seats, large
 
 
@@ -440,13 +490,13 @@ def _meter_movement(
     if start is None and mine and mine[0].action == MeterAction.MOVE:
         first = _moved_by(mine[0], rulings)
         if first is not None:
-            start = _money(first.result.get("meters", {}).get("before", {}).get(name))
+            start = _money(_mapping(_mapping(first.result.get("meters")).get("before")).get(name))
     contributions = paid = reseeds = ZERO
     hits = 0
     for ruling in rulings:
-        meters = ruling.result.get("meters", {})
-        contributions += _money(meters.get("contributions", {}).get(name))
-        for hit in ruling.result.get("progressive_hits", []):
+        meters = _mapping(ruling.result.get("meters"))
+        contributions += _money(_mapping(meters.get("contributions")).get(name))
+        for hit in _items(ruling.result.get("progressive_hits")):
             if hit.get("meter") != name:
                 continue
             hits += 1

@@ -96,8 +96,15 @@ def override(
     pin: str,
 ) -> int:
     """Override ruling `record_id` with the supervisor's decision (and ruling, if given): a new
-    record linked to it. Returns the override's id."""
+    record linked to it. Returns the override's id. A replacement result for a Pai Gow settle
+    or round that gives figures gives them in the ruling's form, each amount passing the money
+    type (`dealer.games.paigow.figures`), so no summary of the table can fail on them."""
     with open_desk_log(db) as log:
+        ruling = None if result is None else log.record(record_id)
+        if result is not None and ruling is not None and ruling.game == "paigow":
+            from dealer.games.paigow.figures import check_figures
+
+            check_figures(ruling.action, result)
         return corrections.override(
             log,
             record_id,

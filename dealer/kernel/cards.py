@@ -82,7 +82,11 @@ class Deck(NamedTuple, Generic[C]):
         return any(card in group for group in self.copies)
 
 
-_SEPARATORS = re.compile(r"[\s,]+")
+_SEPARATORS = re.compile(r"[\t\n\r ,\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
+"""What separates typed cards: commas, spaces (every Unicode space: a no-break space pasted from
+a document too), tabs and line ends. Not the other characters Python counts as white space: the
+file, group, record and unit separators, vertical tab, form feed, NEL and U+2028/U+2029 stay in
+the token, which is then refused as a card."""
 
 
 def split_tokens(text: str | Iterable[str]) -> list[str]:

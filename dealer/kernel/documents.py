@@ -19,7 +19,14 @@ they used by the source's own hash (`profile_sha256`, `paytables_sha256`), never
 The checks, before any document is built: a document may use at most `MAX_ALIASES` aliases
 (`*name`), and its aliases may expand it to at most `MAX_NODES` values (a "billion laughs"
 document is refused while it is being read, in milliseconds); a mapping may not give the same
-key twice.
+key twice, and every key is text.
+
+Every scalar is read as text: YAML 1.1's numbers (`012` is octal 10, `1:05` is
+65, `0x19`, `1_000`, `2.5e+1`), dates and `yes`/`on` booleans are never guessed. Each field is
+converted by its own rule where its document is checked (money and whole numbers by
+`dealer.inputs`, which bounds them; ids exactly as written). Three spellings are not text:
+`null`, `~` and nothing (None), and `true`/`false` (a yes or no). A document that asks for a
+type by tag (`!!int 5`, `!!float`, `!!timestamp`, `!!binary`, `!tag`) is refused.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -41,11 +49,8 @@ may repeat a few rows or settings by alias."""
 MAX_NODES = 1_000_000
 """The most values (scalars, lists and mappings, counting each alias as what it expands to) one
 document may hold. A 1 MiB document without aliases holds fewer; only aliases can reach it."""
-MAX_NUMBER_DIGITS = 100
-"""The most characters of a whole number in a document (Python reads no more than 4,300
-digits; no setting needs more than a dozen)."""
 
-CACHE_FORMAT = "checked-3"
+CACHE_FORMAT = "checked-4"
 """The cache's folder: entries written by a parser with these checks, each carrying its digests
 (a cache written before them is not read)."""
 
@@ -66,6 +71,9 @@ class DocumentSyntaxError(ConfigError):
         self.problem = problem
 
 
+_MISSING = object()
+
+
 def _error(problem: str, mark: Any) -> DocumentSyntaxError:
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
     where = f"line {line}, column {column}: " if line is not None else ""
@@ -78,6 +86,12 @@ def _cache_dir() -> Path:
         return Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "dealer"
+
+
+def cache_folder(name: str) -> Path:
+    """The folder `name` of the program's cache (where parsed documents are kept): another
+    figure kept by the content it was computed from, such as a simulation's tally."""
+    return _cache_dir() / name
 
 
 def _check_events(yaml: Any, text: str, loader: Any) -> None:
@@ -124,10 +138,15 @@ def _check_events(yaml: Any, text: str, loader: Any) -> None:
 
 
 def _loader(yaml: Any) -> Any:
-    """The safe loader (libyaml when present) refusing a key given twice in one mapping."""
+    """The safe loader (libyaml when present) reading every scalar as text (module docstring) and
+    refusing a key given twice in one mapping, or a key that is not text."""
     base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    safe = yaml.constructor.SafeConstructor
 
     class CheckedLoader(base):
+        yaml_implicit_resolvers: dict[Any, list[tuple[str, Any]]] = {}
+        yaml_constructors: dict[Any, Any] = {}
+
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
             if isinstance(node, yaml.MappingNode):
                 seen: dict[Any, int] = {}
@@ -135,10 +154,13 @@ def _loader(yaml: Any) -> Any:
                     if key_node.tag == "tag:yaml.org,2002:merge":
                         continue  # `<<: *defaults`: later keys override merged ones
                     key = self.construct_object(key_node, deep=True)
-                    try:
-                        first = seen.get(key)
-                    except TypeError:
-                        continue  # an unhashable key: the constructor refuses it
+                    if not isinstance(key, str):
+                        raise _error(
+                            f"the key {key_node.value!r} is not a name: write a name, or quote "
+                            "it to use it as one",
+                            key_node.start_mark,
+                        )
+                    first = seen.get(key)
                     if first is None:
                         seen[key] = key_node.start_mark.line + 1
                     else:
@@ -149,17 +171,41 @@ def _loader(yaml: Any) -> Any:
                         )
             return super().construct_mapping(node, deep=deep)
 
-        def construct_yaml_int(self, node: Any) -> Any:
-            if len(str(node.value)) > MAX_NUMBER_DIGITS:
-                raise _error(
-                    f"a number of {len(str(node.value)):,} characters: a number may have at "
-                    f"most {MAX_NUMBER_DIGITS}",
-                    node.start_mark,
-                )
-            return super().construct_yaml_int(node)
+        def construct_named(self, node: Any) -> Any:
+            """`null`/`~`/nothing as None, `true`/`false` as a yes or no; any other value under
+            an explicit `!!null` or `!!bool` tag is refused."""
+            value = self.construct_scalar(node)
+            named = _NAMED.get((node.tag, value), _MISSING)
+            if named is _MISSING:
+                wanted = "true or false" if node.tag.endswith("bool") else "null, ~ or nothing"
+                raise _error(f"{value!r} tagged {node.tag}: write {wanted}", node.start_mark)
+            return named
 
-    CheckedLoader.add_constructor("tag:yaml.org,2002:int", CheckedLoader.construct_yaml_int)
+    for tag, pattern, first in (
+        ("tag:yaml.org,2002:null", "~|null|", ["~", "n", ""]),
+        ("tag:yaml.org,2002:bool", "true|false", ["t", "f"]),
+        ("tag:yaml.org,2002:merge", "<<", ["<"]),
+    ):
+        CheckedLoader.add_implicit_resolver(tag, re.compile(f"^(?:{pattern})$"), first)
+    constructors: tuple[tuple[str | None, Any], ...] = (
+        ("tag:yaml.org,2002:null", CheckedLoader.construct_named),
+        ("tag:yaml.org,2002:bool", CheckedLoader.construct_named),
+        ("tag:yaml.org,2002:str", safe.construct_yaml_str),
+        ("tag:yaml.org,2002:seq", safe.construct_yaml_seq),
+        ("tag:yaml.org,2002:map", safe.construct_yaml_map),
+        (None, safe.construct_undefined),  # `!!int`, `!!float`, `!!timestamp`, `!foo`: refused
+    )
+    for named_tag, constructor in constructors:
+        CheckedLoader.add_constructor(named_tag, constructor)
     return CheckedLoader
+
+
+_NAMED: dict[tuple[str, str], Any] = {
+    **{("tag:yaml.org,2002:null", v): None for v in ("~", "null", "")},
+    ("tag:yaml.org,2002:bool", "true"): True,
+    ("tag:yaml.org,2002:bool", "false"): False,
+}
+"""The scalars that are not text: nothing, yes and no, each in these spellings only."""
 
 
 def _parse(text: str) -> Any:
@@ -174,9 +220,6 @@ def _parse(text: str) -> Any:
         problem = getattr(exc, "problem", None) or "cannot be parsed"
         context = getattr(exc, "context", None)
         raise _error(f"{context}: {problem}" if context else problem, mark) from None
-
-
-_MISSING = object()
 
 
 @functools.cache
@@ -224,7 +267,7 @@ def load_yaml(text: str, cache: bool = True) -> Any:
             partial = entry.with_suffix(f".{os.getpid()}.tmp")
             partial.write_text(f"{header}\n{stored}", encoding="utf-8")
             os.replace(partial, entry)
-    except (OSError, TypeError, ValueError):
+    except (OSError, ValueError):
         pass
     return value
 

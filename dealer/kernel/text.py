@@ -19,10 +19,12 @@ _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 def is_control(char: str) -> bool:
     """A character that would act on a terminal instead of showing: C0/C1 controls (ESC, BEL,
-    newline, DEL…) and the invisible format characters (bidirectional overrides, zero-width);
-    and a lone surrogate, which is how Python keeps a byte of a command line that was not UTF-8:
-    it cannot be written to a terminal, hashed or stored (on either backend) as itself."""
-    return unicodedata.category(char) in ("Cc", "Cf", "Cs")
+    newline, DEL…), the invisible format characters (bidirectional overrides, zero-width) and
+    Unicode's line and paragraph separators (U+2028, U+2029: a new line to an editor, a browser
+    or a JSON reader); and a lone surrogate, which is how Python keeps a byte of a command line
+    that was not UTF-8: it cannot be written to a terminal, hashed or stored (on either
+    backend) as itself."""
+    return unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp")
 
 
 def has_control(text: str) -> bool:

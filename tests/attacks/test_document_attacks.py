@@ -56,26 +56,48 @@ def db(dealer_db: Path | str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     return dealer_db
 
 
-@pytest.fixture
-def copy(tmp_path: Path) -> Path:
-    """`trump-plaza.yaml` copied with the same name, version and clause text, and one action of
-    clause 2 changed (the second and third singles low, not the two highest)."""
+def _edited_way(tmp_path: Path, name: str) -> Path:
+    """`trump-plaza.yaml` copied under the way's name `name`, with one action of clause 2 changed
+    (the second and third singles low, not the two highest)."""
     text = SHIPPED_WAY.read_text(encoding="utf-8")
-    assert text.count(CLAUSE_2) == 1
+    assert text.count(CLAUSE_2) == 1 and text.count("name: trump-plaza\n") == 1
     edited = text.replace(CLAUSE_2, CLAUSE_2.replace("highest-singles", "second-and-third-singles"))
     path = tmp_path / "trump-plaza.yaml"
-    path.write_text(edited, encoding="utf-8")
+    path.write_text(edited.replace("name: trump-plaza\n", f"name: {name}\n"), encoding="utf-8")
     return path
 
 
-def test_a_same_named_house_way_copy_is_refused_until_approved_then_named_and_listed(
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """A way of the property's own: trump-plaza with one action of clause 2 changed, named
+    `room-2`."""
+    return _edited_way(tmp_path, "room-2")
+
+
+def test_a_copy_under_a_shipped_way_s_name_is_refused(db: Path | str, tmp_path: Path) -> None:
+    """Issue 24, finding 7: a copy of trump-plaza.yaml with the same name, version and clause
+    text and one action changed would rule as if it were the shipped way: it is refused, at a
+    ruling and at its approval, in one line; nothing is written."""
+    same = _edited_way(tmp_path, "trump-plaza")
+    expected = (
+        f"Error: House Way {same}: it is named trump-plaza, a shipped way's name, with other "
+        "content than the shipped trump-plaza: give the property's way a name of its own"
+    )
+    assert refused(run(*SETTLE, "--house-way", str(same), *AT, *SUP)) == expected
+    assert refused(run("audit", "approve-house-way", str(same), "--reason", "x", *SUP)) == expected
+    assert [r.kind for r in records(db)] == ["user"]
+    exact = tmp_path / "exact.yaml"  # the shipped text, another file: the same way
+    exact.write_text(SHIPPED_WAY.read_text(encoding="utf-8"), encoding="utf-8")
+    ok("audit", "approve-house-way", str(exact), "--reason", "the shipped way, filed", *SUP)
+
+
+def test_a_house_way_copy_is_refused_until_approved_then_named_and_listed(
     db: Path | str, copy: Path
 ) -> None:
-    """Attack 6: a copy of trump-plaza.yaml with the same name, version and clause text and one
-    action of clause 2 changed, given as `--house-way FILE`, is refused without a supervisor
-    and, with one, until its file is approved; once approved, its ruling carries the copy's
-    own SHA-256 (not the shipped one's, though name, version and clause read the same) and the
-    shift summary lists it."""
+    """Attack 6: a copy of trump-plaza.yaml under a name of its own with one action of clause 2
+    changed, given as `--house-way FILE`, is refused without a supervisor and, with one, until
+    its file is approved; once approved, its ruling carries the copy's own SHA-256 and name,
+    and the shift summary lists it."""
     digest = sha256_hex(copy.read_text(encoding="utf-8"))
     assert digest not in shipped_documents()
     alone = refused(run(*SETTLE, "--house-way", str(copy), *AT))
@@ -96,7 +118,7 @@ def test_a_same_named_house_way_copy_is_refused_until_approved_then_named_and_li
         ok("paigow", "set", PAIR, "--house-way", str(copy), *AT, *SUP, "--json").stdout
     )
     assert made["low"] == ["7h", "5s"] and shipped["low"] == ["9c", "7h"]
-    assert (made["house_way"], made["rule"]) == (shipped["house_way"], shipped["rule"])
+    assert made["rule"] == shipped["rule"].replace("trump-plaza", "room-2", 1)
     assert made["settings"]["house_way_sha256"] == digest
     assert shipped["settings"]["house_way_sha256"] == sha256_hex(
         SHIPPED_WAY.read_text(encoding="utf-8")

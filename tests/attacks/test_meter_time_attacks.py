@@ -15,6 +15,7 @@ import pytest
 from cli import run
 from log_reads import head, records, use
 from pg_server import PgServer
+from sqlite_file import whole_rows
 from typer.testing import Result
 
 import dealer.audit.chain
@@ -336,7 +337,7 @@ def rewrite_without_the_checkpoint(path: Path) -> None:
         [json.dumps(result, sort_keys=True, separators=(",", ":")), ruling["id"]],
     )
     conn.execute("DELETE FROM records WHERE kind = 'checkpoint'")
-    rows = [dict(r) for r in conn.execute("SELECT * FROM records ORDER BY id")]
+    rows = whole_rows(conn)
     previous = "0" * 64
     for row in rows:
         row["prev_hash"] = previous

@@ -11,12 +11,13 @@ from typing import Any
 import cli
 import psycopg
 import pytest
+from log_reads import secret
 from pg_server import PgServer
 
-from dealer.audit import open_log, staff
+from dealer.audit import keys, open_log, staff
 from dealer.audit.chain import record_hash, seal
 from dealer.audit.postgres import PostgresStorage
-from dealer.audit.postgres_schema import LOCK_KEY
+from dealer.audit.postgres_schema import LOCK_KEY, SERVER_LOCKOUT_AFTER
 from dealer.audit.records import Entry
 from dealer.audit.verify import verify
 from dealer.kernel.errors import AuditError
@@ -255,3 +256,148 @@ def test_the_server_appends_nothing_after_a_head_from_the_future(
     ):
         tx.append(Entry(kind="ruling", user_id="d-104", role="dealer", table_id="PG-1"))
     assert records(floor) == 6
+
+
+@pytest.mark.parametrize(("login", "role"), [("d-104", "dealer_app"), ("a-3", "dealer_auditor")])
+def test_no_terminal_or_auditor_login_reads_a_pin_hash_or_a_sealed_key(
+    pg_server: PgServer, floor: str, login: str, role: str
+) -> None:
+    """Attack 2: a terminal's login and the auditor read the users table to guess PINs offline.
+    The table and the server's count of PIN checks are closed to them; what they read of the
+    users (`dealer.user_rows()`) holds each secret's fingerprint, its derivation's salt and the
+    public key, never the sealed key or its verifier."""
+    with psycopg.connect(pg_server.login(floor, login, role), autocommit=True) as conn:
+        for table in ("users", "secret_attempts"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(f"SELECT * FROM dealer.{table}")
+        shown = [row[0] for row in conn.execute("SELECT pin_hash FROM dealer.user_rows()")]
+    stored = secret(floor, "sup-8") or ""
+    assert stored.startswith("ed25519-scrypt$") and len(stored.split("$")) == 9
+    sealed, verifier = stored.split("$")[6], stored.split("$")[8]
+    assert shown.count(None) == 2  # the dealers have no PIN
+    held = [text for text in shown if text is not None]
+    assert len(held) == 2 and all(text.startswith("withheld$") for text in held)
+    assert not any(sealed in text or verifier in text for text in held)
+    assert all(len(text.split("$")) == 8 for text in held)
+
+
+def guess(conn: psycopg.Connection[Any], user_id: str, proof: str) -> str | None:
+    """One PIN guess through the server's functions: the attempt, then its answer."""
+    attempt = conn.execute("SELECT dealer.submit_attempt(%s, %s)", [user_id, proof]).fetchone()
+    assert attempt is not None
+    opened = conn.execute("SELECT dealer.open_secret(%s)", [attempt[0]]).fetchone()
+    return None if opened is None else opened[0]
+
+
+def proof_of(floor: str, user_id: str, pin: str) -> str:
+    with open_log(floor) as log:
+        row = log.user(user_id)
+    assert row is not None
+    withheld = keys.parse_withheld(row.pin_hash)
+    assert withheld is not None
+    return keys.proof(pin, withheld)
+
+
+def test_guessing_a_pin_through_the_server_is_counted_and_stopped(
+    pg_server: PgServer, floor: str
+) -> None:
+    """Attack 2: a dealer's login guesses sup-8's PIN by calling the server's check directly,
+    around the tool (which would record each denial). Each wrong guess is counted by the
+    server; after `SERVER_LOCKOUT_AFTER` in a row it checks no more, the right PIN included;
+    a right guess before that releases the sealed key (the PIN is the secret), only to the
+    login that made the check."""
+    right = proof_of(floor, "sup-8", PIN)
+    with psycopg.connect(pg_server.login(floor, "d-104"), autocommit=True) as conn:
+        assert guess(conn, "sup-8", right) == secret(floor, "sup-8")
+        for number in range(SERVER_LOCKOUT_AFTER):
+            assert guess(conn, "sup-8", f"{number:064x}") is None
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="locked by the server"):
+            guess(conn, "sup-8", right)
+    with psycopg.connect(pg_server.login(floor, "d-105"), autocommit=True) as conn:
+        attempt = conn.execute("SELECT dealer.submit_attempt('S1', %s)", [right]).fetchone()
+        assert attempt is not None
+    with psycopg.connect(pg_server.login(floor, "d-104"), autocommit=True) as conn:
+        stolen = conn.execute("SELECT dealer.open_secret(%s)", [attempt[0]]).fetchone()
+        assert stolen == (None,)  # d-105's check opens nothing for d-104
+
+
+def test_a_rolled_back_check_neither_answers_nor_escapes_the_count(
+    pg_server: PgServer, floor: str
+) -> None:
+    """Attack 2: the caller rolls back a wrong guess so that the server forgets it. A check
+    answers only once it is committed (never inside the transaction that made it), so a
+    rolled-back check answers nothing — and every committed one counts."""
+    right = proof_of(floor, "sup-8", PIN)
+    with psycopg.connect(pg_server.login(floor, "d-104")) as conn:
+        attempt = conn.execute("SELECT dealer.submit_attempt('sup-8', %s)", [right]).fetchone()
+        assert attempt is not None
+        opened = conn.execute("SELECT dealer.open_secret(%s)", [attempt[0]]).fetchone()
+        assert opened == (None,)  # not before the check is committed
+        conn.rollback()
+    with psycopg.connect(pg_server.login(floor, "d-104"), autocommit=True) as conn:
+        assert conn.execute("SELECT dealer.open_secret(%s)", [attempt[0]]).fetchone() == (None,)
+        for number in range(SERVER_LOCKOUT_AFTER):
+            conn.execute("BEGIN")
+            conn.execute("SELECT dealer.submit_attempt('sup-8', %s)", [f"{number:064x}"])
+            conn.execute("COMMIT")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="locked by the server"):
+            guess(conn, "sup-8", right)
+
+
+def test_a_terminal_keeps_a_users_pin_only_as_it_is(pg_server: PgServer, floor: str) -> None:
+    """Attack 2: a change that keeps a user's PIN names it withheld; the server stores the
+    secret it holds — and refuses a withheld form that is not the user's own (a dealer naming
+    a supervisor's secret to take it over)."""
+    with open_log(floor) as log:
+        sup = log.user("sup-8")
+    assert sup is not None and sup.pin_hash is not None
+    with psycopg.connect(pg_server.login(floor, "S1", "dealer_app"), autocommit=True) as conn:
+        made = append_sql(
+            conn,
+            "S1",
+            kind="user",
+            role="supervisor",
+            action="change",
+            result={"user": "d-104", "role": "dealer", "active": True},
+        )
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="the one d-104 has now"):
+            conn.execute(
+                "SELECT dealer.add_user(%s, 'd-104', 'dealer', true, %s)", [made, sup.pin_hash]
+            )
+
+
+def test_a_pin_set_by_an_earlier_release_opens_only_for_the_owner(
+    pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack 2, the upgrade: a key sealed before the server kept verifiers (release 0.2.0)
+    cannot be checked by the server, so it is released to no terminal — its supervisor is told
+    that the database's owner sets a new PIN — while the owner, who holds the table anyway,
+    still opens it and can set the new PIN, which every terminal then checks."""
+    made = keys.make_key
+
+    def earlier(secret: str, user_id: str = "") -> tuple[str, Any]:
+        stored, private = made(secret, user_id)
+        return stored.rsplit("$", 1)[0], private  # no verifier, as 0.2.0 sealed keys
+
+    url = pg_server.fresh_url()
+    with monkeypatch.context() as patch:
+        patch.setattr(keys, "make_key", earlier)
+        with open_log(url) as log:
+            staff.add_user(log, "S1", "supervisor", pin=PIN)
+    assert len((secret(url, "S1") or "").split("$")) == 8
+    terminal = pg_server.login(url, "S1")
+    refused = cli.run("audit", "checkpoint", "--user", "S1", "--pin", PIN, "--db", terminal)
+    assert (refused.exit_code, refused.output) == (
+        1,
+        "Error: the PIN of S1 was set by an earlier release, which the server cannot check: "
+        "the database's owner sets a new one\n",
+    )
+    new = "harbour-light-7"
+    changed = cli.run(
+        "audit", "user", "set", "S1", "--set-pin", "--supervisor", "S1", "--pin", PIN,
+        "--db", url, env={"DEALER_NEW_PIN": new},
+    )  # fmt: skip
+    assert changed.exit_code == 0, changed.output
+    done = cli.run("audit", "checkpoint", "--user", "S1", "--pin", new, "--db", terminal)
+    assert done.exit_code == 0, done.output
+    pg_server.drop(url)

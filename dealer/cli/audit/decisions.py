@@ -143,13 +143,15 @@ APPROVABLE = (
     ),
     _Approvable(
         Kind.HOUSE_WAY_CHANGE, "approve-house-way", "House Way", "house_way",
-        "Approve a House Way file for use (--house-way FILE, rules.house_way): checked, then "
+        "Approve a House Way file for use (dealer paigow settle --house-way FILE, a profile's "
+        "rules.house_way): checked, then "
         "recorded with its SHA-256, which every ruling setting a hand by it carries as "
         "settings.house_way_sha256.",
     ),
     _Approvable(
         Kind.COMBINATIONS_CHANGE, "approve-combinations", "Combination table", "combinations",
-        "Approve an Empire combination table file for use (--combinations FILE): checked, then "
+        "Approve an Empire combination table file for use (dealer empire rank --combinations "
+        "FILE): checked, then "
         "recorded with its SHA-256, which every ruling under it carries as "
         "settings.combinations_sha256.",
     ),

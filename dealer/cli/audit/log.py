@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-import json
 import sys
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated
 
@@ -36,11 +36,25 @@ from dealer.cli.common import (
     option,
     pin_or_ask,
 )
-from dealer.cli.render import table
+from dealer.cli.render import (
+    PAYTABLE_HEADERS,
+    fields,
+    pretty,
+    round_dealer,
+    round_seats,
+    round_total,
+    setting_fields,
+    settle_hands,
+    settle_wagers,
+    short_hash,
+    table,
+)
 from dealer.desk import records
 from dealer.desk.context import Desk
 from dealer.desk.records import ANY_GAME_SEATS, Record, RecordFilter, RecordKind, Shown, Status
 from dealer.kernel.errors import DealerError, VerificationError
+from dealer.kernel.money import fmt_money
+from dealer.kernel.ruling import RulingAction
 from dealer.kernel.text import printable
 
 app = typer.Typer(
@@ -101,8 +115,26 @@ def _what(record: Record) -> str:
     return " ".join(part for part in (record.kind, record.game, record.action) if part)
 
 
-def _summary(record: Record, width: int = 72) -> str:
-    line = record.explanation[0] if record.explanation else record.input_text
+LIST_WIDTH = 120
+"""`audit list` and `search` fit this many columns: the summary is shortened to what is left."""
+
+
+def _summary(record: Record) -> str:
+    """What a record says at a glance: a settled seat's outcome and net, a round's seats and
+    players' total, else its first reason."""
+    result = record.result
+    if record.kind == RecordKind.RULING and record.game == "paigow" and "total_net" in result:
+        total = fmt_money(Decimal(str(result["total_net"])), signed=True)
+        if record.action == RulingAction.ROUND and isinstance(result.get("seats"), list):
+            count = len(result["seats"])
+            return f"{count} seat{'s' if count != 1 else ''}, players {total}"
+        base = result.get("base")
+        if isinstance(base, dict) and "outcome" in base:
+            return f"{base['outcome']}, net {total}"
+    return record.explanation[0] if record.explanation else record.input_text
+
+
+def _fit(line: str, width: int) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
@@ -114,7 +146,8 @@ def _seats(seats: list[int]) -> str:
 
 
 def _notes(linked: list[Record]) -> str:
-    return ", ".join(f"{r.kind} #{r.id}" for r in linked if r.kind != RecordKind.METER)
+    notes = ", ".join(f"{r.kind} #{r.id}" for r in linked if r.kind != RecordKind.METER)
+    return f" (see {notes})" if notes else ""
 
 
 def _report(found: list[Shown], as_json: bool) -> None:
@@ -124,6 +157,7 @@ def _report(found: list[Shown], as_json: bool) -> None:
     if not found:
         typer.echo("No records.")
         return
+    headers = ["#", "time (UTC)", "table", "seat", "user", "what", "summary"]
     rows = [
         [
             str(shown.record.id),
@@ -132,12 +166,16 @@ def _report(found: list[Shown], as_json: bool) -> None:
             _seats(shown.seats),
             f"{shown.record.user_id} ({shown.record.role})",
             _what(shown.record),
-            _summary(shown.record),
-            _notes(shown.linked),
         ]
         for shown in found
     ]
-    typer.echo(table(rows, ["#", "time (UTC)", "table", "seat", "user", "what", "summary", "see"]))
+    used = sum(  # tabulate draws a column at least its header and 2 wide
+        max(len(h) + 2, *(len(printable(r[i])) for r in rows)) for i, h in enumerate(headers[:-1])
+    )
+    left = max(LIST_WIDTH - used - 2 * (len(headers) - 1), 24)
+    for row, shown in zip(rows, found, strict=True):
+        row.append(_fit(_summary(shown.record) + _notes(shown.linked), left))
+    typer.echo(table(rows, headers))
 
 
 @app.command("list")
@@ -176,35 +214,56 @@ def search(
 
 
 def _status_lines(status: Status | None) -> list[str]:
-    """The status, then the supervisor's decision and the result in effect (none if voided)."""
+    """The status, then the supervisor's decision and the result it puts in effect."""
     if status is None:
         return []
     lines = [f"  status     {status.text()}"]
     if status.decision is not None:
         lines.append(f"  decision   {status.decision}")
-    if status.result:
-        lines.append(f"  in effect  {json.dumps(status.result, ensure_ascii=False)}")
+        if status.result:
+            named = fields(status.result)
+            lines.append("  in effect  " + "; ".join(f"{name} {text}" for name, text in named))
     return lines
 
 
-@app.command()
-def show(
-    record_id: Annotated[int, typer.Argument(help="The record (ruling) id.")],
-    as_json: JsonFlag = False,
-    db: DbOption = None,
-) -> None:
-    """One record in full, status first (in effect, overridden, voided, disputed), with the
-    records that refer to it (overrides, voids, disputes)."""
-    record, linked, status = records.show(db, inputs.record_id(record_id))
-    if as_json:
-        echo_json(
-            record.to_dict()
-            | {
-                "status": None if status is None else status.to_dict(),
-                "linked": [r.to_dict() for r in linked],
-            }
-        )
-        return
+def _named_lines(named: list[tuple[str, str]]) -> list[str]:
+    width = max((len(name) for name, _ in named), default=0)
+    return [f"  {name:<{width}}  {text}" for name, text in named]
+
+
+def _indented(text: str) -> list[str]:
+    return [f"  {line}" for line in text.splitlines()]
+
+
+def _result_lines(record: Record) -> list[str]:
+    """What was ruled: a settled seat's hands and wagers, a round's table of seats, else the
+    result's named lines."""
+    result = record.result
+    if record.game == "paigow" and record.action == RulingAction.SETTLE and "base" in result:
+        return [
+            "Hands:",
+            *_indented(table(settle_hands(result), ["", "high", "low"])),
+            "Wagers:",
+            *_indented(table(settle_wagers(result, paytables=True), PAYTABLE_HEADERS)),
+        ]
+    if record.game == "paigow" and record.action == RulingAction.ROUND and "seats" in result:
+        headers, rows = round_seats(result)
+        return [
+            "Round:",
+            f"  {round_dealer(result)}",
+            *_indented(table(rows, headers)),
+            f"  {round_total(result)}",
+        ]
+    named = fields(result)
+    return ["Result:", *_named_lines(named)] if named else []
+
+
+def page(shown: Shown) -> list[str]:
+    """One record as a page for people (`audit show`): what and where it stands, who made it
+    where and when, what was ruled (hands as set, wagers, pays and nets), the settings as named
+    lines, the record's hashes shortened, the reasons, the records referring to it. No JSON:
+    `--json` keeps every field whole."""
+    record, linked, status = shown
     seat = "" if record.seat is None else f"   seat {record.seat}"
     lines = [f"Record {record.id}: {_what(record)}", *_status_lines(status)]
     if record.rule_changes:  # near the top: a ruling made under rules the profile does not have
@@ -212,25 +271,29 @@ def show(
         by = f" (approved by {approved})" if isinstance(approved, str) else ""
         lines.append(f"  rule changes: {', '.join(record.rule_changes)}{by}")
     lines += [
-        f"  recorded   {record.recorded_at}",
+        f"  recorded   {utc_time(record.recorded_at)}",
         f"  table      {record.table_id or '-'}{seat}",
         f"  user       {record.user_id} ({record.role})",
     ]
-    if record.input_text:
+    if "\n" in record.input_text.strip():
+        count = len(record.input_text.strip().splitlines())
+        lines.append(f"  input      {count} lines as filed or typed (whole in --json)")
+    elif record.input_text:
         lines.append(f"  input      {record.input_text}")
-    if record.cards:
-        lines.append(f"  cards      {' '.join(record.cards)}")
-    lines.append(f"  result     {json.dumps(record.result, ensure_ascii=False)}")
-    if record.settings:
-        lines.append(f"  settings   {json.dumps(record.settings, ensure_ascii=False)}")
+    if record.cards and record.action not in (RulingAction.SETTLE, RulingAction.ROUND):
+        lines.append(f"  cards      {pretty(record.cards)}")
     if record.reason:
         lines.append(f"  reason     {record.reason}")
     if record.links_to is not None:
         lines.append(f"  refers to  record {record.links_to}")
+    lines += _result_lines(record)
+    if record.settings:
+        lines += ["Settings:", *_named_lines(setting_fields(record.settings))]
     lines += [
+        "Record:",
         f"  software   {record.software_version}",
-        f"  hash       {record.hash}",
-        f"  prev hash  {record.prev_hash}",
+        f"  hash       {short_hash(record.hash)}",
+        f"  prev hash  {short_hash(record.prev_hash)}",
     ]
     if record.explanation:
         lines.append("Why:")
@@ -242,7 +305,30 @@ def show(
             + (f": {r.reason}" if r.reason else "")
             for r in linked
         ]
-    typer.echo("\n".join(printable(line) for line in lines))
+    return lines
+
+
+@app.command()
+def show(
+    record_id: Annotated[int, typer.Argument(help="The record (ruling) id.")],
+    as_json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """One record as a page: status first (in effect, overridden, voided, disputed), the hands
+    as set, the wagers and nets, the settings, and the records that refer to it (overrides,
+    voids, disputes); `--json` keeps every field."""
+    shown = records.show(db, inputs.record_id(record_id))
+    record, linked, status = shown
+    if as_json:
+        echo_json(
+            record.to_dict()
+            | {
+                "status": None if status is None else status.to_dict(),
+                "linked": [r.to_dict() for r in linked],
+            }
+        )
+        return
+    typer.echo("\n".join(printable(line) for line in page(shown)))
 
 
 @app.command()

@@ -112,7 +112,8 @@ def review(who: Supervisor, reviewer: str, reviewer_pin: str | None, reason: str
     said = inputs.text(reason, "--reason")
     second = inputs.user_id(reviewer, "--reviewer")
     asked = f"PIN for second reviewer {second}"
-    secret = reviewer_pin if reviewer_pin is not None else ask_hidden(asked)
+    give = "--reviewer-pin (or DEALER_REVIEWER_PIN)"
+    secret = reviewer_pin if reviewer_pin is not None else ask_hidden(asked, give)
     return Review(
         supervisor_id=who.user_id,
         pin=who.pin,
@@ -125,7 +126,7 @@ def review(who: Supervisor, reviewer: str, reviewer_pin: str | None, reason: str
 def new_pin_or_ask(new_pin: str | None, user_id: str) -> str:
     if new_pin is not None:
         return new_pin
-    return str(typer.prompt(f"New PIN for {user_id}", hide_input=True, confirmation_prompt=True))
+    return ask_hidden(f"New PIN for {user_id}", "--new-pin (or DEALER_NEW_PIN)", confirm=True)
 
 
 class Supervisor(NamedTuple):

@@ -21,6 +21,7 @@ from dealer.cli.common import (
     DbOption,
     JsonFlag,
     PinOption,
+    ask_hidden,
     composed,
 )
 from dealer.cli.render import table
@@ -78,15 +79,14 @@ def _recovery_said(recovery: str) -> str:
 def user_recover(
     user_id: Annotated[str, typer.Argument(help="The supervisor to register or restore.")],
     recovery_key: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--recovery-key",
             envvar="DEALER_RECOVERY_KEY",
-            prompt="Operator's recovery key",
-            hide_input=True,
-            help="The operator's recovery key (64 hex digits, printed when it was made).",
+            help="The operator's recovery key (64 hex digits, printed when it was made; else "
+            "asked, hidden).",
         ),
-    ],
+    ] = None,
     new_pin: NewPinOption = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
@@ -98,6 +98,9 @@ def user_recover(
     registered one is restored). The key typed is spent: a new recovery key is shown once.
     On PostgreSQL run it logged in as that supervisor or as the database owner."""
     new_id = inputs.user_id(user_id)
+    if recovery_key is None:
+        give = "--recovery-key (or DEALER_RECOVERY_KEY)"
+        recovery_key = ask_hidden("Operator's recovery key", give)
     own = new_pin_or_ask(new_pin, new_id)
     made, changed, _, recovery = supervision.recover(db, new_id, pin=own, recovery_key=recovery_key)
     said = f"Supervisor {user_id} registered with the recovery key (record {made}).\n"

@@ -34,6 +34,7 @@ NAV = (
     ("/-/dealer/disputes", "Open disputes"),
     ("/-/dealer/meters", "Meter book"),
     ("/-/dealer/shift", "Shift summary"),
+    ("/-/dealer/training", "Trainees and certificates"),
 )
 
 MONEY_KEYS = frozenset(
@@ -125,7 +126,7 @@ def status_view(status: Status | None) -> StatusView | None:
     return StatusView(
         status.state.replace(" ", "-"),
         linked(status.text()),
-        status.state == "voided",
+        status.nothing_in_effect,
         status.decision,
     )
 

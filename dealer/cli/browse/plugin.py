@@ -23,7 +23,7 @@ from datasette.views.base import DatasetteError
 
 from dealer import inputs
 from dealer.cli.browse import pages
-from dealer.desk import browse, packet, records, shift, supervision
+from dealer.desk import browse, packet, records, shift, supervision, training
 from dealer.desk.records import RecordFilter, RecordKind
 from dealer.kernel.errors import DealerError
 
@@ -175,6 +175,7 @@ class DealerPlugin:
             (r"^/-/dealer/packet/(?P<dispute_id>[^/]+)$", self.packet),
             (r"^/-/dealer/meters$", self.meters),
             (r"^/-/dealer/shift$", self.shift),
+            (r"^/-/dealer/training$", self.training),
         ]
 
     async def _page(
@@ -295,3 +296,18 @@ class DealerPlugin:
             return await self._error(datasette, request, exc, 400)
         values["text"] = pages.shift_text(summary)
         return await self._page(datasette, request, "shift", values)
+
+    async def training(self, datasette: Any, request: Any) -> Response:
+        trainee = _given(request, "trainee")
+        try:
+            found = training.report(
+                self.db, inputs.user_id(trainee, "trainee") if trainee else None
+            )
+        except DealerError as exc:
+            return await self._error(datasette, request, exc, 400)
+        values = {
+            "title": "Trainees and certificates",
+            "fields": pages.fields(("trainee", "trainee", trainee)),
+            "trainees": found,
+        }
+        return await self._page(datasette, request, "training", values)

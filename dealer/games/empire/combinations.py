@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from dealer.games.empire.deck import CIVIC, MILITARY, TYPES
-from dealer.inputs import document
+from dealer.inputs import TEXT_LIMIT, document, text, whole_number
 from dealer.kernel.digest import sha256_hex
-from dealer.kernel.errors import ConfigError
+from dealer.kernel.errors import ConfigError, DealerError
+from dealer.kernel.text import quoted
 
 KINDS = ("same-type", "same-colour", "set")
 NO_COMBINATION = "no-combination"
@@ -139,16 +140,13 @@ class _Reader:
         if kind == "set":
             if "types" not in raw:
                 raise self.error(f"{where}.types", "a 'set' must list its types")
-            if "count" in raw and raw["count"] != len(types):
+            if "count" in raw and self.count(raw["count"], where) != len(types):
                 raise self.error(
                     f"{where}.count", f"a 'set' of {len(types)} types has count {len(types)}"
                 )
             count = len(types)
         else:
-            given = raw.get("count")
-            if isinstance(given, bool) or not isinstance(given, int):
-                raise self.error(f"{where}.count", f"must be a whole number, not {given!r}")
-            count = given
+            count = self.count(raw.get("count"), where)
         least = 2
         most = {"same-type": 5, "same-colour": len(types), "set": MAX_TABLEAU}[kind]
         most = min(most, MAX_TABLEAU)
@@ -159,10 +157,25 @@ class _Reader:
                 "set": f"a tableau holds at most {MAX_TABLEAU} plaques",
             }[kind]
             raise self.error(f"{where}.count", f"{count} is not in {least}-{most} ({why})")
-        description = raw.get("description", _describe(kind, count, types, same_colour))
-        if not isinstance(description, str):
-            raise self.error(f"{where}.description", "must be text")
+        description = self.shown(
+            raw.get("description", _describe(kind, count, types, same_colour)),
+            f"{where}.description",
+        )
         return Combination(name, kind, count, types, same_colour, description)
+
+    def count(self, given: Any, where: str) -> int:
+        """A combination's count, in decimal as written (`dealer.inputs.whole_number`)."""
+        try:
+            return whole_number(given, "count", most=MAX_TABLEAU)
+        except DealerError as exc:
+            raise self.error(f"{where}.count", str(exc)) from None
+
+    def shown(self, value: Any, where: str) -> str:
+        """A text the table shows: one line without control characters (`dealer.inputs.text`)."""
+        try:
+            return text(value, where, limit=TEXT_LIMIT)
+        except DealerError as exc:
+            raise ConfigError(f"combination table {self.origin}: {exc}") from None
 
     def table(self, raw: Any) -> CombinationTable:
         if not isinstance(raw, dict):
@@ -176,15 +189,12 @@ class _Reader:
         name = raw["name"]
         if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise self.error("name", f"{name!r} is not a lower-case kebab-case name")
-        version = raw["version"]
-        if isinstance(version, bool) or not isinstance(version, str | int | float):
-            raise self.error("version", f"{version!r} is not a version")
+        version = self.shown(raw["version"], "version")
         provisional = raw["provisional"]
         if not isinstance(provisional, bool):
-            raise self.error("provisional", f"must be true or false, not {provisional!r}")
-        note = raw.get("note", "")
-        if not isinstance(note, str):
-            raise self.error("note", "must be text")
+            raise self.error("provisional", f"must be true or false, not {quoted(provisional)}")
+        note = raw.get("note")
+        note = "" if note is None else self.shown(note, "note")
         order = self.types(raw["type_order"], "type_order")
         if len(order) != len(TYPES):
             missing = [t for t in TYPES if t not in order]
@@ -200,9 +210,7 @@ class _Reader:
             if combination.name in seen:
                 raise self.error(f"combinations[{i}].name", f"{combination.name!r} is used twice")
             seen.add(combination.name)
-        return CombinationTable(
-            name, str(version), provisional, self.origin, note, order, combinations
-        )
+        return CombinationTable(name, version, provisional, self.origin, note, order, combinations)
 
 
 def parse_table(raw: Mapping[str, Any] | Any, origin: str) -> CombinationTable:

@@ -26,6 +26,7 @@ best high hand, then keeps the joker and the higher suits (♠ ♥ ♦ ♣) high
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import combinations
@@ -39,10 +40,11 @@ from dealer.games.paigow.ranking import (
     is_foul,
     low_key,
 )
-from dealer.inputs import document
+from dealer.inputs import TEXT_LIMIT, document, text, whole_number
 from dealer.kernel.cards import JOKER_SUIT, Card, symbols
 from dealer.kernel.digest import sha256_hex
-from dealer.kernel.errors import ConfigError, HouseWayError
+from dealer.kernel.errors import ConfigError, DealerError, HouseWayError
+from dealer.kernel.text import quoted
 from dealer.kernel.tuples import NamedTuple
 
 PATTERNS = (
@@ -526,6 +528,10 @@ def set_hand(cards: Sequence[Card], way: HouseWay) -> Setting:
 # --- reading House Way documents -------------------------------------------------------------
 
 SHIPPED = ("trump-plaza", "foxwoods")
+_CLAUSE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
+_ID_RULE = "letters, digits and . _ - (up to 32), e.g. 3a"
+NAME_LIMIT = 100
+"""The most characters of a way's name, version or title."""
 
 
 class _Reader:
@@ -541,15 +547,18 @@ class _Reader:
         items = value if isinstance(value, list) else [value]
         out: set[int] = set()
         for item in items:
-            text = str(item).upper()
-            if text in groups:
-                out |= groups[text]
-            elif text in RANK_SYMBOLS:
-                out.add(RANK_SYMBOLS[text])
-            elif text.isdigit() and 2 <= int(text) <= 10:
-                out.add(int(text))
+            word = item.upper() if isinstance(item, str) else ""
+            if word in groups:
+                out |= groups[word]
+            elif word in RANK_SYMBOLS:
+                out.add(RANK_SYMBOLS[word])
             else:
-                raise self.fail(where, f"{item!r} is not a rank (2-10, J, Q, K, A) or rank group")
+                try:  # in decimal, as written (`010` is not a rank)
+                    out.add(whole_number(item, "rank", least=2, most=10))
+                except DealerError:
+                    raise self.fail(
+                        where, f"{quoted(item)} is not a rank (2-10, J, Q, K, A) or rank group"
+                    ) from None
         return frozenset(out)
 
     def condition(self, raw: Any, where: str, groups: Mapping[str, frozenset[int]]) -> Condition:
@@ -638,11 +647,16 @@ class _Reader:
             if field not in raw:
                 raise self.fail("top level", f"missing {field!r}")
         groups: dict[str, frozenset[int]] = {}
-        for gname, granks in (raw.get("rank_groups") or {}).items():
-            groups[str(gname).upper()] = self.ranks(granks, f"rank_groups.{gname}", {})
+        rank_groups = raw.get("rank_groups") or {}
+        if not isinstance(rank_groups, dict):
+            raise self.fail("rank_groups", "must be a mapping of a name to ranks")
+        for gname, granks in rank_groups.items():
+            if not _CLAUSE_ID.fullmatch(gname):
+                raise self.fail("rank_groups", f"{quoted(gname)} is not a name: {_ID_RULE}")
+            groups[gname.upper()] = self.ranks(granks, f"rank_groups.{gname}", {})
         if not isinstance(raw["clauses"], list) or not raw["clauses"]:
             raise self.fail("clauses", "must be a non-empty list")
-        clauses = []
+        clauses: list[Clause] = []
         for i, c in enumerate(raw["clauses"]):
             where = f"clauses[{i}]"
             if not isinstance(c, dict):
@@ -650,30 +664,59 @@ class _Reader:
             for field in ("id", "says", "when"):
                 if field not in c:
                     raise self.fail(where, f"missing {field!r}")
+            if not isinstance(c["id"], str) or not _CLAUSE_ID.fullmatch(c["id"]):
+                raise self.fail(where, f"id {quoted(c['id'])} is not a clause id: {_ID_RULE}")
             where = f"clause {c['id']}"
             body = {k: v for k, v in c.items() if k in ("low", "high", "best_of")}
-            clauses.append(
-                Clause(
-                    str(c["id"]),
-                    str(c["says"]).strip(),
-                    self.condition(c["when"], where, groups),
-                    self.action(body, where),
-                )
+            clause = Clause(
+                c["id"],
+                self.shown(c["says"], f"{where} says", TEXT_LIMIT),
+                self.condition(c["when"], where, groups),
+                self.action(body, where),
             )
+            self.cited_once(clause, clauses, where)
+            clauses.append(clause)
+        name = self.shown(raw["name"], "name", NAME_LIMIT)
         return HouseWay(
-            str(raw["name"]),
-            str(raw["version"]),
-            str(raw.get("title", raw["name"])),
-            str(raw.get("source", "")),
+            name,
+            self.shown(raw["version"], "version", NAME_LIMIT),
+            self.shown(raw.get("title", name), "title", NAME_LIMIT),
+            "" if raw.get("source") is None else self.shown(raw["source"], "source", TEXT_LIMIT),
             tuple(clauses),
         )
 
+    def shown(self, value: Any, where: str, limit: int) -> str:
+        """A text the way shows (on the terminal, in every ruling it decides): one line without
+        control characters, at most `limit` characters (`dealer.inputs.text`)."""
+        try:
+            return text(value, where, limit=limit)
+        except DealerError as exc:
+            raise ConfigError(f"House Way {self.origin}: {exc}") from None
 
-def parse_house_way(text: str, origin: str) -> HouseWay:
+    def cited_once(self, clause: Clause, before: Sequence[Clause], where: str) -> None:
+        """A ruling cites a clause by its id and its words: the clauses of one id are the
+        branches of one published clause, written one after another, each in words of its own;
+        an id that comes back after another's, or one clause's citation twice, is refused."""
+        for earlier in before:
+            if earlier.id != clause.id:
+                continue
+            if earlier.says == clause.says:
+                raise self.fail(
+                    where, "says what an earlier clause of this id says: two clauses one citation"
+                )
+            if before[-1].id != clause.id:
+                raise self.fail(
+                    where,
+                    f"the id {clause.id} is already used by an earlier clause, not the one "
+                    "just before: the branches of one clause are written one after another",
+                )
+
+
+def parse_house_way(source: str, origin: str) -> HouseWay:
     """Parse and validate a House Way document (`origin` names it in errors and is kept as the
-    way's origin), with the SHA-256 of `text`."""
-    way = _Reader(origin).way(document(text, f"House Way {origin}"))
-    return way._replace(origin=origin, sha256=sha256_hex(text))
+    way's origin), with the SHA-256 of `source`."""
+    way = _Reader(origin).way(document(source, f"House Way {origin}"))
+    return way._replace(origin=origin, sha256=sha256_hex(source))
 
 
 @cache
@@ -697,4 +740,16 @@ def load_house_way(name_or_path: str) -> HouseWay:
         )
     from dealer.inputs import text_file  # a property's own file only
 
-    return parse_house_way(text_file(path, "House Way file"), str(path))
+    way = parse_house_way(text_file(path, "House Way file"), str(path))
+    if way.name in SHIPPED and _content(way) != _content(_shipped_way(way.name)):
+        raise ConfigError(
+            f"House Way {path}: it is named {way.name}, a shipped way's name, with other content "
+            f"than the shipped {way.name}: give the property's way a name of its own"
+        )
+    return way
+
+
+def _content(way: HouseWay) -> tuple[object, ...]:
+    """What a way says: its name, version, title, source and clauses (not where it was read
+    from, nor its text's layout and comments)."""
+    return (way.name, way.version, way.title, way.source, way.clauses)

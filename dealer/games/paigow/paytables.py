@@ -33,18 +33,19 @@ import importlib.util
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from dealer.games.paigow.events import EVENT_ORDER, LABELS
 from dealer.games.paigow.pay import BONUSES, Basis, Pay, PayKind, Settled, Wager
-from dealer.inputs import document, text_file
+from dealer.inputs import decimal_number, document, money, text, text_file
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import DocumentSyntaxError
-from dealer.kernel.errors import PayTableError
+from dealer.kernel.errors import DealerError, PayTableError
 from dealer.kernel.money import money_json
+from dealer.kernel.text import quoted
 
 SCHEMA = 1
 
@@ -88,7 +89,7 @@ of `Wager`."""
 _FILE_KEYS = frozenset({"schema", "source", "notes", "tables"})
 _TABLE_KEYS = frozenset({"id", "wager", "name", "basis", "notes", "rows"})
 _ROW_KEYS = frozenset({"event", "label", "kind", "value"})
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,37 +198,56 @@ class _Problems:
         self.lines.append(f"{self.path}: {where + ': ' if where else ''}{problem}")
 
 
-def _text(value: Any) -> bool:
-    return isinstance(value, str) and bool(value.strip())
+TEXT_LIMIT = 500
+"""The most characters of a text a pay-table file shows (a source, a note, a name, a label)."""
+ODDS_LIMIT = Decimal(100_000)
+"""The largest odds a row may pay (`to-1`, `for-1`): 100,000 to 1 (the shipped tables' largest
+is 8,000); the bound keeps every pay exact and finite."""
+ODDS_PLACES = 2
+"""The most decimals of odds or of a percentage of the meter (`7.5`, `12.25`)."""
+
+
+def _shown(value: Any, what: str) -> str | None:
+    """The problem with a text the file shows (a source, a note, a name, a label): it must be
+    one line without control characters, at most `TEXT_LIMIT` characters; None when it is."""
+    try:
+        text(value, what, limit=TEXT_LIMIT)
+    except DealerError as exc:
+        return str(exc)
+    return None
 
 
 def _notes(raw: Any, where: str, problems: _Problems) -> tuple[str, ...]:
     if raw is None:
         return ()
-    if not isinstance(raw, list) or not all(_text(n) for n in raw):
+    if not isinstance(raw, list):
         problems.add(where, "notes must be a list of texts")
         return ()
-    return tuple(raw)
+    found = [problem for note in raw if (problem := _shown(note, "a note")) is not None]
+    for problem in found:
+        problems.add(where, problem)
+    return () if found else tuple(note.strip() for note in raw)
 
 
 def _value(raw: Any, kind: PayKind) -> tuple[Decimal | None, str | None]:
-    """The row's value as a Decimal, or the problem with it."""
+    """The row's value, or the problem with it: a fixed pay an amount (`dealer.inputs.money`),
+    odds up to `ODDS_LIMIT` and a share of the meter up to 100 (%) in decimal with at most
+    `ODDS_PLACES` decimals (`dealer.inputs.decimal_number`: `7,50` is refused, never guessed);
+    each above zero."""
     if not kind.valued:
-        return None, (None if raw is None else f"a {kind} row has no value (got {raw!r})")
+        return None, (None if raw is None else f"a {kind} row has no value (got {quoted(raw)})")
     if raw is None:
         return None, f"a {kind} row needs a value"
-    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
-        return None, f"value {raw!r} is not a number"
     try:
-        value = Decimal(str(raw).replace(",", ""))
-    except InvalidOperation:
-        return None, f"value {raw!r} is not a number"
-    if not value.is_finite() or value <= 0:
-        return None, f"value {raw!r} must be a number above zero"
-    if kind == PayKind.PERCENT and value > 100:
-        return None, f"value {raw!r} is more than 100% of the meter"
-    if kind == PayKind.FIXED and value != value.quantize(Decimal("0.01")):
-        return None, f"value {raw!r} has fractions of a cent"
+        if kind == PayKind.FIXED:
+            value = money(raw, "value")
+        else:
+            most = Decimal(100) if kind == PayKind.PERCENT else ODDS_LIMIT
+            value = decimal_number(raw, "value", places=ODDS_PLACES, most=most)
+    except DealerError as exc:
+        return None, str(exc)
+    if value <= 0:
+        return None, f"value {raw} must be a number above zero"  # digits: read above
     return value, None
 
 
@@ -260,8 +280,8 @@ def _row(
     if value_problem:
         problems.add(where, value_problem)
     label = raw.get("label")
-    if label is not None and not _text(label):
-        problems.add(where, "label must be a text")
+    if label is not None and (problem := _shown(label, "label")) is not None:
+        problems.add(where, problem)
     if len(problems.lines) > bad:
         return None
     assert isinstance(event, str) and isinstance(kind, str)
@@ -275,12 +295,15 @@ def _table(
         problems.add(f"table #{index}", "a table must be a mapping with id, wager, basis and rows")
         return None
     table_id = raw.get("id")
-    name_ok = isinstance(table_id, str) and bool(_ID.match(table_id))
+    name_ok = isinstance(table_id, str) and bool(_ID.fullmatch(table_id))
     label = str(table_id) if name_ok else f"#{index}"
     where = f"table {label}"
     bad = len(problems.lines)
     if not name_ok:
-        problems.add(where, f"id {table_id!r} must be a name of letters, digits, '.', '_', '-'")
+        problems.add(
+            where,
+            f"id {quoted(table_id)} must be a name of letters, digits, '.', '_', '-' (up to 64)",
+        )
     for key in sorted(set(raw) - _TABLE_KEYS, key=str):
         problems.add(where, f"unknown field {key!r} (a table has {', '.join(sorted(_TABLE_KEYS))})")
     wager = raw.get("wager")
@@ -293,8 +316,8 @@ def _table(
             where, f"basis {basis!r} is not allowed for {spec.name} ({', '.join(spec.bases)})"
         )
     name = raw.get("name")
-    if name is not None and not _text(name):
-        problems.add(where, "name must be a text")
+    if name is not None and (problem := _shown(name, "name")) is not None:
+        problems.add(where, problem)
     notes = _notes(raw.get("notes"), where, problems)
     rows_raw = raw.get("rows")
     rows: list[PayRow] = []
@@ -339,8 +362,14 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
     """The tables of one file and every problem found in it. A file that cannot be read (none
     there, a directory, too large, not UTF-8) has nothing to check: it is refused as every input
     file is (`InputFileError`), not listed as a problem of its content."""
-    problems = _Problems(str(path))
-    text = text_file(path, "pay-table file")
+    return parse_tables(text_file(path, "pay-table file"), str(path), path.name)
+
+
+def parse_tables(text: str, origin: str, name: str) -> tuple[tuple[PayTable, ...], list[str]]:
+    """The tables of a pay-table file's `text` (`origin` names it in problems, `name` is its
+    source when it names none) and every problem found in it: a file as read, or as a
+    supervisor's approval keeps it on the record."""
+    problems = _Problems(origin)
     try:
         raw = document(text, problems.path)
     except DocumentSyntaxError as exc:
@@ -352,14 +381,14 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
         problems.add(
             "", f"unknown field {key!r} (a pay-table file has {', '.join(sorted(_FILE_KEYS))})"
         )
-    if raw.get("schema") != SCHEMA:
+    if raw.get("schema") != str(SCHEMA):  # as written: `schema: 01` is not schema 1
         problems.add(
-            "", f"schema {raw.get('schema')!r} is not supported (expected schema: {SCHEMA})"
+            "", f"schema {quoted(raw.get('schema'))} is not supported (expected schema: {SCHEMA})"
         )
-    source = raw.get("source", path.name)
-    if not _text(source):
-        problems.add("", "source must be a text")
-        source = path.name
+    source = raw.get("source", name)
+    if (problem := _shown(source, "source")) is not None:
+        problems.add("", problem)
+        source = name
     file_notes = _notes(raw.get("notes"), "", problems)
     tables_raw = raw.get("tables")
     if not isinstance(tables_raw, list) or not tables_raw:
@@ -380,15 +409,38 @@ def _read(path: Path) -> tuple[tuple[PayTable, ...], list[str]]:
     return tuple(replace(t, sha256=digest) for t in tables), problems.lines
 
 
+def read_file(path: str | Path) -> tuple[tuple[PayTable, ...], list[str]]:
+    """The tables of one file and every problem found in it (no tables when its schema has
+    problems); `InputFileError` when the file cannot be read. A file outside the shipped tables'
+    folder may not give a table a shipped table's id (a copy of it or not): a property's table
+    has an id of its own, so an id in a ruling, an approval or a summary names one table."""
+    place = Path(path)
+    tables, problems = _read(place)
+    if problems:
+        return (), problems
+    if place.resolve().parent == shipped_dir().resolve():
+        return tables, problems
+    shipped = shipped_paytables().tables
+    for table in tables:
+        if (original := shipped.get(table.id)) is not None:
+            problems.append(
+                f"{place}: table {table.id}: the id is already defined in {original.path}"
+            )
+    return tables, problems
+
+
 def check_file(path: str | Path) -> list[str]:
-    """Every problem of a pay-table file (empty when it is valid); `InputFileError` when the file
-    cannot be read."""
-    return _read(Path(path))[1]
+    """Every problem of a pay-table file (`read_file`; empty when it is valid)."""
+    return read_file(path)[1]
 
 
 def load_file(path: str | Path) -> tuple[PayTable, ...]:
-    """The tables of one file; raise `PayTableError` naming the first problem (and how many)."""
-    tables, problems = _read(Path(path))
+    """The tables of one file (`read_file`); raise `PayTableError` naming the first problem (and
+    how many)."""
+    return _raise_first(*read_file(path))
+
+
+def _raise_first(tables: tuple[PayTable, ...], problems: list[str]) -> tuple[PayTable, ...]:
     if problems:
         others = len(problems) - 1
         more = f" (and {others} more problem{'s' * (others > 1)})" if others else ""
@@ -424,7 +476,7 @@ def load_paytables(places: Sequence[str | Path] = (), shipped: bool = True) -> P
     tables: dict[str, PayTable] = {}
     for place in dirs:
         for path in _files(place):
-            for table in load_file(path):
+            for table in _raise_first(*_read(path)):
                 if table.id in tables:
                     raise PayTableError(
                         f"{path}: table {table.id}: the id is already defined in "

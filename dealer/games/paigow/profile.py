@@ -9,7 +9,9 @@ A progressive wager is a whole number of units: its limits carry a `unit` (defau
 min = max = $1: one unit), and its min and max must be whole numbers of units, so an operator
 allows more units by raising `max` (`limits.progressive_treasure.max=5`: up to five $1 units)
 or sets a larger `unit`. The `offered` section marks each bonus wager offered or not at the
-table (`offered.envy=false`).
+table (`offered.envy=false`). The `training` section is the trainer's standard: the share of
+hands right (`pass_percent`) over at least `min_hands` hands of a trainee's latest whole drill
+that `dealer train certify` asks for.
 
 `rules.signoff_over` (money, default $2,500, the floor's large-pay line the shift summary used
 before it was a setting) is the most one seat may be paid on one ruling without a supervisor's
@@ -23,13 +25,13 @@ changes records who approved them (`rule_changes_approved_by`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from itertools import combinations
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from dealer.inputs import document
+from dealer.inputs import decimal_number, document, text, whole_number
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.money import fmt_money, whole_cents
@@ -45,7 +47,9 @@ CHOICES = {
     "foul": ("forfeit", "reset"),
     "rule_changes": ("allowed", "forbidden"),
 }
-SECTIONS = ("name", "rules", "limits", "offered", "caps", "meters")
+SECTIONS = ("name", "rules", "limits", "offered", "caps", "meters", "training")
+TRAINING_HANDS_LIMIT = 200
+"""The most hands one training drill deals, and so the most a standard may ask for."""
 METER_LIMIT = Decimal(1_000_000)
 """The largest seed or cap a profile may give a meter ($1,000,000): four times the default
 treasure cap, and well inside exact arithmetic to the cent."""
@@ -116,6 +120,11 @@ class Profile(NamedTuple):
     ruling can be matched to the profile a supervisor approved."""
     approved_by: str = ""
     """The supervisor who approved this ruling's `--rule` changes to an approved profile."""
+    pass_percent: Decimal = Decimal(95)
+    """The trainer's standard (`training.pass_percent`): the share of hands right, in percent,
+    a trainee's latest drill needs for a certificate."""
+    min_hands: int = 50
+    """The trainer's standard (`training.min_hands`): the fewest hands that drill answers."""
 
     def table_id(self, wager: Wager) -> str:
         """The pay table the profile posts for one bonus wager."""
@@ -209,17 +218,17 @@ def _decimal(value: Any, origin: str, where: str, *, optional: bool = False) -> 
         raise ConfigError(f"profile {origin}: {exc}") from None
 
 
+SHARE_PLACES = 4
+"""The most decimals of a share (a meter's contribution, from 0 to 1: `0.25`, `0.0125`)."""
+
+
 def _share(value: Any, origin: str, where: str) -> Decimal:
-    """A share (a meter's contribution): a number from 0."""
-    if isinstance(value, bool):
-        raise ConfigError(f"profile {origin}: {where}: {value!r} is not a number")
+    """A share (a meter's contribution): a number from 0 to 1 in decimal, at most
+    `SHARE_PLACES` decimals (`dealer.inputs.decimal_number`)."""
     try:
-        d = Decimal(str(value))
-    except InvalidOperation:
-        raise ConfigError(f"profile {origin}: {where}: {value!r} is not a number") from None
-    if not d.is_finite() or d < 0:
-        raise ConfigError(f"profile {origin}: {where}: {value!r} must be zero or more")
-    return d
+        return decimal_number(value, where, places=SHARE_PLACES, most=Decimal(1))
+    except DealerError as exc:
+        raise ConfigError(f"profile {origin}: {exc} (a share of the wager, from 0 to 1)") from None
 
 
 def _meter_amount(value: Any, origin: str, where: str) -> Decimal:
@@ -248,6 +257,18 @@ def _link(value: Any, origin: str, where: str) -> str | None:
             f"profile {origin}: {where}: {value!r} is not a link: null, or an id of letters, "
             "digits and . _ @ # - (up to 64), such as FLOOR-ET-1"
         ) from None
+
+
+NAME_LIMIT = 100
+"""The most characters of a profile's name (every ruling records it)."""
+
+
+def _name(value: Any, origin: str) -> str:
+    """The profile's name: one line of text, no control characters (`dealer.inputs.text`)."""
+    try:
+        return text(value, "name", limit=NAME_LIMIT)
+    except DealerError as exc:
+        raise ConfigError(f"profile {origin}: {exc}") from None
 
 
 def _need(value: Decimal | None) -> Decimal:
@@ -280,11 +301,6 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
     meters = {}
     for m, cfg in raw["meters"].items():
         share = _share(cfg["contribution"], origin, f"meters.{m}.contribution")
-        if share > 1:
-            raise ConfigError(
-                f"profile {origin}: meters.{m}.contribution: {share} is a share of the wager, "
-                "at most 1"
-            )
         seed = _meter_amount(cfg["seed"], origin, f"meters.{m}.seed")
         cap = _meter_amount(cfg["cap"], origin, f"meters.{m}.cap")
         if cap < seed:
@@ -297,8 +313,9 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
                 f"profile {origin}: meters.{second}.link: {link} is already the link of "
                 f"meters.{first}: each linked meter has a link of its own"
             )
+    pass_percent, min_hands = _training(raw["training"], origin)
     return Profile(
-        name=str(raw["name"]),
+        name=_name(raw["name"], origin),
         source=origin,
         wheel=rules["wheel"],
         dealer_pai_gow=rules["dealer_pai_gow"],
@@ -315,7 +332,25 @@ def _build(raw: dict[str, Any], origin: str, overrides: tuple[str, ...]) -> Prof
         caps=MappingProxyType(caps),
         meters=MappingProxyType(meters),
         overrides=overrides,
+        pass_percent=pass_percent,
+        min_hands=min_hands,
     )
+
+
+def _training(raw: Mapping[str, Any], origin: str) -> tuple[Decimal, int]:
+    """The trainer's standard: a percentage from 0 to 100 (at most 2 decimals) and a whole
+    number of hands from 1 to `TRAINING_HANDS_LIMIT`, each by the one number rule of
+    `dealer.inputs`."""
+    try:
+        share = decimal_number(
+            raw["pass_percent"], "training.pass_percent", places=2, most=Decimal(100)
+        )
+        hands = whole_number(
+            raw["min_hands"], "training.min_hands", least=1, most=TRAINING_HANDS_LIMIT
+        )
+    except DealerError as exc:
+        raise ConfigError(f"profile {origin}: {exc}") from None
+    return share, hands
 
 
 def _limit(raw: Mapping[str, Any], origin: str, where: str) -> Limit:

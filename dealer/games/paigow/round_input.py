@@ -27,6 +27,7 @@ units, and no wager the table does not offer. A patron id is kept with the seat'
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
@@ -35,10 +36,11 @@ from typing import Any
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.pay import DECLARABLE, PLACED, ZERO, Wager
 from dealer.games.paigow.profile import Profile
-from dealer.inputs import PAIGOW_SEATS, money, patron_id, table_id
+from dealer.inputs import PAIGOW_SEATS, money, patron_id, table_id, whole_number
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import fmt_money, money_json
+from dealer.kernel.text import quoted
 from dealer.kernel.tuples import NamedTuple
 
 WAGER_KEYS = frozenset(PLACED) | {w.on_dealer_key for w in DECLARABLE}
@@ -212,9 +214,13 @@ class _Checker:
         if not isinstance(seat_raw, Mapping):
             self.problems.append(f"{index}: a seat must be a mapping")
             return None
-        number = seat_raw.get("seat")
-        where = f"seat {number}"
-        if isinstance(number, bool) or not isinstance(number, int) or number not in PAIGOW_SEATS:
+        given = seat_raw.get("seat")
+        number: int | None = None
+        with suppress(DealerError):  # in decimal as written: `seat: 01` is not seat 1
+            number = whole_number(given, "seat", least=1, most=PAIGOW_SEATS.stop - 1)
+        plain = len(str(given)) <= 12 and str(given).isprintable()
+        where = f"seat {given if plain else quoted(given)}"
+        if number is None:
             self.problems.append(
                 f"{where}: seats are numbered {PAIGOW_SEATS.start} to {PAIGOW_SEATS.stop - 1}"
             )
@@ -242,7 +248,7 @@ class _Checker:
         if not partial or "wagers" in seat_raw:
             wagers = self.wagers(seat_raw.get("wagers"), where, profile)
         patron = self.patron(seat_raw.get("patron"), where)
-        if cards and wagers and isinstance(number, int):
+        if cards and wagers and number is not None:
             return SeatInput(number, cards, high, low, wagers, patron)
         return None
 
@@ -251,9 +257,7 @@ class _Checker:
         if raw is None:
             return None
         try:
-            return patron_id(
-                str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
-            )
+            return patron_id(raw)  # as written: `patron: 0012345` is patron 0012345
         except DealerError as exc:
             self.problems.append(f"{where}: {exc}")
             return None
@@ -281,7 +285,7 @@ def read_round(raw: Any, profile: Profile) -> RoundInput:
     table = raw.get("table")
     if table is not None:
         try:
-            table = table_id(str(table) if isinstance(table, int) else table)
+            table = table_id(table)  # as written: `table: 012` is table 012, not 10
         except DealerError as exc:
             check.problems.append(f"table: {exc}")
     if check.problems or dealer is None:

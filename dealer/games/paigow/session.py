@@ -107,7 +107,9 @@ HELP = (
 
 _AMOUNT = re.compile(r"\$?([0-9]+(?:\.[0-9]+)?)")
 _GLUED = re.compile(r"([a-z][a-z-]*?)\$?([0-9]+(?:\.[0-9]+)?)")
-_SEAT = re.compile(r"(?:seat|s)?([0-9]+)")
+_SEAT = re.compile(r"(?:seat|s)?([0-9]{1,9})")
+"""A typed seat number: at most nine digits (a longer run is not a seat, and is quoted as such;
+its number was repeated whole in the error)."""
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,8 @@ class _LineReader:
         elif words and (found := _SEAT.fullmatch(words[0])):
             self.number, rest = int(found.group(1)), tokens[1:]
         else:
-            shown = f" ({quoted(tokens[0])} is not a seat)" if tokens else ""
+            named = tokens[1:2] if words[:1] in (["seat"], ["s"]) else tokens[:1]
+            shown = f" ({quoted(named[0])} is not a seat)" if named else ""
             raise DealerError(
                 f"start a seat with its number ({PAIGOW_SEATS.start}-{PAIGOW_SEATS.stop - 1})"
                 f"{shown}, e.g. '3 As Kd 9c 7h 5s 3d 2c base 25'"

@@ -1,0 +1,24 @@
+"""An SQLite log read straight from its file, as whoever holds the file would read it to
+re-chain it: each record's row as its hash covers it, a long settings text put back from
+`settings_texts` where the record holds its reference."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+_WHOLE = (
+    "SELECT r.*, s.text AS kept FROM records r "
+    "LEFT JOIN settings_texts s ON s.ref = r.settings WHERE r.id >= ? ORDER BY r.id"
+)
+
+
+def whole_rows(conn: sqlite3.Connection, start: int = 1) -> list[dict[str, Any]]:
+    """The rows of the records from `start` on, by id, each with its whole settings text."""
+    conn.row_factory = sqlite3.Row
+    rows = []
+    for found in conn.execute(_WHOLE, [start]):
+        row = dict(found)
+        kept = row.pop("kept")
+        rows.append({**row, "settings": kept or row["settings"]})
+    return rows
