@@ -28,8 +28,10 @@ def is_control(char: str) -> bool:
 
 
 def has_control(text: str) -> bool:
-    """Whether `text` holds any character `is_control` refuses."""
-    return any(is_control(char) for char in text)
+    """Whether `text` holds any character `is_control` refuses. A text Python finds printable
+    holds none (every category refused is one `str.isprintable` refuses): the common case is
+    answered without looking at each character."""
+    return not text.isprintable() and any(is_control(char) for char in text)
 
 
 def _escaped(char: str) -> str:
