@@ -18,12 +18,13 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from dealer.cli.packet import Section, sections
+from dealer.cli.render import meter_movement, meter_mover
 from dealer.cli.shift import summary_text
 from dealer.desk.browse import ChainState
 from dealer.desk.packet import Packet
 from dealer.desk.records import Record, Shown, Status
 from dealer.desk.shift import ShiftSummary
-from dealer.desk.supervision import Dispute
+from dealer.desk.supervision import Dispute, MeterMove
 from dealer.kernel.cards import symbol
 from dealer.kernel.money import fmt_money
 from dealer.kernel.tuples import NamedTuple
@@ -178,17 +179,21 @@ def _meter_name(result: dict[str, Any]) -> str:
     return name if result.get("link") is None else f"{name} (link {result['link']})"
 
 
-def meter_rows(found: list[Shown]) -> list[dict[str, Any]]:
-    """Every meter movement: when, which meter, from and to, by whom, and why."""
+def meter_rows(found: list[MeterMove]) -> list[dict[str, Any]]:
+    """Every meter movement: when, which meter, from and to, what moved it (its seed, a
+    ruling's contributions and hits, a supervisor's adjustment, as `audit show` says), the
+    ruling or supervisor who did, and a supervisor's reason."""
     return [
         {
-            "record": r,
-            "meter": _meter_name(r.result),
-            "before": None if r.result.get("previous") is None else amount(r.result["previous"]),
-            "delta": amount(r.result.get("delta"), signed=True),
-            "value": amount(r.result.get("value")),
+            "record": m.record,
+            "meter": _meter_name(m.record.result),
+            "before": None if m.previous is None else amount(m.previous),
+            "moved": meter_movement(m),
+            "value": "-" if m.value is None else amount(m.value),
+            "by": linked(meter_mover(m)),
+            "why": None if m.ruling is not None else m.record.reason,
         }
-        for r, _, _ in found
+        for m in found
     ]
 
 

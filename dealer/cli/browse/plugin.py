@@ -265,7 +265,7 @@ class DealerPlugin:
             flt = RecordFilter(
                 kind=RecordKind.METER, table_id=inputs.table_id(table) if table else None
             )
-            found = records.search(self.db, flt, linked=False)
+            found = supervision.meter_book(self.db, flt)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 400)
         values = {
