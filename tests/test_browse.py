@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import socket
 import sqlite3
 import urllib.error
@@ -182,23 +183,51 @@ def test_open_disputes_lead_to_a_printable_packet(served: Served, page: Any, sho
     headings = page.locator("h2").all_inner_texts()
     assert headings[0] == "Dispute 9: the claim"
     assert "Record 3: ruling paigow settle" in headings
+    hands = page.locator("tr:has(> th:text-is('hands')) .grid tr").all_inner_texts()
+    assert hands == [
+        "\thigh\tlow",
+        "dealer\tA♠ 7♥ 5♠ 3♦ 2♣\tK♦ 9♣",
+        "\tace high, A-7-5-3-2\tking-nine",
+        "player\tJ♠ J♥ 8♠ 5♦ 3♥\tJ♦ J♣",
+        "\tpair of jacks, 8-5-3 kickers\tpair of jacks",
+    ]
+    wagers = page.locator("tr:has(> th:text-is('wagers')) .grid tr").all_inner_texts()
+    assert wagers[1:] == [
+        "base\t$25\twin\t\t1 to 2\t+$12.50",
+        "progressive_treasure\t$1\tfour-of-a-kind\tPT-BJS-EC-ET-01, 4-of-a-Kind\t$75\t+$74",
+        "total\t\t\t\t\t+$86.50",
+    ]
+    way = page.locator("tr:has(> th:text-is('House Way')) > td").inner_text()
+    body = page.locator("body").inner_text()
+    assert way.startswith("trump-plaza v1 (sha256 ") and "{" not in body
+    packet = body.split("Dispute 9: the claim", 1)[1]  # below the chain's banner
+    assert re.search(r"\d{4}-\d\d-\d\dT", packet) is None  # each time once, not beside its UTC
     page.emulate_media(media="print")
     assert page.locator(".dealer-nav").is_hidden()
     page.screenshot(path=str(shots / "packet.png"), full_page=True)
 
 
 @needs_chromium
-def test_the_meter_book_shows_every_movement_with_who_and_why(served: Served, page: Any) -> None:
+def test_the_meter_book_tells_the_seed_from_contributions_and_adjustments(
+    served: Served, page: Any
+) -> None:
+    """A meter's first value is its seed (the profile's, when ruling #3 first used it; the
+    insurance meter had no wager on it at all), then the ruling's contributions, and the
+    supervisor's adjustment by name with its reason: never a dealer adding money."""
     page.goto(f"{served.address}/-/dealer/meters?table=PG-3")
     rows = [r.split("\t") for r in page.locator("table tr").all_inner_texts()[1:]]
-    assert [(r[0], r[3], r[4], r[5], r[6], r[8]) for r in rows] == [
-        ("#4", "progressive_insurance", "unset", "+$5,000", "$5,000", "ruling #3 (ruling #3)"),
-        ("#5", "progressive_treasure", "unset", "+$10,000.25", "$10,000.25",
-         "ruling #3 (ruling #3)"),
-        ("#10", "progressive_treasure", "$10,000.25", "-$0.25", "$10,000",
-         "reseed after audit"),
+    assert [(r[0], *r[3:]) for r in rows] == [
+        ("#4", "progressive_insurance", "never set", "seed $5,000, the profile's", "$5,000",
+         "ruling #3 (d-104 at PG-3)", ""),
+        ("#5", "progressive_treasure", "never set",
+         "seed $10,000, the profile's, contributions +$0.25", "$10,000.25",
+         "ruling #3 (d-104 at PG-3)", ""),
+        ("#10", "progressive_treasure", "$10,000.25", "adjustment -$0.25", "$10,000",
+         "supervisor sup-7", "reseed after audit"),
     ]  # fmt: skip
-    assert rows[2][7] == "sup-7 (supervisor), adjust"
+    assert page.locator("tr:has-text('#4') a", has_text="#3").get_attribute("href") == (
+        "/-/dealer/record/3"
+    )
 
 
 @needs_chromium
