@@ -84,7 +84,7 @@ def _claim(packet: Packet) -> Section:
     return f"Dispute {d.id}: the claim", rows
 
 
-def _played(record: Record) -> list[Row]:
+def played(record: Record) -> list[Row]:
     """What was ruled, as the live table and `audit show` show it: a settled seat's hands as
     set and its wagers (each with its pay table and row), a round's table of seats, a set
     hand's high and low; else the cards."""
@@ -114,7 +114,7 @@ def _ruling(record: Record) -> Section:
     ]
     if record.input_text:
         rows.append(("input", record.input_text))
-    rows += _played(record)
+    rows += played(record)
     rows += [("why", line) for line in record.explanation]
     rows += setting_fields(deciding(record.settings))
     return f"Record {record.id}: {_what(record)}", rows

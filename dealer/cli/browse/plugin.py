@@ -195,6 +195,7 @@ class DealerPlugin:
 
     async def home(self, datasette: Any, request: Any) -> Response:
         values = {"title": "Dealer pages", "nav": pages.NAV[1:]}
+        values |= pages.front_page(browse.front_page(self.db))
         return await self._page(datasette, request, "home", values)
 
     async def record(self, datasette: Any, request: Any) -> Response:
@@ -239,7 +240,7 @@ class DealerPlugin:
             found = browse.with_status(self.db, flt)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 400)
-        values["rows"] = pages.record_rows(found)
+        values["rows"] = pages.record_rows(found, flt.seat, flt.patron)
         return await self._page(datasette, request, "seat", values)
 
     async def disputes(self, datasette: Any, request: Any) -> Response:
