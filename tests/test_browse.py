@@ -222,6 +222,14 @@ def test_the_meter_book_tells_the_seed_from_contributions_and_adjustments(
     assert page.locator("tr:has-text('#4') a", has_text="#3").get_attribute("href") == (
         "/-/dealer/record/3"
     )
+    page.goto(f"{served.address}/-/dealer/record/4")
+    shown = page.locator("table.record tr").all_inner_texts()
+    assert [r for r in shown if r.split("\t")[0] in ("from", "moved", "to", "by")] == [
+        "from\tnever set",
+        "moved\tseed $5,000, the profile's",
+        "to\t$5,000",
+        "by\truling #3 (d-104 at PG-3)",
+    ]
 
 
 @needs_chromium

@@ -160,17 +160,30 @@ def _shown_rows(record: Record) -> list[tuple[str, Any]]:
     return rows
 
 
-def record_page(shown: Shown) -> dict[str, Any]:
+def _move_rows(move: MeterMove) -> list[tuple[str, Any]]:
+    """A meter record as the meter book reads it: from, what moved it (its seed, a ruling's
+    contributions and hits, an adjustment), to, and by whom."""
+    return [
+        ("meter", _meter_name(move.record.result)),
+        ("from", "never set" if move.previous is None else fmt_money(move.previous)),
+        ("moved", meter_movement(move)),
+        ("to", "-" if move.value is None else fmt_money(move.value)),
+        ("by", meter_mover(move)),
+    ]
+
+
+def record_page(shown: Shown, move: MeterMove | None = None) -> dict[str, Any]:
     """One record's page: the record, what it is, its status, what was ruled (hands as set,
-    wagers, a round's seats; the cards in their suits' colours, money as the CLI shows it), the
-    records that refer to it. No JSON (Datasette's own table view has the record as stored)."""
+    wagers, a round's seats; the cards in their suits' colours, money as the CLI shows it; a
+    meter record's `move`), the records that refer to it. No JSON (Datasette's own table view
+    has the record as stored)."""
     record, referring, status = shown
     return {
         "title": f"Record {record.id}",
         "record": record,
         "what": what(record),
         "status": status_view(status),
-        "shown": _shown_rows(record),
+        "shown": _shown_rows(record) if move is None else _move_rows(move),
         "referring": [(r, what(r)) for r in referring],
     }
 

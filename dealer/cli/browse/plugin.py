@@ -201,7 +201,11 @@ class DealerPlugin:
     async def record(self, datasette: Any, request: Any) -> Response:
         try:
             wanted = inputs.record_id(request.url_vars["record_id"])
-            values = pages.record_page(records.show(self.db, wanted))
+            shown = records.show(self.db, wanted)
+            move = None
+            if shown.record.kind == RecordKind.METER:
+                (move,) = supervision.meter_book(self.db, RecordFilter(ids=(wanted,)))
+            values = pages.record_page(shown, move)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 404)
         return await self._page(datasette, request, "record", values)
