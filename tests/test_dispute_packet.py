@@ -155,7 +155,7 @@ def expected(path: Path | str, checkpoint: str) -> str:
         f"{tables}"
         "Linked records\n"
         f"  #8             dispute-resolution dealer-error by sup-7 (supervisor), {made[8]}\n"
-        "                 Dispute 7 resolved by sup-7: dealer-error, amount adjusted 25, "
+        "                 Dispute 7 resolved by sup-7: dealer-error, amount adjusted +$25, "
         "second reviewer sup-8\n"
         "                 low hand set against the House Way\n"
         f"  #9             override paigow settle by sup-7 (supervisor), {made[9]}\n"
