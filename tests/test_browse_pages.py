@@ -1,7 +1,8 @@
 """The browser's record page and a seat's history read money, not JSON: a round's record is
 its table of seats as `dealer round` prints it (each seat's hands as set, results and nets,
 the cards as suit and face to colour), and a seat's history gives each ruling's outcome and
-net for that seat, a round's included. (The pages themselves, in Chromium: test_browse.py.)"""
+net for that seat, a round's included; a disputed round's packet shows the same table. (The
+pages themselves, in Chromium: test_browse.py.)"""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 from cli import ok
 
 from dealer.cli.browse import pages
-from dealer.desk import records
+from dealer.cli.packet import packet_text
+from dealer.desk import packet, records
 from dealer.desk.records import RecordFilter
 
 ROUND = str(Path(__file__).parent.parent / "examples" / "round.yaml")
@@ -54,3 +56,27 @@ def test_a_seats_history_has_each_rulings_net_for_that_seat(db: Path) -> None:
     found = records.search(db, RecordFilter(table_id="PG-3", seat=4))
     (row,) = pages.record_rows(found, seat=4)
     assert (row["record"].id, row["outcome"], row["net"]) == (1, "push", pages.Amount("+$10", True))
+
+
+def test_a_disputed_rounds_packet_shows_its_table_of_seats(db: Path) -> None:
+    ok("audit", "dispute", "open", "seat 4 was a push", "--table", "PG-3", "--seat", "4",
+       "--ruling", "1", "--user", "d-104", "--db", str(db))  # fmt: skip
+    (dispute,) = records.search(db, RecordFilter(kind="dispute"))
+    text = packet_text(packet.packet(db, dispute.record.id)).splitlines()
+    start = text.index("Record 1: ruling paigow round")
+    assert text[start + 2 : start + 10] == [
+        "  table                           PG-3",
+        "  input                           13 lines as filed (whole in --json)",
+        "  round                           table PG-3   dealer: A♠ 7♥ 5♠ 3♦ 2♣ / K♦ 9♣   (ace "
+        "high, A-7-5-3-2; king-nine)",
+        "  seats",
+        "    seat    high            low     base                  net      insurance    treasure"
+        "    envy    prog. ins.    prog. treas.    total",
+        "    ------  --------------  ------  --------------------  -------  -----------  ----------"
+        "  ------  ------------  --------------  -------",
+        "    1       J♠ J♦ 8♠ 5♦ 3♥  A♣ Q♥   win (1 to 2)          +$12.50               -$5"
+        "                               -$1             +$6.50",
+        "    4       K♥ K♣ 9♦ 6♠ 2♥  Q♠ 10♦  push (one hand each)  $0       +$10"
+        "                                                           +$10",
+    ]
+    assert "  total                           players' total +$16.50" in text

@@ -112,7 +112,10 @@ def _ruling(record: Record) -> Section:
         ("recorded", f"{when(record.recorded_at)} by {record.user_id} ({record.role})"),
         ("table", record.table_id + ("" if record.seat is None else f", seat {record.seat}")),
     ]
-    if record.input_text:
+    typed = record.input_text.strip()
+    if "\n" in typed:  # a filed round: its seats are the table below, the file whole in --json
+        rows.append(("input", f"{len(typed.splitlines())} lines as filed (whole in --json)"))
+    elif typed:
         rows.append(("input", record.input_text))
     rows += played(record)
     rows += [("why", line) for line in record.explanation]
