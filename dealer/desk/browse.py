@@ -17,6 +17,7 @@ from dealer.audit.browser_queries import QUERIES as CANNED_QUERIES
 from dealer.audit.browser_queries import snapshot
 from dealer.audit.chain import VerifyResult
 from dealer.audit.disputes import Dispute
+from dealer.audit.meters import MeterMove
 from dealer.audit.records import _TIME_FORMAT, Record, RecordFilter, RecordKind
 from dealer.audit.status import status
 from dealer.audit.verify import verify as verify_log
@@ -98,7 +99,7 @@ class FrontPage(NamedTuple):
     disputes: list[Dispute]
     awaiting: list[Shown]
     decisions: list[Shown]
-    meters: list[meters.MeterMove]
+    meters: list[MeterMove]
     latest: list[Shown]
 
 
@@ -114,7 +115,7 @@ def front_page(db: Path | None) -> FrontPage:
             stamp = datetime.fromisoformat(newest[0].recorded_at.removesuffix("Z"))
             since = (stamp - SHIFT).strftime(_TIME_FORMAT)
 
-        def shown(found: list[Record]) -> list[Shown]:
+        def standing(found: list[Record]) -> list[Shown]:
             return [Shown(r, entries.links(log, r.id), status(log, r)) for r in found]
 
         rulings = RecordFilter(kind=RecordKind.RULING)
@@ -140,8 +141,8 @@ def front_page(db: Path | None) -> FrontPage:
         latest = log.records(rulings, limit=LATEST, newest_first=True)[::-1]
         return FrontPage(
             disputes.open_disputes(log),
-            shown(awaiting),
-            shown(sorted(decided, key=lambda r: r.id)),
+            standing(awaiting),
+            standing(sorted(decided, key=lambda r: r.id)),
             moves,
-            shown(latest),
+            standing(latest),
         )
