@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import socket
 import sqlite3
 import urllib.error
@@ -73,6 +74,20 @@ def fetch(url: str, method: str = "GET") -> tuple[int, str]:
 
 
 VERIFIED = "Verified at start: 15 records, the hash chain verifies."
+HANDS = [
+    "\thigh\tlow",
+    "dealer\tA♠ 7♥ 5♠ 3♦ 2♣\tK♦ 9♣",
+    "\tace high, A-7-5-3-2\tking-nine",
+    "player\tJ♠ J♥ 8♠ 5♦ 3♥\tJ♦ J♣",
+    "\tpair of jacks, 8-5-3 kickers\tpair of jacks",
+]
+"""Record 3's hands as set, as its page and its dispute's packet show them."""
+WAGERS = [
+    "base\t$25\twin\t\t1 to 2\t+$12.50",
+    "progressive_treasure\t$1\tfour-of-a-kind\tPT-BJS-EC-ET-01, 4-of-a-Kind\t$75\t+$74",
+    "total\t\t\t\t\t+$86.50",
+]
+"""Record 3's wagers (below the headers): each with its pay table and row, pay and net."""
 
 
 @needs_chromium
@@ -81,28 +96,15 @@ def test_a_ruling_shows_its_cards_in_suit_colours_its_money_and_status(
 ) -> None:
     page.goto(f"{served.address}/-/dealer/record/3")
     assert page.locator("h1").inner_text() == "Record 3: ruling paigow settle"
-    cards = page.locator("tr:has(th:text-is('cards')) .card").all_inner_texts()
-    assert cards == [
-        "A♠",
-        "K♦",
-        "9♣",
-        "7♥",
-        "5♠",
-        "3♦",
-        "2♣",
-        "J♠",
-        "J♦",
-        "J♣",
-        "J♥",
-        "8♠",
-        "5♦",
-        "3♥",
-    ]
+    hands = page.locator("tr:has(> th:text-is('hands')) .grid tr").all_inner_texts()
+    assert hands == HANDS
+    assert page.locator("tr:has(> th:text-is('hands')) .card").count() == 14
     colour = "el => getComputedStyle(el).color"
     assert page.locator(".card", has_text="K♦").evaluate(colour) == "rgb(204, 0, 0)"
     assert page.locator(".card", has_text="A♠").evaluate(colour) == "rgb(0, 0, 0)"
-    assert page.locator("tr:has(th:text-is('base wager')) td").inner_text() == "$25"
-    assert page.locator("tr:has(th:text-is('total_net')) td").inner_text() == "+$86.50"
+    wagers = page.locator("tr:has(> th:text-is('wagers')) .grid tr").all_inner_texts()
+    assert wagers[1:] == WAGERS
+    assert "{" not in page.locator("body").inner_text()  # no JSON anywhere
     status = page.locator(".status.overridden").inner_text()
     assert (
         status == "Status: overridden by #8; disputed (open, dispute #9)\nDecision in effect: push"
@@ -157,6 +159,8 @@ def test_a_seats_history_lists_its_rulings_with_their_status(served: Served, pag
     assert rows.nth(1).locator("td").last.inner_text() == (
         "overridden by #8; disputed (open, dispute #9)"
     )
+    cells = [rows.nth(i).locator("td").all_inner_texts()[7:9] for i in (1, 2, 3)]
+    assert cells == [["win", "+$86.50"], ["", ""], ["", ""]]  # the amounts: the ruling's net
 
 
 @needs_chromium
@@ -169,6 +173,7 @@ def test_a_patrons_history_lists_the_rulings_they_were_settled_in(
     rows = page.locator("table.rows-and-columns tr")
     assert rows.count() == 2
     assert rows.nth(1).locator("td").first.inner_text() == "#3"
+    assert rows.nth(1).locator("td").all_inner_texts()[7:9] == ["win", "+$86.50"]
     page.goto(f"{served.address}/-/dealer/seat?patron=P%20123")
     assert "patron id 'P 123' is not valid" in page.locator("body").inner_text()
 
@@ -182,23 +187,84 @@ def test_open_disputes_lead_to_a_printable_packet(served: Served, page: Any, sho
     headings = page.locator("h2").all_inner_texts()
     assert headings[0] == "Dispute 9: the claim"
     assert "Record 3: ruling paigow settle" in headings
+    hands = page.locator("tr:has(> th:text-is('hands')) .grid tr").all_inner_texts()
+    assert hands == HANDS
+    wagers = page.locator("tr:has(> th:text-is('wagers')) .grid tr").all_inner_texts()
+    assert wagers[1:] == WAGERS
+    way = page.locator("tr:has(> th:text-is('House Way')) > td").inner_text()
+    body = page.locator("body").inner_text()
+    assert way.startswith("trump-plaza v1 (sha256 ") and "{" not in body
+    packet = body.split("Dispute 9: the claim", 1)[1]  # below the chain's banner
+    assert re.search(r"\d{4}-\d\d-\d\dT", packet) is None  # each time once, not beside its UTC
     page.emulate_media(media="print")
     assert page.locator(".dealer-nav").is_hidden()
     page.screenshot(path=str(shots / "packet.png"), full_page=True)
 
 
 @needs_chromium
-def test_the_meter_book_shows_every_movement_with_who_and_why(served: Served, page: Any) -> None:
+def test_the_meter_book_tells_the_seed_from_contributions_and_adjustments(
+    served: Served, page: Any
+) -> None:
+    """A meter's first value is its seed (the profile's, when ruling #3 first used it; the
+    insurance meter had no wager on it at all), then the ruling's contributions, and the
+    supervisor's adjustment by name with its reason: never a dealer adding money."""
     page.goto(f"{served.address}/-/dealer/meters?table=PG-3")
     rows = [r.split("\t") for r in page.locator("table tr").all_inner_texts()[1:]]
-    assert [(r[0], r[3], r[4], r[5], r[6], r[8]) for r in rows] == [
-        ("#4", "progressive_insurance", "unset", "+$5,000", "$5,000", "ruling #3 (ruling #3)"),
-        ("#5", "progressive_treasure", "unset", "+$10,000.25", "$10,000.25",
-         "ruling #3 (ruling #3)"),
-        ("#10", "progressive_treasure", "$10,000.25", "-$0.25", "$10,000",
-         "reseed after audit"),
+    assert [(r[0], *r[3:]) for r in rows] == [
+        ("#4", "progressive_insurance", "never set", "seed $5,000, the profile's", "$5,000",
+         "ruling #3 (d-104 at PG-3)", ""),
+        ("#5", "progressive_treasure", "never set",
+         "seed $10,000, the profile's, contributions +$0.25", "$10,000.25",
+         "ruling #3 (d-104 at PG-3)", ""),
+        ("#10", "progressive_treasure", "$10,000.25", "adjustment -$0.25", "$10,000",
+         "supervisor sup-7", "reseed after audit"),
     ]  # fmt: skip
-    assert rows[2][7] == "sup-7 (supervisor), adjust"
+    assert page.locator("tr:has-text('#4') a", has_text="#3").get_attribute("href") == (
+        "/-/dealer/record/3"
+    )
+    page.goto(f"{served.address}/-/dealer/record/4")
+    shown = page.locator("table.record tr").all_inner_texts()
+    assert [r for r in shown if r.split("\t")[0] in ("from", "moved", "to", "by")] == [
+        "from\tnever set",
+        "moved\tseed $5,000, the profile's",
+        "to\t$5,000",
+        "by\truling #3 (d-104 at PG-3)",
+    ]
+
+
+@needs_chromium
+def test_the_front_page_is_what_needs_a_supervisor_now(served: Served, page: Any) -> None:
+    """The open dispute and its packet, the large pays awaiting a sign-off (the $5,000 pay is
+    signed off), the shift's override and void, each meter as it stands and what last moved
+    it, and the latest rulings with their result, net and status."""
+    page.goto(f"{served.address}/-/dealer")
+
+    def rows(section: str) -> list[list[str]]:
+        found = page.locator(f"h2#{section} + table tr").all_inner_texts()[1:]
+        return [r.split("\t") for r in found]
+
+    assert [(r[0], r[2], r[3], r[4]) for r in rows("disputes")] == [
+        ("#9", "PG-3, seat 2", "#3", "patron says the low hand was set wrong")
+    ]
+    assert page.locator("h2#awaiting + p").inner_text() == "None awaiting."
+    assert [(r[0], r[5], r[8]) for r in rows("decisions")] == [
+        ("#7", "void paigow rank", ""),
+        ("#8", "override paigow settle", "in effect"),
+    ]
+    assert [r[:4] for r in rows("meters")] == [
+        ["PG-3", "progressive_insurance", "$5,000", "seed $5,000, the profile's"],
+        ["PG-3", "progressive_treasure", "$10,000", "adjustment -$0.25"],
+        ["PG-4", "progressive_insurance", "$5,000", "seed $5,000, the profile's"],
+        ["PG-4", "progressive_treasure", "$10,000", "seed $10,000, the profile's"],
+    ]
+    assert [(r[0], r[5], r[6], r[7], r[8]) for r in rows("latest")] == [
+        ("#3", "ruling paigow settle", "win", "+$86.50",
+         "overridden by #8; disputed (open, dispute #9)"),
+        ("#6", "ruling paigow rank", "", "", "voided by #7"),
+        ("#11", "ruling paigow settle", "win", "+$5,000", "in effect; signed off by sup-7 (#14)"),
+    ]  # fmt: skip
+    page.get_by_role("link", name="packet").click()
+    page.wait_for_url(f"{served.address}/-/dealer/packet/9")
 
 
 @needs_chromium

@@ -332,16 +332,19 @@ def test_an_sqlite_log_from_before_linked_meters_gains_their_index_when_opened(
 
 def test_the_meter_book_names_the_link(floor: Path, log_at: Path | str) -> None:
     from dealer.cli.browse import pages
-    from dealer.desk.records import Shown
+    from dealer.desk.records import RecordFilter
+    from dealer.desk.supervision import meter_book
 
     settle("PG-1")
-    with open_log(log_at, read_only=True) as log:
-        (move,) = log.link_records("FLOOR-ET-1", 5)
-    (row,) = pages.meter_rows([Shown(move, [])])
-    assert (row["record"].table_id, row["meter"]) == (
-        "PG-1",
-        "progressive_treasure (link FLOOR-ET-1)",
-    )
+    rows = pages.meter_rows(meter_book(log_at, RecordFilter(table_id="PG-1")))
+    assert [(r["record"].table_id, r["meter"], r["moved"]) for r in rows] == [
+        ("PG-1", "progressive_insurance", "seed $5,000, the profile's"),
+        (
+            "PG-1",
+            "progressive_treasure (link FLOOR-ET-1)",
+            "seed $10,000, the profile's, contributions +$0.25",
+        ),
+    ]
 
 
 def test_the_demo_refuses_a_profile_that_links_a_meter(floor: Path, log_at: Path | str) -> None:

@@ -277,7 +277,7 @@ def resolve_dispute(
             opened,
             {"outcome": outcome},
             f"Dispute {dispute_id} resolved by {supervisor.user_id}: {outcome}, "
-            f"amount adjusted {adjusted}",
+            f"amount adjusted {fmt_money(adjusted, signed=True)}",
             adjusted,
             review,
         )

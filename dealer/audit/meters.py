@@ -207,7 +207,11 @@ def move(
         role = users.acting_role(tx, user_id, RecordKind.METER, role)
     before = current(tx, table_id, name, link) if previous is None else previous.value
     delta = new - (before or Decimal(0))
-    shown = "unset" if before is None else str(before)
+    moved = (
+        f"first value {fmt_money(new)}"
+        if before is None
+        else f"{fmt_money(before)} → {fmt_money(new)}"
+    )
     linked = "" if link is None else f" (link {link.link})"
     return tx.append(
         Entry(
@@ -224,7 +228,7 @@ def move(
                 "delta": str(delta),
                 **({} if link is None else link.result()),
             },
-            explanation=[f"Meter {name}{linked} at table {table_id}: {shown} -> {new} ({reason})"],
+            explanation=[f"Meter {name}{linked} at table {table_id}: {moved} ({reason})"],
             links_to=links_to if links_to is not None else last_id,
             reason=reason,
         )
@@ -448,6 +452,78 @@ class MeterBook:
         if isinstance(result.get("meter"), str) and value is not None:
             self.values[self._key(row, result)] = value
             self.moved.add(str(result["meter"]))
+
+
+class MoveKind(StrEnum):
+    """What a meter record is to a person reading the meter book: the meter's `seed` (its first
+    value: the profile's seed the first ruling at the table started from, or the first value a
+    supervisor set), a ruling's move (its `contributions` and hits), or a supervisor's
+    `adjustment` (a reset or a reseed too)."""
+
+    SEED = "seed"
+    RULING = "ruling"
+    ADJUSTMENT = "adjustment"
+
+
+class MeterMove(NamedTuple):
+    """A meter record as the meter book reads it (`movement`): its kind, the value before
+    (None: never set) and after, the seed it started from (a first value only), what the
+    ruling's wagers contributed, what its hits paid from the meter, the value a hit reset it
+    to (None: none did), what the cap held back (negative, or 0), and the ruling it follows (a
+    ruling's move only)."""
+
+    record: Record
+    kind: MoveKind
+    previous: Decimal | None
+    value: Decimal | None
+    seed: Decimal | None
+    contributions: Decimal
+    paid: Decimal
+    reset: Decimal | None
+    capped: Decimal
+    ruling: int | None
+
+
+def movement(record: Record, ruling: Record | None) -> MeterMove:
+    """What meter record `record` did, read with the ruling it follows (`ruling`: the record it
+    links to, None for an adjustment or when it is not there). A ruling's first move of a meter
+    starts from the seed the ruling ruled from (its `meters.before`: the profile's seed), so
+    that part is the seed, not money the dealer added; then come the ruling's contributions,
+    what its hits paid (and the value a hit reset the meter to), and what the cap held back
+    (the rest: before + contributions + the hits' moves + that = after). A supervisor's first
+    value is the seed they set."""
+    result = record.result
+    name = str(result.get("meter", ""))
+    previous, value = _number(result.get("previous")), _number(result.get("value"))
+    zero = Decimal(0)
+    if record.action != MeterAction.MOVE:
+        kind = MoveKind.SEED if previous is None else MoveKind.ADJUSTMENT
+        seed = value if previous is None else None
+        return MeterMove(record, kind, previous, value, seed, zero, zero, None, zero, None)
+    meters = ruling.result.get("meters") if ruling is not None else None
+    meters = meters if isinstance(meters, Mapping) else {}
+    seed = _at(meters.get("before"), name) if previous is None else None
+    added = _at(meters.get("contributions"), name) or zero
+    if previous is None and seed is None:
+        seed, added = value, zero
+    found = ruling.result.get("progressive_hits") if ruling is not None else None
+    hits = (
+        [h for h in found if isinstance(h, Mapping) and h.get("meter") == name]
+        if isinstance(found, list)
+        else []
+    )
+    paid, moved, reset = zero, zero, None
+    for hit in hits:
+        before, after, back = _at(hit, "before"), _at(hit, "after"), _at(hit, "returned_by_cap")
+        paid += _at(hit, "paid") or zero
+        moved += (after or zero) - (before or zero) + (back or zero)
+        reset = after if hit.get("reset") is True else reset
+    start = previous if previous is not None else seed
+    capped = zero if value is None or start is None else value - start - added - moved
+    kind = MoveKind.SEED if previous is None else MoveKind.RULING
+    return MeterMove(
+        record, kind, previous, value, seed, added, paid, reset, capped, record.links_to
+    )
 
 
 def check_explained(reads: Reads, table_id: str, name: str, link: MeterLink | None) -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer.kernel.cards import symbol
 from dealer.kernel.money import fmt_money
 from dealer.kernel.ruling import Ruling
+
+if TYPE_CHECKING:
+    from dealer.desk.supervision import MeterMove
 
 
 def pretty(cards: Iterable[str]) -> str:
@@ -300,3 +303,40 @@ def setting_fields(settings: Mapping[str, Any]) -> list[tuple[str, str]]:
                 (f"pay table {wager.replace('_', ' ')}", _named(str(table_id), known.get(table_id)))
             )
     return lines + fields(rest)
+
+
+def meter_movement(move: MeterMove) -> str:
+    """What a meter record did, in words: a first value is the meter's seed (`seed $5,000, the
+    profile's`, then what the ruling added to it), a ruling's move its contributions, what its
+    hits paid and the value a hit reset it to, what the cap held back; a supervisor's its
+    adjustment."""
+    from dealer.desk.supervision import MoveKind
+
+    zero = Decimal(0)
+    if move.kind == MoveKind.ADJUSTMENT:
+        delta = (move.value or zero) - (move.previous or zero)
+        return f"adjustment {fmt_money(delta, signed=True)}"
+    if move.kind == MoveKind.SEED and move.ruling is None:
+        return f"seed {_money(move.seed)}, set by hand"
+    parts = [f"seed {_money(move.seed)}, the profile's"] if move.kind == MoveKind.SEED else []
+    if move.contributions or move.kind == MoveKind.RULING:
+        parts.append(f"contributions {fmt_money(move.contributions, signed=True)}")
+    if move.paid:
+        parts.append(f"hits pay {fmt_money(move.paid)}")
+    if move.reset is not None:
+        parts.append(f"reset to {fmt_money(move.reset)}")
+    if move.capped:
+        parts.append(f"over the cap {fmt_money(move.capped, signed=True)}")
+    return ", ".join(parts)
+
+
+def meter_mover(move: MeterMove) -> str:
+    """Who moved a meter: `ruling #12 (d-104 at PG-3)`, or `supervisor s-1` by hand."""
+    record = move.record
+    if move.ruling is None:
+        return f"{record.role} {record.user_id}"
+    return f"ruling #{move.ruling} ({record.user_id} at {record.table_id})"
+
+
+def _money(value: Decimal | None) -> str:
+    return "-" if value is None else fmt_money(value)

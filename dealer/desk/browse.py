@@ -9,13 +9,16 @@ disagree."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 
-from dealer.audit import entries
+from dealer.audit import disputes, entries, meters, signoffs
 from dealer.audit.browser_queries import QUERIES as CANNED_QUERIES
 from dealer.audit.browser_queries import snapshot
 from dealer.audit.chain import VerifyResult
-from dealer.audit.records import Record, RecordFilter, RecordKind
+from dealer.audit.disputes import Dispute
+from dealer.audit.meters import MeterMove
+from dealer.audit.records import _TIME_FORMAT, Record, RecordFilter, RecordKind
 from dealer.audit.status import status
 from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import LogLocation, log_location, open_desk_log, shown
@@ -26,7 +29,9 @@ from dealer.kernel.tuples import NamedTuple
 __all__ = [
     "CANNED_QUERIES",
     "ChainState",
+    "FrontPage",
     "chain_state",
+    "front_page",
     "served_file",
     "verified_copy",
     "with_status",
@@ -78,3 +83,66 @@ def with_status(db: Path | None, flt: RecordFilter, *, limit: int | None = None)
             Shown(r, entries.links(log, r.id), status(log, r))
             for r in log.records(flt, limit=limit)
         ]
+
+
+SHIFT = timedelta(hours=12)
+"""The shift the front page speaks of: the 12 hours up to the newest record of the log served."""
+LATEST = 10
+"""How many of the latest rulings the front page lists."""
+
+
+class FrontPage(NamedTuple):
+    """What needs a supervisor now (`front_page`): the open disputes, the large pays awaiting a
+    sign-off, the shift's overrides and voids, each meter's newest record (a table's own, or a
+    link's), the latest rulings with their status."""
+
+    disputes: list[Dispute]
+    awaiting: list[Shown]
+    decisions: list[Shown]
+    meters: list[MeterMove]
+    latest: list[Shown]
+
+
+def front_page(db: Path | None) -> FrontPage:
+    """The supervisor's front page, read from the log served in one snapshot: open disputes
+    oldest first, large pays no one has signed off, the overrides and voids of the last `SHIFT`
+    before the newest record, each meter as its newest record left it (with the ruling it
+    follows, `meters.movement`), and the `LATEST` rulings, oldest first."""
+    with open_desk_log(db, existing=True, read_only=True) as log, log.snapshot():
+        newest = log.records(RecordFilter(), limit=1, newest_first=True)
+        since = None
+        if newest:
+            stamp = datetime.fromisoformat(newest[0].recorded_at.removesuffix("Z"))
+            since = (stamp - SHIFT).strftime(_TIME_FORMAT)
+
+        def standing(found: list[Record]) -> list[Shown]:
+            return [Shown(r, entries.links(log, r.id), status(log, r)) for r in found]
+
+        rulings = RecordFilter(kind=RecordKind.RULING)
+        awaiting = [r for r in log.records(rulings) if signoffs.awaiting(log, r)]
+        decided = [
+            r
+            for kind in (RecordKind.OVERRIDE, RecordKind.VOID)
+            for r in log.records(RecordFilter(kind=kind, since=since))
+        ]
+        book: dict[tuple[str, ...], Record] = {}
+        for r in log.records(RecordFilter(kind=RecordKind.METER), newest_first=True):
+            link = r.result.get("link")
+            key = (
+                ("link", link)
+                if isinstance(link, str)
+                else (r.table_id, str(r.result.get("meter")))
+            )
+            book.setdefault(key, r)
+        moves = [
+            meters.movement(r, None if r.links_to is None else log.record(r.links_to))
+            for r in sorted(book.values(), key=lambda r: (r.table_id, str(r.result.get("meter"))))
+        ]
+        latest = log.records(rulings, limit=LATEST, newest_first=True)[::-1]
+        return FrontPage(
+            disputes.open_disputes(log),
+            standing(awaiting),
+            standing(sorted(decided, key=lambda r: r.id)),
+            moves,
+            standing(latest),
+        )

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from dealer.audit import corrections, disputes, meters, signoffs, staff, users
 from dealer.audit.authority import append_supervised
 from dealer.audit.disputes import AMOUNT_LIMIT, Dispute, DisputeOutcome, Review
-from dealer.audit.records import Entry, RecordKind, Role
+from dealer.audit.meters import MeterAction, MeterMove, MoveKind
+from dealer.audit.records import Entry, RecordFilter, RecordKind, Role
 from dealer.audit.users import User
 from dealer.desk.context import Desk, HouseRules, LogLocation, open_desk_log
 from dealer.inputs import money, signed_money, text_file
@@ -32,7 +33,10 @@ __all__ = [
     "Approval",
     "Dispute",
     "DisputeOutcome",
+    "MeterAction",
+    "MeterMove",
     "MeterSet",
+    "MoveKind",
     "RecordKind",
     "User",
     "Review",
@@ -46,6 +50,7 @@ __all__ = [
     "list_disputes",
     "list_users",
     "meter",
+    "meter_book",
     "new_recovery_key",
     "open_dispute",
     "override",
@@ -308,6 +313,19 @@ def meter(db: LogLocation | None, table_id: str, name: str, house: HouseRules) -
         recent = log.link_records(link.link, RECENT_MOVES)
     tables = tuple(dict.fromkeys(r.table_id for r in recent))
     return MeterShown(value, link.link, tables)
+
+
+def meter_book(db: LogLocation | None, flt: RecordFilter) -> list[MeterMove]:
+    """The meter records matching `flt` (oldest first), each read with the ruling it follows
+    (`meters.movement`): a meter's seed, a ruling's contributions and hits, a supervisor's
+    adjustments."""
+    with open_desk_log(db, read_only=True) as log, log.snapshot():
+        found = log.records(flt._replace(kind=RecordKind.METER))
+        wanted = {r.links_to for r in found if r.action == MeterAction.MOVE}
+        rulings = {i: log.record(i) for i in wanted if i is not None}
+    return [
+        meters.movement(r, None if r.links_to is None else rulings.get(r.links_to)) for r in found
+    ]
 
 
 def adjust_meter(

@@ -39,6 +39,8 @@ from dealer.cli.common import (
 from dealer.cli.render import (
     PAYTABLE_HEADERS,
     fields,
+    meter_movement,
+    meter_mover,
     pretty,
     round_dealer,
     round_seats,
@@ -49,9 +51,10 @@ from dealer.cli.render import (
     short_hash,
     table,
 )
-from dealer.desk import records
+from dealer.desk import records, supervision
 from dealer.desk.context import Desk
 from dealer.desk.records import ANY_GAME_SEATS, Record, RecordFilter, RecordKind, Shown, Status
+from dealer.desk.supervision import MeterAction, MeterMove
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.money import fmt_money
 from dealer.kernel.ruling import RulingAction
@@ -131,7 +134,27 @@ def _summary(record: Record) -> str:
         base = result.get("base")
         if isinstance(base, dict) and "outcome" in base:
             return f"{base['outcome']}, net {total}"
+    if record.kind == RecordKind.METER and "meter" in result:
+        return _meter_summary(record)
     return record.explanation[0] if record.explanation else record.input_text
+
+
+def _meter_summary(record: Record) -> str:
+    """A meter record in a few words: `progressive_treasure starts $10,000` (its seed, and
+    what its first ruling added), a ruling's `… +$0.25 → $10,000.25`, an adjustment's `… set
+    to $12,000`; `audit show` tells the seed from the contributions."""
+    result = record.result
+    try:
+        value = fmt_money(Decimal(str(result.get("value"))))
+        delta = fmt_money(Decimal(str(result.get("delta"))), signed=True)
+        start = result.get("previous")
+    except ArithmeticError:
+        return record.explanation[0] if record.explanation else record.input_text
+    if start is None:
+        return f"{result['meter']} starts {value}"
+    if record.action == MeterAction.ADJUST:
+        return f"{result['meter']} set to {value}"
+    return f"{result['meter']} {delta} → {value}"
 
 
 def _fit(line: str, width: int) -> str:
@@ -235,10 +258,31 @@ def _indented(text: str) -> list[str]:
     return [f"  {line}" for line in text.splitlines()]
 
 
-def _result_lines(record: Record) -> list[str]:
-    """What was ruled: a settled seat's hands and wagers, a round's table of seats, else the
-    result's named lines."""
+def _meter_lines(move: MeterMove) -> list[str]:
+    """A meter record: the meter, its value before and after, what moved it (its seed, a
+    ruling's contributions and hits, an adjustment) and who."""
+    result = move.record.result
+    link = result.get("link")
+    return [
+        "Meter:",
+        *_named_lines(
+            [
+                ("meter", str(result.get("meter")) + (f" (link {link})" if link else "")),
+                ("from", "- (never set)" if move.previous is None else fmt_money(move.previous)),
+                ("moved", meter_movement(move)),
+                ("to", "-" if move.value is None else fmt_money(move.value)),
+                ("by", meter_mover(move)),
+            ]
+        ),
+    ]
+
+
+def _result_lines(record: Record, move: MeterMove | None = None) -> list[str]:
+    """What was ruled: a settled seat's hands and wagers, a round's table of seats, a meter's
+    move, else the result's named lines."""
     result = record.result
+    if move is not None:
+        return _meter_lines(move)
     if record.game == "paigow" and record.action == RulingAction.SETTLE and "base" in result:
         return [
             "Hands:",
@@ -258,11 +302,11 @@ def _result_lines(record: Record) -> list[str]:
     return ["Result:", *_named_lines(named)] if named else []
 
 
-def page(shown: Shown) -> list[str]:
+def page(shown: Shown, move: MeterMove | None = None) -> list[str]:
     """One record as a page for people (`audit show`): what and where it stands, who made it
-    where and when, what was ruled (hands as set, wagers, pays and nets), the settings as named
-    lines, the record's hashes shortened, the reasons, the records referring to it. No JSON:
-    `--json` keeps every field whole."""
+    where and when, what was ruled (hands as set, wagers, pays and nets; a meter record's
+    `move`), the settings as named lines, the record's hashes shortened, the reasons, the
+    records referring to it. No JSON: `--json` keeps every field whole."""
     record, linked, status = shown
     seat = "" if record.seat is None else f"   seat {record.seat}"
     lines = [f"Record {record.id}: {_what(record)}", *_status_lines(status)]
@@ -286,7 +330,7 @@ def page(shown: Shown) -> list[str]:
         lines.append(f"  reason     {record.reason}")
     if record.links_to is not None:
         lines.append(f"  refers to  record {record.links_to}")
-    lines += _result_lines(record)
+    lines += _result_lines(record, move)
     if record.settings:
         lines += ["Settings:", *_named_lines(setting_fields(record.settings))]
     lines += [
@@ -328,7 +372,10 @@ def show(
             }
         )
         return
-    typer.echo("\n".join(printable(line) for line in page(shown)))
+    move = None
+    if record.kind == RecordKind.METER:
+        move = supervision.meter_book(db, RecordFilter(ids=(record.id,)))[0]
+    typer.echo("\n".join(printable(line) for line in page(shown, move)))
 
 
 @app.command()

@@ -11,19 +11,20 @@ link is an `int` (the templates link nothing else), so stored text never becomes
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from dealer.cli.packet import Section, sections
+from dealer.cli.packet import Grid, Section, played, sections
+from dealer.cli.render import fields as named_fields
+from dealer.cli.render import meter_movement, meter_mover
 from dealer.cli.shift import summary_text
-from dealer.desk.browse import ChainState
+from dealer.desk.browse import ChainState, FrontPage
 from dealer.desk.packet import Packet
 from dealer.desk.records import Record, Shown, Status
 from dealer.desk.shift import ShiftSummary
-from dealer.desk.supervision import Dispute
+from dealer.desk.supervision import Dispute, MeterMove
 from dealer.kernel.cards import symbol
 from dealer.kernel.money import fmt_money
 from dealer.kernel.tuples import NamedTuple
@@ -37,11 +38,6 @@ NAV = (
     ("/-/dealer/training", "Trainees and certificates"),
 )
 
-MONEY_KEYS = frozenset(
-    {"wager", "net", "total_net", "amount", "amount_adjusted", "delta", "value", "previous"}
-)
-"""Result fields that hold money, shown with `fmt_money`; nets and deltas with their sign."""
-_SIGNED = ("net", "delta", "adjusted")
 _REFERENCE = re.compile(r"#(\d+)")
 _SUITS = frozenset("shdcj")
 
@@ -93,17 +89,6 @@ def amount(value: Any, signed: bool = False) -> Amount:
     return Amount(fmt_money(parsed, signed=signed), True)
 
 
-def amounts(result: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Amount]]:
-    """The money in a result (and in its nested objects), labelled by where it is."""
-    found: list[tuple[str, Amount]] = []
-    for key, value in result.items():
-        if isinstance(value, Mapping):
-            found += amounts(value, f"{prefix}{key} ")
-        elif key in MONEY_KEYS and value is not None and not isinstance(value, bool):
-            found.append((f"{prefix}{key}", amount(value, signed=key.endswith(_SIGNED))))
-    return found
-
-
 def linked(text: str) -> Linked:
     """`text` with every `#N` a link to record N: `overridden by #8` is
     `[("overridden by ", None), ("#8", 8)]`."""
@@ -142,34 +127,109 @@ def what(record: Record) -> str:
     return " ".join(part for part in (record.kind, record.game, record.action) if part)
 
 
-def record_page(shown: Shown) -> dict[str, Any]:
-    """One record's page: the record, what it is, its status, cards, money, the records that
-    refer to it, and the result as recorded."""
+class Table(NamedTuple):
+    """A table on a page (`packet.Grid` with its cards as suit and face to colour)."""
+
+    headers: list[str]
+    rows: list[list[str | list[tuple[str, str]]]]
+
+
+_SYMBOL_SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+
+
+def _cell(text: str) -> str | list[tuple[str, str]]:
+    """A table cell: cards as suit and face (coloured by the page), any other text as it is."""
+    tokens = text.split(" ")
+    if text and all(t == "JK" or t[-1:] in _SYMBOL_SUITS and len(t) > 1 for t in tokens):
+        return [("j", t) if t == "JK" else (_SYMBOL_SUITS[t[-1]], t) for t in tokens]
+    return text
+
+
+def _shown_rows(record: Record) -> list[tuple[str, Any]]:
+    """What was ruled, as `audit show` and the packet show it: a settled seat's hands and
+    wagers, a round's table of seats, a set hand (tables, cards coloured); else the result's
+    named lines. No JSON."""
+    rows: list[tuple[str, Any]] = []
+    for label, value in played(record):
+        if isinstance(value, Grid):
+            rows.append((label, Table(value.headers, [[_cell(c) for c in r] for r in value.rows])))
+        else:
+            rows.append((label, Table([], [[_cell(value)]]) if label == "cards" else value))
+    if not any(isinstance(value, Table) and value.headers for _, value in rows):
+        rows += named_fields(record.result)
+    return rows
+
+
+def _move_rows(move: MeterMove) -> list[tuple[str, Any]]:
+    """A meter record as the meter book reads it: from, what moved it (its seed, a ruling's
+    contributions and hits, an adjustment), to, and by whom."""
+    return [
+        ("meter", _meter_name(move.record.result)),
+        ("from", "never set" if move.previous is None else fmt_money(move.previous)),
+        ("moved", meter_movement(move)),
+        ("to", "-" if move.value is None else fmt_money(move.value)),
+        ("by", meter_mover(move)),
+    ]
+
+
+def record_page(shown: Shown, move: MeterMove | None = None) -> dict[str, Any]:
+    """One record's page: the record, what it is, its status, what was ruled (hands as set,
+    wagers, a round's seats; the cards in their suits' colours, money as the CLI shows it; a
+    meter record's `move`), the records that refer to it. No JSON (Datasette's own table view
+    has the record as stored)."""
     record, referring, status = shown
     return {
         "title": f"Record {record.id}",
         "record": record,
         "what": what(record),
         "status": status_view(status),
-        "cards": card_faces(record.cards),
-        "amounts": amounts(record.result),
+        "shown": _shown_rows(record) if move is None else _move_rows(move),
         "referring": [(r, what(r)) for r in referring],
-        "result": json.dumps(record.result, ensure_ascii=False, indent=1),
     }
 
 
-def record_rows(found: list[Shown]) -> list[dict[str, Any]]:
-    """Records as rows: id, time, table, seat, user, what, cards, the first reason, status."""
-    return [
-        {
-            "record": r,
-            "what": what(r),
-            "cards": card_faces(r.cards),
-            "why": r.explanation[0] if r.explanation else r.input_text,
-            "status": [] if status is None else linked(status.text()),
-        }
-        for r, _, status in found
-    ]
+def _seat_result(record: Record, seat: int | None, patron: str | None) -> tuple[str, Any]:
+    """A ruling's outcome and net for the seat (or patron) asked for: a settled seat's own, or
+    that seat's inside a round (a round asked for by no seat: its seats and players' total);
+    ("", "") for a record that settled no seat."""
+    result = record.result
+    seats = result.get("seats")
+    if isinstance(seats, list) and seat is None and patron is None and "total_net" in result:
+        count = f"{len(seats)} seat{'s' if len(seats) != 1 else ''}"
+        return count, amount(result["total_net"], signed=True)
+    for entry in seats if isinstance(seats, list) else [result]:
+        if not isinstance(entry, Mapping) or "total_net" not in entry:
+            continue
+        if entry is not result and not (
+            entry.get("seat") == seat or (patron is not None and entry.get("patron") == patron)
+        ):
+            continue
+        base = entry.get("base")
+        outcome = base.get("outcome", "") if isinstance(base, Mapping) else ""
+        return str(outcome), amount(entry["total_net"], signed=True)
+    return "", ""
+
+
+def record_rows(
+    found: list[Shown], seat: int | None = None, patron: str | None = None
+) -> list[dict[str, Any]]:
+    """Records as rows: id, time, table, seat, user, what, cards, the first reason, status; for
+    a seat's or patron's history also each ruling's outcome and net for that seat."""
+    rows = []
+    for r, _, status in found:
+        outcome, net = _seat_result(r, seat, patron)
+        rows.append(
+            {
+                "record": r,
+                "what": what(r),
+                "cards": card_faces(r.cards),
+                "why": r.explanation[0] if r.explanation else r.input_text,
+                "status": [] if status is None else linked(status.text()),
+                "outcome": outcome,
+                "net": net,
+            }
+        )
+    return rows
 
 
 def _meter_name(result: dict[str, Any]) -> str:
@@ -178,17 +238,21 @@ def _meter_name(result: dict[str, Any]) -> str:
     return name if result.get("link") is None else f"{name} (link {result['link']})"
 
 
-def meter_rows(found: list[Shown]) -> list[dict[str, Any]]:
-    """Every meter movement: when, which meter, from and to, by whom, and why."""
+def meter_rows(found: list[MeterMove]) -> list[dict[str, Any]]:
+    """Every meter movement: when, which meter, from and to, what moved it (its seed, a
+    ruling's contributions and hits, a supervisor's adjustment, as `audit show` says), the
+    ruling or supervisor who did, and a supervisor's reason."""
     return [
         {
-            "record": r,
-            "meter": _meter_name(r.result),
-            "before": None if r.result.get("previous") is None else amount(r.result["previous"]),
-            "delta": amount(r.result.get("delta"), signed=True),
-            "value": amount(r.result.get("value")),
+            "record": m.record,
+            "meter": _meter_name(m.record.result),
+            "before": None if m.previous is None else amount(m.previous),
+            "moved": meter_movement(m),
+            "value": "-" if m.value is None else amount(m.value),
+            "by": linked(meter_mover(m)),
+            "why": None if m.ruling is not None else m.record.reason,
         }
-        for r, _, _ in found
+        for m in found
     ]
 
 
@@ -215,6 +279,19 @@ def packet_sections(packet: Packet) -> list[Section]:
 def shift_text(summary: ShiftSummary) -> str:
     """The shift summary as `dealer shift summary` prints it."""
     return summary_text(summary)
+
+
+def front_page(front: FrontPage) -> dict[str, Any]:
+    """The supervisor's "what needs me now": the open disputes, the large pays awaiting a
+    sign-off, the shift's overrides and voids, the meters as they stand, the latest rulings
+    with their outcome and net."""
+    return {
+        "disputes": dispute_rows(front.disputes),
+        "awaiting": record_rows(front.awaiting),
+        "decisions": record_rows(front.decisions),
+        "meters": meter_rows(front.meters),
+        "latest": record_rows(front.latest),
+    }
 
 
 def chain_banner(state: ChainState) -> dict[str, Any]:

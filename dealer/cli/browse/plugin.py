@@ -195,12 +195,17 @@ class DealerPlugin:
 
     async def home(self, datasette: Any, request: Any) -> Response:
         values = {"title": "Dealer pages", "nav": pages.NAV[1:]}
+        values |= pages.front_page(browse.front_page(self.db))
         return await self._page(datasette, request, "home", values)
 
     async def record(self, datasette: Any, request: Any) -> Response:
         try:
             wanted = inputs.record_id(request.url_vars["record_id"])
-            values = pages.record_page(records.show(self.db, wanted))
+            shown = records.show(self.db, wanted)
+            move = None
+            if shown.record.kind == RecordKind.METER:
+                (move,) = supervision.meter_book(self.db, RecordFilter(ids=(wanted,)))
+            values = pages.record_page(shown, move)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 404)
         return await self._page(datasette, request, "record", values)
@@ -239,7 +244,7 @@ class DealerPlugin:
             found = browse.with_status(self.db, flt)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 400)
-        values["rows"] = pages.record_rows(found)
+        values["rows"] = pages.record_rows(found, flt.seat, flt.patron)
         return await self._page(datasette, request, "seat", values)
 
     async def disputes(self, datasette: Any, request: Any) -> Response:
@@ -265,7 +270,7 @@ class DealerPlugin:
             flt = RecordFilter(
                 kind=RecordKind.METER, table_id=inputs.table_id(table) if table else None
             )
-            found = records.search(self.db, flt, linked=False)
+            found = supervision.meter_book(self.db, flt)
         except DealerError as exc:
             return await self._error(datasette, request, exc, 400)
         values = {
