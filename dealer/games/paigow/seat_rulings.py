@@ -4,11 +4,13 @@ setting a hand never load the bonus machinery.)"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.house_way import HouseWay
-from dealer.games.paigow.pay import BONUSES
+from dealer.games.paigow.pay import BONUSES, Wager
 from dealer.games.paigow.paytables import shipped_paytables
 from dealer.games.paigow.profile import Profile
 from dealer.games.paigow.round_input import RoundError, SeatWagers, read_round
@@ -65,11 +67,17 @@ def settle_ruling(
     low: str | None = None,
     seat: int = 1,
     patron: str | None = None,
+    others: Sequence[tuple[int, str]] = (),
 ) -> tuple[Ruling, Meters]:
     """Settle one seat against the dealer: its `wagers`, the base and any bonus wagers (checked
     against the profile here, as a round file's seat is). The player's seven cards are set by
     the House Way (`player`), or the player set `high` and `low`; the player's `patron` id, if
-    given, is kept in the result. Returns the ruling and the progressive meters it leaves."""
+    given, is kept in the result. Returns the ruling and the progressive meters it leaves.
+
+    `others` are the other seats at the table (each its number and seven cards, set by the
+    House Way, the table's smallest base wager placed): the hands the seat's Envy is paid on.
+    The whole table is settled as a round is, and the ruling is the seat's, its result naming
+    each other seat's setting (`others`); the other seats' own rulings are not in it."""
     seat_raw: dict[str, Any] = {"seat": seat, "wagers": wagers}
     if patron is not None:
         seat_raw["patron"] = patron
@@ -81,21 +89,31 @@ def settle_ruling(
             raise CardError("give the player's seven cards, or both the high and the low hand")
         seat_raw.update(high=high, low=low)
         typed = f"dealer {dealer} | high {high} | low {low}"
-    rnd = read_round({"dealer": dealer, "seats": [seat_raw]}, profile)
+    smallest = SeatWagers(MappingProxyType({Wager.BASE: profile.limits[Wager.BASE].min}))
+    table = [{"seat": n, "cards": held, "wagers": smallest} for n, held in others]
+    typed += "".join(f" | seat {n} {held}" for n, held in others)
+    rnd = read_round({"dealer": dealer, "seats": [seat_raw, *table]}, profile)
     way = way_of(profile)
     outcome = settle_round(rnd, profile, way, meters)
     whole = outcome.to_dict()
+    at = [s.seat for s in rnd.seats].index(seat)
     result = {
-        **whole["seats"][0],
+        **whole["seats"][at],
         "dealer": whole["dealer"],
         "meters": whole["meters"],
         "progressive_hits": whole["progressive_hits"],
     }
-    cards = tuple(str(c) for c in (*rnd.dealer, *rnd.seats[0].cards))
+    if others:
+        result["others"] = [
+            {"seat": s["seat"], **{h: s["base"]["player"][h]["cards"] for h in ("high", "low")}}
+            for s in whole["seats"]
+            if s["seat"] != seat
+        ]
+    cards = tuple(str(c) for c in (*rnd.dealer, *(c for s in rnd.seats for c in s.cards)))
     signoff, awaits = _signoff(outcome, profile)
     result.update(signoff)
     explanation = (
-        tuple(outcome.seats[0].base.explanation()) + tuple(outcome.bonuses.explanation()) + awaits
+        tuple(outcome.seats[at].base.explanation()) + tuple(outcome.bonuses.explanation()) + awaits
     )
     ruling = Ruling(
         "paigow",
