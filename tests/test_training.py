@@ -120,6 +120,43 @@ def test_a_program_answering_from_paigow_settle_scores_every_hand(tmp_path: Path
     assert all(s["correct"] for s in seen if "correct" in s)
 
 
+def test_a_program_answering_envy_from_the_round_settlement_scores_every_hand(
+    tmp_path: Path,
+) -> None:
+    """Envy pays on the other seats' hands: the program files the table as it is shown (each
+    hand as set) as a round and answers the seat's nets from `dealer round`."""
+    paid: list[str] = []
+
+    def answer(item: dict[str, Any]) -> str:
+        def seat(n: int, hands: dict[str, list[str]], wagers: dict[str, Any]) -> dict[str, Any]:
+            return {"seat": n, "high": " ".join(hands["high"]), "low": " ".join(hands["low"]),
+                    "wagers": wagers}  # fmt: skip
+
+        table = [seat(o["seat"], o, {"base": 5}) for o in item["others"]]
+        round_file = tmp_path / f"round-{item['hand']}.json"
+        round_file.write_text(json.dumps({
+            "table": f"T-{item['hand']}", "dealer": " ".join(item["dealer"]),
+            "seats": [seat(item["seat"], item["player"], item["wagers"]), *table],
+        }))  # fmt: skip
+        ruled = json.loads(
+            cli.ok("round", str(round_file), "--json", "--db", str(tmp_path / "r.sqlite")).stdout
+        )
+        mine = next(s for s in ruled["seats"] if s["seat"] == item["seat"])
+        nets = {"base": Decimal(str(mine["base"]["net"])), "envy": Decimal(0)}
+        for bonus in mine["bonuses"]:
+            nets[bonus["wager"]] = nets.get(bonus["wager"], Decimal(0)) + Decimal(str(bonus["net"]))
+        paid.extend(str(b["from_seat"]) for b in mine["bonuses"] if b["wager"] == "envy")
+        return " ".join(f"{nets[name]:+}" for name in item["order"])
+
+    command = ["payouts", "--wagers", "envy", "--hands", "6", "--seed", "3"]
+    seen = _drive([*command, "--event", "four-of-a-kind,full-house"], answer, tmp_path)
+    assert seen[-1]["score"] == seen[-1]["hands"] == 6
+    dealt = [s for s in seen if "order" in s]
+    assert all(s["order"] == ["base", "treasure", "envy"] for s in dealt)
+    assert all(1 <= len(s["others"]) <= 3 for s in dealt)
+    assert paid  # some hand paid an Envy, judged to the cent like the rest
+
+
 # --- judging: misses shown with their clause ------------------------------------------------
 
 
@@ -215,6 +252,67 @@ def test_a_payout_is_judged_to_the_cent_against_the_settlement() -> None:
     hand = drill.hand
     judged, _ = drill.step(f"{hand.total + Decimal('0.01'):+}")
     assert not judged.correct
+
+
+def _envy_hand(paid: bool) -> PayoutDrill:
+    """A one-hand Envy drill whose Envy pays (or pays nothing), from the first seed that deals
+    one."""
+    for seed in range(100):
+        drill = PayoutDrill(
+            load_profile(), random.Random(seed), 1, [Wager.ENVY], events=("four-of-a-kind",)
+        )
+        if (drill.hand.nets["envy"] > 0) == paid:
+            return drill
+    raise AssertionError("no such hand in 100 seeds")
+
+
+def test_a_missed_envy_is_scored_a_miss_and_shows_the_envy_arithmetic() -> None:
+    drill = _envy_hand(paid=True)
+    hand = drill.hand
+    assert list(hand.nets) == ["base", "treasure", "envy"]
+    assert hand.wagers[Wager.TREASURE] >= load_profile().envy_minimum
+    assert {o["seat"] for o in hand.to_json()["others"]} == {n for n, _ in hand.others}
+    pays = [b for b in hand.ruling.result["bonuses"] if b["wager"] == "envy"]
+    typed = {**hand.nets, "envy": Decimal(0)}
+    judged, _ = drill.step(" ".join(f"{v:+}" for v in typed.values()))
+    assert not judged.correct
+    assert judged.to_json()["wrong"] == ["envy"]
+    assert judged.missed == tuple(k for k in hand.keys if k.startswith("envy:"))
+    assert all(k != "envy:no-event" for k in judged.missed)
+    arithmetic = [line for line in judged.lines if "Envy Bonus" in line]
+    assert pays and len(arithmetic) == len(pays)
+    for pay, line in zip(pays, arithmetic, strict=True):
+        assert f"on seat {pay['from_seat']}'s hand" in line
+
+
+def test_an_envy_no_other_hand_pays_is_judged_as_zero_and_says_why() -> None:
+    drill = _envy_hand(paid=False)
+    hand = drill.hand
+    assert "envy:no-event" in hand.keys and hand.nets["envy"] == 0
+    judged, _ = drill.step(
+        " ".join(f"{v + (1 if n == 'envy' else 0):+}" for n, v in hand.nets.items())
+    )
+    assert not judged.correct and judged.missed == ("envy:no-event",)
+    assert any("no other seat's hand" in line for line in judged.lines)
+
+
+def test_an_envy_drill_replays_from_its_seed_and_is_refused_where_envy_is_not_offered(
+    tmp_path: Path,
+) -> None:
+    def dealt(misses: dict[str, int]) -> list[dict[str, Any]]:
+        drill = PayoutDrill(load_profile(), random.Random(4), 5, [Wager.ENVY], misses)
+        shown = []
+        while not drill.over:
+            shown.append(drill.hand.to_json())
+            drill.step(f"{drill.hand.total:+}")
+        return shown
+
+    assert dealt({}) == dealt({}) != dealt({"envy:four-of-a-kind": 9})
+    profile = tmp_path / "no-envy.yaml"
+    profile.write_text("offered: {envy: false}\n", encoding="utf-8")
+    said = run("train", "payouts", "--wagers", "envy", "--profile", str(profile), stdin="")
+    assert said.exit_code == 1
+    assert said.stderr == "Error: --wagers: the envy wager is not offered at this table\n"
 
 
 # --- drills that teach ----------------------------------------------------------------------

@@ -74,10 +74,16 @@ def _show_hand(hand: WayHand | PayHand, as_json: bool) -> None:
         typer.echo(f"Hand {hand.number}: {_cards(shown['cards'])}")
     else:
         wagers = ", ".join(f"{w} ${a}" for w, a in shown["wagers"].items())
+        others = "; ".join(
+            f"seat {o['seat']} {_cards(o['high'])} / {_cards(o['low'])}" for o in shown["others"]
+        )
         typer.echo(
             f"Hand {hand.number}: dealer {_cards(shown['dealer_set']['high'])} / "
-            f"{_cards(shown['dealer_set']['low'])}; player {_cards(shown['player']['high'])} / "
-            f"{_cards(shown['player']['low'])}\n  wagers: {wagers}\n  answer: "
+            f"{_cards(shown['dealer_set']['low'])}; player "
+            + (f"(seat {shown['seat']}) " if others else "")
+            + f"{_cards(shown['player']['high'])} / {_cards(shown['player']['low'])}"
+            + (f"\n  other seats: {others}" if others else "")
+            + f"\n  wagers: {wagers}\n  answer: "
             f"{' '.join(shown['order'])} (each net, +12.50 or -10) or the total"
         )
 
@@ -176,8 +182,8 @@ def payouts(
         str,
         typer.Option(
             "--wagers",
-            help="The wagers placed: base,insurance,treasure,progressive_insurance,"
-            "progressive_treasure.",
+            help="The wagers placed: base,insurance,treasure,envy,progressive_insurance,"
+            "progressive_treasure (envy: with treasure, and one to three other seats).",
         ),
     ] = "base,insurance,treasure",
     hands: HandsOption = None,

@@ -3,8 +3,8 @@
 Pure: the caller hands in the random source (`random.Random`), the trainee's past misses and
 the typed answers; every reply is a value. Each hand is judged by the engines the rulings use,
 never by a second arithmetic: a setting by `house_way.set_hand`, a seat's pay by
-`seat_rulings.settle_ruling` (the base wager, every bonus wager, the meters), so a drill
-and a ruling can never disagree.
+`seat_rulings.settle_ruling` (the base wager, every bonus wager, the meters; with Envy, the
+whole table as a round is settled), so a drill and a ruling can never disagree.
 
 Drawing teaches: a candidate deal is kept with a weight of 1 plus the trainee's misses (at
 most `MISS_WEIGHT`) of its key (the House Way clause that decides it; a payout's pay rows, by
@@ -26,7 +26,7 @@ from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.events import LABELS, classify
 from dealer.games.paigow.house_way import HouseWay, Setting, set_hand
-from dealer.games.paigow.pay import PLACED, Wager
+from dealer.games.paigow.pay import Wager
 from dealer.games.paigow.profile import TRAINING_HANDS_LIMIT, Profile
 from dealer.games.paigow.ranking import high_key, low_key
 from dealer.games.paigow.round_input import SeatWagers
@@ -55,6 +55,11 @@ SAMPLE_AMOUNTS: Mapping[str, tuple[int, ...]] = MappingProxyType(
     {"base": (10, 25, 50, 100), "insurance": (5, 10, 25), "treasure": (5, 10, 25)}
 )
 """The amounts a payout drill places on a wager (a progressive wager: one unit)."""
+OTHER_SEATS = (1, 3)
+"""How many other seats (fewest, most) an Envy drill deals at the table: the hands Envy pays
+on."""
+SEATS = range(1, 7)
+"""The seats of the table an Envy drill seats its hands at."""
 
 
 class Miss(NamedTuple):
@@ -302,7 +307,8 @@ def _typed_setting(line: str, cards: Sequence[Card]) -> tuple[tuple[Card, ...], 
 
 class PayHand(NamedTuple):
     """A settled seat to pay: the dealer's and the player's cards, the wagers, the meters, and
-    the settlement's ruling (its nets by wager)."""
+    the settlement's ruling (its nets by wager); with Envy, the other seats' cards by seat (the
+    ruling is then the seat's, the whole table settled)."""
 
     number: int
     dealer: tuple[Card, ...]
@@ -313,7 +319,8 @@ class PayHand(NamedTuple):
     nets: Mapping[str, Decimal]
     keys: tuple[str, ...]
     """The pay rows it turns on: `base:OUTCOME`, `WAGER:EVENT` (`treasure:straight`,
-    `insurance:no-event`)."""
+    `insurance:no-event`, `envy:no-event` when no other seat's hand pays it)."""
+    others: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
     @property
     def total(self) -> Decimal:
@@ -326,13 +333,17 @@ class PayHand(NamedTuple):
         return {"high": list(hands["high"]["cards"]), "low": list(hands["low"]["cards"])}
 
     def to_json(self) -> dict[str, Any]:
-        """`{"hand", "dealer", "dealer_set", "player", "wagers", "paytables", "meters",
-        "order"}`: `order` is the order the nets are typed in."""
+        """`{"hand", "dealer", "dealer_set", "seat", "player", "others", "wagers", "paytables",
+        "meters", "order"}`: `order` is the order the nets are typed in; `others` the other
+        seats' hands as the settlement set them (`{"seat", "high", "low"}`; none without
+        Envy)."""
         return {
             "hand": self.number,
             "dealer": [str(c) for c in self.dealer],
             "dealer_set": self.setting("dealer"),
+            "seat": self.ruling.result["seat"],
             "player": self.setting("player"),
+            "others": list(self.ruling.result.get("others", ())),
             "wagers": {str(w): money_json(a) for w, a in self.wagers.items()},
             "paytables": dict(self.ruling.settings.get("paytables", {})),
             "meters": {str(m): v for m, v in self.meters.to_dict().items()},
@@ -343,7 +354,12 @@ class PayHand(NamedTuple):
 class PayoutDrill(_Drill):
     """A dealer's and a player's hand, both set by the House Way, and the player's wagers; the
     trainee types each wager's net in `order` (`+12.50 +100 -1`) or the seat's total; judged to
-    the cent against the settlement."""
+    the cent against the settlement.
+
+    Envy is drilled on a Treasure wager (placed with it, at least the table's Envy minimum) and
+    one to three other seats dealt from the same deck, each its own hand set by the House Way:
+    the whole table is settled, and the trainee pays the one seat, Envy +0 when no other hand
+    pays it. `--event` then deals a hand when the seat's or another seat's hand has the event."""
 
     name = PAYOUTS
 
@@ -362,21 +378,17 @@ class PayoutDrill(_Drill):
             raise DealerError(
                 f"--event {unknown[0]}: not a bonus event (events: {', '.join(LABELS)})"
             )
-        alone = [w for w in wagers if w not in PLACED]
-        if alone:
-            raise DealerError(
-                f"--wagers: {alone[0].words} is not placed on one seat alone (wagers: "
-                f"{', '.join(w.value for w in PLACED)})"
-            )
         placed = list(wagers)
         if Wager.BASE not in placed:
             placed.insert(0, Wager.BASE)
+        placed += [Wager(w.terms.rides_on) for w in wagers if not w.placed]
         refused = [w for w in placed if w.bonus and not profile.offers(w)]
         if refused:
             raise DealerError(f"--wagers: {refused[0].not_offered}")
         super().__init__(rng, hands, misses, Limit(chosen))
         self.profile = profile
         self.wagers = tuple(w for w in Wager if w in placed)
+        self.envy = Wager.ENVY in self.wagers
         self.meters = Meters(**{name: m.seed for name, m in profile.meters.items()})
         self.hand = self._deal()
 
@@ -388,27 +400,49 @@ class PayoutDrill(_Drill):
     def _amounts(self) -> dict[Wager, Decimal]:
         amounts: dict[Wager, Decimal] = {}
         for wager in self.wagers:
+            if not wager.placed:
+                continue
             if wager.progressive:
                 amounts[wager] = self.profile.limits[wager].min or self.profile.unit(wager)
             else:
                 amounts[wager] = Decimal(self.rng.choice(SAMPLE_AMOUNTS[wager]))
+        if self.envy:  # Envy is paid on a Treasure wager of at least the table's minimum
+            amounts[Wager.TREASURE] = max(amounts[Wager.TREASURE], self.profile.envy_minimum)
         return amounts
+
+    def _seats(self) -> tuple[int, tuple[int, ...]]:
+        """The seat paid and the other seats at the table (none without Envy)."""
+        if not self.envy:
+            return 1, ()
+        taken = self.rng.sample(SEATS, 1 + self.rng.randint(*OTHER_SEATS))
+        return taken[0], tuple(sorted(taken[1:]))
 
     def _deal(self) -> PayHand:
         for _ in range(DRAW_LIMIT):
-            deck = self._cards(14)
+            seat, around = self._seats()
+            deck = self._cards(14 + 7 * len(around))
             player, dealer = tuple(deck[:7]), tuple(deck[7:14])
+            others = tuple((n, tuple(deck[7 * i : 7 * i + 7])) for i, n in enumerate(around, 2))
             amounts = self._amounts()
-            if self.limit.chosen and not self.limit.allows(classify(player).events):
+            hands = (player, *(held for _, held in others))
+            if self.limit.chosen and not any(self.limit.allows(classify(h).events) for h in hands):
                 continue
             wagers = SeatWagers(MappingProxyType(dict(amounts)), frozenset())
             ruling, _ = settle_ruling(
-                format_cards(dealer), wagers, self.profile, self.meters, player=format_cards(player)
+                format_cards(dealer),
+                wagers,
+                self.profile,
+                self.meters,
+                player=format_cards(player),
+                seat=seat,
+                others=[(n, format_cards(held)) for n, held in others],
             )
-            nets, keys = _nets(ruling)
+            nets, keys = _nets(ruling, self.wagers)
             if kept(self.rng, keys, self.misses):
                 self.dealt += 1
-                return PayHand(self.dealt, dealer, player, amounts, self.meters, ruling, nets, keys)
+                return PayHand(
+                    self.dealt, dealer, player, amounts, self.meters, ruling, nets, keys, others
+                )
         raise DealerError(
             f"--event {','.join(sorted(self.limit.chosen))}: no hand with those events came up "
             f"in {DRAW_LIMIT:,} deals: choose events that come up more often"
@@ -439,6 +473,7 @@ class PayoutDrill(_Drill):
                 + ", ".join(f"{n} {fmt_money(v, signed=True)}" for n, v in hand.nets.items())
                 + f"; total {fmt_money(hand.total, signed=True)}",
                 *hand.ruling.explanation,
+                *_no_envy(hand),
             )
         )
         judged = self._judged(
@@ -462,15 +497,33 @@ class PayoutDrill(_Drill):
         return judged, self.hand
 
 
-def _nets(ruling: Ruling) -> tuple[dict[str, Decimal], tuple[str, ...]]:
-    """A seat's nets by wager (the base first, then each bonus in the registry's order) and
-    the pay rows it turns on, from the ruling."""
+def _nets(ruling: Ruling, wagers: Sequence[Wager]) -> tuple[dict[str, Decimal], tuple[str, ...]]:
+    """A seat's nets by wager (the base first, then each bonus of `wagers` in the registry's
+    order; Envy +0 when no other seat's hand pays it) and the pay rows it turns on, from the
+    ruling."""
     result = ruling.result
     base = result["base"]
-    nets = {"base": Decimal(str(base["net"]))}
+    nets = {str(w): Decimal(0) for w in wagers}
+    nets["base"] = Decimal(str(base["net"]))
     keys = [f"base:{base['outcome']}"]
     for paid in result["bonuses"]:
         wager = str(paid["wager"])
-        nets[wager] = nets.get(wager, Decimal(0)) + Decimal(str(paid["net"]))
+        nets[wager] += Decimal(str(paid["net"]))
         keys.append(f"{wager}:{paid['event'] or 'no-event'}")
+    if Wager.ENVY in wagers and not any(k.startswith(f"{Wager.ENVY}:") for k in keys):
+        keys.append(f"{Wager.ENVY}:no-event")
     return nets, tuple(dict.fromkeys(keys))
+
+
+def _no_envy(hand: PayHand) -> tuple[str, ...]:
+    """Why an Envy drilled pays nothing (the ruling lists only the pays): no other seat's hand
+    makes a row of its table."""
+    if f"{Wager.ENVY}:no-event" not in hand.keys:
+        return ()
+    seats = ", ".join(f"seat {n}" for n, _ in hand.others)
+    table = hand.ruling.settings["paytables"][Wager.ENVY]
+    zero = fmt_money(Decimal(0), signed=True)
+    return (
+        f"seat {hand.ruling.result['seat']}: {Wager.ENVY.full_name} {table}: no other seat's "
+        f"hand ({seats}) makes a row: {zero}",
+    )
