@@ -5,6 +5,7 @@ transcripts goes on in the folder of the block before it, and ends as it shows).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -36,6 +37,9 @@ def blocks() -> list[list[str]]:
 
 
 def is_command(line: str) -> bool:
+    """A `dealer …` line, or a transcript's `$ dealer …` or `$ printf '…' | dealer …`."""
+    if line.startswith("$ printf ") and " | dealer " in line:
+        line = "$ " + line.partition(" | ")[2]
     words = line.removeprefix("$ ").split()
     return len(words) > 1 and words[0] == "dealer" and words[1] in GROUPS
 
@@ -43,6 +47,8 @@ def is_command(line: str) -> bool:
 def dealer(line: str, folder: Path) -> subprocess.CompletedProcess[str]:
     words = shlex.split(line.removeprefix("$ "), comments=True)
     stdin = None
+    if words[0] == "printf":
+        stdin, words = words[1].replace("\\n", "\n"), words[words.index("|") + 1 :]
     if "<" in words:
         at = words.index("<")
         stdin, words = (folder / words[at + 1]).read_text(encoding="utf-8"), words[:at]
@@ -90,10 +96,34 @@ def test_every_block_runs_as_written(tmp_path: Path) -> None:
             refused = [s for s in shown if s.startswith("Error: ")]
             if refused:
                 assert (result.returncode, result.stderr.splitlines()) == (1, refused), line
-                continue
-            assert result.returncode == 0, (line, result.stderr)
-            assert not [
-                s for s in result.stderr.splitlines() if s.startswith(("Error", "Traceback"))
-            ], (line, result.stderr)
-            if shown:
-                assert result.stdout.split()[:1] == shown[0].split()[:1], (line, result.stdout)
+            else:
+                assert result.returncode == 0, (line, result.stderr)
+                assert not [
+                    s for s in result.stderr.splitlines() if s.startswith(("Error", "Traceback"))
+                ], (line, result.stderr)
+            printed = [s for s in shown if not s.startswith("Error: ")]
+            if printed:
+                assert shows(printed, result.stdout), (line, result.stdout)
+
+
+def shows(shown: list[str], printed: str) -> bool:
+    """True when `printed` is the output `shown`, line for line (trailing spaces aside): a line
+    `…` or one ending in `…` stands, from its first `…`, for any text and lines that follow
+    (`  · …the reasons…`); a `…` within a line for any text on that line (`ruling #… recorded`)."""
+    pattern = "\n".join(
+        re.escape(s[: s.index("…")]) + ".*?"
+        if s.rstrip().endswith("…")
+        else "[^\n]*?".join(map(re.escape, s.rstrip().split("…")))
+        for s in shown
+    )
+    text = "\n".join(s.rstrip() for s in printed.splitlines())
+    return re.fullmatch(pattern, text, re.DOTALL) is not None
+
+
+def test_a_shown_output_is_compared_line_for_line() -> None:
+    assert shows(["a  $5", "…", "c"], "a  $5  \nb\nb\nc\n")
+    assert shows(["a", "  · …the reasons…", "d"], "a\n  · one\n  · two\nd")
+    assert not shows(["a  $5"], "a  5\n")
+    assert not shows(["a"], "a\nb\n")
+    assert shows(["#… recorded"], "#14 recorded")
+    assert not shows(["#… recorded"], "#1\n4 recorded")

@@ -562,7 +562,7 @@ def test_the_corrections_in_the_report_for_people(corrected: dict[str, Any]) -> 
         "Resolved disputes:",
         "#    resolved              seat    outcome       adjusted    supervisor    what",
         "---  --------------------  ------  ------------  ----------  ------------  ----------",
-        f"{ids['dispute']:<3}  {resolved}  1       dealer-error  $12.50      sup-1         "
+        f"{ids['dispute']:<3}  {resolved}  1       dealer-error  +$12.50     sup-1         "
         "short paid",
         "",
         "Meter adjustments:",

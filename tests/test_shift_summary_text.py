@@ -210,7 +210,7 @@ def test_resolved_disputes() -> None:
         "Resolved disputes:",
         "#    resolved              seat    outcome       adjusted    supervisor    what",
         "---  --------------------  ------  ------------  ----------  ------------  -------------",
-        "20   2026-05-09T14:21:00Z          dealer-error  $12.50      sup-1         short paid 20",
+        "20   2026-05-09T14:21:00Z          dealer-error  +$12.50     sup-1         short paid 20",
     )
 
 

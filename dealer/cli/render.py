@@ -205,7 +205,12 @@ def round_seats(result: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     return ["seat", "high", "low", base_wager.terms.column, "net", *columns, "total"], rows
 
 
-_MONEY_FIELDS = frozenset({"wager", "amount", "value", "previous", "seed", "over", "signoff_over"})
+_MONEY_FIELDS = frozenset(
+    {"wager", "amount", "value", "previous", "seed", "over", "signoff_over"}
+    | {"min", "max", "unit", "cap", "per_hand", "per_round"}
+)
+"""Keys whose values are amounts (a profile's limits and caps among them); a meter's
+`contribution` is a share of the wager, not money, and is shown as the number it is."""
 _SIGNED_FIELDS = frozenset({"net", "total_net", "delta", "amount_adjusted", "uncapped_net"})
 HASH_SHOWN = 12
 """How many hex digits of a SHA-256 a page shows (the full value is in `--json`)."""

@@ -145,7 +145,7 @@ def _resolved_disputes_text(summary: ShiftSummary) -> str:
             _when(d.resolution.resolved_at),
             "" if d.seat is None else str(d.seat),
             d.resolution.outcome,
-            fmt_money(Decimal(d.resolution.amount_adjusted or 0)),
+            fmt_money(Decimal(d.resolution.amount_adjusted or 0), signed=True),
             d.resolution.supervisor_id,
             d.description,
         ]

@@ -5,6 +5,7 @@ supervisor's certificate."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -23,6 +24,7 @@ from dealer.desk import training
 from dealer.desk.context import Desk, HouseRules
 from dealer.kernel.cards import symbol
 from dealer.kernel.errors import DealerError
+from dealer.kernel.money import fmt_money
 
 if TYPE_CHECKING:
     from dealer.games.paigow.drills import PayHand, WayHand
@@ -73,7 +75,7 @@ def _show_hand(hand: WayHand | PayHand, as_json: bool) -> None:
     elif "cards" in shown:  # a hand to set
         typer.echo(f"Hand {hand.number}: {_cards(shown['cards'])}")
     else:
-        wagers = ", ".join(f"{w} ${a}" for w, a in shown["wagers"].items())
+        wagers = ", ".join(f"{w} {fmt_money(Decimal(str(a)))}" for w, a in shown["wagers"].items())
         others = "; ".join(
             f"seat {o['seat']} {_cards(o['high'])} / {_cards(o['low'])}" for o in shown["others"]
         )
