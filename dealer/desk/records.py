@@ -269,7 +269,7 @@ def checkpoint(desk: Desk, pin: str, output: Path | None = None) -> Checkpoint:
                 f"cannot write {output}: {exc.strerror}; the checkpoint was not recorded"
             ) from None
 
-    with open_desk_log(desk.db) as log:
+    with open_desk_log(desk.db, existing=True) as log:
         return entries.checkpoint(log, desk.user, pin, table_id=desk.table, keep=keep)
 
 

@@ -104,7 +104,7 @@ def override(
     record linked to it. Returns the override's id. A replacement result for a Pai Gow settle
     or round that gives figures gives them in the ruling's form, each amount passing the money
     type (`dealer.games.paigow.figures`), so no summary of the table can fail on them."""
-    with open_desk_log(db) as log:
+    with open_desk_log(db, existing=True) as log:
         ruling = None if result is None else log.record(record_id)
         if result is not None and ruling is not None and ruling.game == "paigow":
             from dealer.games.paigow.figures import check_figures
@@ -123,13 +123,13 @@ def override(
 
 def void(db: LogLocation | None, record_id: int, *, reason: str, supervisor: str, pin: str) -> int:
     """Void a ruling or an override: a new record linked to it. Returns its id."""
-    with open_desk_log(db) as log:
+    with open_desk_log(db, existing=True) as log:
         return corrections.void(log, record_id, reason=reason, supervisor_id=supervisor, pin=pin)
 
 
 def sign_off(db: LogLocation | None, record_id: int, *, supervisor: str, pin: str) -> int:
     """Sign off a ruling's large pay: a new record linked to it. Returns its id."""
-    with open_desk_log(db) as log:
+    with open_desk_log(db, existing=True) as log:
         return signoffs.sign_off(log, record_id, supervisor_id=supervisor, pin=pin)
 
 
@@ -145,7 +145,7 @@ def open_dispute(
 ) -> int:
     """Open a dispute at the desk's table, by the desk's user (any dealer or supervisor);
     `occurred_at` in the stored UTC form, default now. Returns the dispute's id."""
-    with open_desk_log(desk.db) as log:
+    with open_desk_log(desk.db, existing=True) as log:
         return disputes.open_dispute(
             log,
             user_id=desk.user,
@@ -198,7 +198,7 @@ def _reviewed(
     """The amount adjusted read as typed (signed, bounded), the reviewed decision made on the
     log, and the dispute as it then stands."""
     adjusted = signed_money(amount, "the amount adjusted", limit=AMOUNT_LIMIT)
-    with open_desk_log(db) as log:
+    with open_desk_log(db, existing=True) as log:
         return decide(log, adjusted), disputes.dispute(log, dispute_id)
 
 
@@ -244,14 +244,14 @@ def add_user(
 def recover(db: LogLocation | None, user_id: str, *, pin: str, recovery_key: str) -> UserChange:
     """Register `user_id` as an active supervisor with `pin` (or make them one again),
     authorised by the operator's recovery key; the change carries the new recovery key."""
-    with open_desk_log(db) as log:
+    with open_desk_log(db, existing=True) as log:
         made = staff.recover(log, user_id, pin, recovery_key)
         return UserChange(made.record_id, users.user(log, user_id), False, made.recovery_key)
 
 
 def new_recovery_key(db: LogLocation | None, *, supervisor: str, supervisor_pin: str) -> UserChange:
     """Replace the operator's recovery key (a supervisor action)."""
-    with open_desk_log(db) as log:
+    with open_desk_log(db, existing=True) as log:
         made = staff.new_recovery_key(log, supervisor, supervisor_pin)
         return UserChange(made.record_id, None, False, made.recovery_key)
 
@@ -267,7 +267,7 @@ def change_user(
     supervisor_pin: str,
 ) -> UserChange:
     """Change a user's role, PIN or active flag (a supervisor action)."""
-    with open_desk_log(db) as log:
+    with open_desk_log(db, existing=True) as log:
         made = staff.change_user(
             log,
             user_id,
@@ -348,7 +348,7 @@ def adjust_meter(
     ranges = meter_ranges(house.load())
     meters.range_of(ranges, name)
     amount = money(value, f"meter {name}")
-    with open_desk_log(db) as log:
+    with open_desk_log(db, existing=True) as log:
         made = meters.adjust(
             log, table_id, name, amount, reason, ranges=ranges, supervisor_id=supervisor, pin=pin
         )
@@ -374,7 +374,7 @@ def approve(
     approval covers that file as it is now, not as it is edited later."""
     what, summary, names = _CHECKED[kind](file)
     entry, digest = _approval(kind, file, what, summary, reason, supervisor, table_id)
-    with open_desk_log(db) as log:
+    with open_desk_log(db, existing=True) as log:
         return Approval(append_supervised(log, entry, pin), digest, names)
 
 
