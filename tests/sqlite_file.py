@@ -1,11 +1,13 @@
 """An SQLite log read straight from its file, as whoever holds the file would read it to
 re-chain it: each record's row as its hash covers it, a long settings text put back from
-`settings_texts` where the record holds its reference."""
+`settings_texts` where the record holds its reference; and the re-chaining itself."""
 
 from __future__ import annotations
 
 import sqlite3
 from typing import Any
+
+from dealer.audit.chain import GENESIS_HASH, record_hash
 
 _WHOLE = (
     "SELECT r.*, s.text AS kept FROM records r "
@@ -22,3 +24,17 @@ def whole_rows(conn: sqlite3.Connection, start: int = 1) -> list[dict[str, Any]]
         kept = row.pop("kept")
         rows.append({**row, "settings": kept or row["settings"]})
     return rows
+
+
+def rechain(conn: sqlite3.Connection, start: int = 1) -> None:
+    """Compute every hash again from record `start` on, by the published recipe, and store it
+    (the protection triggers already dropped by the caller)."""
+    before = conn.execute("SELECT hash FROM records WHERE id = ?", [start - 1]).fetchone()
+    previous = str(before[0]) if before else GENESIS_HASH
+    for row in whole_rows(conn, start):
+        row["prev_hash"] = previous
+        previous = record_hash(row)
+        conn.execute(
+            "UPDATE records SET prev_hash = ?, hash = ? WHERE id = ?",
+            [row["prev_hash"], previous, row["id"]],
+        )

@@ -8,10 +8,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlite_file import whole_rows
+from sqlite_file import rechain
 
 from dealer.audit import entries, open_log, staff
-from dealer.audit.chain import Checkpoint, parse_checkpoints, record_hash
+from dealer.audit.chain import Checkpoint, parse_checkpoints
 from dealer.audit.keys import make_key
 from dealer.audit.records import Entry
 from dealer.audit.verify import verify as verify_log
@@ -52,20 +52,6 @@ def attacker(path: Path) -> sqlite3.Connection:
 
 def trigger_sql(conn: sqlite3.Connection, name: str) -> str:
     return str(conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", [name]).fetchone()[0])
-
-
-def rechain(conn: sqlite3.Connection, start: int) -> None:
-    """Recompute every hash from record `start` on, with the published recipe (over the full
-    settings text, which a long one's reference names in `settings_texts`)."""
-    rows = whole_rows(conn, start)
-    prev = conn.execute("SELECT hash FROM records WHERE id = ?", [start - 1]).fetchone()[0]
-    for row in rows:
-        row["prev_hash"] = prev
-        row["hash"] = prev = record_hash(row)
-        conn.execute(
-            "UPDATE records SET prev_hash = ?, hash = ? WHERE id = ?",
-            [row["prev_hash"], row["hash"], row["id"]],
-        )
 
 
 def verify(path: Path, *checkpoints: Checkpoint) -> tuple[bool, int, int | None, tuple[str, ...]]:

@@ -15,7 +15,7 @@ from pg_server import PgServer
 
 from dealer.audit import entries, open_log
 from dealer.audit.records import Entry, canonical_json
-from dealer.audit.sql_reads import SETTINGS_SHARED_OVER, settings_reference
+from dealer.audit.sql_reads import SETTINGS_KEPT_OVER, settings_reference
 from dealer.audit.verify import verify
 
 SETTINGS = {"house_way": {"name": "trump-plaza", "version": "1"}, "notes": "x" * 300}
@@ -57,14 +57,16 @@ def stored(where: Path | str) -> tuple[list[str], list[tuple[str, str]]]:
 
 
 @pytest.mark.parametrize(
-    ("text", "shared"),
-    [("{}", False), ("x" * SETTINGS_SHARED_OVER, False), ("é" * 129, True), (TEXT, True)],
+    ("text", "kept_apart"),
+    [("{}", False), ("x" * SETTINGS_KEPT_OVER, False), ("é" * 129, True), (TEXT, True)],
 )
-def test_only_a_settings_text_longer_than_the_bound_is_kept_apart(text: str, shared: bool) -> None:
+def test_only_a_settings_text_longer_than_the_bound_is_kept_apart(
+    text: str, kept_apart: bool
+) -> None:
     """The bound counts bytes (UTF-8), as the database's length does."""
     reference = settings_reference(text)
-    assert (reference is not None) == shared
-    if shared:
+    assert (reference is not None) == kept_apart
+    if kept_apart:
         assert reference == "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -44,7 +44,7 @@ from dealer.audit.chain import FUTURE_TOLERANCE, GENESIS_HASH
 from dealer.audit.keys import SCHEME, WITHHELD
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import APPROVAL_KINDS, RECORD_LIMIT, SIZED_FIELDS, RecordKind, Role
-from dealer.audit.sql_reads import SETTINGS_SHARED_OVER
+from dealer.audit.sql_reads import SETTINGS_KEPT_OVER
 from dealer.audit.users import (
     LOCKOUT_AFTER,
     LOCKOUT_FIRST_SECONDS,
@@ -430,7 +430,7 @@ FUNCTIONS: tuple[Function, ...] = (
         r.reason := p_reason; r.software_version := p_software_version;
         r.prev_hash := coalesce(last.hash, '{GENESIS_HASH}');
         r.hash := dealer.record_hash(r);
-        IF pg_catalog.octet_length(p_settings) > {SETTINGS_SHARED_OVER} THEN
+        IF pg_catalog.octet_length(p_settings) > {SETTINGS_KEPT_OVER} THEN
             r.settings := 'sha256:' || pg_catalog.encode(pg_catalog.sha256(
                 pg_catalog.convert_to(p_settings, 'UTF8')), 'hex');
             INSERT INTO dealer.settings_texts (ref, text) VALUES (r.settings, p_settings)

@@ -34,7 +34,7 @@ from dealer.kernel.tuples import NamedTuple
 USER_COLUMNS = "record_id, user_id, role, active, pin_hash"
 """The columns of a users row, in `UserRow` order."""
 
-SETTINGS_SHARED_OVER = 256
+SETTINGS_KEPT_OVER = 256
 """A record's settings longer than this (bytes) are kept once in `settings_texts`, by their
 SHA-256, and the record holds the reference (`settings_reference`): the rulings of a table share
 one settings text. The hash chain covers the full text; every read puts it back."""
@@ -43,7 +43,7 @@ one settings text. The hash chain covers the full text; every read puts it back.
 def settings_reference(text: str) -> str | None:
     """The reference a record stores for the settings `text` (`sha256:` and its SHA-256), or
     None when the text is short enough to be stored in the record itself."""
-    if len(text.encode("utf-8")) <= SETTINGS_SHARED_OVER:
+    if len(text.encode("utf-8")) <= SETTINGS_KEPT_OVER:
         return None
     return "sha256:" + sha256_hex(text)
 

@@ -15,7 +15,7 @@ import pytest
 from cli import run
 from log_reads import head, records, use
 from pg_server import PgServer
-from sqlite_file import whole_rows
+from sqlite_file import rechain
 from typer.testing import Result
 
 import dealer.audit.chain
@@ -337,15 +337,7 @@ def rewrite_without_the_checkpoint(path: Path) -> None:
         [json.dumps(result, sort_keys=True, separators=(",", ":")), ruling["id"]],
     )
     conn.execute("DELETE FROM records WHERE kind = 'checkpoint'")
-    rows = whole_rows(conn)
-    previous = "0" * 64
-    for row in rows:
-        row["prev_hash"] = previous
-        row["hash"] = previous = record_hash(row)
-        conn.execute(
-            "UPDATE records SET prev_hash = ?, hash = ? WHERE id = ?",
-            [row["prev_hash"], row["hash"], row["id"]],
-        )
+    rechain(conn)
     for sql in triggers.values():
         conn.execute(sql)
     conn.close()
