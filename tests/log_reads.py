@@ -92,3 +92,29 @@ def secret(where: Path | str, user_id: str) -> str | None:
     with open_log(where) as log:
         rows = [row for row in log.user_history() if row.user_id == user_id]
     return rows[-1].pin_hash if rows else None
+
+
+def record(record_id: int, kind: str, action: str, result: Any, **extra: Any) -> Record:
+    """A record as a backend reads it back, made in the test (no log): for the pure functions
+    that take records (the shift summary's `summarize`). `extra` may give `game`, `links_to`."""
+    return Record(
+        id=record_id,
+        recorded_at=f"2026-05-09T14:00:{record_id:02d}.000000Z",
+        kind=kind,
+        game=extra.get("game", "paigow"),
+        action=action,
+        table_id="PG-1",
+        seat=None,
+        user_id="d-1",
+        role="dealer",
+        input_text="",
+        cards=(),
+        result=result,
+        explanation=(),
+        settings={},
+        links_to=extra.get("links_to"),
+        reason=None,
+        software_version="0",
+        prev_hash="",
+        hash="",
+    )

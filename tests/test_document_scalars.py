@@ -10,8 +10,8 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from log_reads import record
 
-from dealer.audit.records import Record
 from dealer.desk.shift import summarize
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.demo import deal_demo_round
@@ -186,30 +186,6 @@ WORST: list[Any] = [
 PROFILE = load_profile(None, ())
 
 
-def _record(record_id: int, kind: str, action: str, result: Any, **extra: Any) -> Record:
-    return Record(
-        id=record_id,
-        recorded_at=f"2026-05-09T14:00:{record_id:02d}.000000Z",
-        kind=kind,
-        game="paigow",
-        action=action,
-        table_id="PG-1",
-        seat=None,
-        user_id="d-1",
-        role="dealer",
-        input_text="",
-        cards=(),
-        result=result,
-        explanation=(),
-        settings={},
-        links_to=extra.get("links_to"),
-        reason=None,
-        software_version="0",
-        prev_hash="",
-        hash="",
-    )
-
-
 def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every number's place in a stored result."""
     if isinstance(value, dict):
@@ -241,10 +217,10 @@ def test_no_stored_money_value_stops_a_summary() -> None:
     for bad in WORST:
         for path in places:
             records = [
-                _record(1, "ruling", "round", _with(result, path, bad)),
-                _record(2, "meter", "adjust", dict(move, value=bad, delta=bad)),
+                record(1, "ruling", "round", _with(result, path, bad)),
+                record(2, "meter", "adjust", dict(move, value=bad, delta=bad)),
             ]
-            override = _record(
+            override = record(
                 3, "override", "round", {"result": _with(result, path, bad)}, links_to=1
             )
             made = summarize("PG-1", None, None, records, records[1:], [override], [], Decimal(1))
@@ -254,15 +230,15 @@ def test_no_stored_money_value_stops_a_summary() -> None:
 
 def test_a_stored_replacement_not_in_the_ruling_s_form_counts_the_ruling_as_ruled() -> None:
     ruled = {"seats": [SEAT]}
-    good = _record(2, "override", "round", {"result": {"seats": [SEAT]}}, links_to=1)
+    good = record(2, "override", "round", {"result": {"seats": [SEAT]}}, links_to=1)
     junk = {"seats": [dict(SEAT, base={"wager": 25, "net": "lots"})]}
-    bad = _record(3, "override", "round", {"result": junk}, links_to=1)
+    bad = record(3, "override", "round", {"result": junk}, links_to=1)
     for overrides, replaced in (([good], {1: 2}), ([bad], {}), ([good, bad], {1: 2})):
         made = summarize(
             "PG-1",
             None,
             None,
-            [_record(1, "ruling", "round", ruled)],
+            [record(1, "ruling", "round", ruled)],
             [],
             overrides,
             [],

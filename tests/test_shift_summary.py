@@ -13,7 +13,7 @@ import pytest
 from cli import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from log_reads import head
+from log_reads import head, record
 
 from dealer.audit import corrections, disputes, meters, open_log, staff
 from dealer.audit.disputes import Review
@@ -302,30 +302,6 @@ def test_usage_and_domain_errors(shift: dict[str, Any], monkeypatch: pytest.Monk
 # -- the arithmetic on its own -----------------------------------------------------------------
 
 
-def _record(record_id: int, kind: str, action: str, result: dict[str, Any], **extra: Any) -> Record:
-    return Record(
-        id=record_id,
-        recorded_at=f"2026-05-09T14:00:{record_id:02d}.000000Z",
-        kind=kind,
-        game=extra.get("game", "paigow"),
-        action=action,
-        table_id="PG-1",
-        seat=None,
-        user_id="d-1",
-        role="dealer",
-        input_text="",
-        cards=(),
-        result=result,
-        explanation=(),
-        settings={},
-        links_to=extra.get("links_to"),
-        reason=None,
-        software_version="0",
-        prev_hash="",
-        hash="",
-    )
-
-
 def test_an_empty_range() -> None:
     empty = summarize("PG-1", None, None, [], [], [], [], SIGNOFF_OVER)
     assert (empty.rounds, empty.settles, empty.seats, empty.meters) == ((), (), 0, ())
@@ -333,8 +309,8 @@ def test_an_empty_range() -> None:
 
 
 def test_a_hand_adjusted_meter() -> None:
-    before = [_record(1, "meter", "move", {"meter": "progressive_treasure", "value": "10000.00"})]
-    moved = _record(
+    before = [record(1, "meter", "move", {"meter": "progressive_treasure", "value": "10000.00"})]
+    moved = record(
         5, "meter", "adjust", {"meter": "progressive_treasure", "value": "12500", "delta": "2500"}
     )
     result = summarize(
@@ -369,16 +345,16 @@ def test_figures_add_up_to_the_rulings(seeds: list[int], void: int) -> None:
     for seed in seeds:
         before = meters
         ruling, meters = round_ruling(deal_demo_round(seed, "PG-1", PROFILE), "", PROFILE, meters)
-        records.append(_record(len(records) + 1, "ruling", "round", dict(ruling.result)))
+        records.append(record(len(records) + 1, "ruling", "round", dict(ruling.result)))
         link = len(records)
         for name in PROGRESSIVES:
             if meters.get(name) != before.get(name) or link == 1:
                 value, previous = meters.get(name), before.get(name)
                 moved = {"meter": name, "value": str(value), "delta": str(value - previous)}
-                records.append(_record(len(records) + 1, "meter", "move", moved, links_to=link))
+                records.append(record(len(records) + 1, "meter", "move", moved, links_to=link))
     rulings = [r for r in records if r.kind == "ruling"]
     voided = rulings[void].id if void < len(rulings) else None
-    voids = [_record(90, "void", "round", {}, links_to=voided)] if voided else []
+    voids = [record(90, "void", "round", {}, links_to=voided)] if voided else []
     out = summarize("PG-1", None, None, records, [], voids, [], PROFILE.signoff_over)
     counted = [r for r in rulings if r.id != voided]
     nets = sum((Decimal(str(r.result["total_net"])) for r in counted), Decimal(0))
