@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dealer.audit import keys
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
 from dealer.audit.verify import verify
 from dealer.kernel.errors import AuditError
@@ -37,7 +38,7 @@ def copy_log(source: Storage, target: Storage) -> Copied:
     with source.snapshot():
         rows = list(source.rows(limit=checked.records))
         users = {row.record_id: row for row in source.user_history()}
-    if any(row.pin_hash and row.pin_hash.startswith("withheld$") for row in users.values()):
+    if any(keys.parse_withheld(row.pin_hash) is not None for row in users.values()):
         raise AuditError(
             "the PINs of the log to copy are withheld from this login (the PostgreSQL server "
             "shows them to the database's owner only): copy it as the owner; nothing copied"

@@ -173,12 +173,10 @@ def pin_fingerprint(stored: str | None) -> str | None:
     PostgreSQL server withholds (`keys.Withheld`) carries the fingerprint of the one it keeps."""
     if stored is None:
         return None
-    if stored.startswith("withheld$"):
-        from dealer.audit import keys  # key work only: kept off a ruling's start-up
+    from dealer.audit import keys  # key work only: kept off a ruling's start-up
 
-        withheld = keys.parse_withheld(stored)
-        return withheld.fingerprint if withheld is not None else sha256_hex(stored)
-    return sha256_hex(stored)
+    withheld = keys.parse_withheld(stored)
+    return withheld.fingerprint if withheld is not None else sha256_hex(stored)
 
 
 def user(reads: Reads, user_id: str) -> User | None:
