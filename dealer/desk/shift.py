@@ -71,7 +71,7 @@ ZERO = Decimal(0)
 _STORED = re.compile(r"-?[0-9]{1,13}(?:\.[0-9]{1,12})?")
 
 
-def _money(value: Any) -> Decimal:
+def stored_money(value: Any) -> Decimal:
     """A stored amount (a JSON number, or text as a meter record keeps its value): a plain
     decimal within `FIGURE_LIMIT` either way. Anything else a log may hold (text that is no
     number, `1e300`, a list; a value altered around the tool, which `dealer audit verify`
@@ -390,8 +390,8 @@ def _in_effect(
 def seat_net(seat: Mapping[str, Any]) -> Decimal:
     """A seat's net over every wager of the registry (the player's gain + or loss −)."""
     bonuses = _items(seat.get("bonuses"))
-    return _money(_mapping(seat.get("base")).get("net")) + sum(
-        (_money(b.get("net")) for b in bonuses if b.get("wager") in WAGER_TYPES), ZERO
+    return stored_money(_mapping(seat.get("base")).get("net")) + sum(
+        (stored_money(b.get("net")) for b in bonuses if b.get("wager") in WAGER_TYPES), ZERO
     )
 
 
@@ -406,14 +406,14 @@ def _wager_totals(
             seats += 1
             base = _mapping(seat.get("base"))
             totals[Wager.BASE] = totals[Wager.BASE].add(
-                _money(base.get("wager")), _money(base.get("net"))
+                stored_money(base.get("wager")), stored_money(base.get("net"))
             )
             for bonus in _items(seat.get("bonuses")):
                 name = bonus.get("wager")
                 if isinstance(name, str) and name in totals:
                     name = Wager(name)
                     totals[name] = totals[name].add(
-                        _money(bonus.get("amount")), _money(bonus.get("net"))
+                        stored_money(bonus.get("amount")), stored_money(bonus.get("net"))
                     )
             if (net := seat_net(seat)) > signoff_over:
                 number = seat.get("seat", ruling.seat)
@@ -429,8 +429,8 @@ def _adjustment(record: Record) -> MeterAdjustment:
         record.recorded_at,
         record.user_id,
         str(record.result.get("meter", "")),
-        _money(record.result.get("delta")),
-        _money(record.result.get("value")),
+        stored_money(record.result.get("delta")),
+        stored_money(record.result.get("value")),
         record.reason or "",
     )
 
@@ -490,24 +490,26 @@ def _meter_movement(
     if start is None and mine and mine[0].action == MeterAction.MOVE:
         first = _moved_by(mine[0], rulings)
         if first is not None:
-            start = _money(_mapping(_mapping(first.result.get("meters")).get("before")).get(name))
+            start = stored_money(
+                _mapping(_mapping(first.result.get("meters")).get("before")).get(name)
+            )
     contributions = paid = reseeds = ZERO
     hits = 0
     for ruling in rulings:
         meters = _mapping(ruling.result.get("meters"))
-        contributions += _money(_mapping(meters.get("contributions")).get(name))
+        contributions += stored_money(_mapping(meters.get("contributions")).get(name))
         for hit in _items(ruling.result.get("progressive_hits")):
             if hit.get("meter") != name:
                 continue
             hits += 1
-            taken, back = _money(hit.get("paid")), _money(hit.get("returned_by_cap"))
+            taken, back = stored_money(hit.get("paid")), stored_money(hit.get("returned_by_cap"))
             paid += taken - back
             if hit.get("reset"):
-                reseeds += _money(hit.get("after")) - _money(hit.get("before")) + taken
+                reseeds += stored_money(hit.get("after")) - stored_money(hit.get("before")) + taken
     adjustments = sum(
-        (_money(m.result.get("delta")) for m in mine if m.action != MeterAction.MOVE), ZERO
+        (stored_money(m.result.get("delta")) for m in mine if m.action != MeterAction.MOVE), ZERO
     )
-    end = _money(mine[-1].result.get("value")) if mine else start
+    end = stored_money(mine[-1].result.get("value")) if mine else start
     return MeterMovement(name, start, contributions, hits, paid, reseeds, adjustments, end)
 
 
@@ -572,7 +574,7 @@ def summarize(
     last_before: dict[str, Decimal] = {}
     for move in meters_before:
         if move.result.get("link") is None:
-            last_before[str(move.result.get("meter"))] = _money(move.result.get("value"))
+            last_before[str(move.result.get("meter"))] = stored_money(move.result.get("value"))
     meters = tuple(
         movement
         for name in METERS

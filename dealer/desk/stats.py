@@ -54,7 +54,14 @@ from dealer.analysis.stats import (
 from dealer.audit.disputes import disputes
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.context import LogLocation, open_desk_log
-from dealer.desk.shift import MONEY_ACTIONS, WAGER_TYPES, in_effect, seat_net, seat_results
+from dealer.desk.shift import (
+    MONEY_ACTIONS,
+    WAGER_TYPES,
+    in_effect,
+    seat_net,
+    seat_results,
+    stored_money,
+)
 from dealer.games.paigow.deck import parse_cards
 from dealer.games.paigow.house_way import SHIPPED, HouseWay, load_house_way, parse_house_way
 from dealer.games.paigow.pay import Wager
@@ -90,10 +97,6 @@ EVENT_RULINGS = 20
 
 ZERO = Decimal(0)
 Progress = Callable[[int, int], None]
-
-
-def _amount(value: Any) -> Decimal:
-    return ZERO if value is None else Decimal(str(value))
 
 
 def _cents(value: Decimal) -> int | float:
@@ -443,9 +446,9 @@ class Reader:
         play."""
         settings = record.settings
         base = seat.get("base") or {}
-        stake = _amount(base.get("wager"))
+        stake = stored_money(base.get("wager"))
         bonuses = [b for b in seat.get("bonuses", []) if b.get("wager") in WAGER_TYPES]
-        wagered = stake + sum((_amount(b.get("amount")) for b in bonuses), ZERO)
+        wagered = stake + sum((stored_money(b.get("amount")) for b in bonuses), ZERO)
         house = -seat_net(seat)
         figures = self.sources.base(settings)
         player = base.get("player") or {}
@@ -495,7 +498,7 @@ class Reader:
             str(settings.get("dealer_pai_gow", "half-pay")),
             str(settings.get("foul", "forfeit")),
         )
-        played = _amount(base.get("net"))
+        played = stored_money(base.get("net"))
         way = self.sources.way(settings)
         group.play.add(hand_play(dealer, hand, played, stake, way, rules), stake, own, best)
 
@@ -518,18 +521,18 @@ class Reader:
             wager = Wager(str(bonus.get("wager")))
             if not wager.placed:
                 continue
-            amount = _amount(bonus.get("amount"))
+            amount = stored_money(bonus.get("amount"))
             treasure += amount if wager == Wager.TREASURE else ZERO
             table_id = str(bonus.get("paytable") or posted.get(wager.value, ""))
             table = self.sources.table(table_id, str(digests.get(table_id, "")))
-            meter = _amount(before.get(wager.value)) if wager.progressive else None
+            meter = stored_money(before.get(wager.value)) if wager.progressive else None
             counted = bonus.get("units")
             units = counted if isinstance(counted, int) else 1
             expected, variance = self.sources.figures(table, amount, meter, units)
             out.add(expected, variance, self.sources.name(table), amount, 0.0)
             self.count_event(record, table, bonus)
         offered = settings.get("offered") or {}
-        minimum = _amount(settings.get("envy_minimum"))
+        minimum = stored_money(settings.get("envy_minimum"))
         envy_id = str(posted.get(Wager.ENVY.value, ""))
         if offered.get(Wager.ENVY.value) and envy_id and treasure > 0 and treasure >= minimum:
             others = seated - 1
@@ -547,7 +550,7 @@ class Reader:
             count = self.floor.events[key] = EventCount(table, self.sources.name(table))
         count.trials += 1
         row = bonus.get("row_number")
-        if isinstance(row, int) and _amount(bonus.get("net")) > 0:
+        if isinstance(row, int) and stored_money(bonus.get("net")) > 0:
             count.hits[row] = count.hits.get(row, 0) + 1
             ids = count.rulings.setdefault(row, [])
             if len(ids) < EVENT_RULINGS:
