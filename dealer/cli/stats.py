@@ -112,9 +112,9 @@ MONEY = (
 )
 
 
-def _text(result: Statistics, group: str) -> str:
-    """The group's rows as a table, then where the figures came from."""
-    names = (
+def columns(group: str) -> tuple[str, ...]:
+    """The figures of a group's text table, in order (headed by their names, `_` as spaces)."""
+    return (
         *COLUMNS[group],
         "wagered",
         "house_result",
@@ -123,21 +123,36 @@ def _text(result: Statistics, group: str) -> str:
         "z",
         "flag",
     )
-    rows = [
-        [_money(row.figures[n]) if n in MONEY else _value(row.figures[n]) for n in names]
-        for row in result.groups[group]
-    ]
+
+
+def cell(name: str, value: Any) -> str:
+    """A figure as the text output shows it (money to the cent, a flag as FLAG)."""
+    return _money(value) if name in MONEY else _value(value)
+
+
+def heading(result: Statistics, group: str) -> str:
+    """The first line of a group's text output: the group, the range, the confidence."""
     span = f"{result.since or 'the first record'} to {result.until or 'now'}"
-    lines = [
+    return (
         f"{group.capitalize()}, {span}: house result against expectation, "
-        f"{result.confidence:.0%} interval",
+        f"{result.confidence:.0%} interval"
+    )
+
+
+def _text(result: Statistics, group: str) -> str:
+    """The group's rows as a table, then where the figures came from."""
+    names = columns(group)
+    rows = [[cell(n, row.figures[n]) for n in names] for row in result.groups[group]]
+    lines = [
+        heading(result, group),
         text_table(rows, [n.replace("_", " ") for n in names]) if rows else "No rulings.",
     ]
-    lines += [_source_line(s) for s in result.sources]
+    lines += [source_line(s) for s in result.sources]
     return "\n".join(lines)
 
 
-def _source_line(source: dict[str, Any]) -> str:
+def source_line(source: dict[str, Any]) -> str:
+    """Where an expected figure came from, in a line."""
     if source["method"] == "simulation":
         return (
             f"{source['source']}: house edge {source['house_edge']:.4%} ± "

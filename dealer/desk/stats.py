@@ -356,6 +356,8 @@ class Row:
     flag: bool
     z: float | None
     behind: tuple[int, ...]
+    expectation: Expectation = field(default_factory=Expectation)
+    """What the expected figure and its standard error were summed from (read-only)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -623,7 +625,7 @@ def _row(group: str, key: str, sums: Group, critical: float) -> Row:
             "rounds_per_hour": _rounded(sums.pace.per_hour, 1),
             "dealing_hours": _rounded(sums.pace.hours, 2),
         }
-    return Row(key, figures, flag, z, tuple(sums.behind(z)))
+    return Row(key, figures, flag, z, tuple(sums.behind(z)), expectation)
 
 
 def _both(sums: Group) -> Expectation:

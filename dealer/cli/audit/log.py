@@ -457,15 +457,25 @@ def browse(
     no_open: Annotated[
         bool, typer.Option("--no-open", help="Print the address only: open no browser.")
     ] = False,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            "--rounds",
+            min=1,
+            help="Rounds the statistics pages simulate the base wager's edge over, as dealer "
+            "stats --rounds (default: dealer stats' 200,000; kept in the cache).",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Browse the audit log read-only in a web browser (Datasette): records, a seat's history,
-    open disputes and their packets, the meter book, the shift summary, the chain's state.
-    It serves a copy of the log taken and verified as it starts (restart it for later records).
-    Nothing can be written through it. Ctrl-C stops it."""
+    open disputes and their packets, the meter book, the shift summary, the statistics and their
+    flags, the chain's state. It serves a copy of the log taken and verified as it starts
+    (restart it for later records). Nothing can be written through it. Ctrl-C stops it."""
     if not 0 <= port <= 65535:
         raise DealerError(f"--port {port}: a port is 1-65535, or 0 for a free one")
     from dealer.desk.browse import served_file
+    from dealer.desk.stats import STATS_ROUNDS
 
     where = served_file(db)
     try:
@@ -484,6 +494,7 @@ def browse(
         announce=lambda url: typer.echo(
             f"Browsing the audit log read-only at {url} (Ctrl-C stops)"
         ),
+        rounds=STATS_ROUNDS if rounds is None else rounds,
     )
 
 

@@ -20,13 +20,16 @@ from dealer.cli.packet import Grid, Section, played, sections
 from dealer.cli.render import fields as named_fields
 from dealer.cli.render import meter_movement, meter_mover
 from dealer.cli.shift import summary_text
+from dealer.cli.stats import cell, columns, heading, source_line
 from dealer.desk.browse import ChainState, FrontPage
 from dealer.desk.packet import Packet
 from dealer.desk.records import Record, Shown, Status
 from dealer.desk.shift import ShiftSummary
+from dealer.desk.stats import Row, Statistics
+from dealer.desk.stats_pages import GroupPage
 from dealer.desk.supervision import Dispute, MeterMove
 from dealer.kernel.cards import symbol
-from dealer.kernel.money import fmt_money
+from dealer.kernel.money import CENT, fmt_money
 from dealer.kernel.tuples import NamedTuple
 
 NAV = (
@@ -36,6 +39,8 @@ NAV = (
     ("/-/dealer/meters", "Meter book"),
     ("/-/dealer/shift", "Shift summary"),
     ("/-/dealer/training", "Trainees and certificates"),
+    ("/-/dealer/stats", "Statistics"),
+    ("/-/dealer/stats/flags", "Flags"),
 )
 
 _REFERENCE = re.compile(r"#(\d+)")
@@ -304,3 +309,235 @@ def chain_banner(state: ChainState) -> dict[str, Any]:
 def fields(*given: tuple[str, str, str | None]) -> list[Field]:
     """A search form's inputs: (name, label, the value typed or None)."""
     return [Field(name, label, value or "") for name, label, value in given]
+
+
+STATS_KINDS = {"tables": "table", "dealers": "dealer", "patrons": "patron"}
+"""Each group of the statistics and the word naming one of it in the pages' addresses."""
+CHART = (760, 280, 84, 12, 12, 34)
+"""The charts' size and margins: width, height, left, right, top, bottom (SVG units)."""
+PATRON_PLAY = (
+    "own_hands",
+    "played_hands",
+    "best_share",
+    "play_cost",
+    "against_house_way",
+    "demonstrated_edge",
+    "demonstrated_edge_interval",
+    "theo",
+    "theo_source",
+)
+"""A patron's demonstrated play, as `dealer stats patrons --json` names it."""
+
+
+class Figure(NamedTuple):
+    """A figure of a statistics row: its name as the text output heads it, and its value."""
+
+    name: str
+    text: str
+
+
+def _figure_text(name: str, value: Any) -> str:
+    if isinstance(value, list):
+        return " to ".join(_figure_text(name, v) for v in value)
+    return cell("wagered" if name in ("interval",) else name, value)
+
+
+def stats_figures(row: Row, names: Iterable[str]) -> list[Figure]:
+    """A row's figures `names` as the text output shows them (money to the cent, FLAG)."""
+    return [Figure(n.replace("_", " "), _figure_text(n, row.figures.get(n))) for n in names]
+
+
+def stats_overview(result: Statistics, query: str) -> dict[str, Any]:
+    """`dealer stats tables|dealers|patrons` on one page: each group's heading line and table
+    as the text output has them, each row's key to link to its page (`query`: the range)."""
+    groups = []
+    for group, kind in STATS_KINDS.items():
+        names = columns(group)
+        groups.append(
+            {
+                "id": group,
+                "heading": heading(result, group),
+                "kind": kind,
+                "headings": [n.replace("_", " ") for n in names],
+                "rows": [
+                    (row.key, [cell(n, row.figures[n]) for n in names[1:]])
+                    for row in result.groups[group]
+                ],
+            }
+        )
+    return {
+        "groups": groups,
+        "query": query,
+        "sources": [source_line(s) for s in result.sources],
+    }
+
+
+def flags_view(result: Statistics, query: str) -> dict[str, Any]:
+    """Everything `dealer stats flags` lists: each flag's kind, what it is about (a table,
+    dealer or patron to link to its page, with `query`: the range; an event's pay table and
+    row), its figures as the text output words them, and the rulings behind it (record numbers
+    to link); the range and where the expected figures came from."""
+    span = f"From {result.since or 'the first record'} to {result.until or 'now'}"
+    return {
+        "heading": f"{span}, {result.confidence:.0%} interval",
+        "rows": _flag_rows(result),
+        "query": query,
+        "sources": [source_line(s) for s in result.sources],
+    }
+
+
+def _flag_rows(result: Statistics) -> list[dict[str, Any]]:
+    rows = []
+    for flag in result.flags:
+        group, key = next(
+            (g, flag[k])
+            for g, k in (("tables", "table"), ("dealers", "user"), ("patrons", "patron"))
+            if k in flag
+        )
+        rows.append(
+            {
+                "kind": flag["kind"],
+                "about": (STATS_KINDS[group], str(key)),
+                "what": f"{flag['paytable']} {flag['event']}" if flag["kind"] == "event" else "",
+                "figures": [
+                    Figure(k.replace("_", " "), cell(k, v)) for k, v in flag["figures"].items()
+                ],
+                "rulings": [i for i in flag["rulings"] if isinstance(i, int)],
+            }
+        )
+    return rows
+
+
+def _scale(low: float, high: float, size: float, start: float, flip: bool) -> Any:
+    span = (high - low) or 1.0
+
+    def at(value: float) -> float:
+        share = (value - low) / span
+        return round(start + (1 - share if flip else share) * size, 1)
+
+    return at
+
+
+def _points(pairs: Iterable[tuple[float, float]]) -> str:
+    return " ".join(f"{x},{y}" for x, y in pairs)
+
+
+def result_chart(page: GroupPage) -> dict[str, Any]:
+    """The house result over time against the expected line and its band (expected ± the
+    critical value × the standard error of the cumulative figures), as numbers for the SVG of
+    the template: polylines and a polygon (each bucket a step: flat to its start, then to its
+    end's figures), a marker per bucket end with its figures in data attributes, and the same
+    figures as rows for a table (screen readers)."""
+    width, height, left, right, top, bottom = CHART
+    series = page.series
+    band = [
+        (float(p.expected) - page.critical * p.standard_error,
+         float(p.expected) + page.critical * p.standard_error)
+        for p in series
+    ]  # fmt: skip
+    values = [0.0, *(float(p.house_result) for p in series), *(v for b in band for v in b)]
+    low, high = min(values), max(values)
+    start, stop = page.start.timestamp(), page.stop.timestamp()
+    x_of = _scale(start, stop, width - left - right, left, flip=False)
+    y_of = _scale(low, high, height - top - bottom, top, flip=True)
+    step = 3600 if page.step == "hour" else 86400
+
+    def path(figure: Any) -> str:
+        pairs = [(x_of(start), y_of(figure(0)))]
+        for i in range(1, len(series)):
+            end = series[i].end.timestamp()
+            pairs += [
+                (x_of(max(end - step, start)), y_of(figure(i - 1))),
+                (x_of(end), y_of(figure(i))),
+            ]
+        return _points(pairs)
+
+    upper = path(lambda i: band[i][1]).split(" ")
+    lower = path(lambda i: band[i][0]).split(" ")
+    rows = [
+        {
+            "end": p.end.strftime("%Y-%m-%d %H:%M"),
+            "rulings": p.rulings,
+            "house_result": cell("house_result", p.house_result),
+            "expected": cell("expected_house_result", p.expected),
+            "low": cell("wagered", round(band[i][0], 2)),
+            "high": cell("wagered", round(band[i][1], 2)),
+            "x": x_of(p.end.timestamp()),
+            "y": y_of(float(p.house_result)),
+            "data": (
+                str(p.house_result.quantize(CENT)),
+                str(p.expected.quantize(CENT)),
+                f"{band[i][0]:.2f}",
+                f"{band[i][1]:.2f}",
+            ),
+        }
+        for i, p in enumerate(series)
+        if i
+    ]
+    return {
+        "size": (width, height),
+        "plot": (left, top, width - right, height - bottom),
+        "band": " ".join(upper + lower[::-1]),
+        "expected": path(lambda i: float(series[i].expected)),
+        "result": path(lambda i: float(series[i].house_result)),
+        "zero": y_of(0.0),
+        "ticks": [(y_of(v), cell("wagered", round(v, 2))) for v in (high, low)],
+        "from": page.start.strftime("%Y-%m-%d %H:%M"),
+        "to": page.stop.strftime("%Y-%m-%d %H:%M"),
+        "step": page.step,
+        "rows": rows,
+    }
+
+
+def pace_chart(page: GroupPage) -> dict[str, Any]:
+    """Game pace by hour of the day (UTC): a bar per hour (rounds per hour, on the days that
+    hour saw play; a patron's hands), as numbers for the SVG, and the same as rows."""
+    width, height, left, right, top, bottom = CHART
+    most = max((h.per_hour for h in page.pace), default=0.0) or 1.0
+    slot = (width - left - right) / 24
+    base = height - bottom
+    bars = [
+        {
+            "hour": h.hour,
+            "x": round(left + h.hour * slot + 1, 1),
+            "y": round(base - h.per_hour / most * (height - top - bottom), 1),
+            "width": round(slot - 2, 1),
+            "height": round(h.per_hour / most * (height - top - bottom), 1),
+            "rounds": h.rounds,
+            "days": h.days,
+            "per_hour": f"{h.per_hour:.1f}",
+            "label": round(left + (h.hour + 0.5) * slot, 1),
+        }
+        for h in page.pace
+    ]
+    return {
+        "size": (width, height),
+        "base": base,
+        "left": left,
+        "most": f"{most:.1f}",
+        "top": top,
+        "bars": bars,
+        "what": "hands" if page.group == "patrons" else "rounds",
+    }
+
+
+def group_view(page: GroupPage, query: str) -> dict[str, Any]:
+    """A table's, dealer's or patron's page: its row's figures as the text output words them,
+    the interval, a patron's demonstrated play, the charts, the others it played with (to link,
+    with `query`: the range), and where the expected figures came from."""
+    names = columns(page.group)
+    return {
+        "kind": STATS_KINDS[page.group],
+        "key": page.key,
+        "heading": heading(page.statistics, page.group),
+        "figures": stats_figures(page.row, (*names[1:], "interval")),
+        "play": stats_figures(page.row, PATRON_PLAY) if page.group == "patrons" else [],
+        "chart": result_chart(page),
+        "pace": pace_chart(page),
+        "related": [
+            (STATS_KINDS[group], group, keys) for group, keys in page.related.items() if keys
+        ],
+        "query": query,
+        "sources": [source_line(s) for s in page.statistics.sources],
+        "confidence": f"{page.statistics.confidence:.0%}",
+    }

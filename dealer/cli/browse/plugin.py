@@ -14,16 +14,19 @@ from __future__ import annotations
 import os
 import traceback
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlencode
 
 from datasette import hookimpl
 from datasette.utils.asgi import Base400, Response
 from datasette.views.base import DatasetteError
+from jinja2.filters import do_urlencode
 
 from dealer import inputs
 from dealer.cli.browse import pages
-from dealer.desk import browse, packet, records, shift, supervision, training
+from dealer.desk import browse, packet, records, shift, stats, stats_pages, supervision, training
 from dealer.desk.records import RecordFilter, RecordKind
 from dealer.kernel.errors import DealerError
 
@@ -128,10 +131,14 @@ class DealerPlugin:
 
     __name__ = "dealer.cli.browse"
 
-    def __init__(self, db: Path, chain: browse.ChainState, hosts: frozenset[str]) -> None:
+    def __init__(
+        self, db: Path, chain: browse.ChainState, hosts: frozenset[str], rounds: int
+    ) -> None:
         self.db = db
         self.banner = pages.chain_banner(chain)
         self.hosts = hosts
+        self.rounds = rounds
+        """The simulated rounds of the base wager's edge on the statistics pages."""
 
     @hookimpl
     def asgi_wrapper(self) -> Callable[[App], App]:
@@ -176,6 +183,9 @@ class DealerPlugin:
             (r"^/-/dealer/meters$", self.meters),
             (r"^/-/dealer/shift$", self.shift),
             (r"^/-/dealer/training$", self.training),
+            (r"^/-/dealer/stats$", self.stats),
+            (r"^/-/dealer/stats/flags$", self.flags),
+            (r"^/-/dealer/stats/(?P<kind>table|dealer|patron)/(?P<key>[^/]+)$", self.stats_of),
         ]
 
     async def _page(
@@ -316,3 +326,88 @@ class DealerPlugin:
             "trainees": found,
         }
         return await self._page(datasette, request, "training", values)
+
+    async def stats(self, datasette: Any, request: Any) -> Response:
+        """`dealer stats tables|dealers|patrons` over the range asked for, each row linked."""
+        values: dict[str, Any] = {"title": "Statistics", "fields": _period_fields(request)}
+        try:
+            since, until = _period(request)
+            result = stats.statistics(self.db, since=since, until=until, rounds=self.rounds)
+        except DealerError as exc:
+            return await self._error(datasette, request, exc, 400)
+        values |= pages.stats_overview(result, _period_query(request))
+        return await self._page(datasette, request, "stats", values)
+
+    async def flags(self, datasette: Any, request: Any) -> Response:
+        """`dealer stats flags` over the range asked for: each flag's figures, what it is about
+        and the rulings behind it, linked."""
+        try:
+            since, until = _period(request)
+            result = stats.statistics(self.db, since=since, until=until, rounds=self.rounds)
+        except DealerError as exc:
+            return await self._error(datasette, request, exc, 400)
+        values = {"title": "Flags", "fields": _period_fields(request)}
+        values |= pages.flags_view(result, _period_query(request))
+        return await self._page(datasette, request, "stats_flags", values)
+
+    async def stats_of(self, datasette: Any, request: Any) -> Response:
+        """A table's, dealer's or patron's statistics page (`stats_pages.group_page`): a bad
+        id or range is a 400, one with no rulings in the range a 404."""
+        kind, key = request.url_vars["kind"], unquote(request.url_vars["key"])
+        group = {kind: group for group, kind in pages.STATS_KINDS.items()}[kind]
+        try:
+            wanted = (
+                inputs.user_id(key, "dealer")
+                if kind == "dealer"
+                else (inputs.table_id if kind == "table" else inputs.patron_id)(key)
+            )
+            since, until = _period(request)
+        except DealerError as exc:
+            return await self._error(datasette, request, exc, 400)
+        try:
+            found = stats_pages.group_page(
+                self.db, group, wanted, since=since, until=until, rounds=self.rounds
+            )
+        except DealerError as exc:
+            return await self._error(datasette, request, exc, 404)
+        values = {
+            "title": f"Statistics of {kind} {wanted}",
+            "action": f"/-/dealer/stats/{kind}/{do_urlencode(wanted)}",
+            "fields": _period_fields(request),
+        }
+        values |= pages.group_view(found, _period_query(request))
+        return await self._page(datasette, request, "stats_group", values)
+
+
+PERIOD = ("period", "date", "since", "until")
+"""The statistics pages' range, as `dealer stats` takes it (`--period`/`--date` or
+`--since`/`--until`)."""
+
+
+def _period(request: Any) -> tuple[str | None, str | None]:
+    """The range of a statistics page: `period=day|month|year` with `date` (default: today,
+    UTC), or `since`/`until`, never both (each read as `dealer stats` reads its options)."""
+    period, day = _given(request, "period"), _given(request, "date")
+    since, until = _given(request, "since"), _given(request, "until")
+    if period is None:
+        if day is not None:
+            raise DealerError("date is the date of a period (day, month or year)")
+        return inputs.time_range(since, until)
+    if since is not None or until is not None:
+        raise DealerError("give a period or since/until, not both")
+    return inputs.period_range(period, day, datetime.now(UTC).date())
+
+
+def _period_fields(request: Any) -> list[pages.Field]:
+    return pages.fields(
+        ("period", "period (day, month, year)", _given(request, "period")),
+        ("date", "date", _given(request, "date")),
+        ("since", "or since (UTC)", _given(request, "since")),
+        ("until", "until", _given(request, "until")),
+    )
+
+
+def _period_query(request: Any) -> str:
+    """The range asked for, as a query to put on the links between the statistics pages."""
+    given = {name: value for name in PERIOD if (value := _given(request, name)) is not None}
+    return f"?{urlencode(given)}" if given else ""

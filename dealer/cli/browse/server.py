@@ -37,13 +37,13 @@ SETTINGS: dict[str, Any] = {
 every query."""
 
 
-def build(db: Path, chain: ChainState, hosts: frozenset[str]) -> Datasette:
+def build(db: Path, chain: ChainState, hosts: frozenset[str], rounds: int) -> Datasette:
     """Datasette serving the copy `db` read-only with our plugin (`chain`: what verify found on
-    it; `hosts`: the `Host` headers answered)."""
+    it; `hosts`: the `Host` headers answered; `rounds`: the statistics' simulated rounds)."""
     from datasette.plugins import pm
 
     pm.set_blocked("datasette.handle_exception")  # ours renders every error page
-    pm.register(DealerPlugin(db, chain, hosts), name="dealer-browse")
+    pm.register(DealerPlugin(db, chain, hosts, rounds), name="dealer-browse")
     metadata = {
         "title": "dealer: the audit log",
         "allow_sql": False,
@@ -76,15 +76,22 @@ def address(sock: socket.socket) -> str:
 
 
 def serve(
-    db: Path, host: str, port: int, *, open_browser: bool, announce: Callable[[str], None]
+    db: Path,
+    host: str,
+    port: int,
+    *,
+    open_browser: bool,
+    announce: Callable[[str], None],
+    rounds: int,
 ) -> None:
     """Serve a verified copy of `db` until Ctrl-C; `announce` the address once listening (then
     open a browser on it unless told not to). The socket is bound first: a port in use is
-    refused before the log is read. The copy is removed when the server stops."""
+    refused before the log is read. The copy is removed when the server stops. The statistics
+    pages simulate the base wager's edge over `rounds` rounds (as `dealer stats --rounds`)."""
     sock = bind(host, port)
     try:
         with tempfile.TemporaryDirectory(prefix="dealer-browse-") as folder:
-            _serve(db, Path(folder), sock, host, open_browser, announce)
+            _serve(db, Path(folder), sock, host, open_browser, announce, rounds)
     except KeyboardInterrupt:
         pass
     finally:
@@ -98,12 +105,13 @@ def _serve(
     host: str,
     open_browser: bool,
     announce: Callable[[str], None],
+    rounds: int,
 ) -> None:
     copy, chain = verified_copy(db, folder)
     bound, port = sock.getsockname()[:2]
     hosts = allowed_hosts(host, port) | allowed_hosts(bound, port)  # the address printed too
     server = uvicorn.Server(
-        uvicorn.Config(build(copy, chain, hosts).app(), log_level="warning", lifespan="off")
+        uvicorn.Config(build(copy, chain, hosts, rounds).app(), log_level="warning", lifespan="off")
     )
     url = address(sock)
     announce(url)
