@@ -2,12 +2,14 @@
 `dealer audit browse` server on a free port (started and stopped here, nothing left behind), and
 Debian's headless Chromium driven by Playwright.
 
-Run as a script it regenerates the README's screenshot:
-`.venv/bin/python tests/browser.py docs/browse.png` (a demo log in a temporary folder)."""
+Run as a script it regenerates the README's screenshots (a demo log in a temporary folder):
+`.venv/bin/python tests/browser.py docs/browse.png`, and the statistics pages'
+`.venv/bin/python tests/browser.py stats docs/browse-stats.png docs/browse-flags.png`."""
 
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 import subprocess
@@ -15,10 +17,15 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
+from unittest import mock
 
 from cli import ok
+
+import dealer.audit.chain
+from dealer.kernel.cards import DECK
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -77,13 +84,13 @@ class Served(NamedTuple):
 
 
 @contextmanager
-def serving(db: Path) -> Iterator[Served]:
-    """`dealer audit browse` on a free port of 127.0.0.1 in its own process; yields the address
-    it prints (`http://127.0.0.1:PORT`); stopped with Ctrl-C (SIGINT) on the way out, and
-    killed if it does not stop."""
+def serving(db: Path, *more: str) -> Iterator[Served]:
+    """`dealer audit browse` (with options `more`) on a free port of 127.0.0.1 in its own
+    process; yields the address it prints (`http://127.0.0.1:PORT`); stopped with Ctrl-C
+    (SIGINT) on the way out, and killed if it does not stop."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEALER_")}
     server = subprocess.Popen(
-        [sys.executable, "-m", "dealer", "audit", "browse", "--db", str(db), "--no-open"],
+        [sys.executable, "-m", "dealer", "audit", "browse", "--db", str(db), "--no-open", *more],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -139,5 +146,71 @@ def screenshot(target: Path) -> None:
             page.screenshot(path=str(target))  # the first screen: the chain, status, cards
 
 
+STATS_ROUNDS = ("--rounds", "5000")
+"""The statistics pages' simulated rounds in the tests (about half a second, then cached)."""
+HOT_HANDS = (
+    ("Tc 8s Ts Kd 5h 2h 9d", "Qh Td Th 7d 3c", "6h Ac"),
+    ("Td 8s 2s 9h 7c 2c Ah", "4c 2h Kh Ad Kc", "3s 3c"),
+    ("8h 8c 7c Ts Jd 6s Qc", "9s Qs 9h 2d Jh", "Td Ks"),
+)
+"""Dealer hands and a player's best setting against each: every one wins $10 at a $10 wager."""
+STATS_HOURS = ((3, (10, 11)), (4, (14,)), (5, (9, 10)))
+"""The days of March 2025 and the hours (UTC) of the statistics log's play."""
+
+
+def _fair_round(deal: random.Random) -> str:
+    """A round of six seats at PG#FAIR dealt from `deal`, set by the House Way (seat 1: P-7)."""
+    cards = [str(c) for c in deal.sample(DECK, 49)]
+    seats = "\n".join(
+        f"  - {{seat: {s + 1}, cards: {' '.join(cards[7 + 7 * s : 14 + 7 * s])}, "
+        f"wagers: {{base: 10, treasure: 5}}{', patron: P-7' if s == 0 else ''}}}"
+        for s in range(6)
+    )
+    return f"table: PG#FAIR\ndealer: {' '.join(cards[:7])}\nseats:\n{seats}\n"
+
+
+def stats_log(path: Path) -> None:
+    """A log of play on three days of March 2025 (`STATS_HOURS`), dated by a clock set for it:
+    in each hour 6 rulings at PG-HOT by d-2 for P-LUCKY, each won by the player (a planted run,
+    flagged), and 6 fair rounds of six seats at PG#FAIR by d-4 (P-7 at seat 1), 40 seconds
+    apart."""
+    now = [datetime(2025, 3, 1, tzinfo=UTC)]
+
+    def clock() -> str:
+        now[0] += timedelta(seconds=40)
+        return now[0].strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+    db = ("--db", str(path))
+    deal = random.Random(7)
+    with mock.patch.object(dealer.audit.chain, "utc_now", clock):
+        for day, hours in STATS_HOURS:
+            for hour in hours:
+                now[0] = datetime(2025, 3, day, hour, tzinfo=UTC)
+                for i in range(6):
+                    hand, high, low = HOT_HANDS[i % 3]
+                    _ok("paigow", "settle", "--dealer", hand, "--high", high, "--low", low,
+                        "--wager", "10", "--patron", "P-LUCKY", "--table", "PG-HOT",
+                        "--user", "d-2", *db)  # fmt: skip
+                for _ in range(6):
+                    ok("round", "-", "--user", "d-4", *db, stdin=_fair_round(deal), whole=True)
+
+
+def stats_screenshots(table: Path, flags: Path) -> None:
+    """PG-HOT's statistics page and the flags page of the statistics log, saved as `table` and
+    `flags`."""
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "audit.sqlite"
+        stats_log(db)
+        with serving(db, *STATS_ROUNDS) as served, chromium() as browser:
+            page = browser.new_page()
+            page.goto(f"{served.address}/-/dealer/stats/table/PG-HOT")
+            page.screenshot(path=str(table), full_page=True)
+            page.goto(f"{served.address}/-/dealer/stats/flags")
+            page.screenshot(path=str(flags), full_page=True)
+
+
 if __name__ == "__main__":
-    screenshot(Path(sys.argv[1]))
+    if sys.argv[1] == "stats":
+        stats_screenshots(Path(sys.argv[2]), Path(sys.argv[3]))
+    else:
+        screenshot(Path(sys.argv[1]))
