@@ -127,6 +127,7 @@ def test_a_day_is_charted_by_hour(served: Served, page: Any, log: Path) -> None:
     row = cli_rows(log, "tables", "--period", "day", "--date", "2025-03-05")["PG#FAIR"]
     page.goto(f"{served.address}/-/dealer/stats/table/PG%23FAIR?period=day&date=2025-03-05")
     assert page.locator("input[name=period]").input_value() == "day"
+    assert page.locator("form").get_attribute("action") == "/-/dealer/stats/table/PG%23FAIR"
     points = page.locator("svg.result-chart circle.point")
     assert [p.get_attribute("data-end") for p in points.all()] == [
         "2025-03-05 10:00",

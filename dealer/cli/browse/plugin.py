@@ -22,7 +22,6 @@ from urllib.parse import unquote, urlencode
 from datasette import hookimpl
 from datasette.utils.asgi import Base400, Response
 from datasette.views.base import DatasetteError
-from jinja2.filters import do_urlencode
 
 from dealer import inputs
 from dealer.cli.browse import pages
@@ -372,7 +371,6 @@ class DealerPlugin:
             return await self._error(datasette, request, exc, 404)
         values = {
             "title": f"Statistics of {kind} {wanted}",
-            "action": f"/-/dealer/stats/{kind}/{do_urlencode(wanted)}",
             "fields": _period_fields(request),
         }
         values |= pages.group_view(found, _period_query(request))
