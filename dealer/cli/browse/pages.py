@@ -337,9 +337,11 @@ class Figure(NamedTuple):
 
 
 def _figure_text(name: str, value: Any) -> str:
+    """A figure as the text output shows it; an interval as `LOW to HIGH` (the row's
+    `interval` in money)."""
     if isinstance(value, list):
         return " to ".join(_figure_text(name, v) for v in value)
-    return cell("wagered" if name in ("interval",) else name, value)
+    return cell("wagered" if name == "interval" else name, value)
 
 
 def stats_figures(row: Row, names: Iterable[str]) -> list[Figure]:
