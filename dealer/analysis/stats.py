@@ -106,6 +106,46 @@ def paytable_figures(analysis: PaytableReturn) -> tuple[Decimal, float]:
     return -decimal_of(mean), variance
 
 
+METER_REACH = Decimal(1_000_000)
+"""The meter the slope of a share-of-meter pay is read at (`MeterFigures.of`): far enough that
+the pay's rounding down to the cent is a millionth of the slope."""
+
+
+@dataclass(frozen=True)
+class MeterFigures:
+    """A progressive wager's figures as the meter moves: each line of the exact analysis nets
+    `net + slope × meter` (its share of the meter; 0 for a fixed pay), so the expected result is
+    linear in the meter and the variance quadratic. Each figure is exact at the wager's amount
+    but for the cent the settlement rounds a share of the meter down to (under a cent a hit), so
+    one analysis serves every meter a table shows, and sums over wagers need only the meters'
+    sum and sum of squares."""
+
+    lines: tuple[tuple[Fraction, Fraction, Fraction], ...]
+    """(probability, net at a meter of 0, slope) of each line."""
+
+    @staticmethod
+    def of(at_zero: PaytableReturn, far: PaytableReturn) -> MeterFigures:
+        """From the analyses of one wager at a meter of 0 and at `METER_REACH`."""
+        hands = Fraction(at_zero.hands)
+        return MeterFigures(
+            tuple(
+                (
+                    line.combinations / hands,
+                    Fraction(line.net),
+                    (Fraction(other.net) - Fraction(line.net)) / Fraction(METER_REACH),
+                )
+                for line, other in zip(at_zero.lines, far.lines, strict=True)
+            )
+        )
+
+    def at(self, meter: Decimal) -> tuple[Decimal, float]:
+        """`paytable_figures` of the wager with the meter at `meter`."""
+        m = Fraction(meter)
+        mean = sum((p * (net + slope * m) for p, net, slope in self.lines), Fraction(0))
+        squares = sum((p * (net + slope * m) ** 2 for p, net, slope in self.lines), Fraction(0))
+        return -decimal_of(mean), float(squares - mean * mean)
+
+
 @dataclass
 class Expectation:
     """What a group of wagers should give the house: sums that grow with each wager."""

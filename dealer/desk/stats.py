@@ -39,8 +39,10 @@ from typing import TYPE_CHECKING, Any
 from dealer.analysis.house_edge import MAX_WORKERS, PLAYER_MODES, StrategyEdge, simulate
 from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
 from dealer.analysis.stats import (
+    METER_REACH,
     MIN_OWN_HANDS,
     Expectation,
+    MeterFigures,
     Pace,
     PlayTally,
     UnitFigures,
@@ -123,6 +125,7 @@ class Sources:
         self._bases: dict[tuple[str, str, str], dict[str, tuple[UnitFigures, str]]] = {}
         self._figures: dict[tuple[str, str, Decimal, Decimal | None, int], tuple[Decimal, float]]
         self._figures = {}
+        self._meters: dict[tuple[str, str, Decimal, int], MeterFigures] = {}
         self.described: dict[str, dict[str, Any]] = {}
 
     def way(self, settings: Mapping[str, Any]) -> HouseWay:
@@ -245,14 +248,27 @@ class Sources:
     def figures(
         self, table: PayTable, amount: Decimal, meter: Decimal | None, units: int
     ) -> tuple[Decimal, float]:
-        """`paytable_figures` of `analysis` (made once per table, amount, meter and units)."""
-        key = (table.id, table.sha256, amount, meter, units)
-        found = self._figures.get(key)
-        if found is None:
-            found = self._figures[key] = paytable_figures(
-                self.analysis(table, amount, meter, units)
+        """`paytable_figures` of a wager of `amount` on `table` (`units` units), made once per
+        table, amount and units; a progressive's at the meter the ruling read, from one
+        `MeterFigures` for every meter."""
+        if meter is None or not any(row.pay.from_meter for row in table.rows):
+            key = (table.id, table.sha256, amount, None, units)
+            found = self._figures.get(key)
+            if found is None:
+                found = self._figures[key] = paytable_figures(
+                    self.analysis(table, amount, None, units)
+                )
+            return found
+        if self.name(table) not in self.described:  # described at the first meter read
+            self.analysis(table, amount, meter, units)
+        line_key = (table.id, table.sha256, amount, units)
+        lines = self._meters.get(line_key)
+        if lines is None:
+            lines = self._meters[line_key] = MeterFigures.of(
+                self.analysis(table, amount, ZERO, units),
+                self.analysis(table, amount, METER_REACH, units),
             )
-        return found
+        return lines.at(meter)
 
     @staticmethod
     def name(table: PayTable) -> str:
