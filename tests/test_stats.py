@@ -30,8 +30,9 @@ from dealer.analysis.stats import (
 )
 from dealer.audit import corrections, open_log, staff
 from dealer.audit.records import Record, RecordKind, canonical_json
-from dealer.desk.shift import shift_summary
-from dealer.desk.stats import Reader, Sources, summed
+from dealer.desk.shift import InEffect, shift_summary
+from dealer.desk.stats import Judge, Read, Statistics, floor_of, summed
+from dealer.desk.stats_sources import Sources
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.paytables import shipped_paytables
@@ -239,11 +240,13 @@ def _records(rounds: list[Any]) -> list[Record]:
     return out
 
 
-def _read(records: list[Record], voided: frozenset[int] = frozenset()) -> Reader:
-    reader = Reader(Sources({}, int(ROUNDS), 26), {})
-    for record in records:
-        reader.ruling(record, None if record.id in voided else record.result)
-    return reader
+def _read(records: list[Record], voided: frozenset[int] = frozenset()) -> Statistics:
+    """The statistics of `records` (those of `voided` voided) read from the records, as the
+    statistics read the rulings their log's sums do not cover."""
+    sources = Sources({}, int(ROUNDS), 26)
+    read = Read()
+    read.records(records, InEffect(frozenset(voided), {}, {}), Judge(sources))
+    return summed(floor_of(read.numbers, sources), None, None, 0.95, read.voided)
 
 
 @settings(max_examples=8, deadline=None)
@@ -258,7 +261,7 @@ def test_sums_are_the_records(seeds: list[int], drop: int) -> None:
     ]
     records = _records(rulings)
     voided = frozenset({drop + 1} if drop + 1 < len(records) else ())  # one counted at least
-    row = summed(_read(records, voided), None, None, 0.95).groups["tables"][0].figures
+    row = _read(records, voided).groups["tables"][0].figures
     wagered = house = Decimal(0)
     for record in records:
         if record.id in voided:
@@ -284,8 +287,7 @@ def test_bonus_expectation_is_the_exact_analysis() -> None:
         ],
     }
     ruling, _ = round_ruling(raw, "round", profile, Meters())
-    reader = _read(_records([ruling]))
-    row = summed(reader, None, None, 0.95).groups["tables"][0].figures
+    row = _read(_records([ruling])).groups["tables"][0].figures
     table = shipped_paytables().get(profile.table_id("treasure"))
     envy = shipped_paytables().get(profile.table_id("envy"))
     exact = -sum((analyze_paytable(table, Decimal(a)).expected_net for a in (5, 7)), Fraction(0))
