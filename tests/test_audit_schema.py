@@ -74,7 +74,7 @@ def test_a_log_made_by_hand_written_migrations_opens_verifies_and_records_unchan
 ) -> None:
     """The plain indexes of a log made before sqlite-utils made them have other SQL text: such
     a log opens with only the migrations after it (the bound on a record's size, the settings
-    kept once), verifies, and takes new records."""
+    kept once, the floor's sums), verifies, and takes new records."""
     path = hand_written_log(tmp_path / "then.sqlite")
     conn = sqlite3.connect(path)
     schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
@@ -87,6 +87,12 @@ def test_a_log_made_by_hand_written_migrations_opens_verifies_and_records_unchan
         assert [r.id for r in log.records(RecordFilter(seat=2))] == [8]
     added = [row[:2] for row in conn.execute(schema).fetchall() if row not in before]
     assert added == [
+        ("table", "floor_sums"),
+        ("table", "floor_sums_from"),
+        ("trigger", "floor_sums_from_no_delete"),
+        ("trigger", "floor_sums_from_no_update"),
+        ("trigger", "floor_sums_from_once"),
+        ("trigger", "floor_sums_no_delete"),
         ("trigger", "records_bounded"),
         ("table", "settings_texts"),
         ("trigger", "settings_texts_bounded"),
@@ -109,6 +115,8 @@ def test_a_new_log_has_the_schema_of_one_made_by_hand_written_migrations(
         "users",
         "record_seats",
         "settings_texts",
+        "floor_sums",
+        "floor_sums_from",
         "schema_migrations",
         "triggers",
     }
@@ -155,6 +163,8 @@ def test_the_seat_index_is_rebuilt_for_an_older_log(tmp_path: Path) -> None:
     conn.execute("DROP INDEX records_linked_meters")
     conn.execute("DROP TRIGGER records_bounded")
     conn.execute("DROP TABLE settings_texts")
+    conn.execute("DROP TABLE floor_sums")
+    conn.execute("DROP TABLE floor_sums_from")
     conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [seat_index])
     conn.execute(f"PRAGMA user_version = {seat_index - 1}")
     conn.close()

@@ -20,11 +20,19 @@ from hypothesis import strategies as st
 
 from dealer.analysis.house_edge import StrategyEdge
 from dealer.analysis.paytable_return import analyze_paytable
-from dealer.analysis.stats import Expectation, base_unit_figures, binomial_upper_tail
+from dealer.analysis.stats import (
+    METER_REACH,
+    Expectation,
+    MeterFigures,
+    base_unit_figures,
+    binomial_upper_tail,
+    paytable_figures,
+)
 from dealer.audit import corrections, open_log, staff
 from dealer.audit.records import Record, RecordKind, canonical_json
-from dealer.desk.shift import shift_summary
-from dealer.desk.stats import Reader, Sources, summed
+from dealer.desk.shift import InEffect, shift_summary
+from dealer.desk.stats import Judge, Read, Statistics, floor_of, summed
+from dealer.desk.stats_sources import Sources
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.paytables import shipped_paytables
@@ -232,11 +240,13 @@ def _records(rounds: list[Any]) -> list[Record]:
     return out
 
 
-def _read(records: list[Record], voided: frozenset[int] = frozenset()) -> Reader:
-    reader = Reader(Sources({}, int(ROUNDS), 26), {})
-    for record in records:
-        reader.ruling(record, None if record.id in voided else record.result)
-    return reader
+def _read(records: list[Record], voided: frozenset[int] = frozenset()) -> Statistics:
+    """The statistics of `records` (those of `voided` voided) read from the records, as the
+    statistics read the rulings their log's sums do not cover."""
+    sources = Sources({}, int(ROUNDS), 26)
+    read = Read()
+    read.records(records, InEffect(frozenset(voided), {}, {}), Judge(sources))
+    return summed(floor_of(read.numbers, sources), None, None, 0.95, read.voided)
 
 
 @settings(max_examples=8, deadline=None)
@@ -251,7 +261,7 @@ def test_sums_are_the_records(seeds: list[int], drop: int) -> None:
     ]
     records = _records(rulings)
     voided = frozenset({drop + 1} if drop + 1 < len(records) else ())  # one counted at least
-    row = summed(_read(records, voided), None, None, 0.95).groups["tables"][0].figures
+    row = _read(records, voided).groups["tables"][0].figures
     wagered = house = Decimal(0)
     for record in records:
         if record.id in voided:
@@ -277,8 +287,7 @@ def test_bonus_expectation_is_the_exact_analysis() -> None:
         ],
     }
     ruling, _ = round_ruling(raw, "round", profile, Meters())
-    reader = _read(_records([ruling]))
-    row = summed(reader, None, None, 0.95).groups["tables"][0].figures
+    row = _read(_records([ruling])).groups["tables"][0].figures
     table = shipped_paytables().get(profile.table_id("treasure"))
     envy = shipped_paytables().get(profile.table_id("envy"))
     exact = -sum((analyze_paytable(table, Decimal(a)).expected_net for a in (5, 7)), Fraction(0))
@@ -287,6 +296,40 @@ def test_bonus_expectation_is_the_exact_analysis() -> None:
     assert row["expected_by_source"][name] == float(round(exact, 2))
     envy_name = f"exact:{envy.id}@{envy.sha256[:12]}"
     assert row["expected_by_source"][envy_name] == float(round(2 * envy_each, 2))
+
+
+@pytest.mark.parametrize("meter", ["0", "2500.37", "118004.99", "1000000"])
+@pytest.mark.parametrize("units", [1, 3])
+def test_a_progressive_wager_is_figured_at_any_meter_from_one_line(meter: str, units: int) -> None:
+    """A progressive wager's figures at a meter, read off its `MeterFigures`, are the exact
+    analysis at that meter but for the cent a share of the meter is rounded down to: equal at
+    the two meters the line is drawn through, within a cent a hit elsewhere (the shipped
+    tables' meter rows are hit in under one hand in a thousand, so the mean is within a
+    thousandth of a cent of it), the variance to a ten-thousandth.
+    """
+    table = next(t for t in shipped_paytables() if any(r.pay.from_meter for r in t.rows))
+    amount, at = Decimal(5), Decimal(meter)
+
+    def exact(m: Decimal) -> tuple[Decimal, float]:
+        return paytable_figures(analyze_paytable(table, amount, m, units=units))
+
+    line = MeterFigures.of(
+        exact_analysis(table, amount, Decimal(0), units),
+        exact_analysis(table, amount, METER_REACH, units),
+    )
+    expected, variance = line.at(at)
+    want_expected, want_variance = exact(at)
+    if at in (Decimal(0), METER_REACH):
+        assert (expected, variance) == (want_expected, pytest.approx(want_variance, rel=1e-12))
+    else:
+        assert abs(expected - want_expected) < Decimal("0.00001")
+        assert variance == pytest.approx(want_variance, rel=1e-4)  # a cent on a meter pay
+    assert line.at(at + 100)[0] < expected  # a bigger meter: the house expects less
+
+
+def exact_analysis(table: Any, amount: Decimal, meter: Decimal, units: int) -> Any:
+    """The exact analysis of `amount` (`units` units) on `table` at `meter`."""
+    return analyze_paytable(table, amount, meter, units=units)
 
 
 def test_base_figures_from_a_tally_by_hand() -> None:

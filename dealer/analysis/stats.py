@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from statistics import NormalDist
@@ -48,9 +47,6 @@ from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
 
 ZERO = Decimal(0)
-BREAK_SECONDS = 15 * 60
-"""Two rounds further apart than this are a break (or a closed table): the gap is left out of
-the time dealing, so game pace is rounds per hour while dealing."""
 MIN_OWN_HANDS = 100
 """The hands a patron must have set themselves before their demonstrated edge is their theo's
 (fewer: the House Way's edge, or the best reply's for a patron who sets most hands)."""
@@ -104,6 +100,57 @@ def paytable_figures(analysis: PaytableReturn) -> tuple[Decimal, float]:
     )
     variance = float(squares / analysis.hands - mean * mean)
     return -decimal_of(mean), variance
+
+
+METER_REACH = Decimal(1_000_000)
+"""The meter the slope of a share-of-meter pay is read at (`MeterFigures.of`): far enough that
+the pay's rounding down to the cent is a millionth of the slope."""
+
+
+@dataclass(frozen=True)
+class MeterFigures:
+    """A progressive wager's figures as the meter moves: each line of the exact analysis nets
+    `net + slope × meter` (its share of the meter; 0 for a fixed pay), so the expected result is
+    linear in the meter and the variance quadratic. Each figure is exact at the wager's amount
+    but for the cent the settlement rounds a share of the meter down to (under a cent a hit), so
+    one analysis serves every meter a table shows, and sums over wagers need only the meters'
+    sum and sum of squares."""
+
+    lines: tuple[tuple[Fraction, Fraction, Fraction], ...]
+    """(probability, net at a meter of 0, slope) of each line."""
+
+    @staticmethod
+    def of(at_zero: PaytableReturn, far: PaytableReturn) -> MeterFigures:
+        """From the analyses of one wager at a meter of 0 and at `METER_REACH`."""
+        hands = Fraction(at_zero.hands)
+        return MeterFigures(
+            tuple(
+                (
+                    line.combinations / hands,
+                    Fraction(line.net),
+                    (Fraction(other.net) - Fraction(line.net)) / Fraction(METER_REACH),
+                )
+                for line, other in zip(at_zero.lines, far.lines, strict=True)
+            )
+        )
+
+    def at(self, meter: Decimal) -> tuple[Decimal, float]:
+        """`paytable_figures` of the wager with the meter at `meter`."""
+        return self.summed(1, meter, meter * meter)
+
+    def summed(self, wagers: int, meters: Decimal, squares: Decimal) -> tuple[Decimal, float]:
+        """`paytable_figures` summed over `wagers` wagers placed at meters summing to `meters`,
+        their squares to `squares`: the mean is a + b·m a wager, the mean square c + 2d·m + e·m²,
+        so the sums need only the meters' sum and sum of squares."""
+        a = sum((p * net for p, net, _ in self.lines), Fraction(0))
+        b = sum((p * slope for p, _, slope in self.lines), Fraction(0))
+        c = sum((p * net * net for p, net, _ in self.lines), Fraction(0))
+        d = sum((p * net * slope for p, net, slope in self.lines), Fraction(0))
+        e = sum((p * slope * slope for p, _, slope in self.lines), Fraction(0))
+        m, q = Fraction(meters), Fraction(squares)
+        mean = wagers * a + b * m
+        variance = wagers * (c - a * a) + 2 * (d - a * b) * m + (e - b * b) * q
+        return -decimal_of(mean), float(variance)
 
 
 @dataclass
@@ -196,6 +243,24 @@ def hand_play(
     return HandPlay(played, best, house)
 
 
+@dataclass(frozen=True)
+class PlaySums:
+    """Hands a patron played under one House Way and wheel, as sums: how many, set by
+    themselves, set to the best outcome; the amount wagered, what their settings cost against
+    the best setting's outcome and earned against the House Way's; and the squares the cost's
+    spread is figured from (currency²)."""
+
+    hands: int
+    own_hands: int
+    best_hands: int
+    wagered: Decimal
+    cost: Decimal
+    against_house_way: Decimal
+    costs_squared: float
+    cost_wager: float
+    wagers_squared: float
+
+
 @dataclass
 class PlayTally:
     """A patron's hands and what their settings did, as sums: `cost` is the money their
@@ -215,20 +280,19 @@ class PlayTally:
     cost_wager: float = 0.0
     wagers_squared: float = 0.0
 
-    def add(self, play: HandPlay, wager: Decimal, own: bool, best_edge: UnitFigures) -> None:
-        """One hand, set by the patron (`own`) or by the House Way at their asking."""
-        self.hands += 1
-        self.own_hands += own
-        self.best_hands += play.set_best
-        self.wagered += wager
-        self.cost += play.cost
-        self.against_house_way += play.played - play.house_way
-        self.best_expected += wager * best_edge.edge
-        self.best_error += float(wager) * best_edge.edge_error
-        cost, amount = float(play.cost), float(wager)
-        self.costs_squared += cost * cost
-        self.cost_wager += cost * amount
-        self.wagers_squared += amount * amount
+    def add(self, hands: PlaySums, best_edge: UnitFigures) -> None:
+        """Hands under one House Way and wheel (`PlaySums`), the best reply's edge theirs."""
+        self.hands += hands.hands
+        self.own_hands += hands.own_hands
+        self.best_hands += hands.best_hands
+        self.wagered += hands.wagered
+        self.cost += hands.cost
+        self.against_house_way += hands.against_house_way
+        self.best_expected += hands.wagered * best_edge.edge
+        self.best_error += float(hands.wagered) * best_edge.edge_error
+        self.costs_squared += hands.costs_squared
+        self.cost_wager += hands.cost_wager
+        self.wagers_squared += hands.wagers_squared
 
     @property
     def best_share(self) -> float | None:
@@ -257,26 +321,14 @@ class PlayTally:
         return math.sqrt(sampling**2 + (self.best_error / total) ** 2)
 
 
+@dataclass(frozen=True)
 class Pace:
-    """Rounds per hour while dealing: the gaps between consecutive rounds of one dealer or at
-    one table, a gap over `BREAK_SECONDS` left out as a break."""
+    """Rounds (or hands) per hour while dealing: the gaps between consecutive rounds of one
+    dealer or at one table (a patron's hands), a gap over a break left out (`desk.floor_sums`),
+    as sums."""
 
-    def __init__(self) -> None:
-        self.last: dict[str, datetime] = {}
-        self.gaps = 0
-        self.seconds = 0.0
-
-    def add(self, where: str, stamp: str) -> None:
-        """A round started at `stamp` (the stored UTC form) at `where` (one stream of rounds)."""
-        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-        before = self.last.get(where)
-        self.last[where] = moment
-        if before is None:
-            return
-        gap = (moment - before).total_seconds()
-        if 0 <= gap <= BREAK_SECONDS:
-            self.gaps += 1
-            self.seconds += gap
+    gaps: int = 0
+    seconds: float = 0.0
 
     @property
     def per_hour(self) -> float | None:

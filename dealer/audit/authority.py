@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from dealer.audit import keys, users
 from dealer.audit.chain import Checkpoint
 from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role, UserRow
+from dealer.audit.sums import SumKey, SumRow, Total
 from dealer.audit.users import User, UserAction
 from dealer.kernel.errors import AccessError
 from dealer.kernel.tuples import NamedTuple
@@ -130,6 +131,34 @@ class SigningTransaction:
     def supervisor_ever_registered(self) -> bool:
         """Whether any users row ever gave someone the supervisor role."""
         return self._tx.supervisor_ever_registered()
+
+    def add_sums(self, record_id: int, rows: Sequence[SumRow]) -> None:
+        """Add a record's numbers to the floor's sums."""
+        self._tx.add_sums(record_id, rows)
+
+    def count_by_user(self, flt: RecordFilter) -> dict[str, int]:
+        """How many records matching `flt` each user made."""
+        return self._tx.count_by_user(flt)
+
+    def sums_from(self) -> int:
+        """The first record the floor's sums cover."""
+        return self._tx.sums_from()
+
+    def sum_totals(self, grp: str, since: str | None, until: str | None) -> list[Total]:
+        """The sums of a group over a range of hours."""
+        return self._tx.sum_totals(grp, since, until)
+
+    def sum_rows(self, hour: str) -> list[SumRow]:
+        """Every row of sums of an hour."""
+        return self._tx.sum_rows(hour)
+
+    def sum_row(self, key: SumKey) -> SumRow | None:
+        """One row of sums."""
+        return self._tx.sum_row(key)
+
+    def sum_hours(self) -> list[str]:
+        """Every hour that has sums."""
+        return self._tx.sum_hours()
 
 
 class Countersigner(NamedTuple):

@@ -21,7 +21,8 @@ writers at once queue up, each for at most `BUSY_TIMEOUT_SECONDS`. Commits are d
 from __future__ import annotations
 
 import atexit
-from collections.abc import Iterator
+import json
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
@@ -61,6 +62,7 @@ from dealer.audit.sql_reads import (
     settings_reference,
     user_row,
 )
+from dealer.audit.sums import SumRow, fields
 from dealer.kernel.errors import AccessError, AuditError
 
 if TYPE_CHECKING:
@@ -442,6 +444,13 @@ class _Transaction(_Reads, WriteState):
         record_id = int(found[0])
         self._appended.append((record_id, entry))
         return record_id
+
+    def add_sums(self, record_id: int, rows: Sequence[SumRow]) -> None:
+        """Send record `record_id`'s numbers to `dealer.add_sums`, which adds them to the
+        floor's sums for the record just appended, once, by its maker (or the owner)."""
+        self._check_open()
+        sent = json.dumps([fields(row) for row in rows])
+        self.conn.execute("SELECT dealer.add_sums(%s, %s)", [record_id, sent])
 
     def copy(self, row: dict[str, Any]) -> None:
         """Insert a copied record as it is, and its seats in the index: only the owner may

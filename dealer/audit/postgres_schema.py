@@ -45,6 +45,7 @@ from dealer.audit.keys import SCHEME, WITHHELD
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import APPROVAL_KINDS, RECORD_LIMIT, SIZED_FIELDS, RecordKind, Role
 from dealer.audit.sql_reads import SETTINGS_KEPT_OVER
+from dealer.audit.sums import INTS, KEY_COLUMNS, REALS, SUM_COLUMNS
 from dealer.audit.users import (
     LOCKOUT_AFTER,
     LOCKOUT_FIRST_SECONDS,
@@ -81,6 +82,12 @@ def _append_only(table: str, changed: str, deleted: str) -> tuple[str, str, str]
         f"FOR EACH STATEMENT {refuse}('{deleted}')",
     )
 
+
+_SUM_DECLARATIONS = ", ".join(
+    [f"n{i} bigint NOT NULL DEFAULT 0" for i in range(INTS)]
+    + [f"x{i} double precision NOT NULL DEFAULT 0" for i in range(REALS)]
+)
+"""The columns of the floor's sums (`dealer.audit.sums`)."""
 
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -127,6 +134,39 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             ),
         ),
     ),
+    (
+        "floor_sums: the floor's numbers per hour, added to by each ruling's transaction",
+        (
+            f"""
+            CREATE TABLE dealer.floor_sums (
+                hour text NOT NULL,
+                grp text NOT NULL,
+                member text NOT NULL,
+                source text NOT NULL,
+                {_SUM_DECLARATIONS},
+                last_at text,
+                last_mark text,
+                PRIMARY KEY (grp, hour, member, source)
+            )
+            """,
+            *_append_only("floor_sums", "", "the floor sums cannot be deleted from")[1:],
+            "CREATE TABLE dealer.floor_sums_from (from_id bigint NOT NULL)",
+            "INSERT INTO dealer.floor_sums_from "
+            "SELECT coalesce(max(id), 0) + 1 FROM dealer.records",
+            *_append_only(
+                "floor_sums_from",
+                "where the floor sums start cannot be changed",
+                "where the floor sums start cannot be changed",
+            ),
+            "CREATE TABLE dealer.floor_sums_of (record_id bigint PRIMARY KEY "
+            "REFERENCES dealer.records(id))",
+            *_append_only(
+                "floor_sums_of",
+                "the records summed cannot be changed",
+                "the records summed cannot be deleted",
+            ),
+        ),
+    ),
 )
 """The changes after version 1, in order: version 2 is the first (`dealer db init` applies
 the ones a log lacks, each in the transaction that records it)."""
@@ -149,6 +189,14 @@ PROTECTION_TRIGGERS = (
     "settings_texts_no_update",
     "settings_texts_no_delete",
     "settings_texts_no_truncate",
+    "floor_sums_no_delete",
+    "floor_sums_no_truncate",
+    "floor_sums_from_no_update",
+    "floor_sums_from_no_delete",
+    "floor_sums_from_no_truncate",
+    "floor_sums_of_no_update",
+    "floor_sums_of_no_delete",
+    "floor_sums_of_no_truncate",
 )
 """Triggers that keep the record append-only; `verify` reports any that are missing."""
 
@@ -246,6 +294,19 @@ _FUTURE = f"""pg_catalog.to_char(
 
 _SIZE = " + ".join(f"coalesce(pg_catalog.octet_length(whole.{name}), 0)" for name in SIZED_FIELDS)
 """The bytes of a new record's `records.SIZED_FIELDS` (its settings' whole text)."""
+
+_SUM_NAMES = ", ".join((*KEY_COLUMNS, *SUM_COLUMNS, "last_at", "last_mark"))
+_SUM_TYPES = ", ".join(
+    [f"{name} text" for name in KEY_COLUMNS]
+    + [f"n{i} bigint" for i in range(INTS)]
+    + [f"x{i} double precision" for i in range(REALS)]
+    + ["last_at text", "last_mark text"]
+)
+_SUM_ADDED = ", ".join(
+    [f"{name} = f.{name} + excluded.{name}" for name in SUM_COLUMNS]
+    + [f"{name} = coalesce(excluded.{name}, f.{name})" for name in ("last_at", "last_mark")]
+)
+"""How `dealer.add_sums` reads a record's rows of sums (JSON) and adds them."""
 
 FUNCTIONS: tuple[Function, ...] = (
     _function(
@@ -484,6 +545,31 @@ FUNCTIONS: tuple[Function, ...] = (
         more="SECURITY DEFINER",
     ),
     _function(
+        "add_sums",
+        "p_record_id bigint, p_rows text",
+        "void",
+        f"""
+    DECLARE
+        log_owner text;
+        r dealer.records;
+    BEGIN
+        PERFORM dealer.lock_log();
+        SELECT * INTO r FROM dealer.records ORDER BY id DESC LIMIT 1;{_OWNER}
+        IF p_record_id IS NULL OR r.id IS DISTINCT FROM p_record_id
+           OR (r.user_id IS DISTINCT FROM session_user::text
+               AND session_user::text IS DISTINCT FROM log_owner) THEN
+            RAISE EXCEPTION 'the floor''s sums go with the record just appended, by its maker'
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        INSERT INTO dealer.floor_sums_of VALUES (p_record_id);
+        INSERT INTO dealer.floor_sums AS f ({_SUM_NAMES})
+            SELECT {_SUM_NAMES}
+            FROM pg_catalog.jsonb_to_recordset(p_rows::jsonb) AS s({_SUM_TYPES})
+            ON CONFLICT (grp, hour, member, source) DO UPDATE SET {_SUM_ADDED};
+    END """,
+        more="SECURITY DEFINER",
+    ),
+    _function(
         "withheld",
         "p_secret text",
         "text",
@@ -713,8 +799,18 @@ _FUNCTIONS = (
     "dealer.lock_log()",
     "dealer.submit_attempt(text, text)",
     "dealer.open_secret(bigint)",
+    "dealer.add_sums(bigint, text)",
 )
-TABLES = ("schema_migrations", "records", "record_seats", "log_lock", "settings_texts")
+TABLES = (
+    "schema_migrations",
+    "records",
+    "record_seats",
+    "log_lock",
+    "settings_texts",
+    "floor_sums",
+    "floor_sums_from",
+    "floor_sums_of",
+)
 """The log's tables both roles read. The users table is read through `dealer.user_rows()`,
 which withholds the secrets; `dealer.secret_attempts` is read by no one but the functions."""
 

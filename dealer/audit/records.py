@@ -396,6 +396,8 @@ class RecordFilter(NamedTuple):
     since: str | None = None
     until: str | None = None
     patron: str | None = None
+    before_id: int | None = None
+    """Only records numbered below this."""
 
 
 class UserRow(NamedTuple):

@@ -27,6 +27,7 @@ from dealer.audit.records import (
     meter_value,
     seats_in,
 )
+from dealer.audit.sums import KEY_COLUMNS, SUM_COLUMNS, SumKey, SumRow, Total
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
@@ -109,6 +110,9 @@ def filter_sql(flt: RecordFilter, d: Dialect) -> tuple[str, list[Any]]:
     if flt.until is not None:
         clauses.append(f"recorded_at < {d.mark}")
         params.append(flt.until)
+    if flt.before_id is not None:
+        clauses.append(f"id < {d.mark}")
+        params.append(flt.before_id)
     return (" AND ".join(clauses) or d.true), params
 
 
@@ -299,3 +303,80 @@ class SQLReads(ABC):
                 f"SELECT 1 FROM {d.users} WHERE role = {d.mark} LIMIT 1", [Role.SUPERVISOR]
             ).fetchone()
         return row is not None
+
+    def count_by_user(self, flt: RecordFilter) -> dict[str, int]:
+        """How many records matching `flt` each user made."""
+        where, params = filter_sql(flt, self.dialect)
+        with self._reading("read"):
+            rows = self.conn.execute(
+                f"SELECT user_id, count(*) FROM {self.dialect.schema}records WHERE {where} "
+                "GROUP BY user_id",
+                params,
+            ).fetchall()
+        return {str(user): int(count) for user, count in rows}
+
+    def sums_from(self) -> int:
+        """The first record the floor's sums cover (`dealer.audit.sums`)."""
+        with self._reading("read the floor's sums"):
+            row = self.conn.execute(
+                f"SELECT from_id FROM {self.dialect.schema}floor_sums_from"
+            ).fetchone()
+        return int(row[0]) if row else 1
+
+    def sum_totals(self, grp: str, since: str | None, until: str | None) -> list[Total]:
+        """The sums of group `grp` per (member, source) over the hours from `since` up to
+        `until` (hours as `sums.hour_of` gives them; None: open)."""
+        d = self.dialect
+        where, params = [f"grp = {d.mark}"], [grp]
+        for bound, op in ((since, ">="), (until, "<")):
+            if bound is not None:
+                where.append(f"hour {op} {d.mark}")
+                params.append(bound)
+        summed = ", ".join(f"sum({name})" for name in SUM_COLUMNS)
+        with self._reading("read the floor's sums"):
+            rows = self.conn.execute(
+                f"SELECT member, source, {summed} FROM {d.schema}floor_sums "
+                f"WHERE {' AND '.join(where)} GROUP BY member, source ORDER BY member, source",
+                params,
+            ).fetchall()
+        return [Total(row[0], row[1], tuple(row[2:])) for row in rows]
+
+    def sum_rows(self, hour: str) -> list[SumRow]:
+        """Every row of sums of `hour`, by group, member and source."""
+        d = self.dialect
+        columns = ", ".join((*KEY_COLUMNS, *SUM_COLUMNS, "last_at", "last_mark"))
+        with self._reading("read the floor's sums"):
+            rows = self.conn.execute(
+                f"SELECT {columns} FROM {d.schema}floor_sums WHERE hour = {d.mark} "
+                "ORDER BY grp, member, source",
+                [hour],
+            ).fetchall()
+        return [_sum_row(row) for row in rows]
+
+    def sum_row(self, key: SumKey) -> SumRow | None:
+        """The row of sums `key`, or None."""
+        d = self.dialect
+        columns = ", ".join((*KEY_COLUMNS, *SUM_COLUMNS, "last_at", "last_mark"))
+        where = " AND ".join(f"{name} = {d.mark}" for name in KEY_COLUMNS)
+        with self._reading("read the floor's sums"):
+            row = self.conn.execute(
+                f"SELECT {columns} FROM {d.schema}floor_sums WHERE {where}", list(key)
+            ).fetchone()
+        return None if row is None else _sum_row(row)
+
+    def sum_hours(self) -> list[str]:
+        """Every hour that has sums, in order."""
+        with self._reading("read the floor's sums"):
+            rows = self.conn.execute(
+                f"SELECT DISTINCT hour FROM {self.dialect.schema}floor_sums ORDER BY hour"
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
+
+def _sum_row(row: Sequence[Any]) -> SumRow:
+    """A row of sums as read (`KEY_COLUMNS`, `SUM_COLUMNS`, last_at, last_mark)."""
+    keys = len(KEY_COLUMNS)
+    values = len(SUM_COLUMNS)
+    return SumRow(
+        SumKey(*row[:keys]), tuple(row[keys : keys + values]), row[keys + values], row[-1]
+    )

@@ -18,7 +18,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,7 @@ from dealer.audit.sqlite_schema import (
     schema_problems,
     schema_version,
 )
+from dealer.audit.sums import KEY_COLUMNS, SUM_COLUMNS, SumRow, fields
 from dealer.kernel.errors import AuditError
 
 BUSY_TIMEOUT_SECONDS = 15.0
@@ -294,6 +295,18 @@ class _Reads(SQLReads):
         return nullcontext()
 
 
+_SUM_ROW = (*KEY_COLUMNS, *SUM_COLUMNS, "last_at", "last_mark")
+SUMS_UPSERT = (
+    f"INSERT INTO floor_sums ({', '.join(_SUM_ROW)}) "
+    f"VALUES ({', '.join(':' + name for name in _SUM_ROW)}) "
+    "ON CONFLICT (grp, hour, member, source) DO UPDATE SET "
+    + ", ".join(f"{name} = {name} + excluded.{name}" for name in SUM_COLUMNS)
+    + ", last_at = coalesce(excluded.last_at, last_at), "
+    "last_mark = coalesce(excluded.last_mark, last_mark)"
+)
+"""How a record's numbers are added to the floor's sums (one row: made, or added to)."""
+
+
 class _Transaction(_Reads, WriteState):
     """One BEGIN IMMEDIATE … COMMIT, opened by `SQLiteStorage.transaction()`. The head is read
     under the write lock, so no other process can append in between."""
@@ -358,6 +371,12 @@ class _Transaction(_Reads, WriteState):
             [reference, row["settings"]],
         )
         return {**row, "settings": reference}
+
+    def add_sums(self, record_id: int, rows: Sequence[SumRow]) -> None:
+        """Add record `record_id`'s numbers to the floor's sums (`dealer.audit.sums`)."""
+        self._check_open()
+        with self._storage.errors("write the floor's sums", writing=True):
+            self.conn.executemany(SUMS_UPSERT, [fields(row) for row in rows])
 
     def add_user(self, row: UserRow) -> None:
         """Store a users row."""

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from dealer.audit.chain import GENESIS_HASH
 from dealer.audit.records import APPROVAL_KINDS, RECORD_LIMIT, SIZED_FIELDS, utc_now
 from dealer.audit.sql_reads import indexed_seats
+from dealer.audit.sums import INTS, REALS
 from dealer.inputs import DOCUMENT_LIMIT
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
@@ -46,9 +47,19 @@ PROTECTION_TRIGGERS = (
     "settings_texts_no_update",
     "settings_texts_no_delete",
     "settings_texts_bounded",
+    "floor_sums_no_delete",
+    "floor_sums_from_no_update",
+    "floor_sums_from_no_delete",
+    "floor_sums_from_once",
 )
 """Triggers that keep the record append-only and bounded; `verify` reports any that are missing
 or changed (`schema_problems`)."""
+
+_SUM_DECLARATIONS = ", ".join(
+    [f"n{i} INTEGER NOT NULL DEFAULT 0" for i in range(INTS)]
+    + [f"x{i} REAL NOT NULL DEFAULT 0" for i in range(REALS)]
+)
+"""The columns of the floor's sums (`dealer.audit.sums`)."""
 
 SEATS_INSERT = "INSERT INTO record_seats (record_id, seat, patron) VALUES (?, ?, ?)"
 """How a record's seats (`records.seats_of`) go into the seat index."""
@@ -265,6 +276,50 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
             WHEN length(CAST(NEW.text AS BLOB)) > {RECORD_LIMIT}
             BEGIN
                 SELECT RAISE(ABORT, '{_TOO_LARGE}');
+            END
+            """,
+        ),
+    ),
+    (
+        "floor_sums: the floor's numbers per hour, added to by each ruling's transaction",
+        (
+            f"""
+            CREATE TABLE floor_sums (
+                hour TEXT NOT NULL,
+                grp TEXT NOT NULL,
+                member TEXT NOT NULL,
+                source TEXT NOT NULL,
+                {_SUM_DECLARATIONS},
+                last_at TEXT,
+                last_mark TEXT,
+                PRIMARY KEY (grp, hour, member, source)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TRIGGER floor_sums_no_delete BEFORE DELETE ON floor_sums
+            BEGIN
+                SELECT RAISE(ABORT, 'the floor''s sums cannot be deleted from');
+            END
+            """,
+            "CREATE TABLE floor_sums_from (from_id INTEGER NOT NULL)",
+            "INSERT INTO floor_sums_from SELECT coalesce(max(id), 0) + 1 FROM records",
+            """
+            CREATE TRIGGER floor_sums_from_no_update BEFORE UPDATE ON floor_sums_from
+            BEGIN
+                SELECT RAISE(ABORT, 'where the floor''s sums start cannot be changed');
+            END
+            """,
+            """
+            CREATE TRIGGER floor_sums_from_no_delete BEFORE DELETE ON floor_sums_from
+            BEGIN
+                SELECT RAISE(ABORT, 'where the floor''s sums start cannot be changed');
+            END
+            """,
+            """
+            CREATE TRIGGER floor_sums_from_once BEFORE INSERT ON floor_sums_from
+            WHEN (SELECT count(*) FROM floor_sums_from) > 0
+            BEGIN
+                SELECT RAISE(ABORT, 'where the floor''s sums start cannot be changed');
             END
             """,
         ),

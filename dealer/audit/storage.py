@@ -2,10 +2,10 @@
 
 A backend stores records (the 19 fields of `records.STORED_FIELDS`, each row exactly as
 `chain.seal` makes it), the seats each record involved (`records.seats_of`, derived from the
-record's content and stored in the transaction that appends it) and the users table, and
-answers the reads below. Every rule about who may write what lives in the feature modules
-above it (users, authority, corrections, disputes, meters, verify, export), which talk to a
-`Storage` only. `dealer.audit.sqlite` is the first backend; another one is a module
+record's content and stored in the transaction that appends it), the floor's sums (`sums`)
+and the users table, and answers the reads below. Every rule about who may write what lives in
+the feature modules above it (users, authority, corrections, disputes, meters, verify, export),
+which talk to a `Storage` only. `dealer.audit.sqlite` is the first backend; another one is a module
 implementing these protocols, opened by `dealer.audit.open_log`.
 """
 
@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from dealer.audit.chain import Checkpoint
 from dealer.audit.records import Entry, Record, RecordFilter, UserRow
+from dealer.audit.sums import SumKey, SumRow, Total
 
 
 class Reads(Protocol):
@@ -80,6 +81,31 @@ class Reads(Protocol):
         """Whether any users row ever gave someone the supervisor role."""
         ...
 
+    def count_by_user(self, flt: RecordFilter) -> dict[str, int]:
+        """How many records matching `flt` each user made."""
+        ...
+
+    def sums_from(self) -> int:
+        """The first record the floor's sums cover (`dealer.audit.sums`)."""
+        ...
+
+    def sum_totals(self, grp: str, since: str | None, until: str | None) -> list[Total]:
+        """The sums of group `grp` per (member, source) over the hours from `since` up to
+        `until` (None: open)."""
+        ...
+
+    def sum_rows(self, hour: str) -> list[SumRow]:
+        """Every row of sums of `hour`, by group, member and source."""
+        ...
+
+    def sum_row(self, key: SumKey) -> SumRow | None:
+        """The row of sums `key`, or None."""
+        ...
+
+    def sum_hours(self) -> list[str]:
+        """Every hour that has sums, in order."""
+        ...
+
 
 class WriteTransaction(Reads, Protocol):
     """Writes that land together or not at all, serialised against every other writer of the
@@ -97,6 +123,11 @@ class WriteTransaction(Reads, Protocol):
 
     def add_user(self, row: UserRow) -> None:
         """Store a users row (its record, a `user` record, appended in this transaction)."""
+        ...
+
+    def add_sums(self, record_id: int, rows: Sequence[SumRow]) -> None:
+        """Add the numbers of record `record_id`, appended in this transaction, to the floor's
+        sums (`dealer.audit.sums`)."""
         ...
 
     def copy(self, row: dict[str, Any]) -> None:

@@ -72,12 +72,14 @@ users table           a users row whose `user` record is missing or   _user_prob
                       says otherwise
 integrity             SQLite's `quick_check`; a seat index that       Storage.integrity_problems
                       differs from the seats of the records
+floor sums            an hour whose sums differ from what its         `sums` (the desk's
+                      rulings add, or sums of an hour without any     `floor_sums.problems`)
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit import keys, users
@@ -98,9 +100,17 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Storage
 
 
-def verify(storage: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyResult:
+SumsCheck = Callable[["Storage"], list[str]]
+"""What the floor's sums (`dealer.audit.sums`) hold that the records do not give (the desk's
+recomputation: this layer knows no game)."""
+
+
+def verify(
+    storage: Storage, checkpoints: Sequence[Checkpoint] = (), sums: SumsCheck | None = None
+) -> VerifyResult:
     """Recompute the whole chain; check the backend's append-only protection, the users table
-    against its records, the backend's integrity check, and the log against `checkpoints`."""
+    against its records, the backend's integrity check, the floor's sums against the records
+    (`sums`, the desk's; None: not checked), and the log against `checkpoints`."""
     check = ChainCheck(list(checkpoints))
     problems: list[str] = []
     with storage.snapshot():
@@ -119,6 +129,8 @@ def verify(storage: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyRe
         problems.extend(storage.protection_problems())
         problems.extend(_user_problems(storage))
         problems.extend(storage.integrity_problems())
+        if sums is not None and not problems:
+            problems.extend(sums(storage))
     return VerifyResult(
         ok=not problems,
         records=check.rows,

@@ -70,9 +70,10 @@ def _compute(
     day: str | None,
     confidence: float,
     rounds: int,
+    group: str | None,
 ) -> Statistics:
     start, end = _range(since, until, period, day)
-    return statistics(db, since=start, until=end, confidence=confidence, rounds=rounds)
+    return statistics(db, since=start, until=end, confidence=confidence, rounds=rounds, group=group)
 
 
 def _money(value: Any) -> str:
@@ -173,7 +174,7 @@ def _report(group: str) -> Any:
         as_json: JsonFlag = False,
         db: DbOption = None,
     ) -> None:
-        result = _compute(db, since, until, period, day, confidence, rounds)
+        result = _compute(db, since, until, period, day, confidence, rounds, group)
         if as_json:
             typer.echo(json.dumps(result.to_dict(group), ensure_ascii=False))
         else:
@@ -204,7 +205,7 @@ def flags(
     """Everything outside the interval: tables, dealers and patrons; pay-table events hit more
     often than their exact probability allows; dealers corrected more often than the floor —
     each with its figures and the rulings behind it."""
-    result = _compute(db, since, until, period, day, confidence, rounds)
+    result = _compute(db, since, until, period, day, confidence, rounds, None)
     if as_json:
         typer.echo(json.dumps(result.to_dict(None), ensure_ascii=False))
         return

@@ -20,9 +20,8 @@ from dealer.audit.disputes import Dispute
 from dealer.audit.meters import MeterMove
 from dealer.audit.records import _TIME_FORMAT, Record, RecordFilter, RecordKind
 from dealer.audit.status import status
-from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import LogLocation, log_location, open_desk_log, shown
-from dealer.desk.records import Shown
+from dealer.desk.records import Shown, verified
 from dealer.kernel.errors import DealerError
 from dealer.kernel.tuples import NamedTuple
 
@@ -63,7 +62,7 @@ def chain_state(db: Path | None) -> ChainState:
     with open_desk_log(db, existing=True, read_only=True) as log:
         head = log.records(RecordFilter(), limit=1, newest_first=True)
         mark = log.records(RecordFilter(kind=RecordKind.CHECKPOINT), limit=1, newest_first=True)
-        return ChainState(head[0] if head else None, mark[0] if mark else None, verify_log(log))
+        return ChainState(head[0] if head else None, mark[0] if mark else None, verified(log))
 
 
 def verified_copy(db: Path, folder: Path) -> tuple[Path, ChainState]:

@@ -16,9 +16,8 @@ from typing import Any
 from dealer.audit import disputes, entries
 from dealer.audit.chain import VerifyResult
 from dealer.audit.records import Record, RecordFilter, RecordKind
-from dealer.audit.verify import verify as verify_log
 from dealer.desk.context import LogLocation, open_desk_log
-from dealer.desk.records import write_whole
+from dealer.desk.records import verified, write_whole
 from dealer.kernel.tuples import NamedTuple
 
 __all__ = ["Packet", "packet", "save"]
@@ -86,7 +85,7 @@ def packet(db: LogLocation | None, dispute_id: int) -> Packet:
             linked=[linked[i] for i in sorted(linked)],
             last=last,
             checkpoint=next(after, None),
-            verified=verify_log(log),
+            verified=verified(log),
         )
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from dealer.desk.context import Desk, open_desk_log
 from dealer.kernel.errors import DealerError
-from dealer.kernel.ruling import Ruling
+from dealer.kernel.ruling import Ruling, RulingAction
 from dealer.kernel.tuples import NamedTuple
 
 APPROVER = "rule_changes_approved_by"
@@ -58,12 +58,18 @@ def _append(tx: WriteTransaction, entry: Entry, approver: Countersigner | None) 
     approvals.check_documents(tx, entry.table_id, entry.settings or {})
     named = (entry.settings or {}).get(APPROVER)
     if named is None:
-        return tx.append(entry)
-    if approver is None or approver.user_id != named:
+        ruling_id = tx.append(entry)
+    elif approver is None or approver.user_id != named:
         raise DealerError(f"the rule changes approved by {named} were not signed by {named}")
-    from dealer.audit.authority import append_countersigned
+    else:
+        from dealer.audit.authority import append_countersigned
 
-    return append_countersigned(tx, entry, approver, APPROVER)
+        ruling_id = append_countersigned(tx, entry, approver, APPROVER)
+    if entry.game == "paigow" and entry.action in (RulingAction.ROUND, RulingAction.SETTLE):
+        from dealer.desk import floor_sums
+
+        floor_sums.add_ruling(tx, ruling_id)
+    return ruling_id
 
 
 def check_log(desk: Desk, settings: Mapping[str, Any]) -> None:

@@ -17,7 +17,8 @@ from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
 from dealer.audit.export import export as write_records
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.status import Status, status
-from dealer.audit.verify import verify as verify_log
+from dealer.audit.verify import verify as verify_chain
+from dealer.desk import floor_sums
 from dealer.desk.context import Desk, LogLocation, log_location, open_desk_log
 from dealer.games import empire, genpoker, hyrule
 from dealer.inputs import PAIGOW_SEATS, text_file
@@ -27,7 +28,7 @@ from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.copy import Copied
-    from dealer.audit.storage import Reads
+    from dealer.audit.storage import Reads, Storage
 
 __all__ = [
     "ANY_GAME_SEATS",
@@ -80,6 +81,12 @@ class Verification(NamedTuple):
 
 LOG_COMPANIONS = ("", "-wal", "-shm", "-journal")
 """The audit log's own file and the files SQLite keeps beside it: never an output's target."""
+
+
+def verified(log: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyResult:
+    """`audit.verify` of `log` against `checkpoints`, the floor's sums recomputed from the
+    records (`floor_sums.problems`): every verify the desk makes."""
+    return verify_chain(log, checkpoints, sums=floor_sums.problems)
 
 
 def refuse_log_target(path: Path, db: LogLocation | None) -> None:
@@ -232,7 +239,7 @@ def verify(db: LogLocation | None, checkpoints: Sequence[str] = ()) -> Verificat
             )
         wanted += found
     with open_desk_log(db, read_only=True) as log:
-        return Verification(verify_log(log, wanted), len(wanted))
+        return Verification(verified(log, wanted), len(wanted))
 
 
 def copy(source: LogLocation, target: LogLocation) -> Copied:

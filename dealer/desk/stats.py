@@ -6,97 +6,91 @@ Decisions (the figures are defined in `dealer.analysis.stats` and docs/statistic
   result in effect as the shift summary reads it (`shift.in_effect`: voids left out, an
   override's replacement figures applied). Rulings of every game count for the dealers'
   correction rates.
-* A round: a round ruling is one; single-seat settles at a table in a row with the same dealer
-  cards are one round (the seats of one deal). Game pace: `analysis.stats.Pace`.
-* The expected figures come from the documents each ruling names by SHA-256: the House Way and
-  pay tables shipped with the program, or the text a supervisor approved on the chain (a
-  ruling whose document is neither cannot have been recorded). The base wager's edge is
-  simulated once per House Way text and wheel (`STATS_ROUNDS` rounds from `STATS_SEED`, or
-  `rounds`), the tally kept in the program's cache folder by what it was computed from
-  (`kernel.documents.cache_folder`); the bonus wagers' are exact at each wager's amount (a
-  progressive's at the meter the ruling read), Envy's for each other seat of the round when the
-  seat's Treasure wager is at least the Envy minimum. Caps are not modelled (none by default).
-* Tables and dealers: a base wager set by the House Way is expected at the House Way's edge,
+* Read from the floor's sums (`desk.floor_sums`): the whole hours of the range from the log's
+  sums, each ruling an override or void corrected taken out as recorded and put back as in
+  effect; the hours the range cuts, and the rulings a log holds from before it kept sums, from
+  the records by the same function. A figure is a sum either way, so the two add up.
+* The expected figures come from the documents each ruling names by SHA-256 (`stats_sources`).
+  Tables and dealers: a base wager set by the House Way is expected at the House Way's edge,
   one a player set at the best reply's (the least the house can expect from that hand).
   Patrons: their `theo` is the demonstrated edge once they set `MIN_OWN_HANDS` hands
   themselves; else the best reply's edge when they set most of their hands, the House Way's
   otherwise (`theo_source`).
-* Streaming: the rulings are read one at a time (`Storage.rows`); only the overrides, voids,
-  disputes and approvals (few) are read whole. Every figure is a sum per group, so a database
-  can keep them the same way.
+* The rulings behind a flag are read from the records of the flagged table, dealer or patron
+  only (flags are few).
 """
 
 from __future__ import annotations
 
 import heapq
-import json
-import os
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from dealer.analysis.house_edge import MAX_WORKERS, PLAYER_MODES, StrategyEdge, simulate
-from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
+from dealer.analysis.paytable_return import analyze_paytable
 from dealer.analysis.stats import (
     MIN_OWN_HANDS,
     Expectation,
     Pace,
+    PlaySums,
     PlayTally,
-    UnitFigures,
-    base_unit_figures,
     binomial_upper_tail,
     hand_play,
-    paytable_figures,
     z_critical,
     z_score,
 )
 from dealer.audit.disputes import disputes
 from dealer.audit.records import Record, RecordFilter, RecordKind
+from dealer.desk import floor_sums
 from dealer.desk.context import LogLocation, open_desk_log
-from dealer.desk.shift import (
-    MONEY_ACTIONS,
-    WAGER_TYPES,
-    in_effect,
-    seat_net,
-    seat_results,
-    stored_money,
+from dealer.desk.floor_sums import (
+    AMOUNT,
+    BASE,
+    BONUS,
+    COUNT,
+    DEALER,
+    ENVY,
+    HIT,
+    METERS,
+    OWN,
+    PATRON,
+    PLAY,
+    SQUARES,
+    TABLE,
+    Numbers,
+    Replay,
+    source_key,
+    source_parts,
 )
+from dealer.desk.shift import InEffect, in_effect, stored_money
+from dealer.desk.stats_sources import STATS_ROUNDS, STATS_SEED, Sources
 from dealer.games.paigow.deck import parse_cards
-from dealer.games.paigow.house_way import SHIPPED, HouseWay, load_house_way, parse_house_way
-from dealer.games.paigow.pay import Wager
-from dealer.games.paigow.paytables import PayTable, parse_tables, shipped_paytables
+from dealer.games.paigow.paytables import PayTable
 from dealer.games.paigow.settle import BaseRules
 from dealer.kernel.digest import sha256_hex
-from dealer.kernel.documents import cache_folder
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import CENT, money_json
-from dealer.kernel.ruling import RulingAction
 
 if TYPE_CHECKING:
     from dealer.audit.storage import Storage
 
-STATS_ROUNDS = 200_000
-"""Rounds the base wager's edge is simulated over for the statistics (per House Way text and
-wheel): about 20 seconds on one core, once, then read from the cache. Its standard error (about
-0.0022 per unit) is carried into every interval."""
-STATS_SEED = 26
-"""The simulation's seed: the same tally on every machine (`dealer analyze house-edge --rounds
-200000 --seed 26` shows it)."""
-CACHE_NAME = "house-edge-1"
-"""The cache folder of simulation tallies (one JSON file each, named by the SHA-256 of what it
-was computed from)."""
+__all__ = ["GROUPS", "STATS_ROUNDS", "STATS_SEED", "Statistics", "statistics"]
+
 GROUPS = {"tables": "table", "dealers": "user", "patrons": "patron"}
 """Each group of `dealer stats` and the key naming its rows."""
 KINDS = {"tables": "table", "dealers": "dealer", "patrons": "patron"}
 """The `kind` of a group's flag."""
+MEMBERS = {"tables": TABLE, "dealers": DEALER, "patrons": PATRON}
+"""Each group's members in the floor's sums."""
 BEHIND = 10
 """The rulings a flag names: those that moved its figure most in its direction."""
 EVENT_RULINGS = 20
 """The hits of an event a flag names (the first)."""
+HUNDREDTH = Decimal("0.0001")
+"""A cent squared, in currency squared."""
 
 ZERO = Decimal(0)
-Progress = Callable[[int, int], None]
 
 
 def _cents(value: Decimal) -> int | float:
@@ -107,188 +101,8 @@ def _rounded(value: float | None, places: int = 4) -> float | None:
     return None if value is None else round(value, places)
 
 
-class Sources:
-    """The documents the rulings name and the figures made from them, each made once: the
-    House Ways and pay tables (shipped, or approved on the chain), the simulations' tallies,
-    the exact analyses."""
-
-    def __init__(self, approved: Mapping[str, str], rounds: int, seed: int) -> None:
-        self.rounds, self.seed = rounds, seed
-        self.approved = approved
-        """The approved documents' texts by SHA-256 (`approved_texts`)."""
-        self._ways: dict[str, HouseWay] = {}
-        self._tables: dict[tuple[str, str], PayTable] = {}
-        self._tallies: dict[tuple[str, str], dict[str, StrategyEdge]] = {}
-        self._analyses: dict[tuple[str, str, Decimal, Decimal | None, int], PaytableReturn] = {}
-        self._bases: dict[tuple[str, str, str], dict[str, tuple[UnitFigures, str]]] = {}
-        self._figures: dict[tuple[str, str, Decimal, Decimal | None, int], tuple[Decimal, float]]
-        self._figures = {}
-        self.described: dict[str, dict[str, Any]] = {}
-
-    def way(self, settings: Mapping[str, Any]) -> HouseWay:
-        """The House Way a ruling names (`house_way_source`, `house_way_sha256`)."""
-        digest = str(settings.get("house_way_sha256", ""))
-        found = self._ways.get(digest)
-        if found is not None:
-            return found
-        source = str(settings.get("house_way_source", ""))
-        if source in SHIPPED and load_house_way(source).sha256 == digest:
-            found = load_house_way(source)
-        elif digest in self.approved:
-            found = parse_house_way(self.approved[digest], source)
-        else:
-            raise DealerError(
-                f"the House Way {source} (sha256 {digest}) is neither shipped nor approved on "
-                "this log: its rulings cannot be rated"
-            )
-        self._ways[digest] = found
-        return found
-
-    def table(self, table_id: str, digest: str) -> PayTable:
-        """Pay table `table_id` of the text with SHA-256 `digest`."""
-        key = (table_id, digest)
-        found = self._tables.get(key)
-        if found is not None:
-            return found
-        shipped = shipped_paytables().tables.get(table_id)
-        if shipped is not None and shipped.sha256 == digest:
-            found = shipped
-        elif digest in self.approved:
-            tables, _ = parse_tables(self.approved[digest], f"approved pay tables {digest}", "")
-            found = next((t for t in tables if t.id == table_id), None)
-        if found is None:
-            raise DealerError(
-                f"the pay table {table_id} (sha256 {digest}) is neither shipped nor approved on "
-                "this log: its rulings cannot be rated"
-            )
-        self._tables[key] = found
-        return found
-
-    def _tally(self, way: HouseWay, wheel: str) -> dict[str, StrategyEdge]:
-        """The simulation of `way` at `wheel`: from the cache, else simulated and kept."""
-        key = (way.sha256, wheel)
-        found = self._tallies.get(key)
-        if found is not None:
-            return found
-        made_of = f"{way.sha256}|{wheel}|{self.rounds}|{self.seed}"
-        entry = cache_folder(CACHE_NAME) / f"{sha256_hex(made_of)}.json"
-        found = _read_tally(entry, made_of, way)
-        if found is None:
-            workers = min(os.cpu_count() or 1, MAX_WORKERS)
-            report = simulate(self.rounds, self.seed, [way], PLAYER_MODES, wheel, workers)
-            found = {s.player: s for s in report.strategies}
-            _write_tally(entry, made_of, found)
-        self._tallies[key] = found
-        return found
-
-    def base(self, settings: Mapping[str, Any]) -> dict[str, tuple[UnitFigures, str]]:
-        """The base wager's figures per unit under a ruling's settings, by player mode
-        (`house-way`, `best`), each with its source's name (made once per House Way, wheel and
-        option)."""
-        wheel = str(settings.get("wheel", "second-highest"))
-        option = str(settings.get("dealer_pai_gow", "half-pay"))
-        key = (str(settings.get("house_way_sha256", "")), wheel, option)
-        found = self._bases.get(key)
-        if found is None:
-            found = self._bases[key] = self._base(self.way(settings), wheel, option)
-        return found
-
-    def _base(self, way: HouseWay, wheel: str, option: str) -> dict[str, tuple[UnitFigures, str]]:
-        tally = self._tally(way, wheel)
-        out = {}
-        for mode in PLAYER_MODES:
-            name = f"base:{way.name}@{way.sha256[:12]}:{wheel}:{option}:{mode}"
-            figures = base_unit_figures(tally[mode], option)
-            out[mode] = (figures, name)
-            if name not in self.described:
-                self.described[name] = {
-                    "source": name,
-                    "wager": Wager.BASE.value,
-                    "method": "simulation",
-                    "house_way": {"name": way.name, "version": way.version},
-                    "house_way_sha256": way.sha256,
-                    "wheel": wheel,
-                    "dealer_pai_gow": option,
-                    "player": mode,
-                    "rounds": self.rounds,
-                    "seed": self.seed,
-                    "house_edge": float(figures.edge),
-                    "variance": figures.variance,
-                    "standard_error": figures.edge_error,
-                }
-        return out
-
-    def analysis(
-        self, table: PayTable, amount: Decimal, meter: Decimal | None, units: int
-    ) -> PaytableReturn:
-        """The exact analysis of `table` at a wager of `amount` (`units` units; a meter pay at
-        `meter`)."""
-        key = (table.id, table.sha256, amount, meter, units)
-        found = self._analyses.get(key)
-        if found is None:
-            found = analyze_paytable(
-                table, amount if table.has_wager else Decimal(1), meter, units=units
-            )
-            self._analyses[key] = found
-        name = self.name(table)
-        if name not in self.described:
-            self.described[name] = {
-                "source": name,
-                "wager": table.wager,
-                "method": "exact",
-                "paytable": table.id,
-                "paytable_sha256": table.sha256,
-                "house_edge": float(found.house_edge),
-            }
-        return found
-
-    def figures(
-        self, table: PayTable, amount: Decimal, meter: Decimal | None, units: int
-    ) -> tuple[Decimal, float]:
-        """`paytable_figures` of `analysis` (made once per table, amount, meter and units)."""
-        key = (table.id, table.sha256, amount, meter, units)
-        found = self._figures.get(key)
-        if found is None:
-            found = self._figures[key] = paytable_figures(
-                self.analysis(table, amount, meter, units)
-            )
-        return found
-
-    @staticmethod
-    def name(table: PayTable) -> str:
-        """A pay table's source name: `exact:TABLE@SHA`."""
-        return f"exact:{table.id}@{table.sha256[:12]}"
-
-
-def _read_tally(entry: Any, made_of: str, way: HouseWay) -> dict[str, StrategyEdge] | None:
-    """A cached tally, when it is one of `made_of` in the expected shape; else None."""
-    try:
-        held = json.loads(entry.read_text(encoding="utf-8"))
-        if held.get("made_of") != made_of:
-            return None
-        return {
-            mode: StrategyEdge(
-                way.name,
-                way.version,
-                mode,
-                tuple((int(a), int(b), int(c)) for a, b, c in held["counts"][mode]),
-            )
-            for mode in PLAYER_MODES
-        }
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return None
-
-
-def _write_tally(entry: Any, made_of: str, tally: Mapping[str, StrategyEdge]) -> None:
-    """Keep a tally (a cache that cannot be written is not used)."""
-    text = json.dumps({"made_of": made_of, "counts": {mode: s.counts for mode, s in tally.items()}})
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        partial = entry.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, entry)
-    except OSError:
-        pass
+def _money(cents: int | float) -> Decimal:
+    return Decimal(int(cents)) * CENT
 
 
 @dataclass
@@ -296,7 +110,6 @@ class Group:
     """The sums of one table, dealer or patron."""
 
     rulings: int = 0
-    last_ruling: int = 0
     rounds: int = 0
     hands: int = 0
     wagered: Decimal = ZERO
@@ -305,32 +118,10 @@ class Group:
     """Base wagers at the edge of whoever set the hand."""
     bonus: Expectation = field(default_factory=Expectation)
     pace: Pace = field(default_factory=Pace)
-    lost: list[tuple[Decimal, int]] = field(default_factory=list)
-    """The rulings the house lost most on (a min-heap of (−loss, id), at most `BEHIND`)."""
-    won: list[tuple[Decimal, int]] = field(default_factory=list)
     # patrons only
     base_house_way: Expectation = field(default_factory=Expectation)
     base_best: Expectation = field(default_factory=Expectation)
     play: PlayTally = field(default_factory=PlayTally)
-
-    def ruling(self, ruling_id: int) -> None:
-        """Count ruling `ruling_id` once, however many seats of it the group has."""
-        if ruling_id != self.last_ruling:
-            self.rulings += 1
-            self.last_ruling = ruling_id
-
-    def keep(self, ruling_id: int, house: Decimal) -> None:
-        """Remember the ruling among those the house won or lost most on."""
-        for heap, value in ((self.lost, -house), (self.won, house)):
-            if len(heap) < BEHIND:
-                heapq.heappush(heap, (value, ruling_id))
-            elif value > heap[0][0]:
-                heapq.heapreplace(heap, (value, ruling_id))
-
-    def behind(self, z: float | None) -> list[int]:
-        """The rulings behind a result above (z > 0: won most) or below expectation."""
-        heap = self.won if (z or 0) > 0 else self.lost
-        return list(dict.fromkeys(i for _, i in sorted(heap, reverse=True)))
 
     def theo(self) -> tuple[Expectation, str]:
         """A patron's expected house result and its source (module docstring)."""
@@ -355,7 +146,6 @@ class Row:
     figures: dict[str, Any]
     flag: bool
     z: float | None
-    behind: tuple[int, ...]
     expectation: Expectation = field(default_factory=Expectation)
     """What the expected figure and its standard error were summed from (read-only)."""
 
@@ -372,22 +162,16 @@ class EventCount:
     source: str
     trials: int = 0
     hits: dict[int, int] = field(default_factory=dict)
-    rulings: dict[int, list[int]] = field(default_factory=dict)
 
 
 @dataclass
 class Floor:
-    """Everything read: the groups, the events and the dealers' corrections."""
+    """The groups' sums and the events, as read."""
 
     groups: dict[str, dict[str, Group]] = field(
         default_factory=lambda: {name: {} for name in GROUPS}
     )
     events: dict[tuple[str, str, str], EventCount] = field(default_factory=dict)
-    rulings_by: dict[str, int] = field(default_factory=dict)
-    corrected_by: dict[str, list[int]] = field(default_factory=dict)
-    corrected_count: dict[str, int] = field(default_factory=dict)
-    last_dealer_cards: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    voided: int = 0
 
     def group(self, name: str, key: str) -> Group:
         """The group `key` of `name`, made on first use."""
@@ -397,170 +181,228 @@ class Floor:
         return found
 
 
-class Reader:
-    """Reads the rulings one at a time into a `Floor`."""
+_NAMES = {member: name for name, member in MEMBERS.items()}
 
-    def __init__(self, sources: Sources, corrected: Mapping[int, str]) -> None:
+
+def floor_of(numbers: Numbers, sources: Sources) -> Floor:
+    """The groups' figures from the floor's sums (`desk.floor_sums`), each expected figure from
+    its source (`stats_sources.Sources`)."""
+    floor = Floor()
+    for (grp, member, source), values in sorted(numbers.rows.items()):
+        group = floor.group(_NAMES[grp], member)
+        if source == OWN:
+            _own(group, values)
+            continue
+        kind, *key = source_parts(source)
+        if kind == BASE:
+            _base(group, grp == PATRON, key, values, sources)
+        elif kind == BONUS:
+            table = sources.table(key[0], key[1])
+            amount, units, wagers = _money(int(key[3])), int(key[2]), int(values[COUNT])
+            meters, squares = _money(values[METERS]), Decimal(repr(values[SQUARES])) * HUNDREDTH
+            expected, variance = sources.figures(table, amount, units, wagers, meters, squares)
+            group.bonus.add(expected, variance, sources.name(table), amount * wagers, 0.0)
+            if grp == TABLE:
+                _event(floor, member, table, sources.name(table)).trials += wagers
+        elif kind == ENVY:
+            table = sources.table(key[0], key[1])
+            expected, variance = sources.figures(table, ZERO, 1, int(values[COUNT]))
+            group.bonus.add(expected, variance, sources.name(table), ZERO, 0.0)
+        elif kind == HIT:
+            table = sources.table(key[0], key[1])
+            event = _event(floor, member, table, sources.name(table))
+            event.hits[int(key[2])] = event.hits.get(int(key[2]), 0) + int(values[COUNT])
+        elif kind == PLAY:
+            best = sources.base(_settings(key))["best"][0]
+            group.play.add(_play_sums(values), best)
+    return floor
+
+
+def _own(group: Group, values: Sequence[int | float]) -> None:
+    rulings, rounds, seats, wagered, house, gaps = (int(v) for v in values[:6])
+    group.rulings, group.rounds, group.hands = rulings, rounds, seats
+    group.wagered, group.house_result = _money(wagered), _money(house)
+    group.pace = Pace(gaps, float(values[floor_sums.SECONDS]))
+
+
+def _settings(key: Sequence[str]) -> dict[str, str]:
+    """The settings a base or play source names (House Way source and SHA-256, wheel, option)."""
+    return {
+        "house_way_source": key[0],
+        "house_way_sha256": key[1],
+        "wheel": key[2],
+        "dealer_pai_gow": key[3],
+    }
+
+
+def _base(
+    group: Group, patron: bool, key: Sequence[str], values: Sequence[int | float], sources: Sources
+) -> None:
+    figures = sources.base(_settings(key))
+    stake, squares = _money(values[AMOUNT]), float(values[SQUARES]) / 10_000
+    chosen = [(group.base, key[4])]
+    if patron:
+        chosen += [(group.base_house_way, "house-way"), (group.base_best, "best")]
+    for into, mode in chosen:
+        unit, name = figures[mode]
+        into.add(stake * unit.edge, squares * unit.variance, name, stake, unit.edge_error)
+
+
+def _play_sums(values: Sequence[int | float]) -> PlaySums:
+    f = floor_sums
+    return PlaySums(
+        hands=int(values[f.HANDS]),
+        own_hands=int(values[f.OWN_HANDS]),
+        best_hands=int(values[f.BEST_HANDS]),
+        wagered=_money(values[f.PLAY_WAGERED]),
+        cost=_money(values[f.COST]),
+        against_house_way=_money(values[f.AGAINST_HOUSE_WAY]),
+        costs_squared=float(values[f.COSTS_SQUARED]) / 10_000,
+        cost_wager=float(values[f.COST_WAGER]) / 10_000,
+        wagers_squared=float(values[f.WAGERS_SQUARED]) / 10_000,
+    )
+
+
+def _event(floor: Floor, table_id: str, table: PayTable, name: str) -> EventCount:
+    key = (table_id, table.id, table.sha256)
+    found = floor.events.get(key)
+    if found is None:
+        found = floor.events[key] = EventCount(table, name)
+    return found
+
+
+class Judge:
+    """A patron's hand whose result does not say what the best setting and the House Way's
+    would have netted (a ruling recorded before it did, an override's figures), judged from its
+    cards against the exposed dealer hand (`analysis.stats.hand_play`); a hand whose cards the
+    result does not give is left out of their play."""
+
+    def __init__(self, sources: Sources) -> None:
         self.sources = sources
-        self.corrected = corrected
-        self.floor = Floor()
 
-    def ruling(self, record: Record, result: Mapping[str, Any] | None) -> None:
-        """One ruling of any game, with its result in effect (None: voided)."""
-        floor = self.floor
-        floor.rulings_by[record.user_id] = floor.rulings_by.get(record.user_id, 0) + 1
-        if record.id in self.corrected:
-            count = floor.corrected_count.get(record.user_id, 0)
-            floor.corrected_count[record.user_id] = count + 1
-            ids = floor.corrected_by.setdefault(record.user_id, [])
-            if len(ids) < EVENT_RULINGS:
-                ids.append(record.id)
-        if record.game != "paigow" or record.action not in MONEY_ACTIONS:
-            return
-        if result is None:
-            floor.voided += 1
-            return
-        dealer_cards = tuple(record.cards[:7])
-        new_round = (
-            record.action != RulingAction.SETTLE
-            or floor.last_dealer_cards.get(record.table_id) != dealer_cards
-        )
-        floor.last_dealer_cards[record.table_id] = dealer_cards
-        table = floor.group("tables", record.table_id)
-        dealer = floor.group("dealers", record.user_id)
-        if new_round:
-            for group, where in ((table, record.table_id), (dealer, record.user_id)):
-                group.rounds += 1
-                group.pace.add(where, record.recorded_at)
-        seats = seat_results(record.action, result)
-        for seat in seats:
-            self.seat(record, result, seat, len(seats), (table, dealer))
-
-    def seat(
-        self,
-        record: Record,
-        result: Mapping[str, Any],
-        seat: Mapping[str, Any],
-        seated: int,
-        groups: tuple[Group, ...],
-    ) -> None:
-        """One seat of a ruling in effect: its money, its expectations and, for a patron, its
-        play."""
-        settings = record.settings
-        base = seat.get("base") or {}
-        stake = stored_money(base.get("wager"))
-        bonuses = [b for b in seat.get("bonuses", []) if b.get("wager") in WAGER_TYPES]
-        wagered = stake + sum((stored_money(b.get("amount")) for b in bonuses), ZERO)
-        house = -seat_net(seat)
-        figures = self.sources.base(settings)
-        player = base.get("player") or {}
-        own = player.get("set_by") == "player"
-        bonus = self.bonus_expectation(record, result, seat, bonuses, seated)
-        patron = seat.get("patron")
-        members = list(groups)
-        if isinstance(patron, str) and patron:
-            members.append(self.floor.group("patrons", patron))
-        for group in members:
-            group.ruling(record.id)
-            group.hands += 1
-            group.wagered += wagered
-            group.house_result += house
-            group.keep(record.id, house)
-            group.bonus.merge(bonus)
-            unit, name = figures["best" if own else "house-way"]
-            _add_base(group.base, unit, name, stake)
-        if len(members) > len(groups):
-            patron_group = members[-1]
-            patron_group.pace.add(str(patron), record.recorded_at)
-            _add_base(patron_group.base_house_way, *figures["house-way"], stake)
-            _add_base(patron_group.base_best, *figures["best"], stake)
-            self.play(record, base, player, own, stake, figures["best"][0], patron_group)
-
-    def play(
-        self,
-        record: Record,
-        base: Mapping[str, Any],
-        player: Mapping[str, Any],
-        own: bool,
-        stake: Decimal,
-        best: UnitFigures,
-        group: Group,
-    ) -> None:
-        """A patron's hand against the exposed dealer hand (one whose cards the result does
-        not give, as an override's figures may not, is left out of their play)."""
+    def __call__(
+        self, record: Record, base: Mapping[str, Any], player: Mapping[str, Any]
+    ) -> tuple[int, int] | None:
         settings = record.settings
         try:
             cards = [*player["high"]["cards"], *player["low"]["cards"]]
             hand = parse_cards(" ".join(cards), counts=(7,))
             dealer = parse_cards(" ".join(record.cards[:7]), counts=(7,))
         except (KeyError, TypeError, DealerError):
-            return
+            return None
         rules = BaseRules(
             str(settings.get("wheel", "second-highest")),
             str(settings.get("dealer_pai_gow", "half-pay")),
             str(settings.get("foul", "forfeit")),
         )
         played = stored_money(base.get("net"))
-        way = self.sources.way(settings)
-        group.play.add(hand_play(dealer, hand, played, stake, way, rules), stake, own, best)
+        stake = stored_money(base.get("wager"))
+        play = hand_play(dealer, hand, played, stake, self.sources.way(settings), rules)
+        return floor_sums.cents(play.best), floor_sums.cents(play.house_way)
 
-    def bonus_expectation(
-        self,
-        record: Record,
-        result: Mapping[str, Any],
-        seat: Mapping[str, Any],
-        bonuses: Iterable[Mapping[str, Any]],
-        seated: int,
-    ) -> Expectation:
-        """The bonus wagers of one seat by the exact analysis; the events they hit counted."""
-        settings = record.settings
-        digests = settings.get("paytables_sha256") or {}
-        posted = settings.get("paytables") or {}
-        before = (result.get("meters") or {}).get("before") or {}
-        out = Expectation()
-        treasure = ZERO
-        for bonus in bonuses:
-            wager = Wager(str(bonus.get("wager")))
-            if not wager.placed:
+
+class Read:
+    """What the statistics read: the floor's sums of the range, and the money rulings voided in
+    it."""
+
+    def __init__(self) -> None:
+        self.numbers = Numbers()
+        self.voided = 0
+
+    def records(
+        self, records: Iterable[Record], state: InEffect, judge: floor_sums.Judge | None
+    ) -> None:
+        """Add rulings from their records: the deal as recorded, the money in effect."""
+        replay = Replay()
+        for record in records:
+            if not floor_sums.counts(record):
                 continue
-            amount = stored_money(bonus.get("amount"))
-            treasure += amount if wager == Wager.TREASURE else ZERO
-            table_id = str(bonus.get("paytable") or posted.get(wager.value, ""))
-            table = self.sources.table(table_id, str(digests.get(table_id, "")))
-            meter = stored_money(before.get(wager.value)) if wager.progressive else None
-            counted = bonus.get("units")
-            units = counted if isinstance(counted, int) else 1
-            expected, variance = self.sources.figures(table, amount, meter, units)
-            out.add(expected, variance, self.sources.name(table), amount, 0.0)
-            self.count_event(record, table, bonus)
-        offered = settings.get("offered") or {}
-        minimum = stored_money(settings.get("envy_minimum"))
-        envy_id = str(posted.get(Wager.ENVY.value, ""))
-        if offered.get(Wager.ENVY.value) and envy_id and treasure > 0 and treasure >= minimum:
-            others = seated - 1
-            if others:
-                table = self.sources.table(envy_id, str(digests.get(envy_id, "")))
-                expected, variance = self.sources.figures(table, ZERO, None, 1)
-                out.add(expected * others, variance * others, self.sources.name(table), ZERO, 0)
-        return out
-
-    def count_event(self, record: Record, table: PayTable, bonus: Mapping[str, Any]) -> None:
-        """One bonus wager placed on `table` at the ruling's table, and the row it hit."""
-        key = (record.table_id, table.id, table.sha256)
-        count = self.floor.events.get(key)
-        if count is None:
-            count = self.floor.events[key] = EventCount(table, self.sources.name(table))
-        count.trials += 1
-        row = bonus.get("row_number")
-        if isinstance(row, int) and stored_money(bonus.get("net")) > 0:
-            count.hits[row] = count.hits.get(row, 0) + 1
-            ids = count.rulings.setdefault(row, [])
-            if len(ids) < EVENT_RULINGS:
-                ids.append(record.id)
+            replay.start(record)
+            deal = floor_sums.deal_numbers(record, record.result, replay.state)
+            replay.keep(deal)
+            self.numbers.merge(deal)
+            result = state.result(record)
+            if result is None:
+                self.voided += 1
+            else:
+                self.numbers.merge(floor_sums.money_numbers(record, result, judge))
 
 
-def _add_base(into: Expectation, unit: UnitFigures, name: str, stake: Decimal) -> None:
-    into.add(stake * unit.edge, float(stake) ** 2 * unit.variance, name, stake, unit.edge_error)
+def _hour_start(hour: str) -> str:
+    return f"{hour}:00:00.000000Z"
+
+
+def _whole_hours(since: str | None, until: str | None) -> tuple[str | None, str | None]:
+    """The whole hours of [`since`, `until`): the first (None: from the first) and the one
+    after the last (None: to the last)."""
+    first = None
+    if since is not None:
+        first = since[:13] if since == _hour_start(since[:13]) else floor_sums.next_hour(since[:13])
+    return first, (None if until is None else until[:13])
+
+
+def gather(
+    log: Storage,
+    since: str | None,
+    until: str | None,
+    state: InEffect,
+    judge: floor_sums.Judge,
+    members: Sequence[str],
+) -> Read:
+    """The floor's sums of `members` (`floor_sums` groups) over [`since`, `until`) (module
+    docstring)."""
+    read = Read()
+    first, after = _whole_hours(since, until)
+    start = log.sums_from()
+    parts: list[tuple[str | None, str | None, int | None]]
+    if first is not None and after is not None and first >= after:
+        parts = [(since, until, None)]
+    else:
+        for grp in members:
+            for total in log.sum_totals(grp, first, after):
+                read.numbers.add_values(grp, total.member, total.source, total.values)
+        _corrections(log, read, first, after, start, state, judge)
+        low = None if first is None else _hour_start(first)
+        high = None if after is None else _hour_start(after)
+        parts = [(low, high, start)] if start > 1 else []
+        if since is not None and low is not None and since < low:
+            parts.append((since, low, None))
+        if until is not None and high is not None and high < until:
+            parts.append((high, until, None))
+    for low_part, high_part, below in parts:
+        flt = RecordFilter(
+            kind=RecordKind.RULING, game="paigow", since=low_part, until=high_part, before_id=below
+        )
+        read.records((Record.from_row(row) for row in log.rows(flt)), state, judge)
+    wanted = set(members)
+    read.numbers.rows = {k: v for k, v in read.numbers.rows.items() if k[0] in wanted}
+    return read
+
+
+def _corrections(
+    log: Storage,
+    read: Read,
+    first: str | None,
+    after: str | None,
+    start: int,
+    state: InEffect,
+    judge: floor_sums.Judge,
+) -> None:
+    """Each ruling in the sums' whole hours an override replaced or a void voided: its numbers
+    as recorded taken out, its result in effect put back."""
+    ids = sorted(i for i in {*state.voided, *state.replaced} if i is not None and i >= start)
+    for chunk in range(0, len(ids), 500):
+        for record in log.records(RecordFilter(ids=tuple(ids[chunk : chunk + 500]))):
+            hour = record.recorded_at[:13]
+            inside = (first is None or first <= hour) and (after is None or hour < after)
+            if not inside or not floor_sums.counts(record):
+                continue
+            read.numbers.merge(floor_sums.money_numbers(record, record.result), -1)
+            result = state.result(record)
+            if result is None:
+                read.voided += 1
+            else:
+                read.numbers.merge(floor_sums.money_numbers(record, result, judge))
 
 
 @dataclass(frozen=True)
@@ -625,7 +467,7 @@ def _row(group: str, key: str, sums: Group, critical: float) -> Row:
             "rounds_per_hour": _rounded(sums.pace.per_hour, 1),
             "dealing_hours": _rounded(sums.pace.hours, 2),
         }
-    return Row(key, figures, flag, z, tuple(sums.behind(z)), expectation)
+    return Row(key, figures, flag, z, expectation)
 
 
 def _both(sums: Group) -> Expectation:
@@ -689,7 +531,7 @@ def _corrected(log: Storage) -> tuple[list[Record], dict[int, str]]:
 def _event_flags(floor: Floor, alpha: float) -> list[dict[str, Any]]:
     """Each pay-table row hit at a table more often than its exact probability allows (one-sided
     binomial test at `alpha`)."""
-    found = []
+    found: list[dict[str, Any]] = []
     for (table_id, _, _), count in sorted(floor.events.items()):
         analysis = None
         for row, hits in sorted(count.hits.items()):
@@ -716,37 +558,56 @@ def _event_flags(floor: Floor, alpha: float) -> list[dict[str, Any]]:
                             "p_value": tail,
                             "source": count.source,
                         },
-                        "rulings": count.rulings.get(row, []),
+                        "rulings": [],
+                        "row": row,
+                        "digest": count.table.sha256,
                     }
                 )
     return found
 
 
-def _correction_flags(floor: Floor, alpha: float) -> list[dict[str, Any]]:
-    """Each dealer whose rulings were overridden, voided or disputed more often than the
-    floor's rate allows (one-sided binomial test at `alpha`; two dealers at least)."""
-    total = sum(floor.rulings_by.values())
-    marked = sum(floor.corrected_count.values())
-    if len(floor.rulings_by) < 2 or not total:
+def _correction_flags(
+    log: Storage, made: Statistics, corrected: Mapping[int, str], alpha: float
+) -> list[dict[str, Any]]:
+    """Each dealer whose rulings (of every game, in the range) were overridden, voided or
+    disputed more often than the floor's rate allows (one-sided binomial test at `alpha`; two
+    dealers at least)."""
+    rulings_by = log.count_by_user(
+        RecordFilter(kind=RecordKind.RULING, since=made.since, until=made.until)
+    )
+    corrected_by: dict[str, list[int]] = {}
+    ids = sorted(corrected)
+    for chunk in range(0, len(ids), 500):
+        flt = RecordFilter(
+            ids=tuple(ids[chunk : chunk + 500]),
+            kind=RecordKind.RULING,
+            since=made.since,
+            until=made.until,
+        )
+        for record in log.records(flt):
+            corrected_by.setdefault(record.user_id, []).append(record.id)
+    total = sum(rulings_by.values())
+    marked = sum(len(v) for v in corrected_by.values())
+    if len(rulings_by) < 2 or not total:
         return []
     rate = marked / total
     found = []
-    for user, rulings in sorted(floor.rulings_by.items()):
-        corrected = floor.corrected_count.get(user, 0)
-        tail = binomial_upper_tail(corrected, rulings, rate)
-        if corrected and tail < alpha:
+    for user, rulings in sorted(rulings_by.items()):
+        ruled = corrected_by.get(user, [])
+        tail = binomial_upper_tail(len(ruled), rulings, rate)
+        if ruled and tail < alpha:
             found.append(
                 {
                     "kind": "corrections",
                     "user": user,
                     "figures": {
                         "rulings": rulings,
-                        "corrected": corrected,
-                        "rate": round(corrected / rulings, 6),
+                        "corrected": len(ruled),
+                        "rate": round(len(ruled) / rulings, 6),
                         "floor_rate": round(rate, 6),
                         "p_value": tail,
                     },
-                    "rulings": floor.corrected_by.get(user, []),
+                    "rulings": ruled[:EVENT_RULINGS],
                 }
             )
     return found
@@ -760,25 +621,31 @@ def statistics(
     confidence: float = 0.95,
     rounds: int = STATS_ROUNDS,
     seed: int = STATS_SEED,
+    group: str | None = None,
 ) -> Statistics:
     """The statistics of the log at `db` over [`since`, `until`) (stored UTC forms, None: open),
     with intervals at `confidence`; the base wager's edge simulated over `rounds` rounds from
-    `seed` (module docstring)."""
+    `seed` (module docstring). `group` (`tables`, `dealers`, `patrons`) reads that group only;
+    None reads every group and the flags."""
     z_critical(confidence)  # a confidence outside (0, 1) is refused before the log is read
-    with open_desk_log(db, read_only=True) as log:
+    names = list(GROUPS) if group is None else [group]
+    with open_desk_log(db, read_only=True) as log, log.snapshot():
         corrections, corrected = _corrected(log)
         state = in_effect(corrections)
-        reader = Reader(Sources(approved_texts(log), rounds, seed), corrected)
-        for row in log.rows(RecordFilter(kind=RecordKind.RULING, since=since, until=until)):
-            record = Record.from_row(row)
-            reader.ruling(record, state.result(record))
-    return summed(reader, since, until, confidence)
+        sources = Sources(approved_texts(log), rounds, seed)
+        read = gather(log, since, until, state, Judge(sources), [MEMBERS[n] for n in names])
+        made = summed(floor_of(read.numbers, sources), since, until, confidence, read.voided)
+        made = replace(made, groups={name: made.groups[name] for name in names})
+        if group is None:
+            made = _with_flags(made, log, state, corrected)
+    return replace(made, sources=tuple(v for _, v in sorted(sources.described.items())))
 
 
-def summed(reader: Reader, since: str | None, until: str | None, confidence: float) -> Statistics:
-    """The statistics of what `reader` read (pure: the sums become rows and flags)."""
+def summed(
+    floor: Floor, since: str | None, until: str | None, confidence: float, voided: int
+) -> Statistics:
+    """The statistics of the groups' sums (pure: the sums become rows; flags of the rows)."""
     critical = z_critical(confidence)
-    floor = reader.floor
     groups = {
         name: tuple(_row(name, key, sums, critical) for key, sums in sorted(members.items()))
         for name, members in floor.groups.items()
@@ -791,20 +658,87 @@ def summed(reader: Reader, since: str | None, until: str | None, confidence: flo
                 k: row.figures[k]
                 for k in ("house_result", "expected_house_result", "standard_error", "z")
             },
-            "rulings": list(row.behind),
+            "rulings": [],
         }
         for name, rows in groups.items()
         for row in rows
         if row.flag
     ]
-    alpha = 1 - confidence
-    flags += _event_flags(floor, alpha) + _correction_flags(floor, alpha)
-    return Statistics(
-        since,
-        until,
-        confidence,
-        groups,
-        tuple(flags),
-        tuple(v for _, v in sorted(reader.sources.described.items())),
-        floor.voided,
-    )
+    flags += _event_flags(floor, 1 - confidence)
+    return Statistics(since, until, confidence, groups, tuple(flags), (), voided)
+
+
+def _with_flags(
+    made: Statistics, log: Storage, state: InEffect, corrected: Mapping[int, str]
+) -> Statistics:
+    """`made` with the rulings behind each flag (read from the flagged member's records) and
+    the dealers' correction flags."""
+    flags = []
+    for flag in made.flags:
+        if flag["kind"] == "event":
+            row, digest = flag.pop("row"), flag.pop("digest")
+            flag["rulings"] = _event_rulings(log, made, flag, row, digest, state)
+        else:
+            name = next(n for n, kind in KINDS.items() if kind == flag["kind"])
+            key = flag[GROUPS[name]]
+            flag["rulings"] = _behind(log, made, name, key, float(flag["figures"]["z"]), state)
+        flags.append(flag)
+    flags += _correction_flags(log, made, corrected, 1 - made.confidence)
+    return replace(made, flags=tuple(flags))
+
+
+def _member_records(log: Storage, made: Statistics, name: str, key: str) -> Iterator[Record]:
+    """The Emperor's Challenge rulings of one table, dealer or patron in the range."""
+    flt = RecordFilter(kind=RecordKind.RULING, game="paigow", since=made.since, until=made.until)
+    if name == "tables":
+        flt = flt._replace(table_id=key)
+    elif name == "dealers":
+        flt = flt._replace(user_id=key)
+    else:
+        flt = flt._replace(patron=key)
+    return (r for row in log.rows(flt) if floor_sums.counts(r := Record.from_row(row)))
+
+
+def _behind(
+    log: Storage, made: Statistics, name: str, key: str, z: float, state: InEffect
+) -> list[int]:
+    """The rulings that moved a flagged member's house result most in the flag's direction."""
+    heap: list[tuple[int, int]] = []
+    own = (MEMBERS[name], key, OWN)
+    for record in _member_records(log, made, name, key):
+        result = state.result(record)
+        if result is None:
+            continue
+        values = floor_sums.money_numbers(record, result).rows.get(own)
+        if values is None:
+            continue
+        house = int(values[floor_sums.HOUSE])
+        moved = (house if z > 0 else -house, -record.id)
+        if len(heap) < BEHIND:
+            heapq.heappush(heap, moved)
+        elif moved > heap[0]:
+            heapq.heapreplace(heap, moved)
+    return [-ruling for _, ruling in sorted(heap, reverse=True)]
+
+
+def _event_rulings(
+    log: Storage,
+    made: Statistics,
+    flag: Mapping[str, Any],
+    row: int,
+    digest: str,
+    state: InEffect,
+) -> list[int]:
+    """The first rulings at a flagged event's table whose bonus wagers won on its row."""
+    hit = source_key(HIT, flag["paytable"], digest, row)
+    found: list[int] = []
+    for record in _member_records(log, made, "tables", flag["table"]):
+        result = state.result(record)
+        if (
+            result is not None
+            and (TABLE, flag["table"], hit) in floor_sums.money_numbers(record, result).rows
+        ):
+            found.append(record.id)
+            if len(found) == EVENT_RULINGS:
+                break
+    return found

@@ -12,10 +12,11 @@ Decisions:
   the source of their theo is the same in every bucket as over the range (it is chosen per row:
   `stats.Group.theo`). Only the buckets in which the group has a ruling are computed; the line
   stays flat across the others.
-* Pace by hour of the day (UTC): the group's rounds (a patron's hands), counted as `dealer stats`
-  counts them (a ruling in effect; settles in a row at a table with the same dealer cards one
-  round), over the rulings of the range read one at a time (`Storage.rows`); each hour's rounds
-  per day that hour saw play. The money is never read here: it comes from `statistics()`.
+* Pace by hour of the day (UTC): the group's rounds (a patron's hands), counted by the floor's
+  sums' own functions (`floor_sums.deal_numbers`, `money_numbers`: a ruling in effect; settles
+  in a row at a table with the same dealer cards one round), over the group's rulings of the
+  range read one at a time (`Storage.rows`); each hour's rounds per day that hour saw play. The
+  money is never read here: it comes from `statistics()`.
 """
 
 from __future__ import annotations
@@ -26,17 +27,26 @@ from decimal import Decimal
 
 from dealer.analysis.stats import Expectation, z_critical
 from dealer.audit.records import Record, RecordFilter, RecordKind
+from dealer.desk import floor_sums
 from dealer.desk.context import LogLocation, open_desk_log
-from dealer.desk.shift import MONEY_ACTIONS, in_effect, seat_results
-from dealer.desk.stats import GROUPS, STATS_ROUNDS, STATS_SEED, Row, Statistics, statistics
+from dealer.desk.shift import in_effect
+from dealer.desk.stats import (
+    GROUPS,
+    MEMBERS,
+    STATS_ROUNDS,
+    STATS_SEED,
+    Row,
+    Statistics,
+    statistics,
+)
 from dealer.inputs import format_time
 from dealer.kernel.errors import DealerError
-from dealer.kernel.ruling import RulingAction
 from dealer.kernel.tuples import NamedTuple
 
 HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
 NAMES = {"tables": "table", "dealers": "dealer", "patrons": "patron"}
+NAMES_OF = {member: name for name, member in MEMBERS.items()}
 
 
 class Point(NamedTuple):
@@ -122,31 +132,36 @@ def _activity(
     days: dict[int, set[date]] = {}
     related: dict[str, Counter[str]] = {name: Counter() for name in GROUPS if name != group}
     buckets: set[datetime] = set()
-    last_cards: dict[str, tuple[str, ...]] = {}
+    member = (MEMBERS[group], key, floor_sums.OWN)
+    replay = floor_sums.Replay()
     with open_desk_log(db, existing=True, read_only=True) as log, log.snapshot():
         corrections = log.records(RecordFilter(kind=RecordKind.OVERRIDE))
         state = in_effect(corrections + log.records(RecordFilter(kind=RecordKind.VOID)))
         for stored in log.rows(flt):
             record = Record.from_row(stored)
-            result = state.result(record)
-            if record.action not in MONEY_ACTIONS or result is None:
+            if not floor_sums.counts(record):
                 continue
-            cards = tuple(record.cards[:7])
-            new_round = (
-                record.action != RulingAction.SETTLE or last_cards.get(record.table_id) != cards
+            replay.start(record)
+            deal = floor_sums.deal_numbers(record, record.result, replay.state)
+            replay.keep(deal)
+            result = state.result(record)
+            if result is None:
+                continue
+            money = floor_sums.money_numbers(record, result)
+            counted = (
+                money.rows.get(member, [0] * floor_sums.INTS)[floor_sums.SEATS]
+                if group == "patrons"
+                else deal.rows.get(member, [0] * floor_sums.INTS)[floor_sums.ROUNDS]
             )
-            last_cards[record.table_id] = cards
-            seats = seat_results(record.action, result)
-            patrons = [str(s["patron"]) for s in seats if isinstance(s.get("patron"), str)]
             moment = _moment(record.recorded_at)
-            counted = patrons.count(key) if group == "patrons" else int(new_round)
             if counted:
-                rounds[moment.hour] += counted
+                rounds[moment.hour] += int(counted)
                 days.setdefault(moment.hour, set()).add(moment.date())
             buckets.add(_floor(moment, step))
-            found = {"tables": [record.table_id], "dealers": [record.user_id], "patrons": patrons}
-            for name, counter in related.items():
-                counter.update(dict.fromkeys((p for p in found[name] if p), 1))
+            for grp, other, source in money.rows:
+                name = NAMES_OF[grp]
+                if source == floor_sums.OWN and name in related:
+                    related[name][other] += 1
     pace = [HourPace(hour, rounds[hour], len(days.get(hour, ()))) for hour in range(24)]
     return Activity(
         sorted(buckets),
@@ -173,7 +188,7 @@ def group_page(
     """The page of `key` among `group` (`tables`, `dealers`, `patrons`) over [`since`, `until`)
     (stored UTC forms, None: open), at `confidence`; DealerError when it has no row there."""
     whole = statistics(
-        db, since=since, until=until, confidence=confidence, rounds=rounds, seed=seed
+        db, since=since, until=until, confidence=confidence, rounds=rounds, seed=seed, group=group
     )
     row = _row(whole, group, key)
     if row is None:
@@ -195,6 +210,7 @@ def group_page(
             confidence=confidence,
             rounds=rounds,
             seed=seed,
+            group=group,
         )
         counted = _row(part, group, key)
         if counted is None:
