@@ -1,6 +1,7 @@
 """An SQLite log read straight from its file, as whoever holds the file would read it to
 re-chain it: each record's row as its hash covers it, a long settings text put back from
-`settings_texts` where the record holds its reference; and the re-chaining itself."""
+`settings_texts` where the record holds its reference; and the re-chaining itself, and the
+floor's sums computed again as the tool keeps them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ import sqlite3
 from typing import Any
 
 from dealer.audit.chain import GENESIS_HASH, record_hash
+from dealer.audit.records import Record
+from dealer.audit.sqlite import SUMS_UPSERT
+from dealer.audit.sums import SumRow, fields
+from dealer.desk.floor_sums import Replay, counts
 
 _WHOLE = (
     "SELECT r.*, s.text AS kept FROM records r "
@@ -38,3 +43,17 @@ def rechain(conn: sqlite3.Connection, start: int = 1) -> None:
             "UPDATE records SET prev_hash = ?, hash = ? WHERE id = ?",
             [row["prev_hash"], previous, row["id"]],
         )
+
+
+def resum(conn: sqlite3.Connection) -> None:
+    """Compute the floor's sums again from the records, as the tool keeps them, and store them
+    in place of the log's (the protection triggers already dropped by the caller)."""
+    replay = Replay()
+    made: list[SumRow] = []
+    for row in whole_rows(conn):
+        record = Record.from_row(row)
+        if counts(record):
+            made += replay.add(record) or []
+    made += replay.finish() or []
+    conn.execute("DELETE FROM floor_sums")
+    conn.executemany(SUMS_UPSERT, [fields(row) for row in made])

@@ -21,6 +21,7 @@ from pg_server import PgServer
 from dealer.audit import open_log, staff
 from dealer.audit.chain import GENESIS_HASH, record_hash, seal
 from dealer.audit.postgres import PostgresStorage, redact
+from dealer.audit.postgres_schema import LATEST
 from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
 from dealer.audit.storage import WriteTransaction
 from dealer.audit.users import user_record_result
@@ -405,13 +406,13 @@ def test_db_init_through_the_cli(pg_server: PgServer) -> None:
     made = run("db", "init", url)
     assert (made.exit_code, made.stdout) == (
         0,
-        "created the schema dealer (version 5)\n"
+        f"created the schema dealer (version {LATEST})\n"
         "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
     )
     again = run("db", "init", url)
     assert (again.exit_code, again.stdout) == (
         0,
-        "the schema dealer is already there (version 5)\n"
+        f"the schema dealer is already there (version {LATEST})\n"
         "granted dealer_app (terminals) and dealer_auditor (read-only)\n",
     )
     added = run(

@@ -292,6 +292,9 @@ def test_a_version_1_postgresql_log_is_upgraded_by_db_init(pg_server: object) ->
         "DROP TABLE dealer.log_lock",
         "DROP TABLE dealer.secret_attempts",
         "DROP TABLE dealer.settings_texts",
+        "DROP TABLE dealer.floor_sums",
+        "DROP TABLE dealer.floor_sums_from",
+        "DROP TABLE dealer.floor_sums_of",
         "DELETE FROM dealer.schema_migrations WHERE version >= 2",
     )
     refused = run("audit", "verify", "--db", url)
@@ -320,6 +323,8 @@ def test_an_sqlite_log_from_before_linked_meters_gains_their_index_when_opened(
         conn.execute("DROP INDEX records_linked_meters")
         conn.execute("DROP TRIGGER records_bounded")
         conn.execute("DROP TABLE settings_texts")
+        conn.execute("DROP TABLE floor_sums")
+        conn.execute("DROP TABLE floor_sums_from")
         conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [number])
         conn.execute(f"PRAGMA user_version = {number - 1}")
     with open_log(db) as log:

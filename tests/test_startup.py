@@ -126,6 +126,7 @@ ALLOWED_DEALER = frozenset(
         "dealer.audit.sql_reads",
         "dealer.audit.sqlite",
         "dealer.audit.sqlite_schema",
+        "dealer.audit.sums",
         "dealer.audit.users",
     }
 )

@@ -15,7 +15,7 @@ import pytest
 from cli import run
 from log_reads import head, records, use
 from pg_server import PgServer
-from sqlite_file import rechain
+from sqlite_file import rechain, resum
 from typer.testing import Result
 
 import dealer.audit.chain
@@ -320,7 +320,8 @@ def test_a_rewrite_deleting_the_logs_checkpoint_is_caught_by_the_shift_close_lin
 
 def rewrite_without_the_checkpoint(path: Path) -> None:
     """The settle's base pay changed, the checkpoint record (the newest) deleted, the chain
-    computed again from the settle on, the protection triggers put back as they were."""
+    computed again from the settle on and the floor's sums from the records, the protection
+    triggers put back as they were."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.row_factory = sqlite3.Row
     triggers = {
@@ -338,6 +339,7 @@ def rewrite_without_the_checkpoint(path: Path) -> None:
     )
     conn.execute("DELETE FROM records WHERE kind = 'checkpoint'")
     rechain(conn)
+    resum(conn)
     for sql in triggers.values():
         conn.execute(sql)
     conn.close()
