@@ -41,6 +41,7 @@ from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
 from dealer.analysis.stats import (
     MIN_OWN_HANDS,
     Expectation,
+    HandPlay,
     Pace,
     PlayTally,
     UnitFigures,
@@ -484,8 +485,15 @@ class Reader:
         best: UnitFigures,
         group: Group,
     ) -> None:
-        """A patron's hand against the exposed dealer hand (one whose cards the result does
-        not give, as an override's figures may not, is left out of their play)."""
+        """A patron's hand against the exposed dealer hand: as its settle recorded it (a hand
+        the player set), else found again from the cards (a hand the House Way set, a ruling
+        recorded before the settle recorded it; one whose cards the result does not give, as
+        an override's figures may not, is left out of their play)."""
+        played = stored_money(base.get("net"))
+        if "best_net" in player and "house_way_net" in player:
+            recorded = (stored_money(player["best_net"]), stored_money(player["house_way_net"]))
+            group.play.add(HandPlay(played, *recorded), stake, own, best)
+            return
         settings = record.settings
         try:
             cards = [*player["high"]["cards"], *player["low"]["cards"]]
@@ -498,7 +506,6 @@ class Reader:
             str(settings.get("dealer_pai_gow", "half-pay")),
             str(settings.get("foul", "forfeit")),
         )
-        played = stored_money(base.get("net"))
         way = self.sources.way(settings)
         group.play.add(hand_play(dealer, hand, played, stake, way, rules), stake, own, best)
 
