@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dealer.analysis.house_edge import (
+from dealer.analysis.house_edge import _house_keys
+from dealer.games.paigow.best_reply import (
     _HIGH_KEYS,
     _SPLIT_READERS,
-    _house_keys,
     _mark,
     _suited,
     cached_high_key,

@@ -16,18 +16,20 @@ from hypothesis import strategies as st
 from dealer.analysis import house_edge
 from dealer.analysis.house_edge import (
     CHUNK_ROUNDS,
-    DEALER_PAI_GOW_OPTIONS,
     MAX_ROUNDS,
     MAX_WORKERS,
     OUTCOMES,
     StrategyEdge,
+    run_chunk,
+    simulate,
+)
+from dealer.games.paigow.best_reply import (
+    DEALER_PAI_GOW_OPTIONS,
     cached_high_key,
     frontier,
     net_halves,
     pai_gow_class,
     reply_outcome,
-    run_chunk,
-    simulate,
 )
 from dealer.games.paigow.house_way import SPLITS, HouseWay, load_house_way
 from dealer.games.paigow.ranking import Key, high_key, is_foul, low_key

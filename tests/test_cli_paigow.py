@@ -97,6 +97,7 @@ def test_settle_json(db: Path | str) -> None:
     assert out["base"]["outcome"] == "win"
     assert out["base"]["net"] == 5 and out["base"]["foul"] is False
     assert out["total_net"] == 5 and out["bonuses"] == []
+    assert set(out["base"]["player"]) == {"set_by", "high", "low", "best_net"}  # House Way's
     push = run(
         "paigow",
         "settle",
@@ -113,7 +114,45 @@ def test_settle_json(db: Path | str) -> None:
         "dealer_pai_gow=push-ace-high",
         *APPROVED,
     )
-    assert json.loads(push.stdout)["base"]["outcome"] == "push"
+    pushed = json.loads(push.stdout)["base"]
+    assert pushed["outcome"] == "push"
+    assert pushed["player"]["set_by"] == "player"
+    assert (pushed["player"]["best_net"], pushed["player"]["house_way_net"]) == (0, 0)
+
+
+def test_settle_of_an_own_setting_short_of_the_best(db: Path | str) -> None:
+    """A setting that loses where the best setting of the same cards wins and the House Way's
+    pushes: one line says so, and the JSON records both nets."""
+    args = (
+        "paigow", "settle", "--dealer", "Tc 8s Ts Kd 5h 2h 9d", "--high", "Qh Td 7d Ac 3c",
+        "--low", "6h Th", "--wager", "10",
+    )  # fmt: skip
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "        high                         low\n"
+        "------  ---------------------------  ---------\n"
+        "dealer  10♠ 10♣ 8♠ 5♥ 2♥             K♦ 9♦\n"
+        "        pair of tens, 8-5-2 kickers  king-nine\n"
+        "player  A♣ Q♥ 10♦ 7♦ 3♣              10♥ 6♥\n"
+        "        ace high, A-Q-T-7-3          ten-six\n"
+        "  · dealer set by trump-plaza v1 §2: One pair — the pair high, the two highest other "
+        "cards low.\n"
+        "  · high: dealer pair of tens, 8-5-2 kickers beats player ace high, A-Q-T-7-3\n"
+        "  · low: dealer king-nine beats player ten-six\n"
+        "  · base wager $10: lose, both hands lose: -$10\n"
+        "  · player's own setting: the best setting would have won $10 (House Way: push)\n"
+        "wager    amount    result    pays             net\n"
+        "-------  --------  --------  ---------------  -----\n"
+        "base     $10       lose      both hands lose  -$10\n"
+        "total                                         -$10\n"
+        "ruling #1 recorded\n"
+    )
+    player = json.loads(run(*args, "--json").stdout)["base"]["player"]
+    assert (player["best_net"], player["house_way_net"]) == (10, 0)
+    (first, _) = logged(db, kind="ruling")
+    assert first.explanation[-1].startswith("player's own setting: ")
+    assert first.result["base"]["player"]["best_net"] == 10
 
 
 @pytest.mark.parametrize(

@@ -289,3 +289,38 @@ def test_no_table_is_made_up() -> None:
     package = Path(__file__).parents[1] / "dealer"
     named = [p.name for p in package.rglob("*.py") if "unassigned" in p.read_text("utf-8")]
     assert named == []
+
+
+SHORT_OF_THE_BEST = (
+    "seat 2: player's own setting: the best setting would have won $10 (House Way: push)"
+)
+"""Seat 2's setting loses where the best setting of its cards wins and the House Way's pushes."""
+
+
+def test_an_own_setting_short_of_the_best_in_a_round_and_at_the_live_table(db: Path | str) -> None:
+    """The same round ruled from a file and at the live table: the line for seat 2, and its
+    nets recorded; seat 5, set by the House Way, records the best setting's only (the House
+    Way's is its own)."""
+    round_file = (
+        "table: PG-3\ndealer: Tc 8s Ts Kd 5h 2h 9d\nseats:\n"
+        "  - {seat: 2, high: Qh Td 7d Ac 3c, low: 6h Th, wagers: {base: 10}}\n"
+        "  - {seat: 5, cards: As Ad 8c 7h 4s Qc Jd, wagers: {base: 10}}\n"
+    )
+    typed = (
+        "Tc 8s Ts Kd 5h 2h 9d\n2 high Qh Td 7d Ac 3c / low 6h Th base 10\n"
+        "5 As Ad 8c 7h 4s Qc Jd base 10\nsettle\n"
+    )
+    ruled = run("round", "-", stdin=round_file)
+    live = run("table", "--table", "PG-3", stdin=typed)
+    for result in (ruled, live):
+        assert result.exit_code == 0, result.output
+        assert result.stdout.count("player's own setting") == 1
+        assert f"  · {SHORT_OF_THE_BEST}\n" in result.stdout
+    rulings = records(db, kind="ruling")
+    assert [r.action for r in rulings] == ["round", "round"]
+    for record in rulings:
+        own, asked = (seat["base"]["player"] for seat in record.result["seats"])
+        assert (own["best_net"], own["house_way_net"]) == (10, 0)
+        asked_net = record.result["seats"][1]["base"]["net"]
+        assert "house_way_net" not in asked and asked["best_net"] >= asked_net
+        assert SHORT_OF_THE_BEST in record.explanation

@@ -3,11 +3,12 @@
 Each round deals the dealer and one player seven cards each from a fresh 53-card deck. The
 dealer sets by the House Way. The player sets either by the same House Way (`house-way`) or,
 seeing the exposed dealer hand, takes the setting with the best outcome against the dealer's
-setting (`best`): every legal split of the 21 is tried, and a win beats a push beats a loss.
-Ties between settings with the same outcome go to the House Way's own setting; failing that,
-to the strongest high hand, then the strongest low hand. The ordering win > push > loss is the
-same under every `dealer_pai_gow` option (a half-paid win still beats a push, and a pushing
-dealer pai gow pushes every legal setting), so one best reply serves all three options.
+setting (`best`, found by `dealer.games.paigow.best_reply`, which a settle also records):
+every legal split of the 21 is tried, and a win beats a push beats a loss. Ties between
+settings with the same outcome go to the House Way's own setting; failing that, to the
+strongest high hand, then the strongest low hand. The ordering win > push > loss is the same
+under every `dealer_pai_gow` option (a half-paid win still beats a push, and a pushing dealer
+pai gow pushes every legal setting), so one best reply serves all three options.
 
 A round is tallied by the hand outcome (how many of the player's hands beat the dealer's: a
 copy goes to the dealer) and by the dealer's pai gow (none, ace-high, king-high or less); the
@@ -39,29 +40,27 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.pool import Pool
-from operator import itemgetter
 from typing import Any
 
-from dealer.games.paigow.house_way import SPLITS, HouseWay, set_hand
-from dealer.games.paigow.profile import CHOICES
-from dealer.games.paigow.ranking import (
-    WHEEL_SETTINGS,
-    Key,
-    high_key,
-    low_key,
-    pai_gow_high,
+from dealer.games.paigow.best_reply import (
+    DEALER_PAI_GOW_OPTIONS,
+    PAI_GOW_CLASSES,
+    Frontier,
+    cached_high_key,
+    frontier,
+    net_halves,
+    pai_gow_class,
+    reply_outcome,
 )
+from dealer.games.paigow.house_way import HouseWay, set_hand
+from dealer.games.paigow.ranking import WHEEL_SETTINGS, Key, low_key
 from dealer.games.paigow.settle import Outcome
-from dealer.kernel.cards import DECK, JOKER_SUIT, Card
+from dealer.kernel.cards import DECK, Card
 from dealer.kernel.errors import DealerError
 
 PLAYER_MODES = ("house-way", "best")
 OUTCOMES = tuple(Outcome)
 """Hand outcome by index: the number of player hands strictly better than the dealer's."""
-PAI_GOW_CLASSES = ("none", "ace-high", "king-high-or-less")
-"""The dealer's hand: no pai gow, an ace-high pai gow, a king-high or lower pai gow."""
-DEALER_PAI_GOW_OPTIONS: tuple[str, ...] = CHOICES["dealer_pai_gow"]
-"""The table settings for a dealer pai gow (RULINGS §1.3)."""
 CHUNK_ROUNDS = 5_000
 MAX_ROUNDS = 100_000_000
 """The most rounds one simulation deals: 25 times the 4,000,000 the published figures are
@@ -76,110 +75,15 @@ Z95 = 1.959963984540054
 Progress = Callable[[int, int], None]
 
 
-def net_halves(option: str, outcome: int, pai_gow: int) -> int:
-    """The net of a one-unit base wager, in half units, under a `dealer_pai_gow` option, for a
-    hand outcome (index into OUTCOMES) against a dealer pai gow class (index into
-    PAI_GOW_CLASSES). RULINGS §1.3."""
-    if option not in DEALER_PAI_GOW_OPTIONS:
-        raise DealerError(
-            f"unknown dealer_pai_gow option {option!r}: expected one of "
-            f"{', '.join(DEALER_PAI_GOW_OPTIONS)}"
-        )
-    if option == "push-king-or-less" and pai_gow == 2:
-        return 0
-    if option == "push-ace-high" and pai_gow == 1:
-        return 0
-    if outcome == 2:
-        return 1 if option == "half-pay" and pai_gow else 2
-    return 0 if outcome == 1 else -2
-
-
-_JOKER_MARK = 15
-"""The joker's place in a high-key signature: above the ace, so it sorts first."""
-_HIGH_KEYS: dict[tuple[tuple[int, ...], bool, bool], Key] = {}
-
-
-def _mark(card: Card) -> int:
-    return _JOKER_MARK if card.suit == JOKER_SUIT else card.rank
-
-
-def _suited(cards: Sequence[Card]) -> bool:
-    return len({c.suit for c in cards if c.suit != JOKER_SUIT}) == 1
-
-
-def cached_high_key(cards: Sequence[Card], wheel_second: bool = True) -> Key:
-    """`high_key` of five cards, memoised on what it depends on: the ranks high to low (the
-    joker marked apart), whether the natural cards share one suit, and the wheel setting."""
-    signature = (tuple(sorted(map(_mark, cards), reverse=True)), _suited(cards), wheel_second)
-    key = _HIGH_KEYS.get(signature)
-    if key is None:
-        key = _HIGH_KEYS[signature] = high_key(cards, wheel_second)
-    return key
-
-
-_SPLIT_READERS = tuple((itemgetter(*high), a, b) for high, (a, b) in SPLITS)
-"""Per legal split of seven sorted cards: a reader of its five high cards' places, and the
-places of its two low cards."""
-
-
 def _chunk_seed(seed: int, chunk: int) -> int:
     digest = hashlib.sha256(f"dealer.analysis.house_edge:{seed}:{chunk}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def pai_gow_class(dealer: Sequence[Card]) -> int:
-    """The dealer's seven cards as an index into PAI_GOW_CLASSES."""
-    pg = pai_gow_high(dealer)
-    return 0 if pg is None else (1 if pg == 14 else 2)
 
 
 def _house_keys(cards: Sequence[Card], way: HouseWay, wheel_second: bool) -> tuple[Key, Key]:
     """The high and low keys of the House Way's setting of seven cards."""
     setting = set_hand(cards, way)
     return cached_high_key(setting.high, wheel_second), low_key(setting.low)
-
-
-Frontier = tuple[tuple[Key, Key], ...]
-"""The legal settings of seven cards that no other legal setting matches or beats in both
-hands, as (low key, high key): low keys high to low, so high keys low to high."""
-
-
-def frontier(cards: Sequence[Card], wheel_second: bool = True) -> Frontier:
-    """The frontier of the legal settings of seven cards (each of the 21 splits ranked, its high
-    key read off in place: any five of the cards sorted high to low, the joker first, read in
-    order are sorted too, so their signature is `cached_high_key`'s)."""
-    hand = sorted(cards, key=_mark, reverse=True)
-    marks = tuple(map(_mark, hand))
-    naturals = [c.suit for c in hand if c.suit != JOKER_SUIT]
-    may_be_suited = max(map(naturals.count, set(naturals))) >= 4
-    settings = set()
-    for high, a, b in _SPLIT_READERS:
-        lk = low_key((hand[a], hand[b]))
-        signature = (high(marks), may_be_suited and _suited(high(hand)), wheel_second)
-        hk = _HIGH_KEYS.get(signature)
-        if hk is None:
-            hk = _HIGH_KEYS[signature] = high_key(high(hand), wheel_second)
-        if hk[: len(lk)] >= lk:  # not a foul
-            settings.add((lk, hk))
-    kept: list[tuple[Key, Key]] = []
-    for lk, hk in sorted(settings, reverse=True):
-        if not kept or hk > kept[-1][1]:
-            kept.append((lk, hk))
-    return tuple(kept)
-
-
-def reply_outcome(settings: Frontier, dealer_high: Key, dealer_low: Key) -> int:
-    """The outcome of the player's best reply to a dealer setting (its high and low keys) from
-    the player's frontier: the best outcome of any legal setting, which some setting of the
-    frontier reaches."""
-    outcome = int(settings[-1][1] > dealer_high)  # the strongest high hand
-    for lk, hk in settings:
-        if lk <= dealer_low:
-            break
-        if hk > dealer_high:
-            return 2
-        outcome = 1
-    return outcome
 
 
 # --- a worker's round -----------------------------------------------------------------------

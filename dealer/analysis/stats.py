@@ -17,10 +17,11 @@ or by the best reply to the exposed dealer hand. Bonus wagers are exact
 (`dealer.analysis.paytable_return`, through `pay.row_net`): at the wager's own amount, so the
 rounding down to the cent is the settlement's.
 
-A hand's play (`hand_play`): the dealer's hand is exposed, so for the same cards the outcome of
-the best setting (`house_edge.frontier`, `reply_outcome`) and of the House Way's setting are
-known exactly; what a patron's own setting cost is the best setting's net less the setting's,
-at the same wager, never below zero.
+A hand's play (`HandPlay`): the dealer's hand is exposed, so for the same cards the nets of the
+best setting and of the House Way's setting are known exactly (`dealer.games.paigow.best_reply`);
+what a patron's own setting cost is the best setting's net less the setting's, at the same
+wager, never below zero. A settle records both nets for a hand the player set (`best_net`,
+`house_way_net`); `hand_play` finds them again from the cards, for any other hand.
 """
 
 from __future__ import annotations
@@ -32,17 +33,11 @@ from decimal import Decimal
 from fractions import Fraction
 from statistics import NormalDist
 
-from dealer.analysis.house_edge import (
-    StrategyEdge,
-    frontier,
-    net_halves,
-    pai_gow_class,
-    reply_outcome,
-)
+from dealer.analysis.house_edge import StrategyEdge
 from dealer.analysis.paytable_return import PaytableReturn
+from dealer.games.paigow.best_reply import net_halves, reply_nets
 from dealer.games.paigow.house_way import HouseWay, set_hand
-from dealer.games.paigow.ranking import high_key, low_key
-from dealer.games.paigow.settle import BaseRules, house_way_sets, settle_base
+from dealer.games.paigow.settle import BaseRules
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import DealerError
 
@@ -230,17 +225,13 @@ def hand_play(
 ) -> HandPlay:
     """The hand `player` (seven cards) against `dealer` (seven, set by `way`), whose base wager
     `wager` netted `played`: the best setting's net (the best outcome of any legal setting
-    against the dealer's) and the House Way's (settled by the settlement itself)."""
-    wheel_second = rules.wheel == "second-highest"
-    dealer_setting = set_hand(dealer, way)
-    outcome = reply_outcome(
-        frontier(player, wheel_second),
-        high_key(dealer_setting.high, wheel_second),
-        low_key(dealer_setting.low),
+    against the dealer's) and the House Way's, found from the cards as the settle finds them
+    (`best_reply.reply_nets`). For a ruling that does not record them: a hand the House Way
+    set, or one recorded before the settle recorded them."""
+    nets = reply_nets(
+        dealer, set_hand(dealer, way), player, wager, way, rules.wheel, rules.dealer_pai_gow
     )
-    best = Decimal(net_halves(rules.dealer_pai_gow, outcome, pai_gow_class(dealer))) * wager / 2
-    house = settle_base(dealer, house_way_sets(player, way), wager, way, rules).net
-    return HandPlay(played, best, house)
+    return HandPlay(played, nets.best, nets.house_way)
 
 
 @dataclass(frozen=True)

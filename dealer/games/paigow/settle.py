@@ -3,6 +3,10 @@
 RULINGS §1.3: high is compared with high and low with low; a copy (tie) goes to the dealer.
 Both player hands better: win; one: push; none: lose. The table's `dealer_pai_gow` option
 decides what a dealer pai gow does; its `foul` option what a fouled hand does.
+
+Every hand is also judged against the exposed dealer hand: the ruling records what the best
+setting of the same seven cards would have netted, and for a hand the player set themselves
+the House Way's too (`best_reply`), and says so when their setting fell short of the best.
 """
 
 from __future__ import annotations
@@ -11,11 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from dealer.games.paigow.house_way import HouseWay, Setting, set_hand
 from dealer.games.paigow.ranking import HandValue, is_foul, pai_gow_high, rank_high, rank_low
 from dealer.kernel.cards import RANK_NAMES, Card
 from dealer.kernel.money import fmt_money, money_json
+
+if TYPE_CHECKING:
+    from dealer.games.paigow.best_reply import ReplyNets
 
 
 class Outcome(StrEnum):
@@ -87,9 +95,18 @@ class BaseSettlement:
     player_low: HandValue
     dealer_pai_gow: int | None
     reasons: tuple[str, ...]
+    reply: ReplyNets | None = None
+    """What the best setting and the House Way's would have netted (a hand the House Way set
+    is its own House Way's: only the best's is recorded)."""
 
     def to_dict(self) -> dict[str, object]:
-        """CONTRACT keys `outcome`, `net`, `foul`, with the hands and the arithmetic."""
+        """CONTRACT keys `outcome`, `net`, `foul`, with the hands and the arithmetic; the
+        player's `best_net`, and `house_way_net` for a hand they set themselves."""
+        reply: dict[str, object] = {}
+        if self.reply is not None:
+            reply["best_net"] = money_json(self.reply.best)
+            if self.player.set_by == "player":
+                reply["house_way_net"] = money_json(self.reply.house_way)
         return {
             "outcome": self.outcome,
             "net": money_json(self.net),
@@ -103,6 +120,7 @@ class BaseSettlement:
                 "set_by": self.player.set_by,
                 "high": self.player_high.to_dict(),
                 "low": self.player_low.to_dict(),
+                **reply,
             },
             "dealer": {
                 "high": self.dealer_high.to_dict(),
@@ -137,6 +155,13 @@ def settle_base(
 
     def done(outcome: Outcome, net: Decimal, odds: str) -> BaseSettlement:
         reasons.append(f"base wager {fmt_money(wager)}: {outcome}, {odds}: {fmt_money(net, True)}")
+        from dealer.games.paigow.best_reply import reply_nets
+
+        reply = reply_nets(
+            dealer_cards, d_setting, player.cards, wager, way, rules.wheel, rules.dealer_pai_gow
+        )
+        if player.set_by == "player" and net < reply.best:
+            reasons.append(reply.shortfall())
         return BaseSettlement(
             outcome,
             wager,
@@ -151,6 +176,7 @@ def settle_base(
             p_low,
             pg,
             tuple(reasons),
+            reply,
         )
 
     if fouled:
