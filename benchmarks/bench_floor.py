@@ -372,15 +372,17 @@ def build(where: Path, args: argparse.Namespace) -> dict[str, float]:
                 batch = month[first : first + BATCH]
                 start, start_cpu = time.perf_counter(), time.process_time()
                 with log.transaction() as tx:
+                    ids = []
                     for copy in batch:
                         clock.now = copy.at
                         ruling, moved = copied(copy, pool, held)
-                        last = write(tx, copy, ruling, moved, held)
+                        ids.append(write(tx, copy, ruling, moved, held))
                 written += time.perf_counter() - start
                 cpu += time.process_time() - start_cpu
-                turn, every = (first + len(batch)) // args.correct_every, args.correct_every
-                if turn > first // every:
-                    correct(where, turn, last, batch[-1], clock.read())
+                every = args.correct_every
+                for turn in range(first // every + 1, (first + len(batch)) // every + 1):
+                    at = turn * every - 1 - first  # the turn's ruling, corrected now
+                    correct(where, turn - 1, ids[at], batch[at], clock.read())
         return {
             "pool": ruled - began,
             "users": registered - ruled,
