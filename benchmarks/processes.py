@@ -8,30 +8,42 @@ carries a process's peak across `exec`, so the measuring process must stay small
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import threading
 import time
 from typing import NamedTuple
 
 
 class Run(NamedTuple):
     """A finished command: wall and CPU (user and system) seconds, peak resident memory in MB,
-    and what it printed."""
+    what it printed, and whether it was killed at its timeout (its figures then up to then)."""
 
     wall: float
     cpu: float
     peak_mb: float
     out: str
+    killed: bool = False
 
 
-def measured(command: list[str]) -> Run:
-    """Run `command` to its end and measure it; SystemExit naming it if it fails."""
+def measured(
+    command: list[str], timeout: float | None = None, env: dict[str, str] | None = None
+) -> Run:
+    """Run `command` (in `env`, default this process's) to its end and measure it; killed
+    after `timeout` seconds if it is still running (`Run.killed`); SystemExit naming it if it
+    fails."""
     began = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     assert process.stdout is not None
+    timer = threading.Timer(timeout or 0, process.kill)
+    if timeout is not None:
+        timer.start()
     out = process.stdout.read()
     _, status, usage = os.wait4(process.pid, 0)
+    timer.cancel()
     wall = time.perf_counter() - began
     code = os.waitstatus_to_exitcode(status)
-    if code:
+    killed = timeout is not None and code == -signal.SIGKILL
+    if code and not killed:
         raise SystemExit(f"{' '.join(command)} failed with exit status {code}")
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out)
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out, killed)

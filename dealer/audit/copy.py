@@ -31,34 +31,42 @@ class Copied(NamedTuple):
 
 def copy_log(source: Storage, target: Storage) -> Copied:
     """Add to `target` the records (and users rows) of `source` it lacks, in one transaction:
-    the records verify found sound, not any a terminal appended since."""
+    the records verify found sound, not any a terminal appended since. The records are read
+    one at a time as they are copied (a log of millions is never held in memory); the users
+    rows, a few per person, are read first."""
     checked = verify(source)
     if not checked.ok:
         raise AuditError(f"the log to copy does not verify ({checked.problem}): nothing copied")
+    count = checked.records
     with source.snapshot():
-        rows = list(source.rows(limit=checked.records))
         users = {row.record_id: row for row in source.user_history()}
-    if any(keys.parse_withheld(row.pin_hash) is not None for row in users.values()):
-        raise AuditError(
-            "the PINs of the log to copy are withheld from this login (the PostgreSQL server "
-            "shows them to the database's owner only): copy it as the owner; nothing copied"
-        )
-    with target.transaction() as tx:
-        head = tx.head()
-        have = head.records or 0
-        if have > len(rows):
+        if any(keys.parse_withheld(row.pin_hash) is not None for row in users.values()):
             raise AuditError(
-                f"the target log holds {have} records, more than the {len(rows)} of the log to "
-                "copy: it is another chain, refusing to copy onto it"
+                "the PINs of the log to copy are withheld from this login (the PostgreSQL "
+                "server shows them to the database's owner only): copy it as the owner; "
+                "nothing copied"
             )
-        if have and rows[have - 1]["hash"] != head.head_hash:
-            raise AuditError(
-                f"the target log holds a different chain (its record {have} is not the same "
-                "record): refusing to copy onto it"
-            )
-        for row in rows[have:]:
-            tx.copy(row)
-            if row["id"] in users:
-                tx.add_user(users[row["id"]])
-    last = rows[-1]["hash"] if rows else GENESIS_HASH
-    return Copied(len(rows) - have, Checkpoint(len(rows), last))
+        with target.transaction() as tx:
+            head = tx.head()
+            have = head.records or 0
+            if have > count:
+                raise AuditError(
+                    f"the target log holds {have} records, more than the {count} of the log "
+                    "to copy: it is another chain, refusing to copy onto it"
+                )
+            last = GENESIS_HASH
+            for row in source.rows(limit=count):
+                last = row["hash"]
+                if row["id"] < have:
+                    continue
+                if row["id"] == have:
+                    if row["hash"] != head.head_hash:
+                        raise AuditError(
+                            f"the target log holds a different chain (its record {have} is "
+                            "not the same record): refusing to copy onto it"
+                        )
+                    continue
+                tx.copy(row)
+                if row["id"] in users:
+                    tx.add_user(users[row["id"]])
+    return Copied(count - have, Checkpoint(count, last))
