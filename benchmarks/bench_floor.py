@@ -24,9 +24,10 @@ calls.
 
 The write path. The copies are written as the desk writes a ruling, many to a transaction:
 `open_log`, `log.transaction()`, the maker's role read under the lock (`users.acting_role`),
-the documents checked (`approvals.check_documents`), `tx.append(entry)` and the table's meters
-moved in the same transaction (`meters.move`); so the seat index, the settings kept once and
-whatever else the storage keeps per ruling are built as in production. The times come from a
+the desk's one append of a ruling (`recording.append_ruling`: the documents checked, the
+record, the floor's sums) and the table's meters moved in the same transaction
+(`meters.move`); so the seat index, the settings kept once and the floor's sums are built as in
+production. The times come from a
 simulated clock: the one function the seal reads (`dealer.audit.chain.utc_now`) is replaced in
 this process while it builds; a month that ended before today, so verify's clock accepts it.
 New signing keys (the two supervisors') are made at a small scrypt cost, as in the tests.
@@ -65,13 +66,13 @@ from processes import Run, measured
 
 from dealer.audit import chain, keys, open_log
 from dealer.audit import meters as audit_meters
-from dealer.audit.approvals import check_documents
 from dealer.audit.disputes import DisputeOutcome, Review
 from dealer.audit.records import _TIME_FORMAT, Entry, RecordFilter, RecordKind
 from dealer.audit.storage import WriteTransaction
 from dealer.audit.users import acting_role
 from dealer.desk import supervision
 from dealer.desk.context import Desk
+from dealer.desk.recording import append_ruling
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.profile import Profile, load_profile
 from dealer.games.paigow.seat_rulings import round_ruling
@@ -289,7 +290,6 @@ def write(
 ) -> int:
     """Write one ruling and its meter moves as the desk does (`recording.record_with_meters`)."""
     role = acting_role(tx, copy.dealer, RecordKind.RULING)
-    check_documents(tx, copy.table, ruling.settings)
     entry = Entry(
         kind=RecordKind.RULING,
         user_id=copy.dealer,
@@ -304,7 +304,7 @@ def write(
         settings=dict(ruling.settings),
         seat=ruling.seat,
     )
-    ruling_id = tx.append(entry)
+    ruling_id = append_ruling(tx, entry, None)
     for name, value in moved.items():
         previous = audit_meters.Previous(held.get((copy.table, name)))
         audit_meters.move(

@@ -17,9 +17,11 @@ from unittest import mock
 
 import pytest
 from cli import run
+from pg_server import PgServer
 
 from dealer.audit import corrections, open_log, staff
 from dealer.audit.records import Record, RecordFilter, RecordKind
+from dealer.audit.sqlite_schema import LATEST as SQLITE_LATEST
 from dealer.desk.records import verified
 from dealer.desk.shift import in_effect
 from dealer.desk.stats import (
@@ -253,3 +255,46 @@ def test_sums_cannot_be_deleted(floor: dict[str, Any], tmp_path: Path) -> None:
     copied.write_bytes(floor["db"].read_bytes())
     with sqlite3.connect(copied) as conn, pytest.raises(sqlite3.IntegrityError, match="deleted"):
         conn.execute("DELETE FROM floor_sums WHERE grp = 'dealer'")
+
+
+def test_a_copy_to_postgresql_keeps_the_sums(floor: dict[str, Any], pg_server: PgServer) -> None:
+    """`dealer audit copy` onto the floor's PostgreSQL log adds each copied ruling's numbers
+    there as it copies it: the copy verifies and gives the same statistics, hour for hour."""
+    url = pg_server.fresh_url()
+    copied = run("audit", "copy", str(floor["db"]), url)
+    assert copied.exit_code == 0, copied.output
+    with open_log(url, read_only=True) as log, open_log(floor["db"], read_only=True) as source:
+        assert verified(log).ok
+        assert log.sum_hours() == source.sum_hours()
+        assert all(log.sum_rows(hour) == source.sum_rows(hour) for hour in source.sum_hours())
+    for group in GROUPS:
+        there = statistics(url, rounds=ROUNDS, group=group)
+        here = statistics(floor["db"], rounds=ROUNDS, group=group)
+        assert [r.figures for r in there.groups[group]] == [r.figures for r in here.groups[group]]
+    pg_server.drop(url)
+
+
+def test_an_older_logs_rulings_are_read_from_the_records(
+    floor: dict[str, Any], tmp_path: Path
+) -> None:
+    """A log from before the sums (its tables dropped, its version set back): opened by this
+    version, its sums start after its last record; its earlier rulings are read from the
+    records, its new ones from the sums, and the statistics are the records' all the same."""
+    path = tmp_path / "older.sqlite"
+    path.write_bytes(floor["db"].read_bytes())
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TABLE floor_sums")
+    conn.execute("DROP TABLE floor_sums_from")
+    conn.execute("DELETE FROM schema_migrations WHERE version = ?", [SQLITE_LATEST])
+    conn.execute(f"PRAGMA user_version = {SQLITE_LATEST - 1}")
+    conn.close()
+    deal = random.Random(5)
+    before = settle(path, deal, "PG-1", "P-1", "d-1")["ruling_id"]
+    rule(path, "round", "-", stdin=a_round(deal, "PG-2", 3), user="d-2")
+    with open_log(path, read_only=True) as log:
+        assert log.sums_from() == before
+        assert verified(log).ok
+    for group in GROUPS:
+        made = statistics(path, rounds=ROUNDS, group=group)
+        expected = from_records(path, None, None)
+        assert figures(made, group, MONEY) == figures(expected, group, MONEY)

@@ -10,16 +10,17 @@ the users' sealed keys a copy carries)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dealer.audit import keys
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
-from dealer.audit.verify import verify
+from dealer.audit.verify import SumsCheck, verify
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
-    from dealer.audit.storage import Storage
+    from dealer.audit.storage import Storage, WriteTransaction
 
 
 class Copied(NamedTuple):
@@ -29,12 +30,19 @@ class Copied(NamedTuple):
     head: Checkpoint
 
 
-def copy_log(source: Storage, target: Storage) -> Copied:
+def copy_log(
+    source: Storage,
+    target: Storage,
+    sums: SumsCheck | None = None,
+    add_sums: Callable[[WriteTransaction, int], None] | None = None,
+) -> Copied:
     """Add to `target` the records (and users rows) of `source` it lacks, in one transaction:
-    the records verify found sound, not any a terminal appended since. The records are read
-    one at a time as they are copied (a log of millions is never held in memory); the users
-    rows, a few per person, are read first."""
-    checked = verify(source)
+    the records verify found sound (the floor's sums checked by `sums`), not any a terminal
+    appended since; each copied record's numbers added to the target's floor's sums by
+    `add_sums` (the desk's: this layer knows no game). The records are read one at a time as
+    they are copied (a log of millions is never held in memory); the users rows, a few per
+    person, are read first."""
+    checked = verify(source, sums=sums)
     if not checked.ok:
         raise AuditError(f"the log to copy does not verify ({checked.problem}): nothing copied")
     count = checked.records
@@ -69,4 +77,6 @@ def copy_log(source: Storage, target: Storage) -> Copied:
                 tx.copy(row)
                 if row["id"] in users:
                     tx.add_user(users[row["id"]])
+                if add_sums is not None:
+                    add_sums(tx, row["id"])
     return Copied(count - have, Checkpoint(count, last))

@@ -49,9 +49,10 @@ def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
     )
 
 
-def _append(tx: WriteTransaction, entry: Entry, approver: Countersigner | None) -> int:
-    """Append a ruling made from shipped or approved documents only (`audit.approvals`); its
-    maker was checked in this transaction (`users.acting_role`). A ruling naming who approved
+def append_ruling(tx: WriteTransaction, entry: Entry, approver: Countersigner | None) -> int:
+    """Append a ruling made from shipped or approved documents only (`audit.approvals`), with
+    what it adds to the floor's sums (`floor_sums.add_ruling`); its maker was checked in this
+    transaction (`users.acting_role`). A ruling naming who approved
     its rule changes is countersigned by them (`approver`, the desk's), or not recorded."""
     from dealer.audit import approvals
 
@@ -91,7 +92,10 @@ def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
 
     with open_desk_log(desk.db) as log, log.transaction() as tx:
         role = users.acting_role(tx, desk.user, RecordKind.RULING)
-        return [_append(tx, _entry(r, desk.user, role, desk.table), desk.approver) for r in rulings]
+        return [
+            append_ruling(tx, _entry(r, desk.user, role, desk.table), desk.approver)
+            for r in rulings
+        ]
 
 
 def record_with_meters(
@@ -127,7 +131,7 @@ def record_with_meters(
             for name, link in links.items():  # never paid from a value nothing explains
                 if after.get(name) != stored[name]:
                     meters.check_explained(tx, table, name, link)
-            ruling_id = _append(tx, _entry(ruling, user, role, table), desk.approver)
+            ruling_id = append_ruling(tx, _entry(ruling, user, role, table), desk.approver)
             for name, link in links.items():
                 if after.get(name) != stored[name]:
                     meters.move(

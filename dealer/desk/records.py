@@ -245,11 +245,12 @@ def verify(db: LogLocation | None, checkpoints: Sequence[str] = ()) -> Verificat
 def copy(source: LogLocation, target: LogLocation) -> Copied:
     """Copy the log at `source` (read-only) to `target` (an SQLite file made if missing, or a
     PostgreSQL log, as its owner), every record and hash kept; only the records the target
-    lacks are added, and a target holding another chain is refused (`dealer.audit.copy`)."""
+    lacks are added, and a target holding another chain is refused (`dealer.audit.copy`); the
+    source's floor's sums are verified and the target's added to for each ruling copied."""
     from dealer.audit.copy import copy_log
 
     with open_desk_log(source, existing=True, read_only=True) as src, open_desk_log(target) as dst:
-        return copy_log(src, dst)
+        return copy_log(src, dst, floor_sums.problems, floor_sums.add_ruling)
 
 
 def checkpoint(desk: Desk, pin: str, output: Path | None = None) -> Checkpoint:

@@ -401,3 +401,43 @@ def test_a_pin_set_by_an_earlier_release_opens_only_for_the_owner(
     done = cli.run("audit", "checkpoint", "--user", "S1", "--pin", new, "--db", terminal)
     assert done.exit_code == 0, done.output
     pg_server.drop(url)
+
+
+SUMS = (
+    '[{"hour": "2026-01-01T10", "grp": "table", "member": "PG-1", "source": "", '
+    '"n0": 1, "n1": 1, "n2": 1, "n3": 5000, "n4": 900000, "n5": 0, "n6": 0, "n7": 0, "n8": 0, '
+    '"n9": 0, "x0": 0, "x1": 0, "x2": 0, "x3": 0, "last_at": null, "last_mark": null}]'
+)
+"""A row of the floor's sums a dealer would like: a table's house result of $9,000."""
+
+
+def test_a_terminal_writes_the_floors_sums_only_for_its_own_newest_record_once(
+    floor: str, pg_server: PgServer
+) -> None:
+    """The floor's sums are the table `dealer stats` reads. A dealer's login can neither write
+    the table, nor add sums for a record not its own newest, nor add a record's sums twice; what
+    it may add (for the record it just appended) verify recomputes from the records."""
+    with psycopg.connect(pg_server.login(floor, "d-104"), autocommit=True) as conn:
+        for sql in (
+            "UPDATE dealer.floor_sums SET n4 = n4 + 1",
+            "DELETE FROM dealer.floor_sums",
+            "INSERT INTO dealer.floor_sums (hour, grp, member, source) VALUES ('x', 'y', 'z', '')",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(sql)
+        newest = records(floor)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="just appended"):
+            conn.execute("SELECT dealer.add_sums(%s, %s)", [newest - 1, SUMS])
+    with psycopg.connect(pg_server.login(floor, "d-105"), autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="just appended"):
+            conn.execute("SELECT dealer.add_sums(%s, %s)", [newest, SUMS])  # d-104's record
+        made = append_sql(conn, "d-105")
+        conn.execute("SELECT dealer.add_sums(%s, %s)", [made, SUMS])
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            conn.execute("SELECT dealer.add_sums(%s, %s)", [made, SUMS])
+    found = cli.run("audit", "verify", "--db", floor)
+    assert found.exit_code == 1
+    assert (
+        "the floor's sums hold figures for 2026-01-01T10:00 UTC, when no ruling adds to them"
+        in found.stdout
+    )
