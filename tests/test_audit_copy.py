@@ -10,7 +10,7 @@ from dealer.audit import copy, entries, open_log
 from dealer.audit.chain import VerifyResult
 from dealer.audit.records import Entry
 from dealer.audit.storage import Storage
-from dealer.audit.verify import verify
+from dealer.audit.verify import SumsCheck, verify
 
 
 def ruling(text: str) -> Entry:
@@ -25,8 +25,8 @@ def test_a_record_appended_after_verify_is_left_for_the_next_copy(
             entries.append(source, ruling(text))
         verified = source.head()
 
-        def verified_then_appended(storage: Storage) -> VerifyResult:
-            checked = verify(storage)
+        def verified_then_appended(storage: Storage, sums: SumsCheck | None) -> VerifyResult:
+            checked = verify(storage, sums=sums)
             entries.append(storage, ruling("after verify"))
             return checked
 
