@@ -112,9 +112,11 @@ class SigningTransaction:
         """The newest value of a meter."""
         return self._tx.meter(table_id, name)
 
-    def meter_records(self, table_id: str, name: str, limit: int) -> list[Record]:
-        """The newest meter records of a table's own meter."""
-        return self._tx.meter_records(table_id, name, limit)
+    def meter_records(
+        self, table_id: str, name: str, limit: int, until: str | None = None
+    ) -> list[Record]:
+        """The newest meter records of a table's own meter (before `until`)."""
+        return self._tx.meter_records(table_id, name, limit, until)
 
     def link_records(self, link: str, limit: int) -> list[Record]:
         """The newest meter records of a linked meter."""

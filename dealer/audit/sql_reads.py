@@ -251,16 +251,21 @@ class SQLReads(ABC):
             else meter_value(row[0], row[1], f"meter {name} at table {table_id}")
         )
 
-    def meter_records(self, table_id: str, name: str, limit: int) -> list[Record]:
-        """The newest `limit` `meter` records of (table, meter name), newest first, a linked
-        meter's records left out (as `meter`)."""
+    def meter_records(
+        self, table_id: str, name: str, limit: int, until: str | None = None
+    ) -> list[Record]:
+        """The newest `limit` `meter` records of (table, meter name) recorded before `until`
+        (None: any), newest first, a linked meter's records left out (as `meter`)."""
         d = self.dialect
+        before, params = "", [table_id, name]
+        if until is not None:
+            before, params = f"AND recorded_at < {d.mark} ", [*params, until]
         sql = (
             f"{record_select(d.schema)} WHERE kind = 'meter' AND table_id = {d.mark} "
-            f"AND {d.meter_name} = {d.mark} AND {d.meter_link} IS NULL "
+            f"AND {d.meter_name} = {d.mark} AND {d.meter_link} IS NULL {before}"
             f"ORDER BY id DESC LIMIT {int(limit)}"
         )
-        rows = self._rows_of(sql, [table_id, name], "read the meter")
+        rows = self._rows_of(sql, params, "read the meter")
         return [Record.from_row(row) for row in rows]
 
     def link_records(self, link: str, limit: int) -> list[Record]:

@@ -59,9 +59,11 @@ class Reads(Protocol):
         meter's, None if never set."""
         ...
 
-    def meter_records(self, table_id: str, name: str, limit: int) -> list[Record]:
+    def meter_records(
+        self, table_id: str, name: str, limit: int, until: str | None = None
+    ) -> list[Record]:
         """The newest `limit` `meter` records of (table, meter name) that are no linked meter's,
-        newest first."""
+        recorded before `until` (None: any), newest first."""
         ...
 
     def link_records(self, link: str, limit: int) -> list[Record]:

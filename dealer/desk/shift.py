@@ -553,10 +553,10 @@ def summarize(
     head: Checkpoint | None = None,
 ) -> ShiftSummary:
     """The shift summary of `table` from `records` (the table's records in the range, by id),
-    `meters_before` (its meter records before the range), `corrections` (its overrides and
-    voids, at any time), its disputes (at any time), the profile's sign-off line and its
-    sign-off records (at any time), and the log's head as read (`head`, the shift close's
-    checkpoint). Times are the stored UTC form; `since` inclusive, `until` exclusive."""
+    `meters_before` (the newest record of each of its own meters before the range),
+    `corrections` (its overrides and voids, at any time), its disputes (at any time), the
+    profile's sign-off line and its sign-off records (at any time), and the log's head as read
+    (`head`, the shift close's checkpoint). Times are the stored UTC form; `since` inclusive, `until` exclusive."""
     rulings = [
         r
         for r in records
@@ -633,7 +633,7 @@ def shift_summary(
         head = log.head()
         records = log.records(RecordFilter(table_id=table, since=since, until=until))
         before = (
-            log.records(RecordFilter(table_id=table, kind=RecordKind.METER, until=since))
+            [m for name in METERS for m in log.meter_records(table, name, 1, until=since)]
             if since is not None
             else []
         )
