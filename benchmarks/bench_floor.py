@@ -67,12 +67,12 @@ from processes import Run, measured
 from dealer.audit import chain, keys, open_log
 from dealer.audit import meters as audit_meters
 from dealer.audit.disputes import DisputeOutcome, Review
-from dealer.audit.records import _TIME_FORMAT, Entry, RecordFilter, RecordKind
+from dealer.audit.records import _TIME_FORMAT, RecordFilter, RecordKind
 from dealer.audit.storage import WriteTransaction
 from dealer.audit.users import acting_role
 from dealer.desk import supervision
 from dealer.desk.context import Desk
-from dealer.desk.recording import append_ruling
+from dealer.desk.recording import append_ruling, ruling_entry
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.profile import Profile, load_profile
 from dealer.games.paigow.seat_rulings import round_ruling
@@ -290,20 +290,7 @@ def write(
 ) -> int:
     """Write one ruling and its meter moves as the desk does (`recording.record_with_meters`)."""
     role = acting_role(tx, copy.dealer, RecordKind.RULING)
-    entry = Entry(
-        kind=RecordKind.RULING,
-        user_id=copy.dealer,
-        role=role,
-        table_id=copy.table,
-        game=ruling.game,
-        action=ruling.action,
-        input_text=ruling.input_text,
-        cards=list(ruling.cards),
-        result=dict(ruling.result),
-        explanation=list(ruling.explanation),
-        settings=dict(ruling.settings),
-        seat=ruling.seat,
-    )
+    entry = ruling_entry(ruling, copy.dealer, role, copy.table)
     ruling_id = append_ruling(tx, entry, None)
     for name, value in moved.items():
         previous = audit_meters.Previous(held.get((copy.table, name)))

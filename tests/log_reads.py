@@ -6,6 +6,8 @@ DEALER_DB."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,8 @@ import pytest
 
 from dealer.audit import open_log
 from dealer.audit.chain import Checkpoint
-from dealer.audit.records import Record, RecordFilter
+from dealer.audit.records import Record, RecordFilter, RecordKind, canonical_json
+from dealer.kernel.ruling import Ruling
 
 SETTINGS = (
     "DEALER_DB",
@@ -117,4 +120,31 @@ def record(record_id: int, kind: str, action: str, result: Any, **extra: Any) ->
         software_version="0",
         prev_hash="",
         hash="",
+    )
+
+
+def ruling_record(number: int, ruling: Ruling, result: Mapping[str, Any] | None = None) -> Record:
+    """Ruling `ruling` as the log keeps it (JSON as stored: `result`, else its own), record
+    `number` at table PG-9 by d-9, a minute after the one before: for the statistics read from
+    records made in the test."""
+    return Record(
+        number,
+        f"2026-05-09T12:{number % 60:02d}:00.000000Z",
+        RecordKind.RULING,
+        "paigow",
+        ruling.action,
+        "PG-9",
+        None,
+        "d-9",
+        "dealer",
+        ruling.input_text,
+        tuple(ruling.cards),
+        json.loads(canonical_json(ruling.result)) if result is None else dict(result),
+        (),
+        json.loads(canonical_json(ruling.settings)),
+        None,
+        None,
+        "test",
+        "",
+        "",
     )

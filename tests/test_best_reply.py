@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from log_reads import ruling_record
 
 from dealer.analysis.stats import hand_play
-from dealer.audit.records import Record, RecordKind, canonical_json
+from dealer.audit.records import canonical_json
 from dealer.desk.shift import InEffect
 from dealer.desk.stats import Judge, Read, floor_of, summed
 from dealer.desk.stats_sources import Sources
@@ -205,35 +206,11 @@ def _ruling(
     return settle_ruling(dealer, base, profile, Meters(), player, high, low, patron="P-1")[0]
 
 
-def _record(number: int, ruling: Ruling, result: dict[str, Any]) -> Record:
-    return Record(
-        number,
-        f"2026-05-09T12:{number:02d}:00.000000Z",
-        RecordKind.RULING,
-        "paigow",
-        ruling.action,
-        "PG-9",
-        None,
-        "d-9",
-        "dealer",
-        ruling.input_text,
-        tuple(ruling.cards),
-        result,
-        (),
-        json.loads(canonical_json(ruling.settings)),
-        None,
-        None,
-        "test",
-        "",
-        "",
-    )
-
-
 def _patron(results: list[tuple[Ruling, dict[str, Any]]]) -> dict[str, Any]:
     """The patron's row of the statistics read from these rulings' records."""
     sources = Sources({}, ROUNDS, 26)
     read = Read()
-    records = [_record(n, ruling, result) for n, (ruling, result) in enumerate(results, 1)]
+    records = [ruling_record(n, ruling, result) for n, (ruling, result) in enumerate(results, 1)]
     read.records(records, InEffect(frozenset(), {}, {}), Judge(sources))
     (row,) = summed(floor_of(read.numbers, sources), None, None, 0.95, 0).groups["patrons"]
     return row.figures

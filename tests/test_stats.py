@@ -17,6 +17,7 @@ import pytest
 from cli import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from log_reads import ruling_record
 
 from dealer.analysis.house_edge import StrategyEdge
 from dealer.analysis.paytable_return import analyze_paytable
@@ -29,7 +30,7 @@ from dealer.analysis.stats import (
     paytable_figures,
 )
 from dealer.audit import corrections, open_log, staff
-from dealer.audit.records import Record, RecordKind, canonical_json
+from dealer.audit.records import Record
 from dealer.desk.shift import InEffect, shift_summary
 from dealer.desk.stats import Judge, Read, Statistics, floor_of, summed
 from dealer.desk.stats_sources import Sources
@@ -212,32 +213,7 @@ def test_period_and_usage(floor: dict[str, Any]) -> None:
 
 def _records(rounds: list[Any]) -> list[Record]:
     """Rulings as the log keeps them (JSON as stored), ids from 1, a minute apart."""
-    out = []
-    for i, ruling in enumerate(rounds, 1):
-        out.append(
-            Record(
-                i,
-                f"2026-05-09T12:{i % 60:02d}:00.000000Z",
-                RecordKind.RULING,
-                "paigow",
-                ruling.action,
-                "PG-9",
-                None,
-                "d-9",
-                "dealer",
-                ruling.input_text,
-                tuple(ruling.cards),
-                json.loads(canonical_json(ruling.result)),
-                (),
-                json.loads(canonical_json(ruling.settings)),
-                None,
-                None,
-                "test",
-                "",
-                "",
-            )
-        )
-    return out
+    return [ruling_record(i, ruling) for i, ruling in enumerate(rounds, 1)]
 
 
 def _read(records: list[Record], voided: frozenset[int] = frozenset()) -> Statistics:

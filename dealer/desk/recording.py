@@ -30,7 +30,8 @@ if TYPE_CHECKING:
             ...
 
 
-def _entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
+def ruling_entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
+    """The audit entry of `ruling`, made by `user` in `role` at `table`."""
     from dealer.audit.records import Entry, RecordKind
 
     return Entry(
@@ -93,7 +94,7 @@ def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
     with open_desk_log(desk.db) as log, log.transaction() as tx:
         role = users.acting_role(tx, desk.user, RecordKind.RULING)
         return [
-            append_ruling(tx, _entry(r, desk.user, role, desk.table), desk.approver)
+            append_ruling(tx, ruling_entry(r, desk.user, role, desk.table), desk.approver)
             for r in rulings
         ]
 
@@ -131,7 +132,7 @@ def record_with_meters(
             for name, link in links.items():  # never paid from a value nothing explains
                 if after.get(name) != stored[name]:
                     meters.check_explained(tx, table, name, link)
-            ruling_id = append_ruling(tx, _entry(ruling, user, role, table), desk.approver)
+            ruling_id = append_ruling(tx, ruling_entry(ruling, user, role, table), desk.approver)
             for name, link in links.items():
                 if after.get(name) != stored[name]:
                     meters.move(

@@ -556,7 +556,8 @@ def summarize(
     `meters_before` (the newest record of each of its own meters before the range),
     `corrections` (its overrides and voids, at any time), its disputes (at any time), the
     profile's sign-off line and its sign-off records (at any time), and the log's head as read
-    (`head`, the shift close's checkpoint). Times are the stored UTC form; `since` inclusive, `until` exclusive."""
+    (`head`, the shift close's checkpoint). Times are the stored UTC form; `since` inclusive,
+    `until` exclusive."""
     rulings = [
         r
         for r in records
