@@ -24,6 +24,7 @@ Decisions:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping
@@ -82,6 +83,7 @@ def cents(value: Decimal) -> int:
     return int(value / CENT)
 
 
+@functools.lru_cache(maxsize=4096)
 def source_key(*parts: object) -> str:
     """A source's name: its parts as a JSON list (ids and names cannot break it)."""
     return json.dumps([str(part) for part in parts], separators=(",", ":"))
@@ -108,13 +110,26 @@ class Numbers:
             row = self.rows[grp, member, source] = [0] * INTS + [0.0] * REALS
         row[column] += value
 
+    def add_pairs(
+        self, grp: str, member: str, source: str, pairs: Iterable[tuple[int, int | float]]
+    ) -> None:
+        """Add each (column, value) of `pairs` to a row (made on first use)."""
+        row = self.rows.get((grp, member, source))
+        if row is None:
+            row = self.rows[grp, member, source] = [0] * INTS + [0.0] * REALS
+        for column, value in pairs:
+            row[column] += value
+
     def merge(self, other: Numbers, sign: int = 1) -> None:
         """Add (`sign` −1: take out) `other`'s values; each of its marks given replaces this
         one (as the log keeps them: `coalesce`)."""
         for key, values in other.rows.items():
-            for column, value in enumerate(values):
-                if value:
-                    self.add(*key, column, sign * value)
+            row = self.rows.get(key)
+            if row is None:
+                self.rows[key] = [sign * value for value in values]
+            else:
+                for column, value in enumerate(values):
+                    row[column] += sign * value
         for member, (at, mark) in other.marks.items():
             old_at, old_mark = self.marks.get(member, (None, None))
             self.marks[member] = (old_at if at is None else at, old_mark if mark is None else mark)
@@ -141,11 +156,13 @@ class Numbers:
         return made
 
 
+@functools.lru_cache(maxsize=256)
 def _previous_hour(hour: str) -> str:
     moment = datetime.strptime(hour, "%Y-%m-%dT%H") - timedelta(hours=1)
     return moment.strftime("%Y-%m-%dT%H")
 
 
+@functools.lru_cache(maxsize=256)
 def next_hour(hour: str) -> str:
     """The hour after `hour` (`sums.hour_of`'s form)."""
     moment = datetime.strptime(hour, "%Y-%m-%dT%H") + timedelta(hours=1)
@@ -245,17 +262,17 @@ def _seat(
         str(settings.get("wheel", "second-highest")),
         str(settings.get("dealer_pai_gow", "half-pay")),
     )
-    base_source = source_key(BASE, *way, "best" if own else "house-way")
-    others = _bonus_sources(record, settings, result, seat, bonuses, seated)
+    added = [
+        (OWN, ((SEATS, 1), (WAGERED, wagered), (HOUSE, house))),
+        (
+            source_key(BASE, *way, "best" if own else "house-way"),
+            ((COUNT, 1), (AMOUNT, stake), (SQUARES, float(stake) ** 2)),
+        ),
+        *_bonus_sources(record, settings, result, seat, bonuses, seated),
+    ]
     for grp, member in members:
-        numbers.add(grp, member, OWN, SEATS, 1)
-        numbers.add(grp, member, OWN, WAGERED, wagered)
-        numbers.add(grp, member, OWN, HOUSE, house)
-        numbers.add(grp, member, base_source, COUNT, 1)
-        numbers.add(grp, member, base_source, AMOUNT, stake)
-        numbers.add(grp, member, base_source, SQUARES, float(stake) ** 2)
-        for source, column, value in others:
-            numbers.add(grp, member, source, column, value)
+        for source, pairs in added:
+            numbers.add_pairs(grp, member, source, pairs)
     for source, hits in _hits(seat, bonuses, settings):
         numbers.add(TABLE, record.table_id, source, COUNT, hits)
     if members[-1][0] == PATRON:
@@ -309,13 +326,13 @@ def _bonus_sources(
     seat: Mapping[str, Any],
     bonuses: Iterable[Mapping[str, Any]],
     seated: int,
-) -> list[tuple[str, int, int | float]]:
+) -> list[tuple[str, tuple[tuple[int, int | float], ...]]]:
     """Each bonus wager placed by its pay table, units and amount (the meter it was placed at),
     and Envy's other seats when the seat's Treasure reaches the Envy minimum."""
     digests = settings.get("paytables_sha256") or {}
     posted = settings.get("paytables") or {}
     before = (result.get("meters") or {}).get("before") or {}
-    made: list[tuple[str, int, int | float]] = []
+    made: list[tuple[str, tuple[tuple[int, int | float], ...]]] = []
     treasure = Decimal(0)
     for bonus in bonuses:
         wager = Wager(str(bonus.get("wager")))
@@ -328,13 +345,13 @@ def _bonus_sources(
         units = counted if isinstance(counted, int) else 1
         meter = cents(stored_money(before.get(wager.value))) if wager.progressive else 0
         source = source_key(BONUS, table_id, digests.get(table_id, ""), units, cents(amount))
-        made += [(source, COUNT, 1), (source, METERS, meter), (source, SQUARES, float(meter) ** 2)]
+        made.append((source, ((COUNT, 1), (METERS, meter), (SQUARES, float(meter) ** 2))))
     offered = settings.get("offered") or {}
     minimum = stored_money(settings.get("envy_minimum"))
     envy_id = str(posted.get(Wager.ENVY.value, ""))
     envy = offered.get(Wager.ENVY.value) and envy_id and treasure > 0 and minimum <= treasure
     if envy and seated > 1:
-        made.append((source_key(ENVY, envy_id, digests.get(envy_id, "")), COUNT, seated - 1))
+        made.append((source_key(ENVY, envy_id, digests.get(envy_id, "")), ((COUNT, seated - 1),)))
     return made
 
 
