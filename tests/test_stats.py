@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from log_reads import ruling_record
 
+from dealer.analysis.exact import count_events
 from dealer.analysis.house_edge import StrategyEdge
 from dealer.analysis.paytable_return import analyze_paytable
 from dealer.analysis.stats import (
@@ -33,7 +34,7 @@ from dealer.audit import corrections, open_log, staff
 from dealer.audit.records import Record
 from dealer.desk.shift import InEffect, shift_summary
 from dealer.desk.stats import Judge, Read, Statistics, floor_of, summed
-from dealer.desk.stats_sources import Sources
+from dealer.desk.stats_sources import Sources, _read_counts
 from dealer.games.paigow.bonus import Meters
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.paytables import shipped_paytables
@@ -329,3 +330,22 @@ def test_expectation_and_binomial_by_hand() -> None:
     assert binomial_upper_tail(2, 4, 0.5) == pytest.approx(11 / 16)
     assert binomial_upper_tail(3, 4, 0.5) == pytest.approx(5 / 16)
     assert binomial_upper_tail(0, 4, 0.5) == 1.0
+
+
+def test_the_kept_exact_counts_are_read_only_whole(tmp_path: Path) -> None:
+    """The exact counts of every hand are kept in the cache folder after the first count; a
+    kept file that is not whole (a count off, an event added, one not a whole number: a file cut
+    short or garbled) is not used but counted again. (The cache folder is the operator's own,
+    as the simulation's tallies are: docs/statistics.md.)"""
+    entry = tmp_path / "paytable-counts.json"
+    counts = count_events("paytable")
+    entry.write_text(json.dumps(counts), encoding="utf-8")
+    assert _read_counts(entry) == counts
+    first, second = list(counts)[:2]
+    for changed in (
+        {**counts, first: counts[first] + 1},
+        {**counts, first: counts[first] + 1, second: counts[second] - 1, "extra": 0},
+        {**counts, first: float(counts[first])},
+    ):
+        entry.write_text(json.dumps(changed), encoding="utf-8")
+        assert _read_counts(entry) is None

@@ -372,6 +372,10 @@ def _newer(url: str, version: int) -> str:
     )
 
 
+STREAM_ROWS = 500
+"""Records a server-side cursor fetches at a time (`_Reads._rows_of`)."""
+
+
 class _Reads(SQLReads):
     """The reads of `storage.Reads` over one PostgreSQL connection (`sql_reads.SQLReads`)."""
 
@@ -384,6 +388,9 @@ class _Reads(SQLReads):
         user_order='u.user_id COLLATE "C"',
         users="dealer.user_rows()",
     )
+
+    _cursors = 0
+    """Server-side cursors opened in this process (each one's name is its own)."""
 
     def __init__(self, conn: psycopg.Connection[Any], url: str) -> None:
         self.conn = conn
@@ -412,6 +419,23 @@ class _Reads(SQLReads):
 
     def _reading(self, doing: str) -> AbstractContextManager[None]:
         return self.errors(doing)
+
+    def _rows_of(self, sql: str, params: Sequence[Any], doing: str) -> Iterator[dict[str, Any]]:
+        """The rows of a `SELECT *` of records, as `SQLReads` reads them; inside a transaction
+        (a snapshot, a write) through a cursor on the server, `STREAM_ROWS` rows at a time, so
+        that a long read (verify, a copy, the statistics) never holds the log in memory."""
+        from psycopg import pq
+
+        if self.conn.info.transaction_status != pq.TransactionStatus.INTRANS:
+            yield from super()._rows_of(sql, params, doing)
+            return
+        _Reads._cursors += 1
+        with self._reading(doing), self.conn.cursor(name=f"rows_{_Reads._cursors}") as cursor:
+            cursor.itersize = STREAM_ROWS
+            cursor.execute(sql, params)
+            names = [column[0] for column in cursor.description or ()]
+            for values in cursor:
+                yield dict(zip(names, values, strict=True))
 
 
 class _Transaction(_Reads, WriteState):

@@ -528,15 +528,17 @@ def _corrected(log: Storage) -> tuple[list[Record], dict[int, str]]:
     return corrections, marked
 
 
-def _event_flags(floor: Floor, alpha: float) -> list[dict[str, Any]]:
+def _event_flags(
+    floor: Floor, alpha: float, counts: Mapping[str, int] | None
+) -> list[dict[str, Any]]:
     """Each pay-table row hit at a table more often than its exact probability allows (one-sided
-    binomial test at `alpha`)."""
+    binomial test at `alpha`; the exact counts of every hand `counts`, None: counted)."""
     found: list[dict[str, Any]] = []
     for (table_id, _, _), count in sorted(floor.events.items()):
         analysis = None
         for row, hits in sorted(count.hits.items()):
             if analysis is None:
-                analysis = analyze_paytable(count.table, Decimal(1), Decimal(1), units=1)
+                analysis = analyze_paytable(count.table, Decimal(1), Decimal(1), counts, units=1)
             line = next((x for x in analysis.lines if x.row and x.row.number == row), None)
             if line is None:
                 continue
@@ -634,7 +636,8 @@ def statistics(
         state = in_effect(corrections)
         sources = Sources(approved_texts(log), rounds, seed)
         read = gather(log, since, until, state, Judge(sources), [MEMBERS[n] for n in names])
-        made = summed(floor_of(read.numbers, sources), since, until, confidence, read.voided)
+        floor = floor_of(read.numbers, sources)
+        made = summed(floor, since, until, confidence, read.voided, sources.counts())
         made = replace(made, groups={name: made.groups[name] for name in names})
         if group is None:
             made = _with_flags(made, log, state, corrected)
@@ -642,9 +645,15 @@ def statistics(
 
 
 def summed(
-    floor: Floor, since: str | None, until: str | None, confidence: float, voided: int
+    floor: Floor,
+    since: str | None,
+    until: str | None,
+    confidence: float,
+    voided: int,
+    counts: Mapping[str, int] | None = None,
 ) -> Statistics:
-    """The statistics of the groups' sums (pure: the sums become rows; flags of the rows)."""
+    """The statistics of the groups' sums (pure: the sums become rows; flags of the rows and of
+    the events, by the exact counts of every hand `counts`, None: counted)."""
     critical = z_critical(confidence)
     groups = {
         name: tuple(_row(name, key, sums, critical) for key, sums in sorted(members.items()))
@@ -664,7 +673,7 @@ def summed(
         for row in rows
         if row.flag
     ]
-    flags += _event_flags(floor, 1 - confidence)
+    flags += _event_flags(floor, 1 - confidence, counts)
     return Statistics(since, until, confidence, groups, tuple(flags), (), voided)
 
 

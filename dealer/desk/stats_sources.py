@@ -10,8 +10,11 @@ import json
 import os
 from collections.abc import Mapping
 from decimal import Decimal
+from math import comb
+from pathlib import Path
 from typing import Any
 
+from dealer.analysis.exact import count_events, event_order
 from dealer.analysis.house_edge import MAX_WORKERS, PLAYER_MODES, StrategyEdge, simulate
 from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
 from dealer.analysis.stats import (
@@ -60,6 +63,7 @@ class Sources:
         self._figures = {}
         self._meters: dict[tuple[str, str, Decimal, int], MeterFigures] = {}
         self.described: dict[str, dict[str, Any]] = {}
+        self._counts: dict[str, int] | None = None
 
     def way(self, settings: Mapping[str, Any]) -> HouseWay:
         """The House Way a ruling names (`house_way_source`, `house_way_sha256`)."""
@@ -154,6 +158,18 @@ class Sources:
                 }
         return out
 
+    def counts(self) -> dict[str, int]:
+        """The exact counts of every seven-card hand by event (`exact.count_events`): from the
+        cache folder where kept and whole (every event, summing to every hand), else counted
+        (about a second) and kept."""
+        if self._counts is None:
+            entry = cache_folder(CACHE_NAME) / "paytable-counts.json"
+            self._counts = _read_counts(entry)
+            if self._counts is None:
+                self._counts = count_events("paytable")
+                _keep(entry, json.dumps(self._counts))
+        return self._counts
+
     def analysis(
         self, table: PayTable, amount: Decimal, meter: Decimal | None, units: int
     ) -> PaytableReturn:
@@ -163,7 +179,11 @@ class Sources:
         found = self._analyses.get(key)
         if found is None:
             found = analyze_paytable(
-                table, amount if table.has_wager else Decimal(1), meter, units=units
+                table,
+                amount if table.has_wager else Decimal(1),
+                meter,
+                counts=self.counts(),
+                units=units,
             )
             self._analyses[key] = found
         name = self.name(table)
@@ -216,7 +236,7 @@ class Sources:
         return f"exact:{table.id}@{table.sha256[:12]}"
 
 
-def _read_tally(entry: Any, made_of: str, way: HouseWay) -> dict[str, StrategyEdge] | None:
+def _read_tally(entry: Path, made_of: str, way: HouseWay) -> dict[str, StrategyEdge] | None:
     """A cached tally, when it is one of `made_of` in the expected shape; else None."""
     try:
         held = json.loads(entry.read_text(encoding="utf-8"))
@@ -235,9 +255,28 @@ def _read_tally(entry: Any, made_of: str, way: HouseWay) -> dict[str, StrategyEd
         return None
 
 
-def _write_tally(entry: Any, made_of: str, tally: Mapping[str, StrategyEdge]) -> None:
-    """Keep a tally (a cache that cannot be written is not used)."""
+def _write_tally(entry: Path, made_of: str, tally: Mapping[str, StrategyEdge]) -> None:
+    """Keep a tally."""
     text = json.dumps({"made_of": made_of, "counts": {mode: s.counts for mode, s in tally.items()}})
+    _keep(entry, text)
+
+
+def _read_counts(entry: Path) -> dict[str, int] | None:
+    """The kept exact counts, when whole: every event of `event_order("paytable")`, each a
+    whole number, summing to every seven-card hand of the deck; else None."""
+    try:
+        held = json.loads(entry.read_text(encoding="utf-8"))
+        counts = {name: held[name] for name in event_order("paytable")}
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    whole = all(type(n) is int and n >= 0 for n in counts.values())
+    if not whole or len(held) != len(counts) or sum(counts.values()) != comb(53, 7):
+        return None
+    return counts
+
+
+def _keep(entry: Path, text: str) -> None:
+    """Keep `text` in the cache file `entry` (a cache that cannot be written is not used)."""
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
         partial = entry.with_suffix(f".{os.getpid()}.tmp")
