@@ -14,7 +14,7 @@ from pg_server import PgServer
 
 from dealer.audit import open_log
 from dealer.audit.records import _TIME_FORMAT, RecordFilter, RecordKind
-from dealer.audit.verify import verify
+from dealer.desk.records import verified
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_floor.py"
 TINY = ["--rulings", "40", "--tables", "3", "--days", "2", "--patrons", "12", "--pool", "10"]
@@ -37,7 +37,7 @@ def test_a_built_month_verifies_with_its_dealers_patrons_meters_and_corrections(
     where = tmp_path / "floor.sqlite"
     floor.build(where, floor.parse([*TINY, "--correct-every", "12"]))
     with open_log(where, read_only=True) as log:
-        found = verify(log)
+        found = verified(log)
         assert (found.ok, found.problems) == (True, ())
         records = log.records()
         rulings = [r for r in records if r.kind == RecordKind.RULING]
@@ -75,7 +75,7 @@ def test_a_tiny_run_prints_every_figure_with_its_bound_on_both_backends(
     assert built[0].startswith("built: 40 rulings at 3 tables over 2 days")
     assert any(line.startswith("plain rulings: 20 by paigow set --batch") for line in built)
     with open_log(kept, read_only=True) as log:
-        assert verify(log).ok
+        assert verified(log).ok
     url = pg_server.fresh_url()
     floor.main(
         ["--from", str(kept), "--stats-rounds", "2000", "--plain", "0", "--postgresql-url", url]
@@ -87,6 +87,8 @@ def test_a_tiny_run_prints_every_figure_with_its_bound_on_both_backends(
         for name, bound in floor.BOUNDS.items():
             (line,) = [x for x in lines if x.startswith(f"{backend:<10} {name} ")]
             assert floor.bound_said(bound) in line and ("OK" in line or "OVER" in line)
-        (verified,) = [x for x in lines if x.startswith(f"{backend:<10} audit verify")]
-        assert "the hash chain verifies" in verified
+        (checked,) = [x for x in lines if x.startswith(f"{backend:<10} audit verify")]
+        assert "the hash chain verifies" in checked
+        (query,) = [x for x in lines if x.startswith(f"{backend:<10} search, in process ")]
+        assert "bound ≤ 100 ms" in query and ("OK" in query or "OVER" in query)
     pg_server.drop(url)
