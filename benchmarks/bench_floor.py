@@ -37,10 +37,11 @@ does, durable: fsync on), the SQLite log copied into it by `dealer audit copy` (
 times are the copied ones), then the same commands against it (`--postgresql-url`: an empty
 log on a server of one's own, as its owner, instead; `--no-postgresql`: SQLite only).
 
-Measured, each as a whole process (`processes.measured`: wall, CPU, peak resident memory), a
-command still running after `--timeout` seconds killed and reported OVER: `dealer stats tables
---period month` and `--period day`, `dealer shift summary` of one table's day, `dealer audit
-search --patron`, `dealer audit verify`; the file's size a ruling, and a plain ruling's (a log
+Measured, each as a whole process (`processes.measured`: wall, CPU, peak resident memory; from
+a small process of its own, so that no figure starts from this one's memory), a command still
+running after `--timeout` seconds killed and reported OVER: `dealer stats tables --period
+month` and `--period day`, `dealer shift summary` of one table's day, `dealer audit search
+--patron`, `dealer audit verify`; the file's size a ruling, and a plain ruling's (a log
 of `--plain` `dealer paigow set --batch` rulings). Each printed with its bound and OK or OVER.
 The statistics' simulated base-wager edge is computed once before the measurements (in a cache
 folder of the run's own), as a floor's cache holds it. `--keep PATH` keeps the built SQLite
@@ -62,7 +63,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from processes import Run, measured
+from processes import Run, measured_apart
 
 from dealer.audit import chain, keys, open_log
 from dealer.audit import meters as audit_meters
@@ -413,7 +414,7 @@ def plain_log(where: Path, count: int, env: dict[str, str]) -> Run:
     hands = where.with_suffix(".hands")
     hands.write_text("".join(" ".join(rnd.sample(deck, 7)) + "\n" for _ in range(count)))
     command = [DEALER, "paigow", "set", "--batch", str(hands), "--db", str(where)]
-    return measured([*command, "--user", "d-plain", "--json"], env=env)
+    return measured_apart([*command, "--user", "d-plain", "--json"], env=env)
 
 
 def verdict(run: Run, bound: Bound) -> str:
@@ -454,7 +455,7 @@ def measure(
     """Run each command against `db` and print its figures against its bound."""
     for name, command in commands(floor, args.stats_rounds):
         try:
-            run = measured([DEALER, *command, "--db", db], timeout=args.timeout, env=env)
+            run = measured_apart([DEALER, *command, "--db", db], timeout=args.timeout, env=env)
         except SystemExit as failed:
             print(f"{backend:<10} {name:<22} FAILED: {failed}", flush=True)
             continue
@@ -508,7 +509,7 @@ def postgresql(where: Path, floor: Floor, args: argparse.Namespace, env: dict[st
             return
         url = server.fresh_url()
     try:
-        run = measured([DEALER, "audit", "copy", str(where), url], env=env)
+        run = measured_apart([DEALER, "audit", "copy", str(where), url], env=env)
         print(
             f"postgresql copied by dealer audit copy in {run.wall:.1f} s ({run.cpu:.1f} s CPU, "
             f"peak {run.peak_mb:.0f} MB): {first_line(run.out)}",
@@ -524,7 +525,7 @@ def warm(db: str, floor: Floor, args: argparse.Namespace, env: dict[str, str]) -
     """Simulate the base wager's edge into the run's cache before anything is measured (the
     statistics of the month's first day)."""
     command = [DEALER, "stats", "tables", "--period", "day", "--date", floor.month.isoformat()]
-    run = measured([*command, "--rounds", str(args.stats_rounds), "--db", db], env=env)
+    run = measured_apart([*command, "--rounds", str(args.stats_rounds), "--db", db], env=env)
     print(f"the base wager's edge simulated into the cache in {run.wall:.1f} s", flush=True)
 
 

@@ -3,13 +3,16 @@ commands share.
 
 The peak resident memory is the process's own, read from `os.wait4` when it ends: Linux
 carries a process's peak across `exec`, so the measuring process must stay small itself
-(it imports the standard library only)."""
+(it imports the standard library only); a caller that is large itself measures through a small
+process of its own (`measured_apart`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from typing import NamedTuple
@@ -47,3 +50,22 @@ def measured(
     if code and not killed:
         raise SystemExit(f"{' '.join(command)} failed with exit status {code}")
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out, killed)
+
+
+def measured_apart(
+    command: list[str], timeout: float | None = None, env: dict[str, str] | None = None
+) -> Run:
+    """`measured`, by this module run as a small process of its own: for a caller whose own
+    peak memory a child would start from (one that imported the program)."""
+    asked = json.dumps({"command": command, "timeout": timeout})
+    done = subprocess.run(
+        [sys.executable, "-S", __file__, asked], env=env, capture_output=True, text=True
+    )
+    if done.returncode:
+        raise SystemExit(done.stderr.strip() or f"{' '.join(command)} could not be measured")
+    return Run(**json.loads(done.stdout))
+
+
+if __name__ == "__main__":
+    asked = json.loads(sys.argv[1])
+    json.dump(measured(asked["command"], asked["timeout"])._asdict(), sys.stdout)
