@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from dealer.audit import keys, users
 from dealer.audit.chain import Checkpoint
 from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role, UserRow
-from dealer.audit.sums import SumKey, SumRow, Total
+from dealer.audit.sums import SumRow, Total
 from dealer.audit.users import User, UserAction
 from dealer.kernel.errors import AccessError
 from dealer.kernel.tuples import NamedTuple
@@ -154,9 +154,9 @@ class SigningTransaction:
         """Every row of sums of an hour."""
         return self._tx.sum_rows(hour)
 
-    def sum_row(self, key: SumKey) -> SumRow | None:
-        """One row of sums."""
-        return self._tx.sum_row(key)
+    def member_rows(self, hours: Sequence[str], members: Sequence[tuple[str, str]]) -> list[SumRow]:
+        """The rows of the members' own sums in `hours`."""
+        return self._tx.member_rows(hours, members)
 
     def sum_hours(self) -> list[str]:
         """Every hour that has sums."""

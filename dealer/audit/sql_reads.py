@@ -358,16 +358,30 @@ class SQLReads(ABC):
             ).fetchall()
         return [_sum_row(row) for row in rows]
 
-    def sum_row(self, key: SumKey) -> SumRow | None:
-        """The row of sums `key`, or None."""
+    def member_rows(self, hours: Sequence[str], members: Sequence[tuple[str, str]]) -> list[SumRow]:
+        """The rows of the members' own sums (source '') in `hours`, members as (group, member):
+        one query, by the sums' key."""
         d = self.dialect
+        by_group: dict[str, list[str]] = {}
+        for grp, member in members:
+            by_group.setdefault(grp, []).append(member)
+        if not hours or not by_group:
+            return []
         columns = ", ".join((*KEY_COLUMNS, *SUM_COLUMNS, "last_at", "last_mark"))
-        where = " AND ".join(f"{name} = {d.mark}" for name in KEY_COLUMNS)
+        marks = ", ".join(d.mark for _ in hours)
+        clauses, params = [], []
+        for grp, names in by_group.items():
+            clauses.append(
+                f"(grp = {d.mark} AND hour IN ({marks}) "
+                f"AND member IN ({', '.join(d.mark for _ in names)}) AND source = '')"
+            )
+            params += [grp, *hours, *names]
         with self._reading("read the floor's sums"):
-            row = self.conn.execute(
-                f"SELECT {columns} FROM {d.schema}floor_sums WHERE {where}", list(key)
-            ).fetchone()
-        return None if row is None else _sum_row(row)
+            rows = self.conn.execute(
+                f"SELECT {columns} FROM {d.schema}floor_sums WHERE {' OR '.join(clauses)}",
+                params,
+            ).fetchall()
+        return [_sum_row(row) for row in rows]
 
     def sum_hours(self) -> list[str]:
         """Every hour that has sums, in order."""

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from dealer.audit.chain import Checkpoint
 from dealer.audit.records import Entry, Record, RecordFilter, UserRow
-from dealer.audit.sums import SumKey, SumRow, Total
+from dealer.audit.sums import SumRow, Total
 
 
 class Reads(Protocol):
@@ -100,8 +100,9 @@ class Reads(Protocol):
         """Every row of sums of `hour`, by group, member and source."""
         ...
 
-    def sum_row(self, key: SumKey) -> SumRow | None:
-        """The row of sums `key`, or None."""
+    def member_rows(self, hours: Sequence[str], members: Sequence[tuple[str, str]]) -> list[SumRow]:
+        """The rows of the members' own sums (source '') in `hours`, members as (group,
+        member)."""
         ...
 
     def sum_hours(self) -> list[str]:

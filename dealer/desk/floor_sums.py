@@ -378,15 +378,20 @@ def ruling_numbers(record: Record, state: State) -> Numbers:
     return numbers
 
 
-def stored_state(reads: Reads, hour: str) -> State:
-    """The members' state as the log's sums hold it (the hour's row, else the hour before's)."""
+def stored_state(reads: Reads, hour: str, record: Record) -> State:
+    """The state of the members of `record` as the log's sums hold it (the hour's row, else the
+    hour before's), read in one query."""
+    members = [(TABLE, record.table_id), (DEALER, record.user_id)]
+    members += [(PATRON, patron) for patron in _patrons(record, record.result)]
+    earlier = _previous_hour(hour)
+    found: dict[tuple[str, str], dict[str, SumRow]] = {}
+    for row in reads.member_rows((hour, earlier), members):
+        if row.last_at is not None:
+            found.setdefault((row.key.grp, row.key.member), {})[row.key.hour] = row
 
     def state(grp: str, member: str) -> SumRow | None:
-        for when in (hour, _previous_hour(hour)):
-            found = reads.sum_row(SumKey(when, grp, member, OWN))
-            if found is not None and found.last_at is not None:
-                return found
-        return None
+        rows = found.get((grp, member), {})
+        return rows.get(hour) or rows.get(earlier)
 
     return state
 
@@ -398,7 +403,7 @@ def add_ruling(tx: WriteTransaction, record_id: int) -> None:
     if record is None or not counts(record):
         return
     hour = hour_of(record.recorded_at)
-    numbers = ruling_numbers(record, stored_state(tx, hour))
+    numbers = ruling_numbers(record, stored_state(tx, hour, record))
     tx.add_sums(record_id, numbers.sum_rows(hour))
 
 
