@@ -421,21 +421,27 @@ class _Reads(SQLReads):
         return self.errors(doing)
 
     def _rows_of(self, sql: str, params: Sequence[Any], doing: str) -> Iterator[dict[str, Any]]:
-        """The rows of a `SELECT *` of records, as `SQLReads` reads them; inside a transaction
-        (a snapshot, a write) through a cursor on the server, `STREAM_ROWS` rows at a time, so
-        that a long read (verify, a copy, the statistics) never holds the log in memory."""
-        from psycopg import pq
-
-        if self.conn.info.transaction_status != pq.TransactionStatus.INTRANS:
-            yield from super()._rows_of(sql, params, doing)
-            return
-        _Reads._cursors += 1
-        with self._reading(doing), self.conn.cursor(name=f"rows_{_Reads._cursors}") as cursor:
-            cursor.itersize = STREAM_ROWS
-            cursor.execute(sql, params)
+        """The rows of a `SELECT *` of records, as `SQLReads` reads them (`_streamed`)."""
+        with self._reading(doing), self._streamed(sql, params) as cursor:
             names = [column[0] for column in cursor.description or ()]
             for values in cursor:
                 yield dict(zip(names, values, strict=True))
+
+    def _streamed(
+        self, sql: str, params: Sequence[Any]
+    ) -> psycopg.Cursor[Any] | psycopg.ServerCursor[Any]:
+        """`sql` run inside a transaction (a snapshot, a write) through a cursor on the server,
+        fetched `STREAM_ROWS` rows at a time, so that a long read (verify, a copy, the
+        statistics) never holds the log in memory; outside one, as an ordinary query."""
+        from psycopg import pq
+
+        if self.conn.info.transaction_status != pq.TransactionStatus.INTRANS:
+            return self.conn.execute(sql, params)
+        _Reads._cursors += 1
+        cursor = self.conn.cursor(name=f"rows_{_Reads._cursors}")
+        cursor.itersize = STREAM_ROWS
+        cursor.execute(sql, params)
+        return cursor
 
 
 class _Transaction(_Reads, WriteState):
@@ -684,12 +690,12 @@ class PostgresStorage(_Reads):
         setting, outside the log)."""
         with self.errors("read"):
             newest = self.head().records  # records and their seats are committed together
-            indexed = self.conn.execute(
+            indexed = self._streamed(
                 "SELECT record_id, seat, patron FROM dealer.record_seats WHERE record_id <= %s "
                 "ORDER BY record_id, seat",
                 [newest],
-            ).fetchall()
-            records = self.conn.execute(
+            )
+            records = self._streamed(
                 "SELECT id, seat, result FROM dealer.records WHERE id <= %s ORDER BY id", [newest]
             )
             return seat_index_problems(indexed, records)
