@@ -76,6 +76,10 @@ class SigningTransaction:
         """Store a users row."""
         self._tx.add_user(row)
 
+    def appended_record(self, record_id: int) -> Record | None:
+        """A record appended in this transaction, without reading it back."""
+        return self._tx.appended_record(record_id)
+
     def copy(self, row: dict[str, Any]) -> None:
         """Store a copied record as it is (a copy is never signed anew)."""
         self._tx.copy(row)

@@ -430,9 +430,9 @@ class _Reads(SQLReads):
     def _streamed(
         self, sql: str, params: Sequence[Any]
     ) -> psycopg.Cursor[Any] | psycopg.ServerCursor[Any]:
-        """`sql` run inside a transaction (a snapshot, a write) through a cursor on the server,
-        fetched `STREAM_ROWS` rows at a time, so that a long read (verify, a copy, the
-        statistics) never holds the log in memory; outside one, as an ordinary query."""
+        """`sql` run inside a snapshot through a cursor on the server, fetched `STREAM_ROWS`
+        rows at a time, so that a long read (verify, a copy's source, the statistics) never
+        holds the log in memory; outside a transaction, as an ordinary query."""
         from psycopg import pq
 
         if self.conn.info.transaction_status != pq.TransactionStatus.INTRANS:
@@ -455,6 +455,13 @@ class _Transaction(_Reads, WriteState):
     def _reading(self, doing: str) -> AbstractContextManager[None]:
         return nullcontext()
 
+    def _streamed(
+        self, sql: str, params: Sequence[Any]
+    ) -> psycopg.Cursor[Any] | psycopg.ServerCursor[Any]:
+        """An ordinary query: a write transaction reads a few records while it holds the log's
+        lock, and a cursor on the server would cost it round trips under the lock."""
+        return self.conn.execute(sql, params)
+
     def append(self, entry: Entry) -> int:
         """Send `entry` and its seats (`seats_of`) to `dealer.append_record`, which numbers,
         dates and hashes it and indexes the seats with it; return its id. A link is checked
@@ -473,6 +480,7 @@ class _Transaction(_Reads, WriteState):
             raise AuditError("the audit log returned no record")
         record_id = int(found[0])
         self._appended.append((record_id, entry))
+        self._times[record_id] = str(found[1])  # the columns of dealer.records: id, recorded_at
         return record_id
 
     def add_sums(self, record_id: int, rows: Sequence[SumRow]) -> None:

@@ -157,12 +157,41 @@ class WriteState:
 
     def __init__(self) -> None:
         self._appended: list[tuple[int, Entry]] = []
+        self._times: dict[int, str] = {}
         self._closed = False
 
     @property
     def appended(self) -> Sequence[tuple[int, Entry]]:
         """The entries appended in this transaction so far, with their ids."""
         return tuple(self._appended)
+
+    def appended_record(self, record_id: int) -> Record | None:
+        """Record `record_id` as appended in this transaction, from its entry and the time it
+        was given (no read); None for one it did not append."""
+        entry = next((e for made, e in reversed(self._appended) if made == record_id), None)
+        if entry is None:
+            return None
+        return Record(
+            record_id,
+            self._times[record_id],
+            entry.kind,
+            entry.game,
+            entry.action,
+            entry.table_id,
+            entry.seat,
+            entry.user_id,
+            entry.role,
+            entry.input_text,
+            tuple(entry.cards),
+            entry.result,
+            tuple(entry.explanation),
+            entry.settings,
+            entry.links_to,
+            entry.reason,
+            "",
+            "",
+            "",
+        )
 
     def _check_open(self) -> None:
         """AuditError once the transaction is finished."""

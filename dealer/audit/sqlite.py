@@ -340,6 +340,7 @@ class _Transaction(_Reads, WriteState):
             )
         self._head, self._time = Checkpoint(row["id"], row["hash"]), row["recorded_at"]
         self._appended.append((row["id"], entry))
+        self._times[row["id"]] = row["recorded_at"]
         return int(row["id"])
 
     def copy(self, row: dict[str, Any]) -> None:

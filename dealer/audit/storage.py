@@ -124,6 +124,11 @@ class WriteTransaction(Reads, Protocol):
         id."""
         ...
 
+    def appended_record(self, record_id: int) -> Record | None:
+        """Record `record_id` as appended in this transaction (its entry, id and time; no
+        hashes), without reading it back; None for one it did not append."""
+        ...
+
     def add_user(self, row: UserRow) -> None:
         """Store a users row (its record, a `user` record, appended in this transaction)."""
         ...

@@ -397,9 +397,10 @@ def stored_state(reads: Reads, hour: str, record: Record) -> State:
 
 
 def add_ruling(tx: WriteTransaction, record_id: int) -> None:
-    """Add ruling `record_id`, just appended in `tx`, to the floor's sums (nothing for a ruling
-    that does not count)."""
-    record = tx.record(record_id)
+    """Add ruling `record_id`, just appended or copied in `tx`, to the floor's sums (nothing
+    for a ruling that does not count): as appended (`appended_record`, no read under the log's
+    lock), else read back (a copy)."""
+    record = tx.appended_record(record_id) or tx.record(record_id)
     if record is None or not counts(record):
         return
     hour = hour_of(record.recorded_at)
