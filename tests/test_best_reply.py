@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from log_reads import ruling_record
 
-from dealer.analysis.stats import hand_play
 from dealer.audit.records import canonical_json
 from dealer.desk.shift import InEffect
 from dealer.desk.stats import Judge, Read, floor_of, summed
@@ -27,6 +26,7 @@ from dealer.games.paigow.best_reply import (
     frontier,
     net_halves,
     pai_gow_class,
+    reply_nets,
     reply_outcome,
 )
 from dealer.games.paigow.bonus import Meters
@@ -187,8 +187,10 @@ def test_the_best_setting_is_never_worse_than_any_setting(
     ]
     assert best == max(legal)
     assert (best, house) == _former_hand_play(dealer, cards, amount, rules)
-    play = hand_play(dealer, cards, result.net, amount, WAY, rules)
-    assert (play.best, play.house_way) == (best, house)
+    nets = reply_nets(
+        dealer, set_hand(dealer, WAY), cards, amount, WAY, rules.wheel, rules.dealer_pai_gow
+    )
+    assert (nets.best, nets.house_way) == (best, house)
 
 
 # --- the statistics read what the settle recorded ------------------------------------------

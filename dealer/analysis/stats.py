@@ -17,17 +17,15 @@ or by the best reply to the exposed dealer hand. Bonus wagers are exact
 (`dealer.analysis.paytable_return`, through `pay.row_net`): at the wager's own amount, so the
 rounding down to the cent is the settlement's.
 
-A hand's play (`HandPlay`): the dealer's hand is exposed, so for the same cards the nets of the
-best setting and of the House Way's setting are known exactly (`dealer.games.paigow.best_reply`);
-what a patron's own setting cost is the best setting's net less the setting's, at the same
-wager, never below zero. A settle records both nets for a hand the player set (`best_net`,
-`house_way_net`); `hand_play` finds them again from the cards, for any other hand.
+A patron's play (`PlaySums`, `PlayTally`): the dealer's hand is exposed, so for the same cards
+the nets of the best setting and of the House Way's setting are known exactly
+(`dealer.games.paigow.best_reply`, recorded by the settle); what a patron's own setting cost is
+the best setting's net less the setting's, at the same wager, never below zero.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -35,10 +33,7 @@ from statistics import NormalDist
 
 from dealer.analysis.house_edge import StrategyEdge
 from dealer.analysis.paytable_return import PaytableReturn
-from dealer.games.paigow.best_reply import net_halves, reply_nets
-from dealer.games.paigow.house_way import HouseWay, set_hand
-from dealer.games.paigow.settle import BaseRules
-from dealer.kernel.cards import Card
+from dealer.games.paigow.best_reply import net_halves
 from dealer.kernel.errors import DealerError
 
 ZERO = Decimal(0)
@@ -193,45 +188,6 @@ def z_score(result: Decimal, expected: Decimal, standard_error: float) -> float 
     if standard_error <= 0:
         return None
     return float(result - expected) / standard_error
-
-
-@dataclass(frozen=True)
-class HandPlay:
-    """One base wager's hand against the exposed dealer hand: the net the setting played got,
-    the best setting's and the House Way's, at the same wager."""
-
-    played: Decimal
-    best: Decimal
-    house_way: Decimal
-
-    @property
-    def cost(self) -> Decimal:
-        """What the setting played cost against the best setting's outcome (never negative)."""
-        return self.best - self.played
-
-    @property
-    def set_best(self) -> bool:
-        """True when the setting played reached the best setting's outcome."""
-        return self.played == self.best
-
-
-def hand_play(
-    dealer: Sequence[Card],
-    player: Sequence[Card],
-    played: Decimal,
-    wager: Decimal,
-    way: HouseWay,
-    rules: BaseRules,
-) -> HandPlay:
-    """The hand `player` (seven cards) against `dealer` (seven, set by `way`), whose base wager
-    `wager` netted `played`: the best setting's net (the best outcome of any legal setting
-    against the dealer's) and the House Way's, found from the cards as the settle finds them
-    (`best_reply.reply_nets`). For a ruling that does not record them: a hand the House Way
-    set, or one recorded before the settle recorded them."""
-    nets = reply_nets(
-        dealer, set_hand(dealer, way), player, wager, way, rules.wheel, rules.dealer_pai_gow
-    )
-    return HandPlay(played, nets.best, nets.house_way)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.sums import INTS, REALS, SumKey, SumRow, hour_of
 from dealer.desk.shift import MONEY_ACTIONS, WAGER_TYPES, seat_net, seat_results, stored_money
 from dealer.games.paigow.pay import Wager
+from dealer.games.paigow.settle import BaseRules
 from dealer.kernel.money import CENT
 from dealer.kernel.ruling import RulingAction
 
@@ -135,7 +136,8 @@ class Numbers:
             self.marks[member] = (old_at if at is None else at, old_mark if mark is None else mark)
 
     def add_values(self, grp: str, member: str, source: str, values: Iterable[int | float]) -> None:
-        """Add a row's values (as the log sums them)."""
+        """Add a row's values (as the log sums them); a row of zeros (a member's state only)
+        makes no row."""
         for column, value in enumerate(values):
             if value:
                 self.add(grp, member, source, column, value)
@@ -256,11 +258,12 @@ def _seat(
     house = -cents(seat_net(seat))
     player = base.get("player") or {}
     own = player.get("set_by") == "player"
+    rules = BaseRules.of(settings)
     way = (
         str(settings.get("house_way_source", "")),
         str(settings.get("house_way_sha256", "")),
-        str(settings.get("wheel", "second-highest")),
-        str(settings.get("dealer_pai_gow", "half-pay")),
+        rules.wheel,
+        rules.dealer_pai_gow,
     )
     added = [
         (OWN, ((SEATS, 1), (WAGERED, wagered), (HOUSE, house))),

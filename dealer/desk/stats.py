@@ -36,7 +36,6 @@ from dealer.analysis.stats import (
     PlaySums,
     PlayTally,
     binomial_upper_tail,
-    hand_play,
     z_critical,
     z_score,
 )
@@ -65,7 +64,9 @@ from dealer.desk.floor_sums import (
 )
 from dealer.desk.shift import InEffect, in_effect, stored_money
 from dealer.desk.stats_sources import STATS_ROUNDS, STATS_SEED, Sources
+from dealer.games.paigow.best_reply import reply_nets
 from dealer.games.paigow.deck import parse_cards
+from dealer.games.paigow.house_way import set_hand
 from dealer.games.paigow.paytables import PayTable
 from dealer.games.paigow.settle import BaseRules
 from dealer.kernel.digest import sha256_hex
@@ -274,7 +275,8 @@ def _event(floor: Floor, table_id: str, table: PayTable, name: str) -> EventCoun
 class Judge:
     """A patron's hand whose result does not say what the best setting and the House Way's
     would have netted (a ruling recorded before it did, an override's figures), judged from its
-    cards against the exposed dealer hand (`analysis.stats.hand_play`); a hand whose cards the
+    cards against the exposed dealer hand as the settle judges it (`best_reply.reply_nets`); a
+    hand whose cards the
     result does not give is left out of their play."""
 
     def __init__(self, sources: Sources) -> None:
@@ -290,15 +292,13 @@ class Judge:
             dealer = parse_cards(" ".join(record.cards[:7]), counts=(7,))
         except (KeyError, TypeError, DealerError):
             return None
-        rules = BaseRules(
-            str(settings.get("wheel", "second-highest")),
-            str(settings.get("dealer_pai_gow", "half-pay")),
-            str(settings.get("foul", "forfeit")),
-        )
-        played = stored_money(base.get("net"))
+        rules = BaseRules.of(settings)
+        way = self.sources.way(settings)
         stake = stored_money(base.get("wager"))
-        play = hand_play(dealer, hand, played, stake, self.sources.way(settings), rules)
-        return floor_sums.cents(play.best), floor_sums.cents(play.house_way)
+        nets = reply_nets(
+            dealer, set_hand(dealer, way), hand, stake, way, rules.wheel, rules.dealer_pai_gow
+        )
+        return floor_sums.cents(nets.best), floor_sums.cents(nets.house_way)
 
 
 class Read:
@@ -561,8 +561,8 @@ def _event_flags(
                             "source": count.source,
                         },
                         "rulings": [],
+                        "paytable_sha256": count.table.sha256,
                         "row": row,
-                        "digest": count.table.sha256,
                     }
                 )
     return found
@@ -685,8 +685,7 @@ def _with_flags(
     flags = []
     for flag in made.flags:
         if flag["kind"] == "event":
-            row, digest = flag.pop("row"), flag.pop("digest")
-            flag["rulings"] = _event_rulings(log, made, flag, row, digest, state)
+            flag["rulings"] = _event_rulings(log, made, flag, state)
         else:
             name = next(n for n, kind in KINDS.items() if kind == flag["kind"])
             key = flag[GROUPS[name]]
@@ -734,12 +733,10 @@ def _event_rulings(
     log: Storage,
     made: Statistics,
     flag: Mapping[str, Any],
-    row: int,
-    digest: str,
     state: InEffect,
 ) -> list[int]:
     """The first rulings at a flagged event's table whose bonus wagers won on its row."""
-    hit = source_key(HIT, flag["paytable"], digest, row)
+    hit = source_key(HIT, flag["paytable"], flag["paytable_sha256"], flag["row"])
     found: list[int] = []
     for record in _member_records(log, made, "tables", flag["table"]):
         result = state.result(record)

@@ -27,6 +27,7 @@ from dealer.analysis.stats import (
 from dealer.games.paigow.house_way import SHIPPED, HouseWay, load_house_way, parse_house_way
 from dealer.games.paigow.pay import Wager
 from dealer.games.paigow.paytables import PayTable, parse_tables, shipped_paytables
+from dealer.games.paigow.settle import BaseRules
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import cache_folder
 from dealer.kernel.errors import DealerError
@@ -125,8 +126,8 @@ class Sources:
         """The base wager's figures per unit under a ruling's settings, by player mode
         (`house-way`, `best`), each with its source's name (made once per House Way, wheel and
         option)."""
-        wheel = str(settings.get("wheel", "second-highest"))
-        option = str(settings.get("dealer_pai_gow", "half-pay"))
+        rules = BaseRules.of(settings)
+        wheel, option = rules.wheel, rules.dealer_pai_gow
         key = (str(settings.get("house_way_sha256", "")), wheel, option)
         found = self._bases.get(key)
         if found is None:

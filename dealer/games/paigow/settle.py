@@ -11,11 +11,11 @@ the House Way's too (`best_reply`), and says so when their setting fell short of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dealer.games.paigow.house_way import HouseWay, Setting, set_hand
 from dealer.games.paigow.ranking import HandValue, is_foul, pai_gow_high, rank_high, rank_low
@@ -42,6 +42,17 @@ class BaseRules:
     wheel: str = "second-highest"
     dealer_pai_gow: str = "half-pay"
     foul: str = "forfeit"
+
+    @staticmethod
+    def of(settings: Mapping[str, Any]) -> BaseRules:
+        """The base wager's settings as a ruling recorded them (`wheel`, `dealer_pai_gow`,
+        `foul`), each missing one at its default."""
+        default = BaseRules()
+        return BaseRules(
+            str(settings.get("wheel", default.wheel)),
+            str(settings.get("dealer_pai_gow", default.dealer_pai_gow)),
+            str(settings.get("foul", default.foul)),
+        )
 
 
 @dataclass(frozen=True)
