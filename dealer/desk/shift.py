@@ -52,6 +52,7 @@ from dealer.audit.chain import Checkpoint
 from dealer.audit.disputes import Dispute, disputes
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import Record, RecordFilter, RecordKind
+from dealer.audit.storage import Reads
 from dealer.desk.context import HouseRules, LogLocation, open_desk_log
 from dealer.games.paigow.figures import has_figures
 from dealer.games.paigow.pay import PROGRESSIVES, Wager
@@ -363,6 +364,13 @@ class InEffect:
         if ruling.id in self.voided:
             return None
         return self.figures.get(ruling.id, ruling.result)
+
+
+def every_correction(log: Reads) -> list[Record]:
+    """Every override and void of the log (few: read whole), for `in_effect`."""
+    return log.records(RecordFilter(kind=RecordKind.OVERRIDE)) + log.records(
+        RecordFilter(kind=RecordKind.VOID)
+    )
 
 
 def in_effect(corrections: Sequence[Record]) -> InEffect:

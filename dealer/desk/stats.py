@@ -62,7 +62,7 @@ from dealer.desk.floor_sums import (
     source_key,
     source_parts,
 )
-from dealer.desk.shift import InEffect, in_effect, stored_money
+from dealer.desk.shift import InEffect, every_correction, in_effect, stored_money
 from dealer.desk.stats_sources import STATS_ROUNDS, STATS_SEED, Sources
 from dealer.games.paigow.best_reply import reply_nets
 from dealer.games.paigow.deck import parse_cards
@@ -515,9 +515,7 @@ def approved_texts(log: Storage) -> dict[str, str]:
 def _corrected(log: Storage) -> tuple[list[Record], dict[int, str]]:
     """The overrides and voids (at any time), and each ruling overridden, voided or disputed,
     with what happened to it."""
-    corrections = log.records(RecordFilter(kind=RecordKind.OVERRIDE)) + log.records(
-        RecordFilter(kind=RecordKind.VOID)
-    )
+    corrections = every_correction(log)
     marked: dict[int, str] = {}
     for c in corrections:
         if c.links_to is not None:

@@ -29,7 +29,7 @@ from dealer.analysis.stats import Expectation, z_critical
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk import floor_sums
 from dealer.desk.context import LogLocation, open_desk_log
-from dealer.desk.shift import in_effect
+from dealer.desk.shift import every_correction, in_effect
 from dealer.desk.stats import (
     GROUPS,
     MEMBERS,
@@ -135,8 +135,7 @@ def _activity(
     member = (MEMBERS[group], key, floor_sums.OWN)
     replay = floor_sums.Replay()
     with open_desk_log(db, existing=True, read_only=True) as log, log.snapshot():
-        corrections = log.records(RecordFilter(kind=RecordKind.OVERRIDE))
-        state = in_effect(corrections + log.records(RecordFilter(kind=RecordKind.VOID)))
+        state = in_effect(every_correction(log))
         for stored in log.rows(flt):
             record = Record.from_row(stored)
             if not floor_sums.counts(record):
