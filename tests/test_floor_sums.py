@@ -298,3 +298,39 @@ def test_an_older_logs_rulings_are_read_from_the_records(
         made = statistics(path, rounds=ROUNDS, group=group)
         expected = from_records(path, None, None)
         assert figures(made, group, MONEY) == figures(expected, group, MONEY)
+
+
+def test_a_copy_in_two_steps_keeps_the_sums(
+    floor: dict[str, Any], tmp_path: Path, pg_server: PgServer
+) -> None:
+    """A log copied to PostgreSQL, then copied again after more rulings (the second copy adds
+    only the new records, to an hour the first copy left rows in, at tables whose last round
+    was in it) and back to a new SQLite file: every hour's rows are the source's, and each copy
+    verifies."""
+    path = tmp_path / "audit.sqlite"
+    path.write_bytes(floor["db"].read_bytes())
+    deal, clock = random.Random(11), Clock(datetime(2025, 3, 7, 10, tzinfo=UTC))
+    url, back = pg_server.fresh_url(), tmp_path / "back.sqlite"
+
+    def play(*moments: tuple[int, int]) -> None:
+        with mock.patch("dealer.audit.chain.utc_now", clock):
+            for hour, minute in moments:
+                clock.at(datetime(2025, 3, 7, hour, minute, tzinfo=UTC))
+                rule(path, "round", "-", stdin=a_round(deal, "PG-1", 3), user="d-1")
+                settle(path, deal, "PG-2", "P-2", "d-2")
+
+    play((10, 0), (10, 5))
+    assert run("audit", "copy", str(path), url).exit_code == 0
+    play((10, 10), (10, 50), (11, 3))
+    second = run("audit", "copy", str(path), url)
+    assert second.exit_code == 0 and second.stdout.startswith("copied 9 records:"), second.output
+    assert run("audit", "copy", url, str(back)).exit_code == 0
+    with open_log(path, read_only=True) as source:
+        hours = source.sum_hours()
+        assert hours[-2:] == ["2025-03-07T10", "2025-03-07T11"]
+        for target in (url, back):
+            with open_log(target, read_only=True) as log:
+                assert verified(log).ok
+                assert log.sum_hours() == hours
+                assert all(log.sum_rows(hour) == source.sum_rows(hour) for hour in hours)
+    pg_server.drop(url)

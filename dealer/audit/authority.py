@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -83,6 +84,14 @@ class SigningTransaction:
     def copy(self, row: dict[str, Any]) -> None:
         """Store a copied record as it is (a copy is never signed anew)."""
         self._tx.copy(row)
+
+    def copy_sums(self, record_ids: Sequence[int], rows: Sequence[SumRow]) -> None:
+        """Add copied rulings' numbers at once (`WriteTransaction.copy_sums`)."""
+        self._tx.copy_sums(record_ids, rows)
+
+    def bulk(self) -> AbstractContextManager[None]:
+        """Many writes in a row (`WriteTransaction.bulk`)."""
+        return self._tx.bulk()
 
     def record(self, record_id: int) -> Record | None:
         """Record `record_id`, or None."""

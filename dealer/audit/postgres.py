@@ -44,6 +44,7 @@ from dealer.audit.postgres_schema import (
     TRIGGERS,
     granted,
     role_statements,
+    sums_upsert,
 )
 from dealer.audit.records import (
     STORED_FIELDS,
@@ -374,6 +375,9 @@ def _newer(url: str, version: int) -> str:
 
 STREAM_ROWS = 500
 """Records a server-side cursor fetches at a time (`_Reads._rows_of`)."""
+_COPIED_SUMS = sums_upsert("%s")
+BULK_SYNC = 1000
+"""Records copied in pipeline mode between two waits for the server's answers."""
 
 
 class _Reads(SQLReads):
@@ -451,6 +455,19 @@ class _Transaction(_Reads, WriteState):
     def __init__(self, storage: PostgresStorage) -> None:
         super().__init__(storage.conn, storage.url)
         WriteState.__init__(self)
+        self._pipeline: psycopg.Pipeline | None = None
+
+    @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """Many writes in a row in pipeline mode: each sent without waiting for its answer
+        (a copy of a month would otherwise wait a round trip for each of millions), the
+        answers taken in every `BULK_SYNC` copied records and when the block ends."""
+        with self.conn.pipeline() as pipeline:
+            self._pipeline = pipeline
+            try:
+                yield
+            finally:
+                self._pipeline = None
 
     def _reading(self, doing: str) -> AbstractContextManager[None]:
         return nullcontext()
@@ -490,6 +507,18 @@ class _Transaction(_Reads, WriteState):
         sent = json.dumps([fields(row) for row in rows])
         self.conn.execute("SELECT dealer.add_sums(%s, %s)", [record_id, sent])
 
+    def copy_sums(self, record_ids: Sequence[int], rows: Sequence[SumRow]) -> None:
+        """Add copied rulings' numbers, summed, to the floor's sums at once, and mark each
+        ruling summed (`floor_sums_of`): the owner's statements (terminals hold no INSERT on
+        either), `dealer.add_sums`'s upsert."""
+        self._check_open()
+        self.conn.execute(
+            "INSERT INTO dealer.floor_sums_of SELECT pg_catalog.unnest(%s::bigint[])",
+            [list(record_ids)],
+        )
+        sent = json.dumps([fields(row) for row in rows])
+        self.conn.execute(_COPIED_SUMS, [sent])
+
     def copy(self, row: dict[str, Any]) -> None:
         """Insert a copied record as it is, and its seats in the index: only the owner may
         (terminals hold no INSERT); the triggers check the record's number, link, hash and
@@ -510,6 +539,8 @@ class _Transaction(_Reads, WriteState):
             cursor.executemany(
                 _SEATS_INSERT, list(indexed_seats([(row["id"], row["seat"], row["result"])]))
             )
+        if self._pipeline is not None and row["id"] % BULK_SYNC == 0:
+            self._pipeline.sync()
 
     def add_user(self, row: UserRow) -> None:
         """Send a users row to `dealer.add_user` (it goes with the user record just appended)."""

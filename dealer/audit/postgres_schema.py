@@ -306,7 +306,16 @@ _SUM_ADDED = ", ".join(
     [f"{name} = f.{name} + excluded.{name}" for name in SUM_COLUMNS]
     + [f"{name} = coalesce(excluded.{name}, f.{name})" for name in ("last_at", "last_mark")]
 )
-"""How `dealer.add_sums` reads a record's rows of sums (JSON) and adds them."""
+
+
+def sums_upsert(rows: str) -> str:
+    """The statement adding rows of sums given as JSON (`rows`: the SQL expression of the
+    text) to the floor's sums: `dealer.add_sums`'s, and a copy's."""
+    return f"""INSERT INTO dealer.floor_sums AS f ({_SUM_NAMES})
+            SELECT {_SUM_NAMES}
+            FROM pg_catalog.jsonb_to_recordset({rows}::jsonb) AS s({_SUM_TYPES})
+            ON CONFLICT (grp, hour, member, source) DO UPDATE SET {_SUM_ADDED}"""
+
 
 FUNCTIONS: tuple[Function, ...] = (
     _function(
@@ -562,10 +571,7 @@ FUNCTIONS: tuple[Function, ...] = (
                 USING ERRCODE = 'insufficient_privilege';
         END IF;
         INSERT INTO dealer.floor_sums_of VALUES (p_record_id);
-        INSERT INTO dealer.floor_sums AS f ({_SUM_NAMES})
-            SELECT {_SUM_NAMES}
-            FROM pg_catalog.jsonb_to_recordset(p_rows::jsonb) AS s({_SUM_TYPES})
-            ON CONFLICT (grp, hour, member, source) DO UPDATE SET {_SUM_ADDED};
+        {sums_upsert("p_rows")};
     END """,
         more="SECURITY DEFINER",
     ),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from decimal import Decimal
 from itertools import zip_longest
 from typing import Any, ClassVar
@@ -192,6 +192,10 @@ class WriteState:
             "",
             "",
         )
+
+    def bulk(self) -> AbstractContextManager[None]:
+        """Many writes in a row (`WriteTransaction.bulk`): sent one by one here."""
+        return nullcontext()
 
     def _check_open(self) -> None:
         """AuditError once the transaction is finished."""

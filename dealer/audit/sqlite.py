@@ -375,6 +375,14 @@ class _Transaction(_Reads, WriteState):
 
     def add_sums(self, record_id: int, rows: Sequence[SumRow]) -> None:
         """Add record `record_id`'s numbers to the floor's sums (`dealer.audit.sums`)."""
+        self._upsert_sums(rows)
+
+    def copy_sums(self, record_ids: Sequence[int], rows: Sequence[SumRow]) -> None:
+        """Add copied rulings' numbers, summed, to the floor's sums (a file keeps no list of
+        the rulings summed: `verify` recomputes the sums from the records)."""
+        self._upsert_sums(rows)
+
+    def _upsert_sums(self, rows: Sequence[SumRow]) -> None:
         self._check_open()
         with self._storage.errors("write the floor's sums", writing=True):
             self.conn.executemany(SUMS_UPSERT, [fields(row) for row in rows])

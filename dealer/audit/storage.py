@@ -138,9 +138,20 @@ class WriteTransaction(Reads, Protocol):
         sums (`dealer.audit.sums`)."""
         ...
 
+    def copy_sums(self, record_ids: Sequence[int], rows: Sequence[SumRow]) -> None:
+        """Add the numbers of rulings copied in this transaction (`record_ids`), summed in
+        `rows`, to the floor's sums at once (a copy's: on PostgreSQL the owner's)."""
+        ...
+
     def copy(self, row: dict[str, Any]) -> None:
         """Store a record exactly as another log stores it (a copy: number, time and hashes
         kept); it must be the next record, link to the head and carry its own hash."""
+        ...
+
+    def bulk(self) -> AbstractContextManager[None]:
+        """A block of many writes in a row whose answers nothing inside reads (a copy): the
+        backend may send them without waiting for each (PostgreSQL's pipeline); a write
+        refused is raised by the block at the latest, and the transaction is rolled back."""
         ...
 
 

@@ -37,6 +37,7 @@ from dealer.audit.sums import INTS, REALS, SumKey, SumRow, hour_of
 from dealer.desk.shift import MONEY_ACTIONS, WAGER_TYPES, seat_net, seat_results, stored_money
 from dealer.games.paigow.pay import Wager
 from dealer.games.paigow.settle import BaseRules
+from dealer.kernel.errors import AuditError
 from dealer.kernel.money import CENT
 from dealer.kernel.ruling import RulingAction
 
@@ -381,14 +382,18 @@ def ruling_numbers(record: Record, state: State) -> Numbers:
     return numbers
 
 
+def _members(record: Record) -> list[tuple[str, str]]:
+    """Whose numbers a ruling adds to: its table, its dealer and each of its patrons."""
+    members = [(TABLE, record.table_id), (DEALER, record.user_id)]
+    return members + [(PATRON, patron) for patron in _patrons(record, record.result)]
+
+
 def stored_state(reads: Reads, hour: str, record: Record) -> State:
     """The state of the members of `record` as the log's sums hold it (the hour's row, else the
     hour before's), read in one query."""
-    members = [(TABLE, record.table_id), (DEALER, record.user_id)]
-    members += [(PATRON, patron) for patron in _patrons(record, record.result)]
     earlier = _previous_hour(hour)
     found: dict[tuple[str, str], dict[str, SumRow]] = {}
-    for row in reads.member_rows((hour, earlier), members):
+    for row in reads.member_rows((hour, earlier), _members(record)):
         if row.last_at is not None:
             found.setdefault((row.key.grp, row.key.member), {})[row.key.hour] = row
 
@@ -400,15 +405,55 @@ def stored_state(reads: Reads, hour: str, record: Record) -> State:
 
 
 def add_ruling(tx: WriteTransaction, record_id: int) -> None:
-    """Add ruling `record_id`, just appended or copied in `tx`, to the floor's sums (nothing
-    for a ruling that does not count): as appended (`appended_record`, no read under the log's
-    lock), else read back (a copy)."""
-    record = tx.appended_record(record_id) or tx.record(record_id)
-    if record is None or not counts(record):
+    """Add ruling `record_id`, just appended in `tx`, to the floor's sums (nothing for a ruling
+    that does not count): as appended (`appended_record`), no read under the log's lock but
+    the members' state."""
+    record = tx.appended_record(record_id)
+    if record is None:
+        raise AuditError(f"audit record {record_id} was not appended in this transaction")
+    if not counts(record):
         return
     hour = hour_of(record.recorded_at)
     numbers = ruling_numbers(record, stored_state(tx, hour, record))
     tx.add_sums(record_id, numbers.sum_rows(hour))
+
+
+class CopiedSums:
+    """The floor's sums of the rulings a copy adds to a log (`dealer audit copy`): made as
+    `verify` recomputes them (`Replay`), an hour's rows added at once when the hour is done
+    (`WriteTransaction.copy_sums`), never a read per ruling. The state a ruling reads is taken
+    from the log once per member when the log held records before the copy (a copy onto an
+    empty log reads nothing); the first hour's rows are added to what the log holds of it."""
+
+    def __init__(self, tx: WriteTransaction) -> None:
+        self._tx = tx
+        self._replay = Replay()
+        self._ids: list[int] = []
+        self._seen: set[tuple[str, str]] | None = set() if tx.head().records else None
+
+    def add(self, row: Mapping[str, Any]) -> None:
+        """Add the record just copied, `row` as stored, when it is a ruling that counts."""
+        record = Record.from_row(row)
+        if not counts(record):
+            return
+        hour = hour_of(record.recorded_at)
+        if self._seen is not None:
+            unseen = [member for member in _members(record) if member not in self._seen]
+            self._seen.update(unseen)
+            for stored in self._tx.member_rows((hour, _previous_hour(hour)), unseen):
+                if stored.last_at is not None:
+                    self._replay.remember(stored)
+        self._write(self._replay.add(record))
+        self._ids.append(record.id)
+
+    def finish(self) -> None:
+        """Add the last hour's rows (after the last record copied)."""
+        self._write(self._replay.finish())
+
+    def _write(self, finished: list[SumRow] | None) -> None:
+        if finished is not None:
+            self._tx.copy_sums(self._ids, finished)
+            self._ids = []
 
 
 class Replay:
@@ -443,6 +488,11 @@ class Replay:
         finished = self.finish()
         self.hour = hour
         return finished
+
+    def remember(self, row: SumRow) -> None:
+        """Take a member's state from its row of an hour as a log holds it."""
+        kept = self._kept.setdefault((row.key.grp, row.key.member), {})
+        kept[row.key.hour] = (row.last_at, row.last_mark)
 
     def keep(self, numbers: Numbers) -> None:
         """Keep the state `numbers` leave (as the log's rows of the hour would hold it)."""

@@ -250,7 +250,7 @@ def copy(source: LogLocation, target: LogLocation) -> Copied:
     from dealer.audit.copy import copy_log
 
     with open_desk_log(source, existing=True, read_only=True) as src, open_desk_log(target) as dst:
-        return copy_log(src, dst, floor_sums.problems, floor_sums.add_ruling)
+        return copy_log(src, dst, floor_sums.problems, floor_sums.CopiedSums)
 
 
 def checkpoint(desk: Desk, pin: str, output: Path | None = None) -> Checkpoint:

@@ -415,13 +415,15 @@ def test_a_terminal_writes_the_floors_sums_only_for_its_own_newest_record_once(
     floor: str, pg_server: PgServer
 ) -> None:
     """The floor's sums are the table `dealer stats` reads. A dealer's login can neither write
-    the table, nor add sums for a record not its own newest, nor add a record's sums twice; what
-    it may add (for the record it just appended) verify recomputes from the records."""
+    the table as a copy does (the owner's), nor add sums for a record not its own newest, nor
+    add a record's sums twice; what it may add (for the record it just appended) verify
+    recomputes from the records."""
     with psycopg.connect(pg_server.login(floor, "d-104"), autocommit=True) as conn:
         for sql in (
             "UPDATE dealer.floor_sums SET n4 = n4 + 1",
             "DELETE FROM dealer.floor_sums",
             "INSERT INTO dealer.floor_sums (hour, grp, member, source) VALUES ('x', 'y', 'z', '')",
+            "INSERT INTO dealer.floor_sums_of VALUES (1)",  # as a copy marks the rulings summed
         ):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute(sql)
