@@ -4,7 +4,7 @@ process, against the bounds of the floor's statistics (issue 26).
 
     .venv/bin/python benchmarks/bench_floor.py [--rulings 720000] [--tables 50] [--days 30]
         [--patrons 5000] [--pool 5000] [--plain 20000] [--timeout 300] [--keep PATH | --from PATH]
-        [--no-postgresql | --postgresql-url URL] [--stats-rounds N] [--dir DIR]
+        [--no-postgresql | --postgresql-url URL] [--no-sqlite] [--stats-rounds N] [--dir DIR]
 
 The log. A pool of `--pool` distinct Emperor's Challenge rounds is dealt from shuffled decks
 (seeded) and ruled by the game engine `dealer round` rules with (`seat_rulings.round_ruling`
@@ -35,7 +35,8 @@ New signing keys (the two supervisors') are made at a small scrypt cost, as in t
 PostgreSQL: a throwaway server started here (initdb and pg_ctl, as the tests' `pg_server`
 does, durable: fsync on), the SQLite log copied into it by `dealer audit copy` (the records'
 times are the copied ones), then the same commands against it (`--postgresql-url`: an empty
-log on a server of one's own, as its owner, instead; `--no-postgresql`: SQLite only).
+log on a server of one's own, as its owner, instead; `--no-postgresql`: SQLite only;
+`--no-sqlite`: PostgreSQL only, the SQLite log built or given only copied).
 
 Measured, each as a whole process (`processes.measured`: wall, CPU, peak resident memory; from
 a small process of its own, so that no figure starts from this one's memory), a command still
@@ -550,8 +551,14 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     built.add_argument("--from", dest="source", type=Path, help="Measure a log built before.")
     pg = parser.add_mutually_exclusive_group()
     pg.add_argument("--no-postgresql", action="store_true", help="Measure SQLite only.")
+    parser.add_argument(
+        "--no-sqlite", action="store_true", help="Measure PostgreSQL only (the log copied there)."
+    )
     pg.add_argument("--postgresql-url", help="An empty PostgreSQL log (as its owner) to copy to.")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.no_sqlite and args.no_postgresql:
+        parser.error("--no-sqlite and --no-postgresql leave nothing to measure")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -596,7 +603,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 flush=True,
             )
         warm(str(where), floor, args, env)
-        measure("sqlite", str(where), floor, args, env)
+        if not args.no_sqlite:
+            measure("sqlite", str(where), floor, args, env)
         if not args.no_postgresql:
             postgresql(where, floor, args, env)
 

@@ -456,6 +456,7 @@ class _Transaction(_Reads, WriteState):
         super().__init__(storage.conn, storage.url)
         WriteState.__init__(self)
         self._pipeline: psycopg.Pipeline | None = None
+        self._settings_copied: set[str] = set()
 
     @contextmanager
     def bulk(self) -> Iterator[None]:
@@ -528,11 +529,13 @@ class _Transaction(_Reads, WriteState):
         marks = ", ".join(f"%({name})s" for name in STORED_FIELDS)
         reference = settings_reference(row["settings"])
         if reference is not None:  # kept once, as `dealer.append_record` keeps it
-            self.conn.execute(
-                "INSERT INTO dealer.settings_texts (ref, text) VALUES (%s, %s) "
-                "ON CONFLICT (ref) DO NOTHING",
-                [reference, row["settings"]],
-            )
+            if reference not in self._settings_copied:
+                self.conn.execute(
+                    "INSERT INTO dealer.settings_texts (ref, text) VALUES (%s, %s) "
+                    "ON CONFLICT (ref) DO NOTHING",
+                    [reference, row["settings"]],
+                )
+                self._settings_copied.add(reference)
             row = {**row, "settings": reference}
         self.conn.execute(f"INSERT INTO dealer.records ({columns}) VALUES ({marks})", row)
         with self.conn.cursor() as cursor:
