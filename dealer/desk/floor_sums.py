@@ -129,9 +129,10 @@ class Numbers:
             row = self.rows.get(key)
             if row is None:
                 self.rows[key] = [sign * value for value in values]
+            elif sign == 1:
+                self.rows[key] = [a + b for a, b in zip(row, values, strict=True)]
             else:
-                for column, value in enumerate(values):
-                    row[column] += sign * value
+                self.rows[key] = [a - b for a, b in zip(row, values, strict=True)]
         for member, (at, mark) in other.marks.items():
             old_at, old_mark = self.marks.get(member, (None, None))
             self.marks[member] = (old_at if at is None else at, old_mark if mark is None else mark)

@@ -41,6 +41,7 @@ Floor decisions (the rule documents are silent):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -81,7 +82,12 @@ def stored_money(value: Any) -> Decimal:
         return ZERO
     if isinstance(value, int) and abs(value) > FIGURE_LIMIT:
         return ZERO
-    text = str(value)
+    return _stored_text(str(value))
+
+
+@functools.lru_cache(maxsize=4096)
+def _stored_text(text: str) -> Decimal:
+    """`stored_money` of a value's text (a log repeats a few thousand amounts: kept)."""
     if not _STORED.fullmatch(text) or abs(amount := Decimal(text)) > FIGURE_LIMIT:
         return ZERO
     return amount
