@@ -376,6 +376,11 @@ def _newer(url: str, version: int) -> str:
 STREAM_ROWS = 500
 """Records a server-side cursor fetches at a time (`_Reads._rows_of`)."""
 _COPIED_SUMS = sums_upsert("%s")
+_ANALYZE_WRITTEN = (
+    "ANALYZE dealer.records, dealer.record_seats, dealer.settings_texts, dealer.users, "
+    "dealer.floor_sums, dealer.floor_sums_of"
+)
+"""The tables a copy writes, analyzed after it (the owner's: a copy is)."""
 BULK_SYNC = 1000
 """Records copied in pipeline mode between two waits for the server's answers."""
 
@@ -462,13 +467,15 @@ class _Transaction(_Reads, WriteState):
     def bulk(self) -> Iterator[None]:
         """Many writes in a row in pipeline mode: each sent without waiting for its answer
         (a copy of a month would otherwise wait a round trip for each of millions), the
-        answers taken in every `BULK_SYNC` copied records and when the block ends."""
+        answers taken in every `BULK_SYNC` copied records and when the block ends; then the
+        tables written are analyzed, so the server plans the next reads for their new size."""
         with self.conn.pipeline() as pipeline:
             self._pipeline = pipeline
             try:
                 yield
             finally:
                 self._pipeline = None
+        self.conn.execute(_ANALYZE_WRITTEN)
 
     def _reading(self, doing: str) -> AbstractContextManager[None]:
         return nullcontext()
