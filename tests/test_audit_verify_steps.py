@@ -76,11 +76,15 @@ class History:
 
     def problems(self) -> list[tuple[int, str]]:
         """What the history pass finds."""
-        return list(_history_problems(self.rows))
+        return list(_history_problems(self.rows, self.stored_hash))
+
+    def stored_hash(self, record_id: int) -> str | None:
+        """The hash stored for record `record_id` (as verify reads an older one again)."""
+        return str(self.rows[record_id - 1]["hash"]) if 0 < record_id <= len(self.rows) else None
 
     def step(self, check: Step) -> str | None:
         """What `check` finds in the last record, the records before it replayed sound."""
-        seen = _Replay()
+        seen = _Replay(self.stored_hash)
         for row in self.rows[:-1]:
             record = seen.read(row)
             if record.signature is not None:
@@ -161,6 +165,18 @@ def test_rewritten_problem() -> None:
     said = "the chain no longer matches checkpoint #5 at record 4: the history before it was "
     assert history.step(_rewritten_problem) == said + "rewritten"
     assert history.problems() == [(5, said + "rewritten")]
+
+
+def test_a_checkpoint_of_an_older_record_reads_its_hash_from_the_log() -> None:
+    """Verify keeps only the last records' hashes (its memory is flat at any size): a
+    checkpoint counting an older record has that record's stored hash read again."""
+    history = staffed()
+    history.add(ruling())
+    history.add(checkpoint("A1", "auditor", 3, history.rows[2]["hash"]), signer="A1")
+    assert history.problems() == []
+    history.rows[2]["hash"] = "f" * 64
+    said = "the chain no longer matches checkpoint #6 at record 3: the history before it was "
+    assert history.problems() == [(6, said + "rewritten")]
 
 
 def test_a_checkpoint_of_an_empty_log_vouches_for_nothing() -> None:
@@ -470,7 +486,7 @@ def test_the_history_pass_streams() -> None:
             read.append(row["id"])
             yield row
 
-    found = _history_problems(rows())
+    found = _history_problems(rows(), history.stored_hash)
     assert next(found)[0] == 5 and read == [1, 2, 3, 4, 5]
     assert list(found) == [] and read == [1, 2, 3, 4, 5, 6]
 

@@ -122,7 +122,7 @@ def verify(
         if against:
             first_bad = first_bad if first_bad is not None else against[0]
             problems.append(against[1])
-        history = list(_history_problems(storage.rows()))
+        history = list(_history_problems(storage.rows(), lambda n: _stored_hash(storage, n)))
         if history:
             first_bad = first_bad if first_bad is not None else history[0][0]
             problems.extend(problem for _, problem in history)
@@ -218,28 +218,51 @@ class _Read(NamedTuple):
     row: Mapping[str, Any]
 
 
+StoredHash = Callable[[int], "str | None"]
+"""The hash the log stores for a record, by id (None: no such record)."""
+
+
+def _stored_hash(storage: Storage, record_id: int) -> str | None:
+    found = next(storage.rows(RecordFilter(ids=(record_id,))), None)
+    return None if found is None else str(found["hash"])
+
+
 class _Replay:
     """What the records read so far say, as the history steps need it: each user's standing
-    (from the `user` records), public key and wrong PINs in a row, the signatures spent, each
-    record's hash (for the checkpoints recorded in the log), the meters (`meters.MeterBook`),
-    whether a release that signs checkpoints has written yet, and the first record carrying a
-    format-2 signature (from which every signature is bound to its place)."""
+    (from the `user` records), public key and wrong PINs in a row, the signatures spent, the
+    hashes of the records read (for the checkpoints recorded in the log: `hash_of`), the
+    meters (`meters.MeterBook`), whether a release that signs checkpoints has written yet, and
+    the first record carrying a format-2 signature (from which every signature is bound to its
+    place)."""
 
-    def __init__(self) -> None:
+    def __init__(self, stored_hash: StoredHash) -> None:
         self.standing: dict[str, UserRow] = {}
         self.public: dict[str, str] = {}
         self.wrong: dict[str, int] = {}
         self.recovery: str | None = None
         self.spent: set[bytes] = set()
         self.bound_since: int | None = None
-        self.hashes: dict[int, str] = {}
         self.signing_checkpoints = False
         self.meters = MeterBook()
+        self._stored_hash = stored_hash
+        self._current: tuple[int, str] = (0, "")
+        self._previous: tuple[int, str] = (0, "")
+
+    def hash_of(self, record_id: int) -> str | None:
+        """The hash of record `record_id` if it was read (None for one after the record being
+        read): the last two records' kept, an older one's read from the log (a checkpoint
+        counts the record before it: memory stays flat at any size of log)."""
+        for number, found in (self._current, self._previous):
+            if number == record_id:
+                return found
+        if 0 < record_id < self._current[0]:
+            return self._stored_hash(record_id)
+        return None
 
     def read(self, row: Mapping[str, Any]) -> _Read:
         """`row` as the steps read it, its hash and its release noted first."""
         record_id, maker, kind = int(row["id"]), str(row["user_id"]), str(row["kind"])
-        self.hashes[record_id] = str(row["hash"])
+        self._previous, self._current = self._current, (record_id, str(row["hash"]))
         self.signing_checkpoints = self.signing_checkpoints or (
             release(row["software_version"]) >= SIGNED_CHECKPOINTS_SINCE
         )
@@ -309,13 +332,16 @@ class _Replay:
                 self.public.pop(who, None)
 
 
-def _history_problems(rows: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, str]]:
+def _history_problems(
+    rows: Iterable[Mapping[str, Any]], stored_hash: StoredHash
+) -> Iterator[tuple[int, str]]:
     """The history's problems as (record id, problem), in the log's order: the users replayed
-    from the `user` records, each record read once (`rows` streams; what is kept is `_Replay`),
+    from the `user` records, each record read once (`rows` streams; what is kept is `_Replay`,
+    an older record's hash read again by `stored_hash`),
     checked against the checkpoints recorded before it (`_rewritten_problem`), then by
     `_RECORD_CHECKS` and `_copy_problem` (the first problem found is reported), then replayed.
     The table in the module's docstring says what each step catches."""
-    seen = _Replay()
+    seen = _Replay(stored_hash)
     for row in rows:
         record = seen.read(row)
         rewritten = _rewritten_problem(record, seen)
@@ -341,7 +367,7 @@ def _rewritten_problem(record: _Read, seen: _Replay) -> str | None:
     counted = record.result.get("records")
     if record.kind != RecordKind.CHECKPOINT or not isinstance(counted, int) or not counted:
         return None
-    if seen.hashes.get(counted) == record.result.get("head_hash"):
+    if seen.hash_of(counted) == record.result.get("head_hash"):
         return None
     return (
         f"the chain no longer matches checkpoint #{record.id} at record {counted}: "
