@@ -74,7 +74,7 @@ def test_a_log_made_by_hand_written_migrations_opens_verifies_and_records_unchan
 ) -> None:
     """The plain indexes of a log made before sqlite-utils made them have other SQL text: such
     a log opens with only the migrations after it (the bound on a record's size, the settings
-    kept once, the floor's sums), verifies, and takes new records."""
+    kept once, the floor's sums, a table's records by time), verifies, and takes new records."""
     path = hand_written_log(tmp_path / "then.sqlite")
     conn = sqlite3.connect(path)
     schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
@@ -94,6 +94,7 @@ def test_a_log_made_by_hand_written_migrations_opens_verifies_and_records_unchan
         ("trigger", "floor_sums_from_once"),
         ("trigger", "floor_sums_no_delete"),
         ("trigger", "records_bounded"),
+        ("index", "records_by_table_time"),
         ("table", "settings_texts"),
         ("trigger", "settings_texts_bounded"),
         ("trigger", "settings_texts_no_delete"),
@@ -165,6 +166,7 @@ def test_the_seat_index_is_rebuilt_for_an_older_log(tmp_path: Path) -> None:
     conn.execute("DROP TABLE settings_texts")
     conn.execute("DROP TABLE floor_sums")
     conn.execute("DROP TABLE floor_sums_from")
+    conn.execute("DROP INDEX records_by_table_time")
     conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [seat_index])
     conn.execute(f"PRAGMA user_version = {seat_index - 1}")
     conn.close()

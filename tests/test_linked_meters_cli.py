@@ -325,6 +325,7 @@ def test_an_sqlite_log_from_before_linked_meters_gains_their_index_when_opened(
         conn.execute("DROP TABLE settings_texts")
         conn.execute("DROP TABLE floor_sums")
         conn.execute("DROP TABLE floor_sums_from")
+        conn.execute("DROP INDEX records_by_table_time")
         conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [number])
         conn.execute(f"PRAGMA user_version = {number - 1}")
     with open_log(db) as log:

@@ -149,6 +149,10 @@ def seat_index_problems(
     return []
 
 
+_BEYOND = 2**62
+"""A record number beyond any log's."""
+
+
 class WriteState:
     """What a SQL backend's write transaction keeps beside its reads: the entries it appended,
     with their ids, and whether it is finished (closed at COMMIT or ROLLBACK: a write after
@@ -288,11 +292,18 @@ class SQLReads(ABC):
         self, table_id: str, name: str, limit: int, until: str | None = None
     ) -> list[Record]:
         """The newest `limit` `meter` records of (table, meter name) recorded before `until`
-        (None: any), newest first, a linked meter's records left out (as `meter`)."""
+        (None: any), newest first, a linked meter's records left out (as `meter`). Before
+        `until` is below the first record at or after it (the log's times never run backwards:
+        one step of the time index, then the meter index alone)."""
         d = self.dialect
         before, params = "", [table_id, name]
         if until is not None:
-            before, params = f"AND recorded_at < {d.mark} ", [*params, until]
+            first = (
+                f"SELECT id FROM {d.schema}records WHERE recorded_at >= {d.mark} "
+                "ORDER BY recorded_at, id LIMIT 1"
+            )
+            before = f"AND id < coalesce(({first}), {_BEYOND}) "
+            params = [*params, until]
         sql = (
             f"{record_select(d.schema)} WHERE kind = 'meter' AND table_id = {d.mark} "
             f"AND {d.meter_name} = {d.mark} AND {d.meter_link} IS NULL {before}"

@@ -324,6 +324,10 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
             """,
         ),
     ),
+    (
+        "records_by_table_time: a table's records by time (a shift summary reads a table's day)",
+        ("CREATE INDEX records_by_table_time ON records(table_id, recorded_at)",),
+    ),
 )
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from dealer.analysis.paytable_return import analyze_paytable
+from dealer.analysis.paytable_return import PaytableReturn, analyze_paytable
 from dealer.analysis.stats import (
     MIN_OWN_HANDS,
     Expectation,
@@ -532,15 +532,19 @@ def _event_flags(
     """Each pay-table row hit at a table more often than its exact probability allows (one-sided
     binomial test at `alpha`; the exact counts of every hand `counts`, None: counted)."""
     found: list[dict[str, Any]] = []
+    analyses: dict[str, PaytableReturn] = {}
     for (table_id, _, _), count in sorted(floor.events.items()):
-        analysis = None
         for row, hits in sorted(count.hits.items()):
+            analysis = analyses.get(count.table.sha256)
             if analysis is None:
                 analysis = analyze_paytable(count.table, Decimal(1), Decimal(1), counts, units=1)
+                analyses[count.table.sha256] = analysis  # one pay table, many tables
             line = next((x for x in analysis.lines if x.row and x.row.number == row), None)
             if line is None:
                 continue
             probability = line.combinations / analysis.hands
+            if alpha < 0.5 and hits <= count.trials * probability:
+                continue  # at most the mean: the tail is at least a half (the median's)
             tail = binomial_upper_tail(hits, count.trials, probability)
             if tail < alpha:
                 found.append(
