@@ -389,18 +389,23 @@ def _members(record: Record) -> list[tuple[str, str]]:
     return members + [(PATRON, patron) for patron in _patrons(record, record.result)]
 
 
+def _stored_states(reads: Reads, hour: str, members: list[tuple[str, str]]) -> list[SumRow]:
+    """The rows of `members` that hold a state in the log's sums, of `hour` and the hour
+    before, read in one query."""
+    rows = reads.member_rows((hour, _previous_hour(hour)), members) if members else []
+    return [row for row in rows if row.last_at is not None]
+
+
 def stored_state(reads: Reads, hour: str, record: Record) -> State:
     """The state of the members of `record` as the log's sums hold it (the hour's row, else the
-    hour before's), read in one query."""
-    earlier = _previous_hour(hour)
+    hour before's)."""
     found: dict[tuple[str, str], dict[str, SumRow]] = {}
-    for row in reads.member_rows((hour, earlier), _members(record)):
-        if row.last_at is not None:
-            found.setdefault((row.key.grp, row.key.member), {})[row.key.hour] = row
+    for row in _stored_states(reads, hour, _members(record)):
+        found.setdefault((row.key.grp, row.key.member), {})[row.key.hour] = row
 
     def state(grp: str, member: str) -> SumRow | None:
         rows = found.get((grp, member), {})
-        return rows.get(hour) or rows.get(earlier)
+        return rows.get(hour) or rows.get(_previous_hour(hour))
 
     return state
 
@@ -441,9 +446,8 @@ class CopiedSums:
         if self._seen is not None:
             unseen = [member for member in _members(record) if member not in self._seen]
             self._seen.update(unseen)
-            for stored in self._tx.member_rows((hour, _previous_hour(hour)), unseen):
-                if stored.last_at is not None:
-                    self._replay.remember(stored)
+            for stored in _stored_states(self._tx, hour, unseen):
+                self._replay.remember(stored)
         self._write(self._replay.add(record))
         self._ids.append(record.id)
 
