@@ -275,6 +275,30 @@ def test_list_and_search(staffed: Path | str) -> None:
     )
 
 
+def test_a_list_names_the_records_that_refer_to_each(staffed: Path | str) -> None:
+    """Each record listed names the overrides, voids and disputes that refer to it (read for the
+    whole list at once), not its meter moves: a meter record linked to the ruling is left out."""
+    assert override_as_s1(6, "--result", '{"winner": 1}').exit_code == 0  # record 8
+    assert dispute_about(5).exit_code == 0  # record 9
+    with open_log(staffed) as log:
+        meter = Entry(
+            kind="meter",
+            user_id="D1",
+            role="dealer",
+            table_id="PG-1",
+            game="paigow",
+            action="move",
+            result={"meter": "progressive", "value": "1000.00"},
+            links_to=5,
+        )
+        assert entries.append(log, meter) == 10
+    rows = run("search", "--table", "PG-1").stdout.splitlines()[2:]
+    assert [row.split()[0] for row in rows] == ["5", "6", "8", "9", "10"]
+    assert rows[0].endswith("  Ace-king high (see dispute #9)")
+    assert rows[1].endswith("  Ace-king high (see override #8)")
+    assert rows[4].endswith("  meter paigow move")
+
+
 @pytest.mark.parametrize("limit", ["0", "-1", "1000000000000000000", "99999999999999999999"])
 def test_a_limit_is_a_count_of_records(staffed: Path | str, limit: str) -> None:
     """A count no log can hold is refused before any read, the same on each backend."""

@@ -14,7 +14,8 @@ import dealer
 from dealer.audit import meters
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, record_hash
 from dealer.audit.meters import MeterLink
-from dealer.audit.records import Entry, RecordFilter, canonical_json, seats_of
+from dealer.audit.records import Entry, RecordFilter, Reference, canonical_json, seats_of
+from dealer.audit.sql_reads import IDS_A_QUERY
 from dealer.audit.storage import Storage, UserRow
 from dealer.audit.users import user_record_result
 from dealer.kernel.errors import AuditError
@@ -186,6 +187,24 @@ def test_links(storage: Storage) -> None:
         tx.append(ruling(4, links_to=3))  # the record just appended may be referred to
     assert [r.id for r in storage.records(RecordFilter(links_to=1))] == [3]
     assert [r.id for r in storage.records(RecordFilter(links_to=3))] == [4]
+
+
+def test_references_are_read_for_many_records_at_once(storage: Storage) -> None:
+    """`references` answers for more records than one query's list holds, by number and kind,
+    in record order; a record nothing refers to is left out."""
+    count = IDS_A_QUERY + 3
+    fill(storage, count)
+    with storage.transaction() as tx:
+        for target in (1, count, IDS_A_QUERY + 1):
+            tx.append(meter_move("PG-1", "progressive", "10.00", target))
+        tx.append(ruling(1, links_to=count))
+    found = storage.references(range(1, count + 1))
+    assert found == {
+        1: [Reference(count + 1, "meter")],
+        IDS_A_QUERY + 1: [Reference(count + 3, "meter")],
+        count: [Reference(count + 2, "meter"), Reference(count + 4, "ruling")],
+    }
+    assert storage.references([2, 3]) == {} and storage.references([]) == {}
 
 
 def test_meters_read_and_moved_in_one_transaction(storage: Storage) -> None:

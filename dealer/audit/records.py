@@ -400,6 +400,14 @@ class RecordFilter(NamedTuple):
     """Only records numbered below this."""
 
 
+class Reference(NamedTuple):
+    """A record that refers to another (its `links_to`), by number and kind only: what a list
+    of records names beside each (an override, a void, a dispute, a meter move)."""
+
+    id: int
+    kind: str
+
+
 class UserRow(NamedTuple):
     """One row of the users table: a person's standing as set by record `record_id` (the PIN
     hash included: it never leaves the audit package)."""

@@ -22,6 +22,7 @@ from dealer.audit.records import (
     Entry,
     Record,
     RecordFilter,
+    Reference,
     Role,
     UserRow,
     meter_value,
@@ -61,6 +62,9 @@ def record_select(schema: str) -> str:
         f"LEFT JOIN {schema}settings_texts s ON s.ref = r.settings"
     )
 
+
+IDS_A_QUERY = 500
+"""The most record numbers one `IN (...)` list holds (a long search's are read in parts)."""
 
 _FILTERED = ("table_id", "game", "user_id", "kind", "action", "links_to")
 _SEATED = ("seat", "patron")
@@ -261,6 +265,24 @@ class SQLReads(ABC):
         """Record `record_id`, or None."""
         found = self.records(RecordFilter(ids=(record_id,)))
         return found[0] if found else None
+
+    def references(self, record_ids: Sequence[int]) -> dict[int, list[Reference]]:
+        """The records referring to each of `record_ids` (`links_to`, indexed), as numbers and
+        kinds: one query per `IDS_A_QUERY` of them, no record's JSON read."""
+        d, found = self.dialect, dict[int, list[Reference]]()
+        ids = list(record_ids)
+        with self._reading("read what refers to the records"):
+            for start in range(0, len(ids), IDS_A_QUERY):
+                part = ids[start : start + IDS_A_QUERY]
+                marks = ", ".join(d.mark for _ in part)
+                rows = self.conn.execute(
+                    f"SELECT links_to, id, kind FROM {d.schema}records "
+                    f"WHERE links_to IN ({marks}) ORDER BY id",
+                    part,
+                )
+                for target, record_id, kind in rows:
+                    found.setdefault(target, []).append(Reference(record_id, kind))
+        return found
 
     def head(self) -> Checkpoint:
         """The record count and newest hash."""

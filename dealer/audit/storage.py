@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any, Protocol
 
 from dealer.audit.chain import Checkpoint
-from dealer.audit.records import Entry, Record, RecordFilter, UserRow
+from dealer.audit.records import Entry, Record, RecordFilter, Reference, UserRow
 from dealer.audit.sums import SumRow, Total
 
 
@@ -157,6 +157,11 @@ class WriteTransaction(Reads, Protocol):
 
 class Storage(Reads, Protocol):
     """An open audit log. Close it with `close()` or by leaving a `with` block."""
+
+    def references(self, record_ids: Sequence[int]) -> dict[int, list[Reference]]:
+        """The records that refer to each of `record_ids`, by id, keyed by the record they
+        refer to (one without any is left out); read by their numbers and kinds only."""
+        ...
 
     def __enter__(self) -> Storage: ...
 

@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING
 from dealer.audit import entries, signoffs
 from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
 from dealer.audit.export import export as write_records
-from dealer.audit.records import Record, RecordFilter, RecordKind
+from dealer.audit.records import Record, RecordFilter, RecordKind, Reference
 from dealer.audit.status import Status, status
 from dealer.audit.verify import verify as verify_chain
 from dealer.desk import floor_sums
@@ -28,14 +28,16 @@ from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from dealer.audit.copy import Copied
-    from dealer.audit.storage import Reads, Storage
+    from dealer.audit.storage import Storage
 
 __all__ = [
     "ANY_GAME_SEATS",
     "Checkpoint",
+    "Listed",
     "Record",
     "RecordFilter",
     "RecordKind",
+    "Reference",
     "Shown",
     "Status",
     "Verification",
@@ -63,6 +65,14 @@ class Shown(NamedTuple):
     record: Record
     linked: list[Record]
     status: Status | None = None
+
+
+class Listed(NamedTuple):
+    """A record of a list or search, with the numbers and kinds of the records that refer to
+    it (read in one query for the whole list: `Reads.references`)."""
+
+    record: Record
+    references: list[Reference]
 
     @property
     def seats(self) -> list[int]:
@@ -157,17 +167,18 @@ def _whole(path: Path) -> Iterator[IO[str]]:
         raise
 
 
-def _shown(reads: Reads, records: list[Record], linked: bool) -> list[Shown]:
-    return [Shown(r, entries.links(reads, r.id) if linked else []) for r in records]
+def _listed(reads: Storage, records: list[Record], linked: bool) -> list[Listed]:
+    found = reads.references([r.id for r in records]) if linked else {}
+    return [Listed(r, found.get(r.id, [])) for r in records]
 
 
 def latest(
     db: LogLocation | None, flt: RecordFilter, *, limit: int, linked: bool = True
-) -> list[Shown]:
+) -> list[Listed]:
     """The newest `limit` records matching `flt`, oldest first; with `linked`, each with the
     records that refer to it."""
-    with open_desk_log(db, read_only=True) as log:
-        return _shown(log, log.records(flt, limit=limit, newest_first=True)[::-1], linked)
+    with open_desk_log(db, read_only=True) as log, log.snapshot():
+        return _listed(log, log.records(flt, limit=limit, newest_first=True)[::-1], linked)
 
 
 def search(
@@ -177,16 +188,15 @@ def search(
     limit: int | None = None,
     linked: bool = True,
     awaiting_signoff: bool = False,
-) -> list[Shown]:
+) -> list[Listed]:
     """The records matching `flt` (at most `limit`), oldest first; with `linked`, each with the
     records that refer to it; with `awaiting_signoff`, only rulings whose large pay awaits a
     supervisor's sign-off (not signed off, not voided)."""
-    with open_desk_log(db, read_only=True) as log:
-        if not awaiting_signoff:
-            return _shown(log, log.records(flt, limit=limit), linked)
-        with log.snapshot():
-            waiting = [r for r in log.records(flt) if signoffs.awaiting(log, r)]
-            return _shown(log, waiting[:limit], linked)
+    with open_desk_log(db, read_only=True) as log, log.snapshot():
+        found = log.records(flt, limit=None if awaiting_signoff else limit)
+        if awaiting_signoff:
+            found = [r for r in found if signoffs.awaiting(log, r)][:limit]
+        return _listed(log, found, linked)
 
 
 def show(db: LogLocation | None, record_id: int) -> Shown:

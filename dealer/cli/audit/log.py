@@ -53,7 +53,16 @@ from dealer.cli.render import (
 )
 from dealer.desk import records, supervision
 from dealer.desk.context import Desk
-from dealer.desk.records import ANY_GAME_SEATS, Record, RecordFilter, RecordKind, Shown, Status
+from dealer.desk.records import (
+    ANY_GAME_SEATS,
+    Listed,
+    Record,
+    RecordFilter,
+    RecordKind,
+    Reference,
+    Shown,
+    Status,
+)
 from dealer.desk.supervision import MeterAction, MeterMove
 from dealer.kernel.errors import DealerError, VerificationError
 from dealer.kernel.money import fmt_money
@@ -168,12 +177,12 @@ def _seats(seats: list[int]) -> str:
     return ",".join(map(str, seats))
 
 
-def _notes(linked: list[Record]) -> str:
-    notes = ", ".join(f"{r.kind} #{r.id}" for r in linked if r.kind != RecordKind.METER)
+def _notes(references: list[Reference]) -> str:
+    notes = ", ".join(f"{r.kind} #{r.id}" for r in references if r.kind != RecordKind.METER)
     return f" (see {notes})" if notes else ""
 
 
-def _report(found: list[Shown], as_json: bool) -> None:
+def _report(found: list[Listed], as_json: bool) -> None:
     if as_json:
         echo_json({"count": len(found), "records": [s.record.to_dict() for s in found]})
         return
@@ -197,7 +206,7 @@ def _report(found: list[Shown], as_json: bool) -> None:
     )
     left = max(LIST_WIDTH - used - 2 * (len(headers) - 1), 24)
     for row, shown in zip(rows, found, strict=True):
-        row.append(_fit(_summary(shown.record) + _notes(shown.linked), left))
+        row.append(_fit(_summary(shown.record) + _notes(shown.references), left))
     typer.echo(table(rows, headers))
 
 
