@@ -18,7 +18,6 @@ from dealer.audit.export import export as write_records
 from dealer.audit.records import Record, RecordFilter, RecordKind, Reference
 from dealer.audit.status import Status, status
 from dealer.audit.verify import verify as verify_chain
-from dealer.desk import floor_sums
 from dealer.desk.context import Desk, LogLocation, log_location, open_desk_log
 from dealer.games import empire, genpoker, hyrule
 from dealer.inputs import PAIGOW_SEATS, text_file
@@ -95,7 +94,10 @@ LOG_COMPANIONS = ("", "-wal", "-shm", "-journal")
 
 def verified(log: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyResult:
     """`audit.verify` of `log` against `checkpoints`, the floor's sums recomputed from the
-    records (`floor_sums.problems`): every verify the desk makes."""
+    records (`floor_sums.problems`): every verify the desk makes. The floor's sums (and the
+    settlement they re-read) are loaded here, not by a list or search."""
+    from dealer.desk import floor_sums
+
     return verify_chain(log, checkpoints, sums=floor_sums.problems)
 
 
@@ -258,6 +260,7 @@ def copy(source: LogLocation, target: LogLocation) -> Copied:
     lacks are added, and a target holding another chain is refused (`dealer.audit.copy`); the
     source's floor's sums are verified and the target's added to for each ruling copied."""
     from dealer.audit.copy import copy_log
+    from dealer.desk import floor_sums
 
     with open_desk_log(source, existing=True, read_only=True) as src, open_desk_log(target) as dst:
         return copy_log(src, dst, floor_sums.problems, floor_sums.CopiedSums)
