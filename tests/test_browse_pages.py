@@ -13,7 +13,7 @@ from cli import ok
 
 from dealer.cli.browse import pages
 from dealer.cli.packet import packet_text
-from dealer.desk import packet, records
+from dealer.desk import browse, packet, records
 from dealer.desk.records import RecordFilter
 
 ROUND = str(Path(__file__).parent.parent / "examples" / "round.yaml")
@@ -53,7 +53,7 @@ def test_a_rounds_record_page_is_its_table_of_seats(db: Path) -> None:
 
 
 def test_a_seats_history_has_each_rulings_net_for_that_seat(db: Path) -> None:
-    found = records.search(db, RecordFilter(table_id="PG-3", seat=4))
+    found = browse.with_status(db, RecordFilter(table_id="PG-3", seat=4))
     (row,) = pages.record_rows(found, seat=4)
     assert (row["record"].id, row["outcome"], row["net"]) == (1, "push", pages.Amount("+$10", True))
 
