@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from decimal import Decimal
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer.audit.records import Entry, Record, amount, canonical_json
+from dealer.audit.records import Entry, Record, amount, canonical_json, records_of
 from dealer.inputs import time as parse_time
 from dealer.kernel.errors import AuditError, DealerError
 
@@ -134,6 +135,35 @@ def test_damaged_json_is_an_audit_error() -> None:
     stored["result"] = "{broken"
     with pytest.raises(AuditError, match="record 9 is damaged"):
         Record.from_row(stored)
+
+
+def stored_row(n: int, **changes: object) -> dict[str, object]:
+    stored = ruling(**changes).stored()
+    stored.update(id=n, recorded_at="t", software_version="v", prev_hash="p", hash="h")
+    return stored
+
+
+def test_records_read_in_bulk_share_each_settings_text() -> None:
+    rows = [stored_row(n, settings={"profile": f"p{n % 2}"}) for n in range(1, 5)]
+    read = records_of(rows)
+    assert read == [Record.from_row(row) for row in rows]
+    assert read[0].settings is read[2].settings and read[1].settings is read[3].settings
+    assert read[0].settings is not read[1].settings
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_a_bulk_read_leaves_the_collector_as_it_found_it(collecting: bool) -> None:
+    """The collector is paused while the records are built, then as it was, even when a
+    damaged record ends the read."""
+    (gc.enable if collecting else gc.disable)()
+    try:
+        assert len(records_of([stored_row(1), stored_row(2)])) == 2
+        assert gc.isenabled() is collecting
+        with pytest.raises(AuditError, match="record 2 is damaged"):
+            records_of([stored_row(1), {**stored_row(2), "result": "{broken"}])
+        assert gc.isenabled() is collecting
+    finally:
+        gc.enable()
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,10 @@ two hashes that chain it to the record before.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -284,7 +285,7 @@ class Record(NamedTuple):
     cards: tuple[str, ...]
     result: dict[str, Any]
     explanation: tuple[str, ...]
-    settings: dict[str, Any]
+    settings: Mapping[str, Any]
     links_to: int | None
     reason: str | None
     software_version: str
@@ -292,14 +293,23 @@ class Record(NamedTuple):
     hash: str
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> Record:
-        """A record from a stored row (JSON columns parsed)."""
+    def from_row(
+        cls, row: Mapping[str, Any], settings_read: dict[str, Mapping[str, Any]] | None = None
+    ) -> Record:
+        """A record from a stored row (JSON columns parsed); a settings text already in
+        `settings_read` is not parsed again: the records share it (settings are read-only)."""
         values = {name: row[name] for name in STORED_FIELDS}
         try:
             for name in ("cards", "explanation"):
                 values[name] = tuple(json.loads(row[name]))
-            for name in ("result", "settings"):
-                values[name] = json.loads(row[name])
+            values["result"] = json.loads(row["result"])
+            text = row["settings"]
+            if settings_read is None:
+                values["settings"] = json.loads(text)
+            elif (settings := settings_read.get(text)) is not None:
+                values["settings"] = settings
+            else:
+                values["settings"] = settings_read[text] = json.loads(text)
         except (TypeError, ValueError):
             raise AuditError(
                 f"audit record {row['id']} is damaged: its stored JSON cannot be read"
@@ -321,6 +331,21 @@ class Record(NamedTuple):
         values["cards"] = list(self.cards)
         values["explanation"] = list(self.explanation)
         return values
+
+
+def records_of(rows: Iterable[Mapping[str, Any]]) -> list[Record]:
+    """The records of stored rows (`Record.from_row`), read in bulk: each settings text parsed
+    once (a table's rulings share a few), and Python's cyclic garbage collector paused while
+    they are built (parsed JSON holds no cycles: its passes over the growing list were a
+    quarter of the time of reading a patron's month of rulings)."""
+    settings_read: dict[str, Mapping[str, Any]] = {}
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return [Record.from_row(row, settings_read) for row in rows]
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def supervisor_entry(record: Record, kind: RecordKind, supervisor: str, **fields: Any) -> Entry:

@@ -26,6 +26,7 @@ from dealer.audit.records import (
     Role,
     UserRow,
     meter_value,
+    records_of,
     seats_in,
 )
 from dealer.audit.sums import KEY_COLUMNS, SUM_COLUMNS, SumKey, SumRow, Total
@@ -258,8 +259,7 @@ class SQLReads(ABC):
         newest_first: bool = False,
     ) -> list[Record]:
         """Records matching `flt`, oldest first (newest first with `newest_first`)."""
-        rows = self.rows(flt, limit=limit, newest_first=newest_first)
-        return [Record.from_row(row) for row in rows]
+        return records_of(self.rows(flt, limit=limit, newest_first=newest_first))
 
     def record(self, record_id: int) -> Record | None:
         """Record `record_id`, or None."""
@@ -332,7 +332,7 @@ class SQLReads(ABC):
             f"ORDER BY id DESC LIMIT {int(limit)}"
         )
         rows = self._rows_of(sql, params, "read the meter")
-        return [Record.from_row(row) for row in rows]
+        return records_of(rows)
 
     def link_records(self, link: str, limit: int) -> list[Record]:
         """The newest `limit` `meter` records of linked meter `link`, newest first (the index
@@ -342,7 +342,7 @@ class SQLReads(ABC):
             f"{record_select(d.schema)} WHERE kind = 'meter' AND {d.meter_link} = "
             f"{d.mark} ORDER BY id DESC LIMIT {int(limit)}"
         )
-        return [Record.from_row(row) for row in self._rows_of(sql, [link], "read the meter")]
+        return records_of(self._rows_of(sql, [link], "read the meter"))
 
     def user(self, user_id: str) -> UserRow | None:
         """The newest users row of `user_id`, or None."""

@@ -10,6 +10,7 @@ chain's verification is the only proof), and the verification of the whole chain
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ hash, the House Way name and version, the pay table of each wager; any other set
 says it is a version or a hash is shown too (`deciding`)."""
 
 
-def deciding(settings: dict[str, Any]) -> dict[str, Any]:
+def deciding(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The settings that name the rules, versions and hashes a ruling was decided under."""
     return {
         name: value
