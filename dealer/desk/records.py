@@ -68,7 +68,7 @@ class Shown(NamedTuple):
 
 class Listed(NamedTuple):
     """A record of a list or search, with the numbers and kinds of the records that refer to
-    it (read in one query for the whole list: `Reads.references`)."""
+    it (read in one query for the whole list: `Storage.references`)."""
 
     record: Record
     references: list[Reference]
