@@ -4,7 +4,7 @@ process, against the bounds of the floor's statistics (issue 26).
 
     .venv/bin/python benchmarks/bench_floor.py [--rulings 720000] [--tables 50] [--days 30]
         [--patrons 5000] [--pool 5000] [--plain 20000] [--timeout 300] [--keep PATH | --from PATH]
-        [--no-postgresql | --postgresql-url URL] [--no-sqlite] [--no-verify]
+        [--no-postgresql | --postgresql-url URL [--copied]] [--no-sqlite] [--no-verify]
         [--stats-rounds N] [--dir DIR]
 
 The log. A pool of `--pool` distinct Emperor's Challenge rounds is dealt from shuffled decks
@@ -36,7 +36,8 @@ New signing keys (the two supervisors') are made at a small scrypt cost, as in t
 PostgreSQL: a throwaway server started here (initdb and pg_ctl, as the tests' `pg_server`
 does, durable: fsync on), the SQLite log copied into it by `dealer audit copy` (the records'
 times are the copied ones), then the same commands against it (`--postgresql-url`: an empty
-log on a server of one's own, as its owner, instead; `--no-postgresql`: SQLite only;
+log on a server of one's own, as its owner, instead, or with `--copied` one that already holds
+the copy of `--from`, measured again without copying; `--no-postgresql`: SQLite only;
 `--no-sqlite`: PostgreSQL only, the SQLite log built or given only copied).
 
 Measured, each as a whole process (`processes.measured`: wall, CPU, peak resident memory; from
@@ -515,12 +516,13 @@ def postgresql(where: Path, floor: Floor, args: argparse.Namespace, env: dict[st
             return
         url = server.fresh_url()
     try:
-        run = measured_apart([DEALER, "audit", "copy", str(where), url], env=env)
-        print(
-            f"postgresql copied by dealer audit copy in {run.wall:.1f} s ({run.cpu:.1f} s CPU, "
-            f"peak {run.peak_mb:.0f} MB): {first_line(run.out)}",
-            flush=True,
-        )
+        if not args.copied:
+            run = measured_apart([DEALER, "audit", "copy", str(where), url], env=env)
+            print(
+                f"postgresql copied by dealer audit copy in {run.wall:.1f} s ({run.cpu:.1f} s "
+                f"CPU, peak {run.peak_mb:.0f} MB): {first_line(run.out)}",
+                flush=True,
+            )
         measure("postgresql", url, floor, args, env)
     finally:
         if server is not None:
@@ -563,9 +565,16 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "--no-verify", action="store_true", help="Leave out audit verify (it reads everything)."
     )
     pg.add_argument("--postgresql-url", help="An empty PostgreSQL log (as its owner) to copy to.")
+    parser.add_argument(
+        "--copied",
+        action="store_true",
+        help="The --postgresql-url log already holds the copy of --from: measure it, no copy.",
+    )
     args = parser.parse_args(argv)
     if args.no_sqlite and args.no_postgresql:
         parser.error("--no-sqlite and --no-postgresql leave nothing to measure")
+    if args.copied and (args.postgresql_url is None or args.source is None):
+        parser.error("--copied measures the copy of --from at --postgresql-url: give both")
     return args
 
 

@@ -91,4 +91,12 @@ def test_a_tiny_run_prints_every_figure_with_its_bound_on_both_backends(
         assert "the hash chain verifies" in checked
         (query,) = [x for x in lines if x.startswith(f"{backend:<10} search, in process ")]
         assert "bound ≤ 100 ms" in query and ("OK" in query or "OVER" in query)
+    copied = ["--no-sqlite", "--no-verify", "--copied", "--postgresql-url", url]
+    floor.main(["--from", str(kept), "--stats-rounds", "2000", "--plain", "0", *copied])
+    measured = capsys.readouterr().out.splitlines()
+    assert not any("copied by" in line or line.startswith("sqlite") for line in measured)
+    figures = [line.split("  ")[0].strip() for line in measured if line.startswith("postgresql")]
+    assert figures == [f"postgresql {name}" for name in floor.BOUNDS if name != "audit verify"] + [
+        "postgresql search, in process"
+    ]
     pg_server.drop(url)
