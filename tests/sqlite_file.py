@@ -1,18 +1,48 @@
 """An SQLite log read straight from its file, as whoever holds the file would read it to
 re-chain it: each record's row as its hash covers it, a long settings text put back from
 `settings_texts` where the record holds its reference; and the re-chaining itself, and the
-floor's sums computed again as the tool keeps them."""
+floor's sums computed again as the tool keeps them; and a log set back to what an earlier
+release left (`set_back`)."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
 from dealer.audit.chain import GENESIS_HASH, record_hash
 from dealer.audit.records import Record
 from dealer.audit.sqlite import SUMS_UPSERT
+from dealer.audit.sqlite_schema import MIGRATIONS, Index
 from dealer.audit.sums import SumRow, fields
 from dealer.desk.floor_sums import Replay, counts
+
+_MADE = re.compile(r"CREATE\s+(TABLE|INDEX|TRIGGER)\s+(\w+)")
+
+
+def migration(named: str) -> int:
+    """The number of the one migration whose description starts with `named`."""
+    (number,) = [n for n, (name, _) in enumerate(MIGRATIONS, 1) if name.startswith(named)]
+    return number
+
+
+def set_back(conn: sqlite3.Connection, first: int) -> None:
+    """Leave the log as the release before migration `first` did: every table, index and
+    trigger that migration and the later ones made dropped (newest first; what went with its
+    table is already gone), their versions forgotten. Data a migration only filled in (the
+    seat index's rows) goes with its table."""
+    for _, steps in reversed(MIGRATIONS[first - 1 :]):
+        made: list[tuple[str, str]] = []
+        for step in steps:
+            if isinstance(step, Index):
+                made.append(("INDEX", step.name))
+            elif isinstance(step, str):
+                made += [(kind.upper(), name) for kind, name in _MADE.findall(step)]
+        for kind, name in reversed(made):
+            conn.execute(f"DROP {kind} IF EXISTS {name}")
+    conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [first])
+    conn.execute(f"PRAGMA user_version = {first - 1}")
+
 
 _WHOLE = (
     "SELECT r.*, s.text AS kept FROM records r "

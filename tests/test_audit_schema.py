@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
+from sqlite_file import migration, set_back
 
 from dealer.audit import entries, staff
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, seal
@@ -159,16 +160,7 @@ def test_the_seat_index_is_rebuilt_for_an_older_log(tmp_path: Path) -> None:
         entries.append(log, ENTRY._replace(seat=4, result={"patron": "P-2"}))
         before = list(log.rows())
     conn = sqlite3.connect(path, isolation_level=None)
-    seat_index = next(n for n, (name, _) in enumerate(MIGRATIONS, 1) if "record_seats" in name)
-    conn.execute("DROP TABLE record_seats")
-    conn.execute("DROP INDEX records_linked_meters")
-    conn.execute("DROP TRIGGER records_bounded")
-    conn.execute("DROP TABLE settings_texts")
-    conn.execute("DROP TABLE floor_sums")
-    conn.execute("DROP TABLE floor_sums_from")
-    conn.execute("DROP INDEX records_by_table_time")
-    conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [seat_index])
-    conn.execute(f"PRAGMA user_version = {seat_index - 1}")
+    set_back(conn, migration("record_seats"))
     conn.close()
     with SQLiteStorage.open(path) as log:
         assert log.conn.execute("PRAGMA user_version").fetchone()[0] == LATEST

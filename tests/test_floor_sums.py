@@ -18,10 +18,10 @@ from unittest import mock
 import pytest
 from cli import run
 from pg_server import PgServer
+from sqlite_file import migration, set_back
 
 from dealer.audit import corrections, open_log, staff
 from dealer.audit.records import Record, RecordFilter, RecordKind
-from dealer.audit.sqlite_schema import MIGRATIONS
 from dealer.desk.records import verified
 from dealer.desk.shift import in_effect
 from dealer.desk.stats import (
@@ -283,13 +283,7 @@ def test_an_older_logs_rulings_are_read_from_the_records(
     path = tmp_path / "older.sqlite"
     path.write_bytes(floor["db"].read_bytes())
     conn = sqlite3.connect(path, isolation_level=None)
-    sums = next(n for n, (name, _) in enumerate(MIGRATIONS, 1) if name.startswith("floor_sums"))
-    conn.execute("DROP TABLE floor_sums")
-    conn.execute("DROP TABLE floor_sums_from")
-    for index in ("records_by_table_time",):  # the migrations after the sums'
-        conn.execute(f"DROP INDEX {index}")
-    conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [sums])
-    conn.execute(f"PRAGMA user_version = {sums - 1}")
+    set_back(conn, migration("floor_sums"))
     conn.close()
     deal = random.Random(5)
     before = settle(path, deal, "PG-1", "P-1", "d-1")["ruling_id"]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from cli import run
+from sqlite_file import migration, set_back
 from typer.testing import Result
 
 from dealer.audit import open_log
@@ -312,22 +313,14 @@ def test_a_version_1_postgresql_log_is_upgraded_by_db_init(pg_server: object) ->
 def test_an_sqlite_log_from_before_linked_meters_gains_their_index_when_opened(
     tmp_path: Path,
 ) -> None:
-    from dealer.audit.sqlite_schema import LATEST, MIGRATIONS
+    from dealer.audit.sqlite_schema import LATEST
     from dealer.audit.verify import verify
 
-    (number,) = [n for n, (name, _) in enumerate(MIGRATIONS, 1) if "linked" in name]
     db = tmp_path / "a.sqlite"
     with open_log(db):
         pass
     with sqlite3.connect(db) as conn:  # as the release before linked meters left it
-        conn.execute("DROP INDEX records_linked_meters")
-        conn.execute("DROP TRIGGER records_bounded")
-        conn.execute("DROP TABLE settings_texts")
-        conn.execute("DROP TABLE floor_sums")
-        conn.execute("DROP TABLE floor_sums_from")
-        conn.execute("DROP INDEX records_by_table_time")
-        conn.execute("DELETE FROM schema_migrations WHERE version >= ?", [number])
-        conn.execute(f"PRAGMA user_version = {number - 1}")
+        set_back(conn, migration("indexes: a linked progressive meter"))
     with open_log(db) as log:
         assert verify(log).ok
     with sqlite3.connect(db) as conn:
