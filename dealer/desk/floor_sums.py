@@ -402,10 +402,11 @@ def stored_state(reads: Reads, hour: str, record: Record) -> State:
     found: dict[tuple[str, str], dict[str, SumRow]] = {}
     for row in _stored_states(reads, hour, _members(record)):
         found.setdefault((row.key.grp, row.key.member), {})[row.key.hour] = row
+    earlier = _previous_hour(hour)
 
     def state(grp: str, member: str) -> SumRow | None:
         rows = found.get((grp, member), {})
-        return rows.get(hour) or rows.get(_previous_hour(hour))
+        return rows.get(hour) or rows.get(earlier)
 
     return state
 

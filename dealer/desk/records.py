@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING
 from dealer.audit import entries, signoffs
 from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
 from dealer.audit.export import export as write_records
-from dealer.audit.records import Record, RecordFilter, RecordKind, Reference
+from dealer.audit.records import Record, RecordFilter, RecordKind, Reference, seats_of
 from dealer.audit.status import Status, status
 from dealer.audit.verify import verify as verify_chain
 from dealer.desk.context import Desk, LogLocation, log_location, open_desk_log
@@ -76,8 +76,6 @@ class Listed(NamedTuple):
     @property
     def seats(self) -> list[int]:
         """The seats the record involved (`audit.records.seats_of`): a round's every seat."""
-        from dealer.audit.records import seats_of
-
         return [seat for seat, _ in seats_of(self.record)]
 
 

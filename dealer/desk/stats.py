@@ -534,11 +534,13 @@ def _event_flags(
     found: list[dict[str, Any]] = []
     analyses: dict[str, PaytableReturn] = {}
     for (table_id, _, _), count in sorted(floor.events.items()):
+        if not count.hits:
+            continue
+        sha = count.table.sha256
+        if sha not in analyses:  # one pay table, many tables
+            analyses[sha] = analyze_paytable(count.table, Decimal(1), Decimal(1), counts, units=1)
+        analysis = analyses[sha]
         for row, hits in sorted(count.hits.items()):
-            analysis = analyses.get(count.table.sha256)
-            if analysis is None:
-                analysis = analyze_paytable(count.table, Decimal(1), Decimal(1), counts, units=1)
-                analyses[count.table.sha256] = analysis  # one pay table, many tables
             line = next((x for x in analysis.lines if x.row and x.row.number == row), None)
             if line is None:
                 continue
