@@ -79,7 +79,7 @@ from dealer.audit.users import acting_role
 from dealer.desk import supervision
 from dealer.desk.context import Desk
 from dealer.desk.recording import append_ruling, ruling_entry
-from dealer.desk.records import search
+from dealer.desk.records import glances
 from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.profile import Profile, load_profile
 from dealer.games.paigow.seat_rulings import round_ruling
@@ -484,14 +484,14 @@ def measure(
 
 def search_in_process(db: str, patron: str) -> float:
     """The median wall time, in seconds, of the patron search `dealer audit search --patron`
-    makes (`records.search`, its records and what refers to them), in this process after one
+    makes (`records.glances`: what its list shows of each record), in this process after one
     run to warm it: the query without the start-up every `dealer` process pays."""
     flt = RecordFilter(patron=patron)
-    search(db, flt)
+    glances(db, flt)
     times = []
     for _ in range(5):
         start = time.perf_counter()
-        search(db, flt)
+        glances(db, flt)
         times.append(time.perf_counter() - start)
     return sorted(times)[2]
 

@@ -368,6 +368,17 @@ def test_verify_json_names_first_bad(staffed_file: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("column", ["result", "explanation"])
+def test_a_list_names_a_record_whose_json_cannot_be_read(staffed_file: Path, column: str) -> None:
+    """A record changed outside the tool into text that is no JSON: a list that would show it
+    stops at it with one line naming it (as `audit show` does); one without it answers."""
+    tamper(staffed_file, f"UPDATE records SET {column} = '[broken' WHERE id = 6")
+    listed = run("list")
+    assert (listed.exit_code, listed.stdout) == (1, "")
+    assert listed.stderr == "Error: audit record 6 is damaged: its stored JSON cannot be read\n"
+    assert run("search", "--id", "7").exit_code == 0
+
+
 def keep_checkpoint(kept: Path) -> str:
     """Take a checkpoint as S1 into the file `kept` (record 8); return its line."""
     made = run("checkpoint", "--user", "S1", "--pin", PIN, "-o", str(kept))

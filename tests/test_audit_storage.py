@@ -9,12 +9,22 @@ import re
 from decimal import Decimal
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import dealer
 from dealer.audit import meters
 from dealer.audit.chain import GENESIS_HASH, Checkpoint, record_hash
+from dealer.audit.glances import METER_VALUES, VALUE_MAX, Glance
 from dealer.audit.meters import MeterLink
-from dealer.audit.records import Entry, RecordFilter, Reference, canonical_json, seats_of
+from dealer.audit.records import (
+    Entry,
+    Record,
+    RecordFilter,
+    Reference,
+    canonical_json,
+    seats_of,
+)
 from dealer.audit.sql_reads import IDS_A_QUERY
 from dealer.audit.storage import Storage, UserRow
 from dealer.audit.users import user_record_result
@@ -189,22 +199,111 @@ def test_links(storage: Storage) -> None:
     assert [r.id for r in storage.records(RecordFilter(links_to=3))] == [4]
 
 
-def test_references_are_read_for_many_records_at_once(storage: Storage) -> None:
-    """`references` answers for more records than one query's list holds, by number and kind,
-    in record order; a record nothing refers to is left out."""
+def test_glances_are_read_for_many_records_at_once(storage: Storage) -> None:
+    """`glances` answers for more records than one query's list holds, in the order asked (a
+    number no record has left out), each with its seats and what refers to it, by number and
+    kind in record order."""
     count = IDS_A_QUERY + 3
     fill(storage, count)
     with storage.transaction() as tx:
         for target in (1, count, IDS_A_QUERY + 1):
             tx.append(meter_move("PG-1", "progressive", "10.00", target))
         tx.append(ruling(1, links_to=count))
-    found = storage.references(range(1, count + 1))
-    assert found == {
-        1: [Reference(count + 1, "meter")],
-        IDS_A_QUERY + 1: [Reference(count + 3, "meter")],
-        count: [Reference(count + 2, "meter"), Reference(count + 4, "ruling")],
+    wanted = [count, *range(1, count), count + 99]
+    found = storage.glances(wanted)
+    assert [g.id for g in found] == wanted[:-1]
+    assert [g.seats for g in found[:3]] == [(count,), (1,), (2,)]
+    refs = {g.id: g.references for g in found if g.references}
+    assert refs == {
+        1: (Reference(count + 1, "meter"),),
+        IDS_A_QUERY + 1: (Reference(count + 3, "meter"),),
+        count: (Reference(count + 2, "meter"), Reference(count + 4, "ruling")),
     }
-    assert storage.references([2, 3]) == {} and storage.references([]) == {}
+    assert storage.glances([]) == []
+    newest = storage.record_ids(RecordFilter(kind="meter"), limit=2, newest_first=True)
+    assert newest == [count + 3, count + 2]
+    assert storage.record_ids(RecordFilter(table_id="PG-1"), limit=2) == [1, 4]
+
+
+CHARACTERS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")
+"""Characters any backend takes apart (jsonb holds no NUL: `test_postgres_attacks`)."""
+JSON_TEXT = st.text(CHARACTERS, max_size=12)
+LONG_TEXT = st.text(CHARACTERS, min_size=195, max_size=205)
+"""Text about `VALUE_MAX` long, as JSON."""
+NUMBERS = st.integers(-(2**70), 2**70) | st.decimals(-(10**12), 10**12, places=2).map(float)
+"""Numbers both backends write alike (PostgreSQL's jsonb writes `1e16` its own way)."""
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | NUMBERS | JSON_TEXT | LONG_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(JSON_TEXT, inner, max_size=3),
+    max_leaves=6,
+)
+GLANCED = st.fixed_dictionaries(
+    {},
+    optional={
+        "total_net": JSON_VALUES,
+        "seats": JSON_VALUES,
+        "base": st.fixed_dictionaries({}, optional={"outcome": JSON_VALUES}) | JSON_VALUES,
+        **{key: JSON_VALUES for key in METER_VALUES},
+        "other": JSON_VALUES,
+    },
+)
+"""A record's result with any of the keys a glance reads, holding anything."""
+
+
+def held(value: object) -> object:
+    """What a glance holds of `value`: a text or a number whose JSON is at most `VALUE_MAX`
+    long, else nothing."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return None
+    return value if len(json.dumps(value, ensure_ascii=False)) <= VALUE_MAX else None
+
+
+def looked_at(record: Record) -> tuple[object, ...]:
+    """The values a glance should hold, as Python reads them from the whole record: each key
+    the result has (`held`), the length of its list of seats, the first line of explanation."""
+    result = record.result
+    base, seats = result.get("base"), result.get("seats")
+    return (
+        held(result.get("total_net")),
+        len(seats) if isinstance(seats, list) else None,
+        held(base.get("outcome")) if isinstance(base, dict) else None,
+        *(held(result.get(key)) for key in METER_VALUES),
+        held(record.explanation[0]) if record.explanation else None,
+    )
+
+
+def glanced(glance: Glance) -> tuple[object, ...]:
+    return (
+        glance.total_net,
+        glance.seat_count,
+        glance.outcome,
+        glance.meter,
+        glance.value,
+        glance.delta,
+        glance.previous,
+        glance.first_line,
+    )
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(result=GLANCED, explanation=st.lists(JSON_TEXT | LONG_TEXT, max_size=2))
+def test_a_glance_holds_what_the_record_says(
+    storage: Storage, result: dict[str, object], explanation: list[str]
+) -> None:
+    """The values the database takes out of a record's JSON for a list are the ones Python
+    reads from the whole record, whatever the record holds (the log is shared: each example
+    appends its own record)."""
+    with storage.transaction() as tx:
+        made = tx.append(ruling(1, result=result, explanation=explanation))
+    (glance,) = storage.glances([made])
+    record = storage.record(made)
+    assert record is not None
+    assert glanced(glance) == looked_at(record)
+    assert glance[:8] == (made, record.recorded_at, *record[2:6], "D1", "dealer")
+    assert glance.seats == tuple(seat for seat, _ in seats_of(record))
+    assert glance.input_text == "hand 1"
 
 
 def test_meters_read_and_moved_in_one_transaction(storage: Storage) -> None:

@@ -62,7 +62,7 @@ def test_a_disputed_rounds_packet_shows_its_table_of_seats(db: Path) -> None:
     ok("audit", "dispute", "open", "seat 4 was a push", "--table", "PG-3", "--seat", "4",
        "--ruling", "1", "--user", "d-104", "--db", str(db))  # fmt: skip
     (dispute,) = records.search(db, RecordFilter(kind="dispute"))
-    text = packet_text(packet.packet(db, dispute.record.id)).splitlines()
+    text = packet_text(packet.packet(db, dispute.id)).splitlines()
     start = text.index("Record 1: ruling paigow round")
     assert text[start + 2 : start + 10] == [
         "  table                           PG-3",

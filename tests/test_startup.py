@@ -121,6 +121,7 @@ ALLOWED_DEALER = frozenset(
         "dealer.audit",
         "dealer.audit.approvals",
         "dealer.audit.chain",
+        "dealer.audit.glances",
         "dealer.audit.records",
         "dealer.audit.storage",
         "dealer.audit.sql_reads",

@@ -29,6 +29,7 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 import dealer
 from dealer.audit.chain import check_link
+from dealer.audit.glances import GLANCE_COLUMNS, GLANCE_VALUES, METER_VALUES, short
 from dealer.audit.postgres_schema import (
     APP_ROLE,
     APPEND_FUNCTION,
@@ -385,6 +386,33 @@ BULK_SYNC = 1000
 """Records copied in pipeline mode between two waits for the server's answers."""
 
 
+def _scalar(value: str) -> str:
+    """The JSON text of jsonb `value` when it is a text or a number (`glances.short`), else
+    NULL."""
+    return (
+        f"CASE WHEN jsonb_typeof({value}) IN ('string', 'number') "
+        f"THEN {short(f'({value})::text')} END"
+    )
+
+
+GLANCE = ", ".join(
+    (
+        "true",
+        _scalar("j.result -> 'total_net'"),
+        "CASE WHEN jsonb_typeof(j.result -> 'seats') = 'array' "
+        "THEN jsonb_array_length(j.result -> 'seats') END",
+        _scalar("j.result -> 'base' -> 'outcome'"),
+        *(_scalar(f"j.result -> '{key}'") for key in METER_VALUES),
+        _scalar("j.explanation -> 0"),
+        "r.input_text",
+    )
+)
+"""`Dialect.glance`: jsonb operators on the record's JSON parsed once (`glance_from`: the
+subquery's OFFSET 0 keeps it from being merged into the query, which would parse the JSON once
+a value). The server refuses a record whose JSON is not JSON: every record is readable (one
+whose JSON jsonb cannot hold: `_Reads._glance_rows`)."""
+
+
 class _Reads(SQLReads):
     """The reads of `storage.Reads` over one PostgreSQL connection (`sql_reads.SQLReads`)."""
 
@@ -396,6 +424,11 @@ class _Reads(SQLReads):
         meter_link="(result::json) ->> 'link'",
         user_order='u.user_id COLLATE "C"',
         users="dealer.user_rows()",
+        glance=GLANCE,
+        glance_from=(
+            "CROSS JOIN LATERAL (SELECT r.result::jsonb AS result, "
+            "r.explanation::jsonb AS explanation OFFSET 0) j"
+        ),
     )
 
     _cursors = 0
@@ -428,6 +461,28 @@ class _Reads(SQLReads):
 
     def _reading(self, doing: str) -> AbstractContextManager[None]:
         return self.errors(doing)
+
+    def _glance_rows(self, record_ids: Sequence[int]) -> list[Sequence[Any]]:
+        """`SQLReads._glance_rows`, whatever a record holds. The server takes any JSON text
+        (`append_record` checks `::json`), but jsonb holds no NUL escape, lone surrogate or
+        number beyond `numeric`: a record holding one (which a login may append) fails the
+        query. Then the records are read again one at a time, each in a savepoint, and such a
+        record's glance holds none of its values: it is listed by its input, and the list of
+        the floor is never stopped by it."""
+        import psycopg
+
+        try:
+            with self.conn.transaction():  # a savepoint inside the snapshot
+                return super()._glance_rows(record_ids)
+        except psycopg.DataError:  # SQLSTATE class 22: the value cannot be converted
+            if len(record_ids) > 1:
+                return [row for one in record_ids for row in self._glance_rows([one])]
+        columns = ", ".join(f"r.{name}" for name in GLANCE_COLUMNS)
+        unread = ", ".join("NULL" for _ in GLANCE_VALUES[1:-1])
+        return self.conn.execute(
+            f"SELECT {columns}, true, {unread}, r.input_text FROM dealer.records r WHERE r.id = %s",
+            record_ids,
+        ).fetchall()
 
     def _rows_of(self, sql: str, params: Sequence[Any], doing: str) -> Iterator[dict[str, Any]]:
         """The rows of a `SELECT *` of records, as `SQLReads` reads them (`_streamed`)."""

@@ -17,6 +17,7 @@ from itertools import zip_longest
 from typing import Any, ClassVar
 
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
+from dealer.audit.glances import GLANCE_COLUMNS, Glance, glance_of
 from dealer.audit.records import (
     STORED_FIELDS,
     Entry,
@@ -90,6 +91,10 @@ class Dialect(NamedTuple):
     users: str
     """What the users rows are read from: the table, or what a backend shows of it (the
     PostgreSQL server withholds the secrets: `dealer.user_rows()`)."""
+    glance: str
+    """The `glances.GLANCE_VALUES` of a record `r`, taken out of its JSON by the database."""
+    glance_from: str
+    """What `glance` needs joined to the records `r` (PostgreSQL: each JSON parsed once)."""
 
 
 def filter_sql(flt: RecordFilter, d: Dialect) -> tuple[str, list[Any]]:
@@ -266,23 +271,58 @@ class SQLReads(ABC):
         found = self.records(RecordFilter(ids=(record_id,)))
         return found[0] if found else None
 
-    def references(self, record_ids: Sequence[int]) -> dict[int, list[Reference]]:
-        """The records referring to each of `record_ids` (`links_to`, indexed), as numbers and
-        kinds: one query per `IDS_A_QUERY` of them, no record's JSON read."""
-        d, found = self.dialect, dict[int, list[Reference]]()
-        ids = list(record_ids)
-        with self._reading("read what refers to the records"):
+    def record_ids(
+        self, flt: RecordFilter, *, limit: int | None = None, newest_first: bool = False
+    ) -> list[int]:
+        """The numbers of the records matching `flt`, by id (newest first with
+        `newest_first`), at most `limit`."""
+        where, params = filter_sql(flt, self.dialect)
+        order = "DESC" if newest_first else "ASC"
+        sql = f"SELECT id FROM {self.dialect.schema}records WHERE {where} ORDER BY id {order}"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        with self._reading("read"):
+            return [int(row[0]) for row in self.conn.execute(sql, params)]
+
+    def glances(self, record_ids: Sequence[int]) -> list[Glance]:
+        """The glances of `record_ids` (`glances.Glance`), in that order (a number no record
+        has left out): per `IDS_A_QUERY` of them, one query for the records' columns and the
+        values the database takes out of their JSON, one for their seats (the seat index), one
+        for what refers to them (`links_to`, indexed: numbers and kinds)."""
+        d, ids = self.dialect, list(record_ids)
+        rows: dict[int, Sequence[Any]] = {}
+        seats: dict[int, list[int]] = {}
+        found: dict[int, list[Reference]] = {}
+        with self._reading("read the records"):
             for start in range(0, len(ids), IDS_A_QUERY):
                 part = ids[start : start + IDS_A_QUERY]
                 marks = ", ".join(d.mark for _ in part)
-                rows = self.conn.execute(
+                for row in self._glance_rows(part):
+                    rows[row[0]] = row
+                for record_id, seat in self.conn.execute(
+                    f"SELECT record_id, seat FROM {d.schema}record_seats "
+                    f"WHERE record_id IN ({marks}) ORDER BY record_id, seat",
+                    part,
+                ):
+                    seats.setdefault(record_id, []).append(seat)
+                for target, record_id, kind in self.conn.execute(
                     f"SELECT links_to, id, kind FROM {d.schema}records "
                     f"WHERE links_to IN ({marks}) ORDER BY id",
                     part,
-                )
-                for target, record_id, kind in rows:
+                ):
                     found.setdefault(target, []).append(Reference(record_id, kind))
-        return found
+        return [glance_of(rows[i], seats.get(i, ()), found.get(i, ())) for i in ids if i in rows]
+
+    def _glance_rows(self, record_ids: Sequence[int]) -> list[Sequence[Any]]:
+        """The rows of `GLANCE_COLUMNS` and `Dialect.glance` of `record_ids` (any order)."""
+        d = self.dialect
+        columns = ", ".join(f"r.{name}" for name in GLANCE_COLUMNS)
+        marks = ", ".join(d.mark for _ in record_ids)
+        return self.conn.execute(
+            f"SELECT {columns}, {d.glance} FROM {d.schema}records r {d.glance_from} "
+            f"WHERE r.id IN ({marks})",
+            record_ids,
+        ).fetchall()
 
     def head(self) -> Checkpoint:
         """The record count and newest hash."""

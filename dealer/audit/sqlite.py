@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer.audit.chain import Checkpoint, record_hash, seal
+from dealer.audit.glances import METER_VALUES, short
 from dealer.audit.records import (
     STORED_FIELDS,
     Entry,
@@ -275,6 +276,35 @@ def _open_reading(where: Path) -> sqlite3.Connection:
     )
 
 
+def _scalar(column: str, path: str) -> str:
+    """The JSON text at `path` of `column` when it is a text or a number (`glances.short`),
+    else NULL; NULL too when the column is no JSON (a damaged record: `readable`), which
+    SQLite's JSON functions refuse to read."""
+    kind = f"json_type(r.{column}, '{path}') IN ('text', 'integer', 'real')"
+    value = short(f"r.{column} -> '{path}'")
+    return f"CASE WHEN json_valid(r.{column}) THEN CASE WHEN {kind} THEN {value} END END"
+
+
+_SEATS = (
+    "CASE WHEN json_valid(r.result) THEN CASE WHEN json_type(r.result, '$.seats') = 'array' "
+    "THEN json_array_length(r.result, '$.seats') END END"
+)
+
+GLANCE = ", ".join(
+    (
+        "json_valid(r.result) AND json_valid(r.explanation)",
+        _scalar("result", "$.total_net"),
+        _SEATS,
+        _scalar("result", "$.base.outcome"),
+        *(_scalar("result", f"$.{key}") for key in METER_VALUES),
+        _scalar("explanation", "$[0]"),
+        "r.input_text",
+    )
+)
+"""`Dialect.glance`: SQLite's JSON functions (each JSON parsed once a row: SQLite keeps the
+parse for the row's next call)."""
+
+
 class _Reads(SQLReads):
     """The reads of `storage.Reads` over one SQLite connection (`sql_reads.SQLReads`)."""
 
@@ -286,6 +316,8 @@ class _Reads(SQLReads):
         meter_link="json_extract(result, '$.link')",
         user_order="u.user_id",
         users="users",
+        glance=GLANCE,
+        glance_from="",
     )
 
     def __init__(self, conn: sqlite3.Connection) -> None:

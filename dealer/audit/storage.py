@@ -17,7 +17,8 @@ from decimal import Decimal
 from typing import Any, Protocol
 
 from dealer.audit.chain import Checkpoint
-from dealer.audit.records import Entry, Record, RecordFilter, Reference, UserRow
+from dealer.audit.glances import Glance
+from dealer.audit.records import Entry, Record, RecordFilter, UserRow
 from dealer.audit.sums import SumRow, Total
 
 
@@ -158,9 +159,16 @@ class WriteTransaction(Reads, Protocol):
 class Storage(Reads, Protocol):
     """An open audit log. Close it with `close()` or by leaving a `with` block."""
 
-    def references(self, record_ids: Sequence[int]) -> dict[int, list[Reference]]:
-        """The records that refer to each of `record_ids`, by id, keyed by the record they
-        refer to (one without any is left out); read by their numbers and kinds only."""
+    def record_ids(
+        self, flt: RecordFilter, *, limit: int | None = None, newest_first: bool = False
+    ) -> list[int]:
+        """The numbers of the records `records` would give for the same arguments."""
+        ...
+
+    def glances(self, record_ids: Sequence[int]) -> list[Glance]:
+        """What a list shows of each of `record_ids` (`glances.Glance`: its columns, seats,
+        summary values and what refers to it, read without the record whole), in that order;
+        a number no record has is left out."""
         ...
 
     def __enter__(self) -> Storage: ...

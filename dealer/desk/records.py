@@ -15,7 +15,8 @@ from typing import IO, TYPE_CHECKING
 from dealer.audit import entries, signoffs
 from dealer.audit.chain import Checkpoint, VerifyResult, parse_checkpoints
 from dealer.audit.export import export as write_records
-from dealer.audit.records import Record, RecordFilter, RecordKind, Reference, seats_of
+from dealer.audit.glances import Glance
+from dealer.audit.records import Record, RecordFilter, RecordKind, Reference
 from dealer.audit.status import Status, status
 from dealer.audit.verify import verify as verify_chain
 from dealer.desk.context import Desk, LogLocation, log_location, open_desk_log
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ANY_GAME_SEATS",
     "Checkpoint",
-    "Listed",
+    "Glance",
     "Record",
     "RecordFilter",
     "RecordKind",
@@ -42,7 +43,7 @@ __all__ = [
     "Verification",
     "checkpoint",
     "export",
-    "latest",
+    "glances",
     "search",
     "show",
     "verify",
@@ -64,19 +65,6 @@ class Shown(NamedTuple):
     record: Record
     linked: list[Record]
     status: Status | None = None
-
-
-class Listed(NamedTuple):
-    """A record of a list or search, with the numbers and kinds of the records that refer to
-    it (read in one query for the whole list: `Storage.references`)."""
-
-    record: Record
-    references: list[Reference]
-
-    @property
-    def seats(self) -> list[int]:
-        """The seats the record involved (`audit.records.seats_of`): a round's every seat."""
-        return [seat for seat, _ in seats_of(self.record)]
 
 
 class Verification(NamedTuple):
@@ -167,18 +155,17 @@ def _whole(path: Path) -> Iterator[IO[str]]:
         raise
 
 
-def _listed(reads: Storage, records: list[Record], linked: bool) -> list[Listed]:
-    found = reads.references([r.id for r in records]) if linked else {}
-    return [Listed(r, found.get(r.id, [])) for r in records]
-
-
-def latest(
-    db: LogLocation | None, flt: RecordFilter, *, limit: int, linked: bool = True
-) -> list[Listed]:
-    """The newest `limit` records matching `flt`, oldest first; with `linked`, each with the
-    records that refer to it."""
-    with open_desk_log(db, read_only=True) as log, log.snapshot():
-        return _listed(log, log.records(flt, limit=limit, newest_first=True)[::-1], linked)
+def _matching(
+    log: Storage, flt: RecordFilter, limit: int | None, newest: bool, awaiting_signoff: bool
+) -> list[Record]:
+    """`search`'s records, read from `log`."""
+    if not awaiting_signoff:
+        found = log.records(flt, limit=limit, newest_first=newest)
+        return found[::-1] if newest else found
+    found = [r for r in log.records(flt) if signoffs.awaiting(log, r)]
+    if limit is None:
+        return found
+    return found[max(len(found) - limit, 0) :] if newest else found[:limit]
 
 
 def search(
@@ -186,17 +173,34 @@ def search(
     flt: RecordFilter,
     *,
     limit: int | None = None,
-    linked: bool = True,
+    newest: bool = False,
     awaiting_signoff: bool = False,
-) -> list[Listed]:
-    """The records matching `flt` (at most `limit`), oldest first; with `linked`, each with the
-    records that refer to it; with `awaiting_signoff`, only rulings whose large pay awaits a
+) -> list[Record]:
+    """The records matching `flt`, oldest first: the first `limit` of them, or with `newest`
+    the newest `limit`; with `awaiting_signoff`, only rulings whose large pay awaits a
     supervisor's sign-off (not signed off, not voided)."""
     with open_desk_log(db, read_only=True) as log, log.snapshot():
-        found = log.records(flt, limit=None if awaiting_signoff else limit)
+        return _matching(log, flt, limit, newest, awaiting_signoff)
+
+
+def glances(
+    db: LogLocation | None,
+    flt: RecordFilter,
+    *,
+    limit: int | None = None,
+    newest: bool = False,
+    awaiting_signoff: bool = False,
+) -> list[Glance]:
+    """What a list shows of the records `search` gives for the same arguments (`Glance`: the
+    seats, a summary's values and what refers to each), read without the records whole, in
+    one snapshot: a patron's month in a tenth of the time. Which rulings await a sign-off is
+    read from the records themselves."""
+    with open_desk_log(db, read_only=True) as log, log.snapshot():
         if awaiting_signoff:
-            found = [r for r in found if signoffs.awaiting(log, r)][:limit]
-        return _listed(log, found, linked)
+            found = [r.id for r in _matching(log, flt, limit, newest, awaiting_signoff)]
+            return log.glances(found)
+        ids = log.record_ids(flt, limit=limit, newest_first=newest)
+        return log.glances(ids[::-1] if newest else ids)
 
 
 def show(db: LogLocation | None, record_id: int) -> Shown:

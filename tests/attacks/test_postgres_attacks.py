@@ -38,10 +38,11 @@ def append_sql(
     kind: str = "ruling",
     role: str = "dealer",
     action: str = "rank",
-    result: dict[str, object] | None = None,
+    result: dict[str, object] | str | None = None,
     links_to: int | None = None,
 ) -> int:
-    """Call the server's append function as the login `conn` is, with the fields given."""
+    """Call the server's append function as the login `conn` is, with the fields given (a
+    result as JSON text is sent as it is)."""
     row = conn.execute(
         APPEND,
         {
@@ -49,7 +50,7 @@ def append_sql(
             "action": action,
             "user_id": user_id,
             "role": role,
-            "result": json.dumps(result or {}),
+            "result": result if isinstance(result, str) else json.dumps(result or {}),
             "links_to": links_to,
         },
     ).fetchone()
@@ -443,3 +444,34 @@ def test_a_terminal_writes_the_floors_sums_only_for_its_own_newest_record_once(
         "the floor's sums hold figures for 2026-01-01T10:00 UTC, when no ruling adds to them"
         in found.stdout
     )
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        '{"total_net": "\\u0000"}',
+        '{"base": {"outcome": "\\ud800"}}',
+        '{"total_net": 1e1000000}',
+        '{"value": 1e131071, "meter": "progressive"}',
+    ],
+)
+def test_a_record_the_server_cannot_take_apart_does_not_stop_a_list(
+    pg_server: PgServer, floor: str, result: str
+) -> None:
+    """JSON the server takes (its append checks `::json`) but jsonb cannot hold (a NUL escape,
+    a lone surrogate, a number beyond `numeric`), appended by a dealer's own login: every list
+    of the floor still answers, the other records as ever and that one by its input."""
+    with psycopg.connect(pg_server.login(floor, "d-104"), autocommit=True) as conn:
+        made = append_sql(conn, "d-104", result=result)
+        append_sql(conn, "d-104")
+    listed = cli.run("audit", "list", "--db", floor)
+    assert listed.exit_code == 0, listed.output
+    lines = {line.split()[0]: line for line in listed.stdout.splitlines()[2:]}
+    assert lines[str(made)].endswith(" as ks") and lines[str(made + 1)].endswith(" as ks")
+    found = cli.run("audit", "search", "--table", "PG-1", "--user", "d-104", "--db", floor)
+    assert found.exit_code == 0, found.output
+    assert [line.split()[0] for line in found.stdout.splitlines()[2:]] == [
+        "5",
+        str(made),
+        str(made + 1),
+    ]

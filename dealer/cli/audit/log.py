@@ -55,7 +55,7 @@ from dealer.desk import records, supervision
 from dealer.desk.context import Desk
 from dealer.desk.records import (
     ANY_GAME_SEATS,
-    Listed,
+    Glance,
     Record,
     RecordFilter,
     RecordKind,
@@ -123,7 +123,7 @@ FILTER = Composite(
 """Which records: by table, seat, patron, time range, game, user, kind, action, id or link."""
 
 
-def _what(record: Record) -> str:
+def _what(record: Record | Glance) -> str:
     return " ".join(part for part in (record.kind, record.game, record.action) if part)
 
 
@@ -131,83 +131,84 @@ LIST_WIDTH = 120
 """`audit list` and `search` fit this many columns: the summary is shortened to what is left."""
 
 
-def _summary(record: Record) -> str:
+def _summary(glance: Glance) -> str:
     """What a record says at a glance: a settled seat's outcome and net, a round's seats and
-    players' total, else its first reason."""
-    result = record.result
-    if record.kind == RecordKind.RULING and record.game == "paigow" and "total_net" in result:
-        total = fmt_money(Decimal(str(result["total_net"])), signed=True)
-        if record.action == RulingAction.ROUND and isinstance(result.get("seats"), list):
-            count = len(result["seats"])
-            return f"{count} seat{'s' if count != 1 else ''}, players {total}"
-        base = result.get("base")
-        if isinstance(base, dict) and "outcome" in base:
-            return f"{base['outcome']}, net {total}"
-    if record.kind == RecordKind.METER and "meter" in result:
-        return _meter_summary(record)
-    return record.explanation[0] if record.explanation else record.input_text
+    players' total, a meter's move, else its first line of explanation (its input when it has
+    none)."""
+    g = glance
+    if g.kind == RecordKind.RULING and g.game == "paigow" and g.total_net is not None:
+        try:
+            total = fmt_money(Decimal(str(g.total_net)), signed=True)
+        except ArithmeticError:
+            total = None
+        if total is not None and g.action == RulingAction.ROUND and g.seat_count is not None:
+            return f"{g.seat_count} seat{'s' if g.seat_count != 1 else ''}, players {total}"
+        if total is not None and g.outcome is not None:
+            return f"{g.outcome}, net {total}"
+    if g.kind == RecordKind.METER and g.meter is not None:
+        return _meter_summary(g)
+    return g.first_line if g.first_line is not None else g.input_text
 
 
-def _meter_summary(record: Record) -> str:
+def _meter_summary(glance: Glance) -> str:
     """A meter record in a few words: `progressive_treasure starts $10,000` (its seed, and
     what its first ruling added), a ruling's `… +$0.25 → $10,000.25`, an adjustment's `… set
     to $12,000`; `audit show` tells the seed from the contributions."""
-    result = record.result
     try:
-        value = fmt_money(Decimal(str(result.get("value"))))
-        delta = fmt_money(Decimal(str(result.get("delta"))), signed=True)
-        start = result.get("previous")
+        value = fmt_money(Decimal(str(glance.value)))
+        delta = fmt_money(Decimal(str(glance.delta)), signed=True)
     except ArithmeticError:
-        return record.explanation[0] if record.explanation else record.input_text
-    if start is None:
-        return f"{result['meter']} starts {value}"
-    if record.action == MeterAction.ADJUST:
-        return f"{result['meter']} set to {value}"
-    return f"{result['meter']} {delta} → {value}"
+        return glance.first_line if glance.first_line is not None else glance.input_text
+    if glance.previous is None:
+        return f"{glance.meter} starts {value}"
+    if glance.action == MeterAction.ADJUST:
+        return f"{glance.meter} set to {value}"
+    return f"{glance.meter} {delta} → {value}"
 
 
 def _fit(line: str, width: int) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def _seats(seats: list[int]) -> str:
+def _seats(seats: tuple[int, ...]) -> str:
     """The seats a record involved: `4`, a round's `1-6` (each seat from 1 to 6) or `1,3,5`."""
-    if len(seats) > 2 and seats == list(range(seats[0], seats[-1] + 1)):
+    if len(seats) > 2 and seats == tuple(range(seats[0], seats[-1] + 1)):
         return f"{seats[0]}-{seats[-1]}"
     return ",".join(map(str, seats))
 
 
-def _notes(references: list[Reference]) -> str:
+def _notes(references: tuple[Reference, ...]) -> str:
     notes = ", ".join(f"{r.kind} #{r.id}" for r in references if r.kind != RecordKind.METER)
     return f" (see {notes})" if notes else ""
 
 
-def _report(found: list[Listed], as_json: bool) -> None:
-    if as_json:
-        echo_json({"count": len(found), "records": [s.record.to_dict() for s in found]})
-        return
+def _report(found: list[Glance]) -> None:
     if not found:
         typer.echo("No records.")
         return
     headers = ["#", "time (UTC)", "table", "seat", "user", "what", "summary"]
     rows = [
         [
-            str(shown.record.id),
-            utc_time(shown.record.recorded_at),
-            shown.record.table_id,
-            _seats(shown.seats),
-            f"{shown.record.user_id} ({shown.record.role})",
-            _what(shown.record),
+            str(g.id),
+            utc_time(g.recorded_at),
+            g.table_id,
+            _seats(g.seats),
+            f"{g.user_id} ({g.role})",
+            _what(g),
         ]
-        for shown in found
+        for g in found
     ]
     used = sum(  # tabulate draws a column at least its header and 2 wide
         max(len(h) + 2, *(len(printable(r[i])) for r in rows)) for i, h in enumerate(headers[:-1])
     )
     left = max(LIST_WIDTH - used - 2 * (len(headers) - 1), 24)
-    for row, shown in zip(rows, found, strict=True):
-        row.append(_fit(_summary(shown.record) + _notes(shown.references), left))
+    for row, g in zip(rows, found, strict=True):
+        row.append(_fit(_summary(g) + _notes(g.references), left))
     typer.echo(table(rows, headers))
+
+
+def _json_report(found: list[Record]) -> None:
+    echo_json({"count": len(found), "records": [r.to_dict() for r in found]})
 
 
 @app.command("list")
@@ -220,7 +221,10 @@ def list_(
 ) -> None:
     """The newest records (20 unless --limit), oldest first."""
     most = inputs.record_count(limit)
-    _report(records.latest(db, flt, limit=most, linked=not as_json), as_json)
+    if as_json:
+        _json_report(records.search(db, flt, limit=most, newest=True))
+    else:
+        _report(records.glances(db, flt, limit=most, newest=True))
 
 
 @app.command()
@@ -239,10 +243,10 @@ def search(
     first (a seat or patron search finds the seats settled inside rounds too;
     `--awaiting-signoff`: only the large pays no supervisor has signed off yet)."""
     most = None if limit is None else inputs.record_count(limit)
-    found = records.search(
-        db, flt, limit=most, linked=not as_json, awaiting_signoff=awaiting_signoff
-    )
-    _report(found, as_json)
+    if as_json:
+        _json_report(records.search(db, flt, limit=most, awaiting_signoff=awaiting_signoff))
+    else:
+        _report(records.glances(db, flt, limit=most, awaiting_signoff=awaiting_signoff))
 
 
 def _status_lines(status: Status | None) -> list[str]:
