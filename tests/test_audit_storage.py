@@ -260,12 +260,11 @@ def held(value: object) -> object:
 
 def looked_at(record: Record) -> tuple[object, ...]:
     """The values a glance should hold, as Python reads them from the whole record: each key
-    the result has (`held`), the length of its list of seats, the first line of explanation."""
+    the result has (`held`), the first line of explanation."""
     result = record.result
-    base, seats = result.get("base"), result.get("seats")
+    base = result.get("base")
     return (
         held(result.get("total_net")),
-        len(seats) if isinstance(seats, list) else None,
         held(base.get("outcome")) if isinstance(base, dict) else None,
         *(held(result.get(key)) for key in METER_VALUES),
         held(record.explanation[0]) if record.explanation else None,
@@ -275,7 +274,6 @@ def looked_at(record: Record) -> tuple[object, ...]:
 def glanced(glance: Glance) -> tuple[object, ...]:
     return (
         glance.total_net,
-        glance.seat_count,
         glance.outcome,
         glance.meter,
         glance.value,

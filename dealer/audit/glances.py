@@ -38,15 +38,14 @@ METER_VALUES = ("meter", "value", "delta", "previous")
 GLANCE_VALUES = (
     "readable",
     "total_net",
-    "seat_count",
     "outcome",
     *METER_VALUES,
     "first_line",
     "input_text",
 )
 """What each backend's `Dialect.glance` selects after `GLANCE_COLUMNS`, in this order: whether
-the result and explanation are JSON at all; the result's `total_net`, the length of its
-`seats` list (NULL when it has none), its `base.outcome`, a meter record's `meter`, `value`,
+the result and explanation are JSON at all; the result's `total_net`, its `base.outcome`, a
+meter record's `meter`, `value`,
 `delta` and `previous`, and the first line of the explanation: each the JSON text of a text or
 a number, NULL when the record has none there (or something else: a list's line shows a word
 or a number, never a whole object) or a longer one than `VALUE_MAX` (`short`); the input as
@@ -67,7 +66,6 @@ class Glance(NamedTuple):
     user_id: str
     role: str
     total_net: Any
-    seat_count: int | None
     outcome: Any
     meter: Any
     value: Any
@@ -93,7 +91,7 @@ def glance_of(row: Sequence[Any], seats: Iterable[int], references: Iterable[Ref
     references read beside it. A record whose result or explanation is no JSON is damaged:
     AuditError, as reading it whole says."""
     record_id, recorded_at, kind, game, action, table_id, user_id, role = row[: len(GLANCE_COLUMNS)]
-    readable, total_net, seat_count, outcome, meter, value, delta, previous, first, text = row[
+    readable, total_net, outcome, meter, value, delta, previous, first, text = row[
         len(GLANCE_COLUMNS) :
     ]
     if not readable:
@@ -108,7 +106,6 @@ def glance_of(row: Sequence[Any], seats: Iterable[int], references: Iterable[Ref
         user_id,
         role,
         total_net=_value(total_net),
-        seat_count=None if seat_count is None else int(seat_count),
         outcome=_value(outcome),
         meter=_value(meter),
         value=_value(value),

@@ -387,30 +387,37 @@ BULK_SYNC = 1000
 
 
 def _scalar(value: str) -> str:
-    """The JSON text of jsonb `value` when it is a text or a number (`glances.short`), else
+    """The JSON text of json `value` when it is a text or a number (`glances.short`), else
     NULL."""
     return (
-        f"CASE WHEN jsonb_typeof({value}) IN ('string', 'number') "
+        f"CASE WHEN json_typeof({value}) IN ('string', 'number') "
         f"THEN {short(f'({value})::text')} END"
     )
 
 
+_OUTCOME = _scalar("j.base -> 'outcome'")
 GLANCE = ", ".join(
     (
         "true",
-        _scalar("j.result -> 'total_net'"),
-        "CASE WHEN jsonb_typeof(j.result -> 'seats') = 'array' "
-        "THEN jsonb_array_length(j.result -> 'seats') END",
-        _scalar("j.result -> 'base' -> 'outcome'"),
-        *(_scalar(f"j.result -> '{key}'") for key in METER_VALUES),
-        _scalar("j.explanation -> 0"),
+        _scalar("j.total_net"),
+        f"CASE WHEN json_typeof(j.base) = 'object' THEN {_OUTCOME} END",
+        *(_scalar(f"j.{key}") for key in METER_VALUES),
+        _scalar("e.line"),
         "r.input_text",
     )
 )
-"""`Dialect.glance`: jsonb operators on the record's JSON parsed once (`glance_from`: the
-subquery's OFFSET 0 keeps it from being merged into the query, which would parse the JSON once
-a value). The server refuses a record whose JSON is not JSON: every record is readable (one
-whose JSON jsonb cannot hold: `_Reads._glance_rows`)."""
+"""`Dialect.glance`: the values of the result's keys as `json_to_record` gives them
+(`glance_from`: the result parsed once, each value its own text as stored, a number never
+rewritten), the explanation's first line. The server refuses a record whose JSON is not JSON:
+every record is readable (one the server cannot take apart: `_Reads._glance_rows`)."""
+
+GLANCE_FROM = (
+    "CROSS JOIN LATERAL json_to_record(r.result::json) AS j({}) "
+    "CROSS JOIN LATERAL (SELECT r.explanation::json -> 0 AS line OFFSET 0) e"
+).format(", ".join(f"{key} json" for key in ("total_net", "base", *METER_VALUES)))
+"""`Dialect.glance_from`: the result's keys a glance reads, as json, and the explanation's
+first line (each JSON parsed once: the OFFSET keeps the line's subquery from being merged into
+the query, which would parse it once a use)."""
 
 
 class _Reads(SQLReads):
@@ -425,10 +432,8 @@ class _Reads(SQLReads):
         user_order='u.user_id COLLATE "C"',
         users="dealer.user_rows()",
         glance=GLANCE,
-        glance_from=(
-            "CROSS JOIN LATERAL (SELECT r.result::jsonb AS result, "
-            "r.explanation::jsonb AS explanation OFFSET 0) j"
-        ),
+        glance_from=GLANCE_FROM,
+        among="{} IN (SELECT json_array_elements_text(%s::json)::bigint)",
     )
 
     _cursors = 0

@@ -95,6 +95,9 @@ class Dialect(NamedTuple):
     """The `glances.GLANCE_VALUES` of a record `r`, taken out of its JSON by the database."""
     glance_from: str
     """What `glance` needs joined to the records `r` (PostgreSQL: each JSON parsed once)."""
+    among: str
+    """A column (`{}`) is one of the numbers in one parameter, a JSON list: one parameter
+    however many numbers (no list of marks for the driver to rewrite)."""
 
 
 def filter_sql(flt: RecordFilter, d: Dialect) -> tuple[str, list[Any]]:
@@ -296,19 +299,19 @@ class SQLReads(ABC):
         with self._reading("read the records"):
             for start in range(0, len(ids), IDS_A_QUERY):
                 part = ids[start : start + IDS_A_QUERY]
-                marks = ", ".join(d.mark for _ in part)
+                listed = [json.dumps(part)]
                 for row in self._glance_rows(part):
                     rows[row[0]] = row
                 for record_id, seat in self.conn.execute(
                     f"SELECT record_id, seat FROM {d.schema}record_seats "
-                    f"WHERE record_id IN ({marks}) ORDER BY record_id, seat",
-                    part,
+                    f"WHERE {d.among.format('record_id')} ORDER BY record_id, seat",
+                    listed,
                 ):
                     seats.setdefault(record_id, []).append(seat)
                 for target, record_id, kind in self.conn.execute(
                     f"SELECT links_to, id, kind FROM {d.schema}records "
-                    f"WHERE links_to IN ({marks}) ORDER BY id",
-                    part,
+                    f"WHERE {d.among.format('links_to')} ORDER BY id",
+                    listed,
                 ):
                     found.setdefault(target, []).append(Reference(record_id, kind))
         return [glance_of(rows[i], seats.get(i, ()), found.get(i, ())) for i in ids if i in rows]
@@ -317,11 +320,10 @@ class SQLReads(ABC):
         """The rows of `GLANCE_COLUMNS` and `Dialect.glance` of `record_ids` (any order)."""
         d = self.dialect
         columns = ", ".join(f"r.{name}" for name in GLANCE_COLUMNS)
-        marks = ", ".join(d.mark for _ in record_ids)
         return self.conn.execute(
             f"SELECT {columns}, {d.glance} FROM {d.schema}records r {d.glance_from} "
-            f"WHERE r.id IN ({marks})",
-            record_ids,
+            f"WHERE {d.among.format('r.id')}",
+            [json.dumps(list(record_ids))],
         ).fetchall()
 
     def head(self) -> Checkpoint:

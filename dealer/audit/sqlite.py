@@ -285,16 +285,10 @@ def _scalar(column: str, path: str) -> str:
     return f"CASE WHEN json_valid(r.{column}) THEN CASE WHEN {kind} THEN {value} END END"
 
 
-_SEATS = (
-    "CASE WHEN json_valid(r.result) THEN CASE WHEN json_type(r.result, '$.seats') = 'array' "
-    "THEN json_array_length(r.result, '$.seats') END END"
-)
-
 GLANCE = ", ".join(
     (
         "json_valid(r.result) AND json_valid(r.explanation)",
         _scalar("result", "$.total_net"),
-        _SEATS,
         _scalar("result", "$.base.outcome"),
         *(_scalar("result", f"$.{key}") for key in METER_VALUES),
         _scalar("explanation", "$[0]"),
@@ -318,6 +312,7 @@ class _Reads(SQLReads):
         users="users",
         glance=GLANCE,
         glance_from="",
+        among="{} IN (SELECT value FROM json_each(?))",
     )
 
     def __init__(self, conn: sqlite3.Connection) -> None:

@@ -453,14 +453,17 @@ def test_a_terminal_writes_the_floors_sums_only_for_its_own_newest_record_once(
         '{"base": {"outcome": "\\ud800"}}',
         '{"total_net": 1e1000000}',
         '{"value": 1e131071, "meter": "progressive"}',
+        '["total_net", 5]',
+        '"total_net"',
     ],
 )
 def test_a_record_the_server_cannot_take_apart_does_not_stop_a_list(
     pg_server: PgServer, floor: str, result: str
 ) -> None:
-    """JSON the server takes (its append checks `::json`) but jsonb cannot hold (a NUL escape,
-    a lone surrogate, a number beyond `numeric`), appended by a dealer's own login: every list
-    of the floor still answers, the other records as ever and that one by its input."""
+    """JSON the server takes (its append checks `::json`) but cannot take apart as a record's
+    result (a NUL escape, a lone surrogate, a number beyond `numeric`, no object), appended by
+    a dealer's own login: every list of the floor still answers, the other records as ever and
+    that one by its input."""
     with psycopg.connect(pg_server.login(floor, "d-104"), autocommit=True) as conn:
         made = append_sql(conn, "d-104", result=result)
         append_sql(conn, "d-104")

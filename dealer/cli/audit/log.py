@@ -141,8 +141,9 @@ def _summary(glance: Glance) -> str:
             total = fmt_money(Decimal(str(g.total_net)), signed=True)
         except ArithmeticError:
             total = None
-        if total is not None and g.action == RulingAction.ROUND and g.seat_count is not None:
-            return f"{g.seat_count} seat{'s' if g.seat_count != 1 else ''}, players {total}"
+        if total is not None and g.action == RulingAction.ROUND and g.seats:
+            count = len(g.seats)
+            return f"{count} seat{'s' if count != 1 else ''}, players {total}"
         if total is not None and g.outcome is not None:
             return f"{g.outcome}, net {total}"
     if g.kind == RecordKind.METER and g.meter is not None:
