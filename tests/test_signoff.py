@@ -196,6 +196,9 @@ def test_search_and_the_shift_summary_say_what_waits(db: Path | str) -> None:
     ok("audit", "signoff", str(first), *SUP)
     found = json.loads(ok("audit", "search", "--awaiting-signoff", "--json").stdout)
     assert [r["id"] for r in found["records"]] == [second]
+    listed = ok("audit", "search", "--awaiting-signoff").stdout.splitlines()
+    assert [line.split()[0] for line in listed[2:]] == [str(second)]
+    assert listed[2].endswith(" net +$4,000")
     summary = ok("shift", "summary", "--table", "PG-3").stdout.splitlines()
     assert f"Awaiting sign-off: #{second}" in summary
     assert f"Signed off: #{first} by sup-7 (#{signed})" in summary

@@ -66,7 +66,7 @@ def record_select(schema: str) -> str:
 
 
 IDS_A_QUERY = 500
-"""The most record numbers one `IN (...)` list holds (a long search's are read in parts)."""
+"""The most record numbers one query asks about (a long list's are read in parts)."""
 
 _FILTERED = ("table_id", "game", "user_id", "kind", "action", "links_to")
 _SEATED = ("seat", "patron")

@@ -159,13 +159,10 @@ def _matching(
     log: Storage, flt: RecordFilter, limit: int | None, newest: bool, awaiting_signoff: bool
 ) -> list[Record]:
     """`search`'s records, read from `log`."""
-    if not awaiting_signoff:
-        found = log.records(flt, limit=limit, newest_first=newest)
-        return found[::-1] if newest else found
-    found = [r for r in log.records(flt) if signoffs.awaiting(log, r)]
-    if limit is None:
-        return found
-    return found[max(len(found) - limit, 0) :] if newest else found[:limit]
+    found = log.records(flt, limit=None if awaiting_signoff else limit, newest_first=newest)
+    if awaiting_signoff:
+        found = [r for r in found if signoffs.awaiting(log, r)][:limit]
+    return found[::-1] if newest else found
 
 
 def search(
