@@ -15,7 +15,9 @@ from log_reads import head, kinds, use
 from typer.testing import Result
 
 from dealer.audit import entries, open_log
+from dealer.audit.glances import GLANCE_VALUES, Glance
 from dealer.audit.records import Entry
+from dealer.cli.audit.log import _summary
 from dealer.desk.context import shown
 from dealer.games.paigow.pay import PROGRESSIVES
 
@@ -1019,3 +1021,44 @@ def test_an_override_stands_as_its_ruling_does(staffed: Path | str) -> None:
         "disputes": [],
         "signoff": None,
     }
+
+
+def glance(kind: str = "ruling", action: str = "round", **values: object) -> Glance:
+    fields: dict[str, object] = dict.fromkeys(GLANCE_VALUES[1:-2])
+    fields.update(first_line="first line", input_text="as typed", seats=(1, 3))
+    fields.update(values)
+    return Glance(9, "t", kind, "paigow", action, "PG-1", "d-104", "dealer", **fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("seen", "said"),
+    [
+        (glance(total_net=16.5), "2 seats, players +$16.50"),
+        (glance(total_net="-4", seats=(2,)), "1 seat, players -$4"),
+        (glance(action="settle", total_net=5500, outcome="win"), "win, net +$5,500"),
+        (glance(action="settle", total_net=5500), "first line"),
+        (glance(total_net="lots"), "first line"),
+        (glance(total_net=16.5, seats=()), "first line"),
+        (glance(kind="void", total_net=16.5), "first line"),
+        (glance(total_net="lots", first_line=None), "as typed"),
+        (
+            glance(
+                "meter", "move", meter="progressive", value="10.25", delta="0.25", previous="10"
+            ),
+            "progressive +$0.25 → $10.25",
+        ),  # fmt: skip
+        (
+            glance("meter", "adjust", meter="progressive", value=12000, delta=2000, previous=10000),
+            "progressive set to $12,000",
+        ),  # fmt: skip
+        (
+            glance("meter", "move", meter="progressive", value=5000, delta=5000),
+            "progressive starts $5,000",
+        ),  # fmt: skip
+        (glance("meter", "move", meter="progressive", value=None, delta=1), "first line"),
+    ],
+)
+def test_a_lists_summary_says_what_the_glance_holds(seen: Glance, said: str) -> None:
+    """A value that is none or no number never stops a list: the line falls back to the
+    record's first line of explanation, then its input."""
+    assert _summary(seen) == said

@@ -4,7 +4,7 @@ the database from the stored record without the record read whole.
 A patron's month is hundreds of rounds, each a few kilobytes of cards, wagers and settlements;
 a list shows of each its columns, its seats, one line and what refers to it. The database takes
 the few values that line needs out of the stored JSON (`Dialect.glance`: SQLite's JSON
-functions, PostgreSQL's jsonb operators), and the seats come from the seat index: nothing of
+functions, PostgreSQL's `json_to_record`), and the seats come from the seat index: nothing of
 the record is parsed here but those values. A full record is read by `Reads.records`.
 """
 
@@ -45,11 +45,10 @@ GLANCE_VALUES = (
 )
 """What each backend's `Dialect.glance` selects after `GLANCE_COLUMNS`, in this order: whether
 the result and explanation are JSON at all; the result's `total_net`, its `base.outcome`, a
-meter record's `meter`, `value`,
-`delta` and `previous`, and the first line of the explanation: each the JSON text of a text or
-a number, NULL when the record has none there (or something else: a list's line shows a word
-or a number, never a whole object) or a longer one than `VALUE_MAX` (`short`); the input as
-typed."""
+meter record's `meter`, `value`, `delta` and `previous`, and the first line of the explanation:
+each the JSON text of a text or a number, NULL when the record has none there (or something
+else: a list's line shows a word or a number, never a whole object) or a longer one than
+`VALUE_MAX` (`short`); the input as typed."""
 
 
 class Glance(NamedTuple):

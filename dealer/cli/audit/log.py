@@ -131,35 +131,41 @@ LIST_WIDTH = 120
 """`audit list` and `search` fit this many columns: the summary is shortened to what is left."""
 
 
+def _money(value: object, *, signed: bool = False) -> str | None:
+    """A stored amount as money, None when it is none (or no number)."""
+    try:
+        return fmt_money(Decimal(str(value)), signed=signed)
+    except ArithmeticError:
+        return None
+
+
+def _first_line(glance: Glance) -> str:
+    return glance.first_line if glance.first_line is not None else glance.input_text
+
+
 def _summary(glance: Glance) -> str:
     """What a record says at a glance: a settled seat's outcome and net, a round's seats and
     players' total, a meter's move, else its first line of explanation (its input when it has
     none)."""
-    g = glance
-    if g.kind == RecordKind.RULING and g.game == "paigow" and g.total_net is not None:
-        try:
-            total = fmt_money(Decimal(str(g.total_net)), signed=True)
-        except ArithmeticError:
-            total = None
-        if total is not None and g.action == RulingAction.ROUND and g.seats:
-            count = len(g.seats)
-            return f"{count} seat{'s' if count != 1 else ''}, players {total}"
-        if total is not None and g.outcome is not None:
-            return f"{g.outcome}, net {total}"
-    if g.kind == RecordKind.METER and g.meter is not None:
-        return _meter_summary(g)
-    return g.first_line if g.first_line is not None else g.input_text
+    paigow_ruling = glance.kind == RecordKind.RULING and glance.game == "paigow"
+    total = _money(glance.total_net, signed=True) if paigow_ruling else None
+    if total is not None and glance.action == RulingAction.ROUND and glance.seats:
+        count = len(glance.seats)
+        return f"{count} seat{'s' if count != 1 else ''}, players {total}"
+    if total is not None and glance.outcome is not None:
+        return f"{glance.outcome}, net {total}"
+    if glance.kind == RecordKind.METER and glance.meter is not None:
+        return _meter_summary(glance)
+    return _first_line(glance)
 
 
 def _meter_summary(glance: Glance) -> str:
     """A meter record in a few words: `progressive_treasure starts $10,000` (its seed, and
     what its first ruling added), a ruling's `… +$0.25 → $10,000.25`, an adjustment's `… set
     to $12,000`; `audit show` tells the seed from the contributions."""
-    try:
-        value = fmt_money(Decimal(str(glance.value)))
-        delta = fmt_money(Decimal(str(glance.delta)), signed=True)
-    except ArithmeticError:
-        return glance.first_line if glance.first_line is not None else glance.input_text
+    value, delta = _money(glance.value), _money(glance.delta, signed=True)
+    if value is None or delta is None:
+        return _first_line(glance)
     if glance.previous is None:
         return f"{glance.meter} starts {value}"
     if glance.action == MeterAction.ADJUST:
