@@ -51,6 +51,11 @@ else: a list's line shows a word or a number, never a whole object) or a longer 
 `VALUE_MAX` (`short`); the input as typed."""
 
 
+UNREAD = ", ".join(("true", *("NULL" for _ in GLANCE_VALUES[1:-1]), "r.input_text"))
+"""SQL of the `GLANCE_VALUES` of a record `r` whose JSON the database cannot take apart: none
+of its values, so that a list shows it by its input."""
+
+
 class Glance(NamedTuple):
     """A record as a list shows it: its columns, the seats it involved (the seat index, in
     order), the values its summary is made of (None where its result has none), and the

@@ -29,7 +29,7 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 import dealer
 from dealer.audit.chain import check_link
-from dealer.audit.glances import GLANCE_COLUMNS, GLANCE_VALUES, METER_VALUES, short
+from dealer.audit.glances import METER_VALUES, UNREAD, short
 from dealer.audit.postgres_schema import (
     APP_ROLE,
     APPEND_FUNCTION,
@@ -469,11 +469,12 @@ class _Reads(SQLReads):
 
     def _glance_rows(self, record_ids: Sequence[int]) -> list[Sequence[Any]]:
         """`SQLReads._glance_rows`, whatever a record holds. The server takes any JSON text
-        (`append_record` checks `::json`), but jsonb holds no NUL escape, lone surrogate or
-        number beyond `numeric`: a record holding one (which a login may append) fails the
-        query. Then the records are read again one at a time, each in a savepoint, and such a
-        record's glance holds none of its values: it is listed by its input, and the list of
-        the floor is never stopped by it."""
+        (`append_record` checks `::json`), but its JSON functions cannot take apart a NUL
+        escape, a lone surrogate, a number beyond `numeric` or a result that is no object: a
+        record holding one (which a login may append) fails the query. Then the records are
+        read again one at a time, each in a savepoint, and such a record's glance holds none of
+        its values (`glances.UNREAD`): it is listed by its input, and the list of the floor is
+        never stopped by it."""
         import psycopg
 
         try:
@@ -482,12 +483,7 @@ class _Reads(SQLReads):
         except psycopg.DataError:  # SQLSTATE class 22: the value cannot be converted
             if len(record_ids) > 1:
                 return [row for one in record_ids for row in self._glance_rows([one])]
-        columns = ", ".join(f"r.{name}" for name in GLANCE_COLUMNS)
-        unread = ", ".join("NULL" for _ in GLANCE_VALUES[1:-1])
-        return self.conn.execute(
-            f"SELECT {columns}, true, {unread}, r.input_text FROM dealer.records r WHERE r.id = %s",
-            record_ids,
-        ).fetchall()
+        return self._glance_select(record_ids, UNREAD, "")
 
     def _rows_of(self, sql: str, params: Sequence[Any], doing: str) -> Iterator[dict[str, Any]]:
         """The rows of a `SELECT *` of records, as `SQLReads` reads them (`_streamed`)."""

@@ -318,10 +318,17 @@ class SQLReads(ABC):
 
     def _glance_rows(self, record_ids: Sequence[int]) -> list[Sequence[Any]]:
         """The rows of `GLANCE_COLUMNS` and `Dialect.glance` of `record_ids` (any order)."""
+        return self._glance_select(record_ids, self.dialect.glance, self.dialect.glance_from)
+
+    def _glance_select(
+        self, record_ids: Sequence[int], values: str, joined: str
+    ) -> list[Sequence[Any]]:
+        """The rows of `GLANCE_COLUMNS` and `values` (SQL of the `glances.GLANCE_VALUES`) of
+        `record_ids`, `joined` joined to the records `r` (any order)."""
         d = self.dialect
         columns = ", ".join(f"r.{name}" for name in GLANCE_COLUMNS)
         return self.conn.execute(
-            f"SELECT {columns}, {d.glance} FROM {d.schema}records r {d.glance_from} "
+            f"SELECT {columns}, {values} FROM {d.schema}records r {joined} "
             f"WHERE {d.among.format('r.id')}",
             [json.dumps(list(record_ids))],
         ).fetchall()
