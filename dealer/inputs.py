@@ -32,7 +32,8 @@ seats."""
 _USER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 _TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@#-]{0,63}")
 _WHOLE = re.compile(r"[0-9]+")
-_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+"""How a record's time is stored: UTC, to the microsecond, marked Z."""
 
 
 WAGER_LIMIT = Decimal(1_000_000)
@@ -192,6 +193,19 @@ def user_id(text: object, what: str = "user id") -> str:
     return text
 
 
+def login_name() -> str:
+    """Who is at this terminal when a command names no user: the operating system's login name
+    (`getpass.getuser`: LOGNAME, USER, … then the password database), where it is a valid user
+    id; else `unknown`. A ruling names its maker by it, and a refusal of a typed PIN names it as
+    who typed it."""
+    import getpass  # only when no --user is given (it loads termios)
+
+    try:
+        return user_id(getpass.getuser())
+    except (KeyError, OSError, DealerError):
+        return "unknown"
+
+
 def table_id(text: object) -> str:
     """A table id (`PG-3`, `main.7`): letters, digits and `._@#-`, up to 64 characters."""
     if not isinstance(text, str) or not _TABLE_ID.fullmatch(text):
@@ -316,7 +330,7 @@ def signed_money(value: object, what: str, *, limit: Decimal = WAGER_LIMIT) -> D
 
 def format_time(moment: datetime) -> str:
     """`moment` (aware) in the stored form, e.g. `2026-05-09T14:05:00.000000Z`."""
-    return moment.astimezone(UTC).strftime(_TIME_FORMAT)
+    return moment.astimezone(UTC).strftime(TIME_FORMAT)
 
 
 def time(text: str, *, end_of_day: bool = False) -> str:

@@ -15,6 +15,7 @@ from log_reads import head, kinds, use
 from typer.testing import Result
 
 from dealer.audit import entries, open_log
+from dealer.audit.authority import guesser
 from dealer.audit.glances import GLANCE_VALUES, Glance
 from dealer.audit.records import Entry
 from dealer.cli.audit.log import _summary
@@ -646,7 +647,8 @@ def test_a_reviewer_refused_is_on_the_record(
     staffed: Path, reviewer: str, pin: str, written: str
 ) -> None:
     """A registered reviewer who cannot confirm (a wrong PIN, not a supervisor) is refused in one
-    line, an `access-denied` record naming them, and the dispute stays open."""
+    line, an `access-denied` record in the name of who typed it naming them, and the dispute
+    stays open."""
     assert run("dispute", "open", "short pay", "--table", "PG-1", "--user", "D1").exit_code == 0
     refused = run(
         "dispute", "resolve", "8", "--outcome", "no-error", "--reason", "video",
@@ -654,12 +656,15 @@ def test_a_reviewer_refused_is_on_the_record(
     )  # fmt: skip
     assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", f"Error: {written}\n")
     denied = json.loads(run("show", "9", "--json").stdout)
+    with open_log(staffed) as log:
+        typed = guesser(log)
     assert (denied["kind"], denied["user_id"], denied["action"], denied["reason"]) == (
         "access-denied",
-        reviewer,
+        typed,
         REVIEW,
         written,
     )
+    assert denied["result"]["target"] == reviewer
     assert json.loads(run("dispute", "list", "--json").stdout)["count"] == 1
 
 

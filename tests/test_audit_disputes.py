@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from dealer.audit import disputes, entries, open_log, staff
+from dealer.audit.authority import guesser
 from dealer.audit.disputes import Review
 from dealer.audit.records import Entry
 from dealer.audit.storage import Storage
@@ -383,7 +384,8 @@ def test_a_reviewer_who_cannot_confirm_is_refused_on_the_record(
     log: Storage, reviewer: str, reviewer_pin: str, message: str
 ) -> None:
     """The second reviewer authenticates as a supervisor: a registered user's refusal is an
-    `access-denied` record naming them, and the dispute stays open."""
+    `access-denied` record naming them (in the name of who typed it), and the dispute stays
+    open."""
     dispute_id = open_one(log)
     before = log.head().records or 0
     with pytest.raises(AccessError, match=message):
@@ -395,10 +397,11 @@ def test_a_reviewer_who_cannot_confirm_is_refused_on_the_record(
             review=REVIEW._replace(second_reviewer=reviewer, reviewer_pin=reviewer_pin),
         )
     denied = entries.get(log, before + 1)
-    assert (denied.kind, denied.user_id, denied.action) == (
+    assert (denied.kind, denied.user_id, denied.action, denied.result["target"]) == (
         "access-denied",
-        reviewer,
+        guesser(log),
         "second review of resolving a dispute",
+        reviewer,
     )
     assert log.head().records == before + 1
     assert disputes.dispute(log, dispute_id).is_open

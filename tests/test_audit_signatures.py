@@ -15,6 +15,7 @@ from log_reads import secret
 
 import dealer
 from dealer.audit import corrections, entries, keys, open_log, staff, users
+from dealer.audit.authority import guesser
 from dealer.audit.chain import GENESIS_HASH, seal
 from dealer.audit.records import STORED_FIELDS, Entry, RecordFilter, UserRow
 from dealer.audit.verify import release as verify_release
@@ -246,10 +247,13 @@ def test_a_key_made_at_the_shipped_cost_opens() -> None:
 
 
 def test_lockout_after_five_wrong_pins(path: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Five wrong PINs in a row lock S2 for a minute from the fifth (no lock record: the
-    refusals say it); meanwhile even the right PIN is refused unchecked and not counted; then
-    S2 acts again. The clock is set, never waited for."""
+    """Five wrong PINs of S2's in a row from this terminal lock it out of S2's PIN for a minute
+    from the fifth (no lock record: the refusals say it, each in the name of who typed it);
+    meanwhile even the right PIN from here is refused unchecked and not counted, while S2 acts
+    from their own terminal; then this terminal is let try again. The clock is set, never
+    waited for."""
     with open_log(path) as log:
+        typed = guesser(log)
         for attempt in range(1, 5):
             with pytest.raises(AccessError, match=r"^wrong PIN for S2: void refused$"):
                 corrections.void(log, 4, reason="r", supervisor_id="S2", pin=f"wrong-{attempt}")
@@ -260,31 +264,34 @@ def test_lockout_after_five_wrong_pins(path: Path | str, monkeypatch: pytest.Mon
         at = datetime.fromisoformat(latest.recorded_at)
         until = (at + timedelta(seconds=60)).strftime("%Y-%m-%d %H:%M:%S UTC")
         assert str(fifth.value) == (
-            f"wrong PIN for S2: void refused; S2 is now locked after 5 wrong PINs in a row "
-            f"until {until}"
+            f"wrong PIN for S2: void refused; {typed} has typed 5 wrong PINs in a row for S2: "
+            f"no more until {until}"
         )
         monkeypatch.setattr(users, "now", lambda: at + timedelta(seconds=59))
         with pytest.raises(AccessError) as locked:
             corrections.void(log, 4, reason="r", supervisor_id="S2", pin=PIN2)
         assert str(locked.value) == (
-            "S2 is locked after 5 wrong PINs in a row: void refused (the PIN was not checked) "
-            f"until {until}"
+            f"{typed} has typed 5 wrong PINs in a row for S2: void refused (the PIN was not "
+            f"checked) until {until}"
         )
-        assert [r.result["why"] for r in log.records(RecordFilter(kind="access-denied"))] == [
-            "wrong-pin"
-        ] * 5 + ["locked"]
+        denied = log.records(RecordFilter(kind="access-denied"))
+        assert [(r.user_id, r.result["target"], r.result["why"]) for r in denied] == [
+            (typed, "S2", "wrong-pin")
+        ] * 5 + [(typed, "S2", "locked")]
         assert users.user(log, "S2").active  # type: ignore[union-attr]
         monkeypatch.setattr(users, "now", lambda: at + timedelta(seconds=60))
         staff.add_user(log, "D2", "dealer", supervisor_id="S2", supervisor_pin=PIN2)
     assert problems(path) == (True, None, ())
 
 
-def test_a_success_resets_the_count(path: Path | str) -> None:
+def test_a_signed_change_resets_the_count(path: Path | str) -> None:
+    """A supervisor's signed change of S2 (here a new PIN) starts every terminal's count of
+    S2's wrong PINs again."""
     with open_log(path) as log:
         for _ in range(4):
             with pytest.raises(AccessError):
                 corrections.void(log, 4, reason="r", supervisor_id="S2", pin="wrong-pin!")
-        staff.add_user(log, "D2", "dealer", supervisor_id="S2", supervisor_pin=PIN2)
+        staff.change_user(log, "S2", pin="harbor-7531", supervisor_id="S1", supervisor_pin=PIN)
         for _ in range(4):
             with pytest.raises(AccessError, match="^wrong PIN for S2: void refused$"):
                 corrections.void(log, 4, reason="r", supervisor_id="S2", pin="wrong-pin!")
@@ -292,6 +299,8 @@ def test_a_success_resets_the_count(path: Path | str) -> None:
 
 
 def test_an_unearned_lock_record_fails(path: Path | str) -> None:
+    """A lock record (release 0.2.0's) forged into a log of this release counts for nothing and
+    fails verify."""
     with open_log(path) as log:
         s2 = log.user("S2")
     assert s2 is not None
@@ -306,7 +315,8 @@ def test_an_unearned_lock_record_fails(path: Path | str) -> None:
         ),
     )
     assert problems(path)[2] == (
-        f"record {forged} (user): at that point S2 was locked after 0 wrong PINs, not 5",
+        f"record {forged} (user): at that point a lock record after record 1, the log's first "
+        "signature bound to its place, counts for nothing: this release never writes one",
     )
 
 
@@ -376,13 +386,14 @@ def test_a_checkpoint_needs_a_supervisor_or_auditor_and_their_pin(
     path: Path | str, maker: str, pin: str, why: str
 ) -> None:
     with open_log(path) as log:
+        typed = guesser(log)
         before = log.head().records
         with pytest.raises(AccessError) as refused:
             entries.checkpoint(log, maker, pin)
         assert str(refused.value) == why
         after = log.records(RecordFilter(ids=tuple(range(before + 1, before + 3))))
-    recorded = [] if maker == "X9" else [("access-denied", maker)]
-    assert [(r.kind, r.user_id) for r in after] == recorded  # no checkpoint
+    recorded = [] if maker == "X9" else [("access-denied", typed, maker)]
+    assert [(r.kind, r.user_id, r.result.get("target")) for r in after] == recorded
     assert problems(path) == (True, None, ())
 
 
@@ -394,7 +405,8 @@ def test_wrong_checkpoint_pins_count_toward_the_lockout(path: Path | str) -> Non
         with pytest.raises(AccessError) as fifth:
             entries.checkpoint(log, "S2", "wrong-5")
         assert str(fifth.value).startswith(
-            "wrong PIN for S2: checkpoint refused; S2 is now locked after 5 wrong PINs in a row "
+            f"wrong PIN for S2: checkpoint refused; {guesser(log)} has typed 5 wrong PINs in a "
+            "row for S2: no more until "
         )
     assert problems(path) == (True, None, ())
 
@@ -410,10 +422,9 @@ def test_an_auditor_without_a_pin_is_told_so_and_never_locked(path: Path | str) 
             assert str(refused.value) == (
                 "A3 has no PIN: checkpoint refused until a supervisor gives them one"
             )
-        denied = log.records(RecordFilter(kind="access-denied", user_id="A3"))
-        assert [r.result for r in denied] == [{"refused": "checkpoint", "why": "no-pin"}] * (
-            users.LOCKOUT_AFTER + 1
-        )
+        denied = log.records(RecordFilter(kind="access-denied", user_id=guesser(log)))
+        refused_a3 = {"refused": "checkpoint", "why": "no-pin", "target": "A3"}
+        assert [r.result for r in denied] == [refused_a3] * (users.LOCKOUT_AFTER + 1)
         row = log.user("A3")
         assert row is not None and row.active  # not locked
         staff.change_user(log, "A3", pin=PIN_A, supervisor_id="S1", supervisor_pin=PIN)

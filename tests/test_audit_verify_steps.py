@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 import dealer
 from dealer.audit import keys, verify
 from dealer.audit.chain import GENESIS_HASH, ChainCheck, Checkpoint, record_hash, seal
-from dealer.audit.records import Entry
+from dealer.audit.records import Entry, utc_now
 from dealer.audit.storage import Storage
 from dealer.audit.verify import (
     _RECORD_CHECKS,
@@ -58,15 +58,23 @@ class History:
         self.version = version
 
     def add(
-        self, entry: Entry, signer: str | None = None, countersigner: tuple[str, str] | None = None
+        self,
+        entry: Entry,
+        signer: str | None = None,
+        countersigner: tuple[str, str] | None = None,
+        *,
+        unbound: bool = False,
     ) -> int:
-        """Append `entry`, signed by `signer`'s key if given, countersigned by the key of
+        """Append `entry`, signed by `signer`'s key if given (`unbound`: in format 1, as
+        release 0.2.0 signed, not bound to its place), countersigned by the key of
         `countersigner` (a name, the field naming them) if given; its id."""
         head = Checkpoint(len(self.rows), self.rows[-1]["hash"] if self.rows else GENESIS_HASH)
         if countersigner is not None:
             name, field = countersigner
             entry = keys.countersign(entry, KEYS[name], head.head_hash, field)
-        if signer is not None:
+        if signer is not None and unbound:
+            entry = _format_one(entry, KEYS[signer])
+        elif signer is not None:
             entry = keys.sign(entry, KEYS[signer], head.head_hash)
         row = seal(entry, head)
         row["software_version"] = self.version
@@ -91,6 +99,14 @@ class History:
                 seen.spend(record)
             seen.replay(record)
         return check(seen.read(self.rows[-1]), seen)
+
+
+def _format_one(entry: Entry, private: Ed25519PrivateKey) -> Entry:
+    """`entry` signed by `private` as release 0.2.0 signed: format 1, not bound to a place."""
+    parts = {"key": keys.public_hex(private), "nonce": "ab" * 16, "signed_at": utc_now()}
+    message = keys._message(entry.stored(), parts, keys.MAKER, 1)
+    signed = {**parts, "value": private.sign(message).hex()}
+    return entry._replace(settings={**entry.settings, keys.SIGNATURE: signed})
 
 
 def user(
@@ -137,13 +153,14 @@ def lock(maker: str = "S2", who: str = "S2") -> Entry:
     return user(maker, who, "supervisor", action="lock", active=False)
 
 
-def staffed(version: str = dealer.__version__) -> History:
+def staffed(version: str = dealer.__version__, *, unbound: bool = False) -> History:
     """S1 (the bootstrap, record 1) registers the dealer D1 without a key (2), the auditor A1
-    (3) and the supervisor S2 (4): a clean history."""
+    (3) and the supervisor S2 (4): a clean history (`unbound`: signed as release 0.2.0
+    signed)."""
     history = History(version)
-    history.add(user("S1", "S1", "supervisor", action="bootstrap"), signer="S1")
+    history.add(user("S1", "S1", "supervisor", action="bootstrap"), signer="S1", unbound=unbound)
     for who, role in (("D1", "dealer"), ("A1", "auditor"), ("S2", "supervisor")):
-        history.add(user("S1", who, role), signer="S1")
+        history.add(user("S1", who, role), signer="S1", unbound=unbound)
     return history
 
 
@@ -327,12 +344,12 @@ def test_approver_problem_accepts() -> None:
 
 
 def test_lock_problem_not_earned() -> None:
-    """A lock after fewer than five wrong PINs in a row; a sound signed record by its maker
-    starts the count again."""
-    history = staffed()
+    """A lock of release 0.2.0 after fewer than five wrong PINs in a row; a sound signed record
+    by its maker starts the count again."""
+    history = staffed(unbound=True)
     for _ in range(3):
         history.add(wrong_pin())
-    history.add(void(), signer="S2")  # S2 knew their PIN
+    history.add(void(), signer="S2", unbound=True)  # S2 knew their PIN
     for _ in range(4):
         history.add(wrong_pin())
     locked = history.add(lock())
@@ -343,7 +360,7 @@ def test_lock_problem_not_earned() -> None:
 
 
 def test_lock_problem_of_someone_else() -> None:
-    history = staffed()
+    history = staffed(unbound=True)
     for _ in range(5):
         history.add(wrong_pin())
     history.add(lock("S2", "S1"))
@@ -354,11 +371,37 @@ def test_lock_problem_of_someone_else() -> None:
 
 
 def test_lock_problem_accepts() -> None:
-    history = staffed()
+    """A lock of release 0.2.0, earned by its maker's own five wrong PINs in a row; another
+    login's refusals naming them (a later release's) count toward none."""
+    history = staffed(unbound=True)
     for _ in range(5):
         history.add(wrong_pin())
     history.add(lock())
     assert history.step(_lock_problem) is None and history.problems() == []
+    history = staffed(unbound=True)
+    for _ in range(4):
+        history.add(wrong_pin())
+    history.add(
+        wrong_pin("D1")._replace(result={"refused": "void", "why": "wrong-pin", "target": "S2"})
+    )
+    history.add(lock())
+    assert history.step(_lock_problem) == "S2 was locked after 4 wrong PINs, not 5"
+
+
+def test_lock_problem_after_the_first_bound_signature() -> None:
+    """From the log's first user record signed in format 2 on, a lock counts for nothing, even
+    one its maker's refusals would have earned: it fails, and S2 stays active."""
+    history = staffed()
+    for _ in range(5):
+        history.add(wrong_pin())
+    locked = history.add(lock())
+    said = (
+        "a lock record after record 1, the log's first signature bound to its place, counts "
+        "for nothing: this release never writes one"
+    )
+    assert history.step(_lock_problem) == said
+    history.add(void(), signer="S2")
+    assert history.problems() == [(locked, f"record {locked} (user): at that point {said}")]
 
 
 def _changed(history: History) -> None:

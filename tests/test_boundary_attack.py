@@ -1432,10 +1432,11 @@ def test_a_url_s_secrets_are_never_echoed(prepared: Path, tmp_path: Path, url: s
 def test_a_log_never_ends_with_no_supervisor_able_to_act(
     log: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Finding 4: five wrong PINs on `audit void` locked the last supervisor for good. Now every
-    supervisor is locked by wrong PINs again and again (each lockout longer, at most
-    `LOCKOUT_MAX_SECONDS`), the right PIN is refused while it holds, and once the clock (set,
-    never waited for) passes it a supervisor acts; disabling the last supervisor is refused."""
+    """Finding 4: five wrong PINs on `audit void` locked the last supervisor for good. Now the
+    terminal typing wrong PINs of every supervisor again and again is locked out of their PINs
+    (each lockout longer, at most `LOCKOUT_MAX_SECONDS`), the right PIN is refused there while
+    it holds, and once the clock (set, never waited for) passes it a supervisor acts;
+    disabling the last supervisor is refused."""
     from datetime import UTC, datetime, timedelta
 
     from dealer.audit import users
@@ -1450,7 +1451,7 @@ def test_a_log_never_ends_with_no_supervisor_able_to_act(
             refused(invoke(log, *void, "--pin", f"guess-{attempt}-{who}"), "wrong PIN")
     monkeypatch.setattr(users, "now", lambda: datetime.now(UTC))
     for pins in (SUP, ("--supervisor", "sup-2", "--pin", "tundra-5555")):
-        refused(invoke(log, "audit", "void", RULING, "--reason", "misdealt", *pins), "locked")
+        refused(invoke(log, "audit", "void", RULING, "--reason", "misdealt", *pins), "in a row")
     monkeypatch.setattr(users, "now", ended)
     acted = invoke(log, "audit", "void", RULING, "--reason", "misdealt", *SUP)
     assert acted.exit_code == 0, acted.output

@@ -15,6 +15,9 @@ import pytest
 from log_reads import untouched
 from typer.testing import Result
 
+from dealer.audit import open_log
+from dealer.audit.authority import guesser
+
 run = functools.partial(cli.run, whole=True)
 ok = functools.partial(cli.ok, whole=True)
 PIN = "lantern-2468"
@@ -111,10 +114,13 @@ def test_a_refused_approver_is_on_the_record(
     assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", f"Error: {message}\n")
     assert records(approved) == before + 1
     denied = json.loads(ok("audit", "show", str(before + 1), "--json").stdout)
-    assert (denied["kind"], denied["user_id"], denied["action"]) == (
+    with open_log(os.environ["DEALER_DB"]) as log:
+        typed = guesser(log, "d-1")  # the ruling's dealer, or the database login
+    assert (denied["kind"], denied["user_id"], denied["action"], denied["result"]["target"]) == (
         "access-denied",
-        who,
+        typed,
         "rule change",
+        who,
     )
 
 

@@ -8,12 +8,15 @@ supervisor's and the PIN opens their signing key (`dealer.audit.keys`) — check
 under the write lock — and every entry the work appends in their name is signed with that key
 (`SigningTransaction`), so a new kind of supervisor action is signed without more code.
 Otherwise AccessError is raised; when the id is a registered user's (a dealer, an auditor, a
-disabled or locked supervisor, a wrong PIN), an `access-denied` record first says who tried what
-and why it was refused. From the `LOCKOUT_AFTER`th wrong PIN in a row the user is locked for a
-while (`users.lockout`, recomputed from those records; nothing else is written): an attempt
-then is refused without its PIN being checked, and is not counted.
-An id nobody registered writes nothing: it is no one to put on the record, and a mistyped id
-must not fill the log.
+disabled supervisor, a wrong PIN), an `access-denied` record first says what was tried, why it
+was refused and whose PIN it was (`users.TARGET`), in the name of who typed it: the terminal's
+login (`Storage.login`, the database login on PostgreSQL; else the desk's user, `typer`, else
+the operating system's login). The guesser is throttled, never the guessed: from the
+`LOCKOUT_AFTER`th wrong PIN in a row of one user's typed by one login, that login's attempts at
+that user's PIN are refused for a while without being checked, and are not counted
+(`users.lockout`, recomputed from those records; nothing else is written); the user, and every
+other login, go on. An id nobody registered writes nothing: it is no one to put on the record,
+and a mistyped id must not fill the log.
 
 The tool never acts on what verify would reject. The users table is where the tool reads
 standing fast, but it is the log's `user` records that vouch for it: before the work, the
@@ -54,12 +57,19 @@ T = TypeVar("T")
 
 class SigningTransaction:
     """A write transaction whose entries made by `signer_id` are signed with `private` (None:
-    a supervisor whose PIN predates signing keys; nothing is signed)."""
+    a supervisor whose PIN predates signing keys; nothing is signed). `standing`, when given, is
+    the signer's users row the authority checked (`standing_row`), which `user` gives for them:
+    a later row the log's user records do not vouch for changes nothing of the work."""
 
     def __init__(
-        self, tx: WriteTransaction, signer_id: str, private: Ed25519PrivateKey | None
+        self,
+        tx: WriteTransaction,
+        signer_id: str,
+        private: Ed25519PrivateKey | None,
+        standing: UserRow | None = None,
     ) -> None:
         self._tx, self._signer_id, self._private = tx, signer_id, private
+        self._standing = standing
 
     def append(self, entry: Entry) -> int:
         """Sign `entry` if its maker is the signer, as the record after the head (which cannot
@@ -135,9 +145,11 @@ class SigningTransaction:
         """The newest meter records of a linked meter."""
         return self._tx.link_records(link, limit)
 
-    def user(self, user_id: str) -> UserRow | None:
-        """The newest users row of `user_id`."""
-        return self._tx.user(user_id)
+    def user(self, user_id: str, before: int | None = None) -> UserRow | None:
+        """The newest users row of `user_id` (the signer's as checked: `standing`)."""
+        if self._standing is not None and user_id == self._signer_id and before is None:
+            return self._standing
+        return self._tx.user(user_id, before)
 
     def users(self) -> list[UserRow]:
         """The newest users row of every registered id."""
@@ -194,11 +206,13 @@ def supervised(
     *,
     table_id: str = "",
     roles: Sequence[str] = (Role.SUPERVISOR,),
+    typer: str | None = None,
 ) -> T:
     """Run `work` in one transaction, its entries signed, if `supervisor_id` is a registered,
     active supervisor (or, given `roles`, of one of those roles) and `pin` opens their key; else
-    raise AccessError (recording the refusal of a registered user; while they are locked out,
-    `users.held_lockout`, without checking the PIN).
+    raise AccessError (recording the refusal of a registered user in the name of who typed it,
+    `guesser`; while that login's lockout for them holds, `users.held_lockout`, without checking
+    the PIN).
 
     The secret is checked (scrypt, slow on purpose) before the write lock is taken, against the
     row read then; under the lock the row and the lockout are read again, and the secret
@@ -208,10 +222,22 @@ def supervised(
         supervisor_id,
         pin,
         action,
-        lambda tx, user, private: work(SigningTransaction(tx, user.user_id, private), user),
+        lambda tx, user, private, row: work(
+            SigningTransaction(tx, user.user_id, private, row), user
+        ),
         table_id=table_id,
         roles=roles,
+        typer=typer,
     )
+
+
+def guesser(storage: Storage, typer: str | None = None) -> str:
+    """Who typed a PIN at this terminal, as its refusal names them: the database login the log
+    is open as (PostgreSQL appends in no other name), else `typer` (the desk's user: a ruling's
+    `--user`), else the operating system's login (`inputs.login_name`)."""
+    from dealer import inputs
+
+    return storage.login() or typer or inputs.login_name()
 
 
 def _authorised(
@@ -219,23 +245,26 @@ def _authorised(
     supervisor_id: str | None,
     pin: str | None,
     action: str,
-    work: Callable[[WriteTransaction, User, Ed25519PrivateKey | None], T],
+    work: Callable[[WriteTransaction, User, Ed25519PrivateKey | None, UserRow], T],
     *,
     table_id: str = "",
     roles: Sequence[str] = (Role.SUPERVISOR,),
+    typer: str | None = None,
 ) -> T:
-    """`supervised`'s checks, with `work` given the key the PIN opened."""
+    """`supervised`'s checks, with `work` given the key the PIN opened and the row checked."""
     if not supervisor_id or not isinstance(supervisor_id, str):
         raise AccessError(users.needs_id(action, roles))
     typed = pin if isinstance(pin, str) else ""
+    who = guesser(storage, typer)
     seen = storage.user(supervisor_id)
-    checked = seen is not None and users.held_lockout(storage, seen) is None
+    checked = seen is not None and users.held_lockout(storage, seen, who) is None
     seen_open = _unlock(storage, seen, typed) if seen is not None and checked else None
     with storage.transaction() as tx:
-        row = tx.user(supervisor_id)
+        said = chain_users(tx)
+        row = standing_row(tx, supervisor_id, said)
         if row is None:
             raise AccessError(users.unregistered(supervisor_id, action, roles))
-        held = users.held_lockout(tx, row)
+        held = users.held_lockout(tx, row, who)
         if held is not None:
             opened = None
         elif checked and seen is not None and row.pin_hash == seen.pin_hash:
@@ -247,31 +276,41 @@ def _authorised(
             row, supervisor_id, opened is not None, action, locked=locked, held=held, roles=roles
         )
         if refused is None:
-            forged = _chain_problem(tx, row)
+            forged = _chain_problem(said, row)
             if forged is not None:
                 raise AccessError(forged)
             private = opened.private if opened is not None else None
-            return work(tx, users.user_of(row), private)
+            return work(tx, users.user_of(row), private, row)
         code, sentence = refused
         tx.append(
             Entry(
                 kind=RecordKind.ACCESS_DENIED,
-                user_id=supervisor_id,
-                role=row.role,
+                user_id=who,
+                role=users.role_of(tx, who),
                 table_id=table_id,
                 action=action,
-                result={"refused": action, "why": code},
+                result={"refused": action, "why": code, users.TARGET: supervisor_id},
                 explanation=[sentence],
                 reason=sentence,
             )
         )
-        now_held = users.held_lockout(tx, row) if code == "wrong-pin" else None
+        now_held = users.held_lockout(tx, row, who) if code == "wrong-pin" else None
         if now_held is not None:
-            sentence += (
-                f"; {supervisor_id} is now locked after {now_held.failures} wrong PINs in a row "
-                f"until {now_held.until_text()}"
-            )
+            sentence += f"; {now_held.said(supervisor_id)}: no more until {now_held.until_text()}"
     raise AccessError(sentence)
+
+
+def standing_row(reads: Reads, user_id: str, said: ChainUsers) -> UserRow | None:
+    """The users row of `user_id` the tool acts on: their newest, but for a lock record of
+    release 0.2.0 written after the log's first signature bound to its place (`said`, the
+    log's user records: such a lock counts for nothing), for which the row before it stands."""
+    row = reads.user(user_id)
+    while row is not None and said.bound_since is not None and row.record_id > said.bound_since:
+        record = reads.record(row.record_id)
+        if record is None or record.kind != RecordKind.USER or record.action != UserAction.LOCK:
+            break
+        row = reads.user(user_id, before=row.record_id)
+    return row
 
 
 def _unlock(storage: Storage, row: UserRow, typed: str) -> users.Unlocked | None:
@@ -325,7 +364,7 @@ def chain_users(reads: Reads, before: int | None = None) -> ChainUsers:
         if not isinstance(who, str):
             continue
         if row["action"] == UserAction.LOCK:
-            if who == maker and who in standing:
+            if who == maker and who in standing and bound is None:
                 standing[who] = standing[who]._replace(active=False)
             continue
         if row["action"] == UserAction.RECOVER:  # a new supervisor by the operator's key
@@ -401,10 +440,11 @@ def _object(text: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _chain_problem(reads: Reads, row: UserRow) -> str | None:
-    """Why the users row `row` is not what the log's sound `user` records say (a users row or a
-    user record written around the tool): its role, active state or key differ."""
-    said = chain_users(reads).standing.get(row.user_id)
+def _chain_problem(users_then: ChainUsers, row: UserRow) -> str | None:
+    """Why the users row `row` is not what the log's sound `user` records (`users_then`) say (a
+    users row or a user record written around the tool): its role, active state or key
+    differ."""
+    said = users_then.standing.get(row.user_id)
     if (
         said is None
         or said.role != row.role
@@ -418,15 +458,19 @@ def _chain_problem(reads: Reads, row: UserRow) -> str | None:
     return None
 
 
-def countersigner(storage: Storage, user_id: str, pin: str, action: str) -> Countersigner:
+def countersigner(
+    storage: Storage, user_id: str, pin: str, action: str, *, typer: str | None = None
+) -> Countersigner:
     """The supervisor `user_id`, with the key `pin` opens, to countersign what they approve
-    (`append_countersigned`); otherwise the refusal is recorded and AccessError raised."""
+    (`append_countersigned`); otherwise the refusal is recorded, in the name of who typed it
+    (`typer`: the desk's user, where the log does not say), and AccessError raised."""
     return _authorised(
         storage,
         user_id,
         pin,
         action,
-        lambda tx, user, private: Countersigner(user.user_id, private),
+        lambda tx, user, private, row: Countersigner(user.user_id, private),
+        typer=typer,
     )
 
 

@@ -33,7 +33,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import dealer
-from dealer.audit.records import _TIME_FORMAT, STORED_FIELDS, Entry, canonical_json, utc_now
+from dealer.audit.records import STORED_FIELDS, Entry, canonical_json, utc_now
+from dealer.inputs import TIME_FORMAT
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
@@ -54,7 +55,7 @@ drag the times of the genuine records after it."""
 def future_limit(now: str) -> str:
     """The latest time a record may be dated when the clock reads `now` (both in the stored
     form): `FUTURE_TOLERANCE` after it."""
-    return (datetime.fromisoformat(now.removesuffix("Z")) + FUTURE_TOLERANCE).strftime(_TIME_FORMAT)
+    return (datetime.fromisoformat(now.removesuffix("Z")) + FUTURE_TOLERANCE).strftime(TIME_FORMAT)
 
 
 def _from_the_future(record_id: int, recorded_at: str, now: str) -> str:

@@ -625,6 +625,7 @@ class PostgresStorage(_Reads):
         super().__init__(conn, url)
         self._in_transaction = False
         self._read_only = read_only
+        self._login: str | None = None
 
     @classmethod
     def open(cls, url: str, *, read_only: bool = False) -> PostgresStorage:
@@ -713,6 +714,14 @@ class PostgresStorage(_Reads):
                 f"SELECT {USER_COLUMNS} FROM {source} ORDER BY record_id"
             ).fetchall()
         return [user_row(row) for row in rows]
+
+    def login(self) -> str:
+        """The database login this log is open as (`session_user`), read once."""
+        if self._login is None:
+            with self.errors("read"):
+                found = self.conn.execute("SELECT session_user::text").fetchone()
+            self._login = str(found[0]) if found else ""
+        return self._login
 
     def released_secret(self, row: UserRow, pin: str) -> str | None:
         """The secret the server withholds, released to `pin` (`Storage`): the proof that `pin`

@@ -167,6 +167,16 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             ),
         ),
     ),
+    (
+        "PIN checks throttled by guesser: one check at a time per login and user",
+        (
+            "CREATE TABLE dealer.secret_guessers (made_by text NOT NULL, user_id text NOT NULL, "
+            "PRIMARY KEY (made_by, user_id))",
+            "CREATE INDEX secret_attempts_by_guesser "
+            "ON dealer.secret_attempts(user_id, made_by, id)",
+            "CREATE INDEX secret_attempts_by_transaction ON dealer.secret_attempts(xact)",
+        ),
+    ),
 )
 """The changes after version 1, in order: version 2 is the first (`dealer db init` applies
 the ones a log lacks, each in the transaction that records it)."""
@@ -281,10 +291,11 @@ _OWNER = f"""
 """Reads the login that owns the log (the only one that may append in another's name)."""
 
 SERVER_LOCKOUT_AFTER = 2 * LOCKOUT_AFTER
-"""Wrong PINs in a row after which the server itself stops checking a user's PIN for a while
-(`dealer.submit_attempt`, then doubling as `users.lockout_seconds` does up to an hour): a
-backstop for a login calling the functions around the tool, whose own lockout (recorded on the
-chain) comes first."""
+"""Wrong PINs of one user's in a row from one login after which the server itself checks no
+more of that user's PINs from that login for a while (`dealer.submit_attempt`, then doubling as
+`users.lockout_seconds` does up to an hour): a backstop for a login calling the functions
+around the tool, whose own lockout (recorded on the chain) comes first. The user, and every
+other login, go on."""
 
 _TOLERANCE = int(FUTURE_TOLERANCE.total_seconds())
 _FUTURE = f"""pg_catalog.to_char(
@@ -458,8 +469,7 @@ FUNCTIONS: tuple[Function, ...] = (
                 AND session_user::text = log_owner AND p_result::jsonb ->> 'user' = p_user_id,
                 false);
         supervising := coalesce(
-            (p_kind IN ({_sql_list(SUPERVISOR_ACTIONS)})
-             AND NOT (p_kind = '{RecordKind.USER}' AND p_action = '{UserAction.LOCK}'))
+            p_kind IN ({_sql_list(SUPERVISOR_ACTIONS)})
             OR (p_kind = '{RecordKind.METER}' AND p_action IS DISTINCT FROM '{MeterAction.MOVE}'),
             true);
         IF p_kind IS DISTINCT FROM '{RecordKind.ACCESS_DENIED}' AND NOT bootstrap THEN
@@ -485,11 +495,9 @@ FUNCTIONS: tuple[Function, ...] = (
                     p_user_id, p_kind USING ERRCODE = 'insufficient_privilege';
             END IF;
         END IF;
-        IF p_kind = '{RecordKind.USER}' AND p_action = '{UserAction.LOCK}'
-           AND (p_result::jsonb ->> 'user' IS DISTINCT FROM p_user_id
-                OR p_result::jsonb -> 'active' IS DISTINCT FROM 'false'::jsonb) THEN
-            RAISE EXCEPTION 'a lock record may only disable its own maker'
-                USING ERRCODE = 'insufficient_privilege';
+        IF p_kind = '{RecordKind.USER}' AND p_action = '{UserAction.LOCK}' THEN
+            RAISE EXCEPTION 'a lock record is written by no release since 0.2.0: a lockout is '
+                'the refusals themselves' USING ERRCODE = 'insufficient_privilege';
         END IF;
         r.id := coalesce(last.id, 0) + 1;
         r.recorded_at := greatest({_TIME}, last.recorded_at);
@@ -610,22 +618,44 @@ FUNCTIONS: tuple[Function, ...] = (
         passed boolean;
         attempt bigint;
     BEGIN
+        IF pg_catalog.current_setting('transaction_isolation') IS DISTINCT FROM 'read committed'
+        THEN
+            RAISE EXCEPTION 'a PIN is checked in a READ COMMITTED transaction'
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        IF EXISTS (SELECT 1 FROM dealer.secret_attempts a
+                   WHERE a.xact = pg_catalog.pg_current_xact_id()) THEN
+            RAISE EXCEPTION 'one PIN check a transaction: commit it, then check another'
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
         SELECT * INTO secret FROM dealer.users u WHERE u.user_id = p_user_id
-            ORDER BY u.record_id DESC LIMIT 1 FOR UPDATE;
+            ORDER BY u.record_id DESC LIMIT 1;
         IF secret.pin_hash IS NULL THEN
             RAISE EXCEPTION '% has no PIN on this log', p_user_id
                 USING ERRCODE = 'insufficient_privilege';
         END IF;
+        INSERT INTO dealer.secret_guessers VALUES (session_user::text, p_user_id)
+            ON CONFLICT DO NOTHING;
+        PERFORM 1 FROM dealer.secret_guessers g
+            WHERE g.made_by = session_user::text AND g.user_id = p_user_id
+            FOR UPDATE SKIP LOCKED;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'a check of a PIN of % from % is already under way', p_user_id,
+                session_user USING ERRCODE = 'insufficient_privilege';
+        END IF;
         SELECT pg_catalog.count(*), pg_catalog.max(a.made_at) INTO failures, latest
             FROM dealer.secret_attempts a
-            WHERE a.user_id = p_user_id AND NOT a.ok AND a.id > coalesce(
+            WHERE a.user_id = p_user_id AND a.made_by = session_user::text
+              AND a.record_id = secret.record_id AND NOT a.ok
+              AND a.id > coalesce(
                 (SELECT pg_catalog.max(b.id) FROM dealer.secret_attempts b
-                 WHERE b.user_id = p_user_id AND b.ok), 0);
+                 WHERE b.user_id = p_user_id AND b.made_by = session_user::text AND b.ok), 0);
         IF failures >= {SERVER_LOCKOUT_AFTER} AND latest + pg_catalog.make_interval(secs =>
                least({LOCKOUT_FIRST_SECONDS} * 2 ^ least(failures - {SERVER_LOCKOUT_AFTER}, 12),
                      {LOCKOUT_MAX_SECONDS})) > pg_catalog.clock_timestamp() THEN
-            RAISE EXCEPTION '% is locked by the server after % wrong PINs in a row, for up to '
-                '{LOCKOUT_MAX_SECONDS // 60} minutes (the PIN was not checked)', p_user_id, failures
+            RAISE EXCEPTION 'the server checks no PIN of % from the login % for a while, after % '
+                'wrong in a row (at most {LOCKOUT_MAX_SECONDS // 60} minutes; the PIN was not '
+                'checked)', p_user_id, session_user, failures
                 USING ERRCODE = 'insufficient_privilege';
         END IF;
         verifier := pg_catalog.split_part(secret.pin_hash, '$', 9);{_OWNER}

@@ -87,7 +87,6 @@ STORED_FIELDS = (
 """The columns of a record as stored and exported, in order."""
 
 _KIND = re.compile(r"[a-z][a-z0-9-]*")
-_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
 def canonical_json(value: Any) -> str:
@@ -99,7 +98,7 @@ def canonical_json(value: Any) -> str:
 
 def utc_now() -> str:
     """The current time as stored on records: UTC ISO-8601 with microseconds and `Z`."""
-    return datetime.now(UTC).strftime(_TIME_FORMAT)
+    return datetime.now(UTC).strftime(inputs.TIME_FORMAT)
 
 
 def amount(value: Decimal | int | float | str, what: str) -> Decimal:

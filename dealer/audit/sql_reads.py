@@ -393,14 +393,15 @@ class SQLReads(ABC):
         )
         return records_of(self._rows_of(sql, [link], "read the meter"))
 
-    def user(self, user_id: str) -> UserRow | None:
-        """The newest users row of `user_id`, or None."""
+    def user(self, user_id: str, before: int | None = None) -> UserRow | None:
+        """The newest users row of `user_id` (set before record `before`), or None."""
         d = self.dialect
+        earlier = "" if before is None else f" AND record_id < {d.mark}"
         with self._reading("read"):
             row = self.conn.execute(
-                f"SELECT {USER_COLUMNS} FROM {d.users} WHERE user_id = {d.mark} "
+                f"SELECT {USER_COLUMNS} FROM {d.users} WHERE user_id = {d.mark}{earlier} "
                 "ORDER BY record_id DESC LIMIT 1",
-                [user_id],
+                [user_id] if before is None else [user_id, before],
             ).fetchone()
         return None if row is None else user_row(row)
 

@@ -541,6 +541,10 @@ class SQLiteStorage(_Reads):
                 if self.conn.in_transaction:
                     self.conn.execute("COMMIT")
 
+    def login(self) -> None:
+        """None: a file names no one (`Storage.login`)."""
+        return None
+
     def released_secret(self, row: UserRow, pin: str) -> str | None:
         """The row's own secret: whoever reads the file holds it anyway (`Storage`)."""
         return row.pin_hash

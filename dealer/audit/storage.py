@@ -72,8 +72,9 @@ class Reads(Protocol):
         lookup)."""
         ...
 
-    def user(self, user_id: str) -> UserRow | None:
-        """The newest users row of `user_id`, None if the id was never registered."""
+    def user(self, user_id: str, before: int | None = None) -> UserRow | None:
+        """The newest users row of `user_id` (set by a record before `before`: None, any), None
+        if the id was never registered (then)."""
         ...
 
     def users(self) -> list[UserRow]:
@@ -190,6 +191,12 @@ class Storage(Reads, Protocol):
 
     def user_history(self) -> list[UserRow]:
         """Every users row ever stored, by record id."""
+        ...
+
+    def login(self) -> str | None:
+        """Who this storage is open as, where the backend knows it for certain: on PostgreSQL
+        the database login (`session_user`, which every record it appends is made in); None on
+        SQLite, whose file names no one (the desk's user stands in)."""
         ...
 
     def released_secret(self, row: UserRow, pin: str) -> str | None:

@@ -3,12 +3,18 @@
 Roles: `dealer` (rules hands), `supervisor` (also overrides, voids, resolves disputes, adjusts
 meters, changes profiles and pay tables: each with their id and PIN), `auditor` (reads only).
 A PIN (at least 10 characters) seals the user's signing key (`dealer.audit.keys`) and is never
-stored; the sealed key is kept in the users row, its public half on the user's record. After
-`LOCKOUT_AFTER` wrong PINs in a row a user is locked for a while (`lockout`), longer with each
-further wrong PIN up to an hour, and the lockout ends by itself: no record says so, it is
-recomputed from the access-denied records. (Release 0.2.0 recorded a lock as a `user`/`lock`
-record disabling them until a supervisor enabled them; such a record still stands.) A new PIN
-is checked for strength (`keys.check_secret`). The `users` table keeps one row per change, each
+stored; the sealed key is kept in the users row, its public half on the user's record.
+
+The guesser is throttled, never the guessed: a refusal of a typed PIN is recorded in the name of
+who typed it (the terminal's login: `authority`), naming whose PIN it was (`TARGET`), and after
+`LOCKOUT_AFTER` wrong PINs in a row of one user's from one login that login may not try that
+user's PIN for a while (`lockout`), longer with each further wrong PIN up to an hour; the user
+themself, and every other login, go on working. The lockout ends by itself: no record says so,
+it is recomputed from the access-denied records. (Release 0.2.0 recorded a lock as a
+`user`/`lock` record disabling the user until a supervisor enabled them; such a record still
+stands where that release wrote it, and counts for nothing after the log's first signature
+bound to its place: `authority.chain_users`.) A new PIN is checked for strength
+(`keys.check_secret`). The `users` table keeps one row per change, each
 tied to the `user` record that made it; a person's current state is their newest row. Ids that
 were never registered may rule as dealers.
 """
@@ -22,6 +28,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role, UserRow
+from dealer.inputs import TIME_FORMAT
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AccessError, AuditError
 from dealer.kernel.tuples import NamedTuple
@@ -39,6 +46,14 @@ LOCKOUT_FIRST_SECONDS = 60
 """How long the `LOCKOUT_AFTER`th wrong secret in a row locks a user; each further one doubles."""
 LOCKOUT_MAX_SECONDS = 3600
 """The longest a lockout lasts, however many wrong secrets: no one is ever locked out for good."""
+LOCKOUT_COUNTED = LOCKOUT_AFTER + 12
+"""The most wrong secrets in a row a lockout counts: from there on each lasts the longest."""
+LOCKOUT_WINDOW_SECONDS = 24 * 3600
+"""How far back a lockout counts wrong secrets: a day without one starts the count again."""
+TARGET = "target"
+"""The field of an access-denied record's result naming whose PIN was typed; its maker is who
+typed it. A refusal of a release before throttling by guesser names none: it was made in its
+target's own name (`refused_target`)."""
 
 
 class UserAction(StrEnum):
@@ -233,13 +248,14 @@ def refusal(
     """Why the registered `user_id` may not do `action`, kept to `roles` (a short code and a
     sentence), or None when they may. `pin_ok` is whether the PIN given matches the row's
     secret; `locked` whether the row disabling them is a lock record of release 0.2.0; `held`
-    their lockout when it holds now (the PIN was not checked). A role not allowed is coded
-    `not-` and the roles (`not-supervisor`, `not-supervisor-or-auditor`); a user with no PIN
-    (an auditor may be registered without one) is `no-pin`, which no lockout counts."""
+    the lockout of whoever typed it when it holds now (the PIN was not checked). A role not
+    allowed is coded `not-` and the roles (`not-supervisor`, `not-supervisor-or-auditor`); a
+    user with no PIN (an auditor may be registered without one) is `no-pin`, which no lockout
+    counts."""
     if held is not None:
         return "locked", (
-            f"{user_id} is locked after {held.failures} wrong PINs in a row: {action} refused "
-            f"(the PIN was not checked) until {held.until_text()}"
+            f"{held.said(user_id)}: {action} refused (the PIN was not checked) until "
+            f"{held.until_text()}"
         )
     if locked:
         return "locked", (
@@ -482,10 +498,16 @@ def lockout_seconds(failures: int) -> int:
 
 
 class Lockout(NamedTuple):
-    """A user's wrong secrets in a row and the time (a record's `recorded_at`) of the latest."""
+    """The wrong secrets in a row one login (`guesser`) typed for one user, and the time (a
+    record's `recorded_at`) of the latest."""
 
     failures: int
     latest: str | None
+    guesser: str = ""
+
+    def said(self, user_id: str) -> str:
+        """The lockout as a refusal says it: `d-104 has typed 5 wrong PINs in a row for S1`."""
+        return f"{self.guesser} has typed {self.failures} wrong PINs in a row for {user_id}"
 
     @property
     def until(self) -> datetime | None:
@@ -508,27 +530,51 @@ class Lockout(NamedTuple):
         return until.strftime("%Y-%m-%d %H:%M:%S UTC") if until else "now"
 
 
-def lockout(reads: Reads, row: UserRow) -> Lockout:
-    """The lockout of the user of `row`, recomputed from the record: their `wrong-pin`
-    refusals in a row, newest first, back to the last record they signed (a success) or the
-    record that set `row` (a signed change of them, such as an unlock); a refusal while locked
-    (`locked`) is not counted. Nothing but the access-denied records says a user is locked."""
-    from dealer.audit import keys  # key work only: kept off a ruling's start-up
+def refused_target(maker: str, result: Mapping[str, Any]) -> str:
+    """Whose PIN an access-denied record by `maker` (its `result`) refused: the one it names
+    (`TARGET`), else its maker's own (a refusal made before throttling by guesser)."""
+    target = result.get(TARGET)
+    return target if isinstance(target, str) else maker
 
+
+def lockout(reads: Reads, row: UserRow, guesser: str) -> Lockout:
+    """The lockout of `guesser` (who typed) for the PIN of the user of `row`, recomputed from
+    the record: the `wrong-pin` refusals `guesser` made naming that user in the last
+    `LOCKOUT_WINDOW_SECONDS`, newest first, back to the record that set `row` (a signed change
+    of them, a recovery) or, when the guesser is that user, the newest record carrying their
+    signature (their PIN typed right: the count starts again), at most `LOCKOUT_COUNTED`; a
+    refusal while locked (`locked`) is not counted. Nothing but the access-denied records says
+    anyone is locked; another login's wrong PINs never count against this one, and the user's
+    own right PIN at another terminal never clears this one's."""
+    since = _last_signed(reads, row) if guesser == row.user_id else row.record_id
+    window = (now() - timedelta(seconds=LOCKOUT_WINDOW_SECONDS)).strftime(TIME_FORMAT)
     count, latest = 0, None
-    for made in reads.rows(RecordFilter(user_id=row.user_id), newest_first=True):
-        if made["id"] <= row.record_id or keys.signature_of(made) is not None:
+    flt = RecordFilter(user_id=guesser, kind=RecordKind.ACCESS_DENIED, since=window)
+    for made in reads.rows(flt, newest_first=True):
+        if made["id"] <= since or count >= LOCKOUT_COUNTED:
             break
-        if (
-            made["kind"] == RecordKind.ACCESS_DENIED
-            and json.loads(made["result"]).get("why") == "wrong-pin"
-        ):
+        result = json.loads(made["result"])
+        if result.get("why") == "wrong-pin" and refused_target(guesser, result) == row.user_id:
             count += 1
             latest = latest or str(made["recorded_at"])
-    return Lockout(count, latest)
+    return Lockout(count, latest, guesser)
 
 
-def held_lockout(reads: Reads, row: UserRow) -> Lockout | None:
-    """The lockout of the user of `row` if it holds `now()`, else None."""
-    found = lockout(reads, row)
+def _last_signed(reads: Reads, row: UserRow) -> int:
+    """The newest record after the one that set `row` made by its user and carrying their
+    signature (their PIN typed right), else that one."""
+    from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+    for made in reads.rows(RecordFilter(user_id=row.user_id), newest_first=True):
+        if made["id"] <= row.record_id:
+            break
+        if keys.signature_of(made) is not None:
+            return int(made["id"])
+    return row.record_id
+
+
+def held_lockout(reads: Reads, row: UserRow, guesser: str) -> Lockout | None:
+    """The lockout of `guesser` for the PIN of the user of `row` if it holds `now()`, else
+    None."""
+    found = lockout(reads, row, guesser)
     return found if found.holds_at(now()) else None

@@ -33,9 +33,10 @@ checkpoint takers     a checkpoint by a maker with a key, not a       _checkpoin
                       record of a release that signs them
                       (`SIGNED_CHECKPOINTS_SINCE`)
 lock records          a lock record (release 0.2.0's) disabling       _lock_problem
-                      someone else, changing their role or key, or
-                      not earned by `LOCKOUT_AFTER` wrong PINs in a
-                      row
+                      someone else, changing their role or key, not
+                      earned by `LOCKOUT_AFTER` wrong PINs in a row,
+                      or written after the log's first user record
+                      signed in format 2 (it counts for nothing)
 meters                a meter record not moving its meter from the    _meter_problem
                       value the records before left, a ruling's move
                       its ruling does not explain (`meters.MeterBook`)
@@ -242,6 +243,9 @@ class _Replay:
         self.recovery: str | None = None
         self.spent: set[bytes] = set()
         self.bound_since: int | None = None
+        self.users_bound: int | None = None
+        """The first sound user record signed in format 2: a lock after it counts for nothing
+        (`authority.chain_users` reads the log's users so)."""
         self.signing_checkpoints = False
         self.meters = MeterBook()
         self._stored_hash = stored_hash
@@ -310,17 +314,24 @@ class _Replay:
                 self.spent.add(value)
         if record.signature is not None:
             self.wrong[record.maker] = 0
+            first = self.users_bound is None and record.kind == RecordKind.USER
+            if first and keys.signature_format(record.signature) == keys.FORMAT:
+                self.users_bound = record.id
 
     def replay(self, record: _Read) -> None:
-        """What `record` changes once checked: a wrong PIN counts against its maker; a `user`
-        record sets the standing and the public key (or none) of the user it names, whose
-        wrong PINs start again."""
+        """What `record` changes once checked: a wrong PIN of its maker's own counts against
+        them (what a lock of release 0.2.0 is earned by); a `user` record sets the standing and
+        the public key (or none) of the user it names, whose wrong PINs start again — but a lock
+        after `users_bound`, which changes nothing."""
         result = record.result
         self.meters.replay(record.row, result, record.settings)
-        if record.kind == RecordKind.ACCESS_DENIED and result.get("why") == "wrong-pin":
+        wrong = result.get("why") == "wrong-pin"
+        own = users.refused_target(record.maker, result) == record.maker
+        if record.kind == RecordKind.ACCESS_DENIED and wrong and own:
             self.wrong[record.maker] = self.wrong.get(record.maker, 0) + 1
         self.recovery = _recovery_key(record, self.recovery)
-        if record.kind == RecordKind.USER and isinstance(result.get("user"), str):
+        late_lock = record.action == UserAction.LOCK and self.users_bound is not None
+        if record.kind == RecordKind.USER and isinstance(result.get("user"), str) and not late_lock:
             who = result["user"]
             self.standing[who] = UserRow(
                 record.id, who, str(result.get("role")), bool(result.get("active")), None
@@ -453,12 +464,19 @@ def _countersigned_problem(record: _Read, seen: _Replay, who: str, signer: str) 
 
 
 def _lock_problem(record: _Read, seen: _Replay) -> str | None:
-    """Why a `user`/`lock` record is not a lockout its maker earned: it disables someone else,
-    or does not disable, or came before `LOCKOUT_AFTER` wrong PINs in a row. A lock is made
-    without a secret (and so unsigned): only the log's own access-denied records justify it."""
+    """Why a `user`/`lock` record is not a lockout its maker earned: it came after the log's
+    first user record signed in format 2 (from there on a lock counts for nothing), it disables
+    someone else, or does not disable, or came before `LOCKOUT_AFTER` wrong PINs of its maker's
+    own in a row. A lock is made without a secret (and so unsigned): only the log's own
+    access-denied records justify it."""
     if record.kind != RecordKind.USER or record.action != UserAction.LOCK:
         return None
     result, maker = record.result, record.maker
+    if seen.users_bound is not None:
+        return (
+            f"a lock record after record {seen.users_bound}, the log's first signature bound to "
+            "its place, counts for nothing: this release never writes one"
+        )
     if result.get("user") != maker or result.get("active") is not False:
         return "a lock record may only disable its own maker"
     was = seen.standing.get(maker)

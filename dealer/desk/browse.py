@@ -18,10 +18,11 @@ from dealer.audit.browser_queries import snapshot
 from dealer.audit.chain import VerifyResult
 from dealer.audit.disputes import Dispute
 from dealer.audit.meters import MeterMove
-from dealer.audit.records import _TIME_FORMAT, Record, RecordFilter, RecordKind
+from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.status import status
 from dealer.desk.context import LogLocation, log_location, open_desk_log, shown
 from dealer.desk.records import Shown, verified
+from dealer.inputs import TIME_FORMAT
 from dealer.kernel.errors import DealerError
 from dealer.kernel.tuples import NamedTuple
 
@@ -112,7 +113,7 @@ def front_page(db: Path | None) -> FrontPage:
         since = None
         if newest:
             stamp = datetime.fromisoformat(newest[0].recorded_at.removesuffix("Z"))
-            since = (stamp - SHIFT).strftime(_TIME_FORMAT)
+            since = (stamp - SHIFT).strftime(TIME_FORMAT)
 
         def standing(found: list[Record]) -> list[Shown]:
             return [Shown(r, entries.links(log, r.id), status(log, r)) for r in found]

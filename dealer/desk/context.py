@@ -92,7 +92,7 @@ def desk_for(
 
     return Desk(
         log_location(db),
-        inputs.user_id(user) if user else _login(),
+        inputs.user_id(user) if user else inputs.login_name(),
         inputs.table_id(table) if table else "",
     )
 
@@ -121,18 +121,6 @@ def own_table_desk(db: LogLocation | None, user: str | None, table: str, named: 
             "(leave out --table)"
         )
     return desk_for(db, user, table)
-
-
-def _login() -> str:
-    """The login name, where it is a valid user id; else `unknown`."""
-    import getpass  # only when no --user is given (it loads termios)
-
-    from dealer import inputs
-
-    try:
-        return inputs.user_id(getpass.getuser())
-    except (KeyError, OSError, DealerError):
-        return "unknown"
 
 
 class HouseRules(NamedTuple):

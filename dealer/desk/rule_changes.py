@@ -54,5 +54,5 @@ def changed_profile(desk: Desk, house: HouseRules) -> tuple[Desk, Profile]:
     from dealer.audit.authority import countersigner
 
     with open_desk_log(desk.db) as log:
-        who = countersigner(log, house.supervisor, house.pin or "", ACTION)
+        who = countersigner(log, house.supervisor, house.pin or "", ACTION, typer=desk.user)
     return desk._replace(approver=who), profile._replace(approved_by=who.user_id)

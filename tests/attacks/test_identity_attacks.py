@@ -13,6 +13,7 @@ from cli import run
 from log_reads import head, records, use
 
 from dealer.audit import keys, open_log, staff, users
+from dealer.audit.authority import guesser
 from dealer.audit.chain import seal
 from dealer.audit.records import Entry, UserRow
 from dealer.audit.verify import verify
@@ -152,8 +153,8 @@ def test_a_forged_lockout_changes_no_role_or_key(
     )
     forged = forge(path, lock, UserRow(0, who, role, False, blob))
     assert problems(path) == (
-        f"record {forged} (user): at that point a lock record may change nothing of its maker "
-        "but disable them",
+        f"record {forged} (user): at that point a lock record after record 1, the log's first "
+        "signature bound to its place, counts for nothing: this release never writes one",
     )
     before = head(path)
     with open_log(path) as log, pytest.raises(AuditError) as refused:
@@ -170,12 +171,17 @@ def test_a_forged_lockout_changes_no_role_or_key(
 def test_a_dealer_cannot_lock_every_supervisor_out_for_good(
     path: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Attack 7: a dealer types wrong PINs for every supervisor, through a ruling's
-    `--rule … --supervisor S --pin wrong` and the audit commands, and keeps typing while they
-    are locked. Each supervisor is locked (even their right PIN refused unchecked) but only for
-    a while: once the time has passed (the clock set, never waited for) a supervisor acts, and
-    the log verifies. No lock record is written."""
+    """Attack 7: a dealer types wrong PINs for every supervisor at their terminal, through a
+    ruling's `--rule … --supervisor S --pin wrong` and the audit commands, and keeps typing
+    while locked. That terminal is locked out of each supervisor's PIN (even the right one
+    refused unchecked) but only for a while: once the time has passed (the clock set, never
+    waited for) it is let try again, and the log verifies. No lock record is written. (That
+    the supervisors themselves go on working at their own terminals meanwhile is Trust III's
+    `test_pin_attacks`.)"""
     use(path, monkeypatch)
+    monkeypatch.setenv("LOGNAME", "D1")  # the audit commands typed at D1's terminal too
+    with open_log(path) as log:
+        typed = guesser(log, "D1")
     ruling = ("paigow", "rank", "As Ks Qs Js Ts", "--user", "D1", "--table", "PG-1")
     changed = (*ruling, "--rule", "wheel=second-highest")
     for sup in ("S1", "S2"):
@@ -183,18 +189,20 @@ def test_a_dealer_cannot_lock_every_supervisor_out_for_good(
             refused = run(*changed, "--supervisor", sup, "--pin", f"guess-{attempt}-x")
             assert refused.exit_code == 1
         refused = run("audit", "void", "3", "--reason", "r", "--supervisor", sup, "--pin", "0000")
-        assert refused.exit_code == 1 and "is locked after 5 wrong PINs in a row" in refused.stderr
+        assert refused.exit_code == 1
+        assert f"{typed} has typed 5 wrong PINs in a row for {sup}" in refused.stderr
     for sup, pin in (("S1", PIN), ("S2", PIN2)):
         refused = run("audit", "checkpoint", "--user", sup, "--pin", pin)
         assert refused.stderr.startswith(
-            f"Error: {sup} is locked after 5 wrong PINs in a row: checkpoint refused (the PIN "
-            "was not checked) until "
+            f"Error: {typed} has typed 5 wrong PINs in a row for {sup}: checkpoint refused (the "
+            "PIN was not checked) until "
         )
     denied = records(path, kind="access-denied")
     assert [r.result["why"] for r in denied].count("wrong-pin") == 2 * users.LOCKOUT_AFTER
+    assert {(r.user_id, r.result["target"]) for r in denied} == {(typed, "S1"), (typed, "S2")}
     assert not records(path, kind="user", action="lock")
-    fifth = [r for r in denied if r.user_id == "S1" and r.result["why"] == "wrong-pin"][-1]
-    latest = datetime.fromisoformat(fifth.recorded_at)
+    fifth = [r for r in denied if r.result["target"] == "S1" and r.result["why"] == "wrong-pin"]
+    latest = datetime.fromisoformat(fifth[-1].recorded_at)
     monkeypatch.setattr(users, "now", lambda: latest + timedelta(seconds=59))
     assert run(*changed, "--supervisor", "S1", "--pin", PIN).exit_code == 1
     monkeypatch.setattr(users, "now", lambda: latest + timedelta(seconds=60))

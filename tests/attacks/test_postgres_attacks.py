@@ -189,7 +189,8 @@ def test_the_auditor_and_a_stranger_cannot_hold_up_the_floor(
         ("paytable-change", "dealer", "approve", {"sha256": "0" * 64}, "not a registered super"),
         ("meter", "dealer", "adjust", {"meter": "treasure", "value": "250000"}, "not a registered"),
         ("signoff", "dealer", "rank", {}, "d-104 is not a registered supervisor"),
-        ("user", "dealer", "lock", {"user": "sup-8", "active": False}, "only disable its own"),
+        ("user", "dealer", "lock", {"user": "sup-8", "active": False}, "not a registered super"),
+        ("user", "dealer", "lock", {"user": "d-104", "active": False}, "not a registered super"),
     ],
 )
 def test_the_server_refuses_what_verify_would_fail(
@@ -211,6 +212,19 @@ def test_the_server_refuses_what_verify_would_fail(
         pytest.raises(psycopg.errors.InsufficientPrivilege, match=says),
     ):
         append_sql(conn, "d-104", kind=kind, role=role, action=action, result=result, links_to=5)
+    assert records(floor) == 5
+
+
+def test_the_server_takes_no_lock_record(pg_server: PgServer, floor: str) -> None:
+    """Trust III: a lock record of release 0.2.0 disabled its maker until a supervisor enabled
+    them; no release since writes one (a lockout is the refusals themselves), so the server
+    refuses one from anyone, a supervisor locking themself included."""
+    with (
+        psycopg.connect(pg_server.login(floor, "sup-8"), autocommit=True) as conn,
+        pytest.raises(psycopg.errors.InsufficientPrivilege, match="no release since 0.2.0"),
+    ):
+        lock = {"user": "sup-8", "role": "supervisor", "active": False}
+        append_sql(conn, "sup-8", kind="user", role="supervisor", action="lock", result=lock)
     assert records(floor) == 5
 
 
@@ -306,13 +320,13 @@ def test_guessing_a_pin_through_the_server_is_counted_and_stopped(
     around the tool (which would record each denial). Each wrong guess is counted by the
     server; after `SERVER_LOCKOUT_AFTER` in a row it checks no more, the right PIN included;
     a right guess before that releases the sealed key (the PIN is the secret), only to the
-    login that made the check."""
+    login that made the check. (Trust III: that login alone is stopped, for sup-8 alone.)"""
     right = proof_of(floor, "sup-8", PIN)
     with psycopg.connect(pg_server.login(floor, "d-104"), autocommit=True) as conn:
         assert guess(conn, "sup-8", right) == secret(floor, "sup-8")
         for number in range(SERVER_LOCKOUT_AFTER):
             assert guess(conn, "sup-8", f"{number:064x}") is None
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="locked by the server"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="from the login d-104"):
             guess(conn, "sup-8", right)
     with psycopg.connect(pg_server.login(floor, "d-105"), autocommit=True) as conn:
         attempt = conn.execute("SELECT dealer.submit_attempt('S1', %s)", [right]).fetchone()
@@ -341,7 +355,7 @@ def test_a_rolled_back_check_neither_answers_nor_escapes_the_count(
             conn.execute("BEGIN")
             conn.execute("SELECT dealer.submit_attempt('sup-8', %s)", [f"{number:064x}"])
             conn.execute("COMMIT")
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="locked by the server"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="from the login d-104"):
             guess(conn, "sup-8", right)
 
 
