@@ -16,6 +16,7 @@ from dealer.audit.chain import record_hash
 from dealer.audit.disputes import DisputeOutcome
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import Entry, RecordKind, Role
+from dealer.audit.sign_ins import SignInAction
 from dealer.audit.users import UserAction
 from dealer.games.paigow.settle import Outcome
 from dealer.kernel.replies import ReplyKind
@@ -28,6 +29,7 @@ ENUMS: tuple[type[StrEnum], ...] = (
     RulingAction,
     MeterAction,
     UserAction,
+    SignInAction,
     DisputeOutcome,
     Outcome,
     ReplyKind,

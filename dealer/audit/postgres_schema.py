@@ -430,6 +430,26 @@ FUNCTIONS: tuple[Function, ...] = (
         more="SECURITY DEFINER",
     ),
     _function(
+        "check_sign_in",
+        "p_kind text, p_user_id text, p_settings text",
+        "void",
+        f"""
+    BEGIN
+        IF p_kind IS DISTINCT FROM '{RecordKind.SIGN_IN}' THEN
+            RETURN;
+        END IF;
+        IF NOT EXISTS (SELECT 1 FROM dealer.users u WHERE u.user_id = p_user_id
+                       AND u.pin_hash IS NOT NULL
+                       AND u.record_id = (SELECT pg_catalog.max(v.record_id) FROM dealer.users v
+                                          WHERE v.user_id = p_user_id))
+           OR pg_catalog.json_typeof(p_settings::json -> 'signature') IS DISTINCT FROM 'object'
+        THEN
+            RAISE EXCEPTION '% signs in only with their own PIN: a sign-in carries their '
+                'signature', p_user_id USING ERRCODE = 'insufficient_privilege';
+        END IF;
+    END """,
+    ),
+    _function(
         "append_record",
         "p_kind text, p_game text, p_action text, p_table_id text, p_seat integer, "
         "p_user_id text, p_role text, p_input_text text, p_cards text, p_result text, "
@@ -499,6 +519,7 @@ FUNCTIONS: tuple[Function, ...] = (
             RAISE EXCEPTION 'a lock record is written by no release since 0.2.0: a lockout is '
                 'the refusals themselves' USING ERRCODE = 'insufficient_privilege';
         END IF;
+        PERFORM dealer.check_sign_in(p_kind, p_user_id, p_settings);
         r.id := coalesce(last.id, 0) + 1;
         r.recorded_at := greatest({_TIME}, last.recorded_at);
         r.kind := p_kind; r.game := p_game; r.action := p_action; r.table_id := p_table_id;

@@ -32,8 +32,10 @@ class RecordKind(StrEnum):
     access-denied names the act refused; a dispute's is `open`, a dispute-correction's
     `amount`, an approval's (profile-change, paytable-change, house-way-change,
     combinations-change) `approve`; a training record's and a certificate's the drill
-    (`house-way`, `payouts`); a checkpoint has none. A training record (a trainee's drill) and a
-    certificate (a supervisor's, that the trainee passed the standard) are never rulings.
+    (`house-way`, `payouts`); a sign-in's its `SignInAction` (a dealer signing in at a table,
+    `in`, or out of it, `out`: `dealer.audit.sign_ins`); a checkpoint has none. A training
+    record (a trainee's drill) and a certificate (a supervisor's, that the trainee passed the
+    standard) are never rulings.
     """
 
     RULING = "ruling"
@@ -53,6 +55,7 @@ class RecordKind(StrEnum):
     SIGNOFF = "signoff"
     TRAINING = "training"
     CERTIFICATE = "certificate"
+    SIGN_IN = "sign-in"
 
 
 class Role(StrEnum):

@@ -40,16 +40,21 @@ lock records          a lock record (release 0.2.0's) disabling       _lock_prob
 meters                a meter record not moving its meter from the    _meter_problem
                       value the records before left, a ruling's move
                       its ruling does not explain (`meters.MeterBook`)
+sign-ins              a sign-in by someone with no key on the chain   _sign_in_problem
+                      (it must carry its maker's signature); a
+                      ruling naming a sign-in (`sign_ins.SIGNED_IN`)
+                      that did not stand for its maker at its table
+                      then (`sign_ins.SignInBook`)
 recoveries            a `user`/`recover` record not signed by the     _recovery_problem
                       operator's recovery key then
 signatures            a record to be signed (a supervisor action, a   _signature_problem
-                      signed checkpoint, the bootstrap, any record
-                      carrying a signature) not validly signed by
-                      its maker's key then, for its content and its
-                      place; a signature in another encoding than
-                      the one written; one of format 1 (not bound
-                      to its place) after the log's first format-2
-                      signature (`keys`)
+                      signed checkpoint, the bootstrap, a sign-in,
+                      any record carrying a signature) not validly
+                      signed by its maker's key then, for its
+                      content and its place; a signature in
+                      another encoding than the one written; one of
+                      format 1 (not bound to its place) after the
+                      log's first format-2 signature (`keys`)
 rule-change approver  a ruling naming as approver of its rule         _approver_problem
                       changes someone not an active supervisor then,
                       or (from the log's first format-2 signature)
@@ -88,6 +93,7 @@ from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.entries import CHECKPOINT_ROLES
 from dealer.audit.meters import MeterAction, MeterBook
 from dealer.audit.records import RecordFilter, RecordKind, Role, UserRow
+from dealer.audit.sign_ins import SIGNED_IN, SignInBook
 from dealer.audit.users import (
     LOCKOUT_AFTER,
     UserAction,
@@ -248,6 +254,7 @@ class _Replay:
         (`authority.chain_users` reads the log's users so)."""
         self.signing_checkpoints = False
         self.meters = MeterBook()
+        self.sign_ins = SignInBook()
         self._stored_hash = stored_hash
         self._current: tuple[int, str] = (0, "")
         self._previous: tuple[int, str] = (0, "")
@@ -301,7 +308,11 @@ class _Replay:
             signed_checkpoint,
             bootstrap,
             kind != RecordKind.ACCESS_DENIED and not bootstrap,
-            supervising or signed_checkpoint or bootstrap or signature is not None,
+            supervising
+            or signed_checkpoint
+            or bootstrap
+            or kind == RecordKind.SIGN_IN
+            or signature is not None,
             row,
         )
 
@@ -325,6 +336,7 @@ class _Replay:
         after `users_bound`, which changes nothing."""
         result = record.result
         self.meters.replay(record.row, result, record.settings)
+        self.sign_ins.replay(record.row)
         wrong = result.get("why") == "wrong-pin"
         own = users.refused_target(record.maker, result) == record.maker
         if record.kind == RecordKind.ACCESS_DENIED and wrong and own:
@@ -495,6 +507,20 @@ def _meter_problem(record: _Read, seen: _Replay) -> str | None:
     return seen.meters.problem(record.row, record.result)
 
 
+def _sign_in_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a sign-in could not be its maker's own (they have no key on the chain to sign it
+    with: no PIN, or an id never registered), or why a ruling naming a sign-in was not made
+    under it (`sign_ins.SignInBook.problem`); None otherwise. The sign-in's signature itself is
+    the signature step's."""
+    if record.kind == RecordKind.SIGN_IN and record.maker not in seen.public:
+        return f"a sign-in by {record.maker}, who has no PIN to sign in with"
+    named = record.settings.get(SIGNED_IN) if isinstance(record.settings, dict) else None
+    if record.kind != RecordKind.RULING or named is None:
+        return None
+    table, when = str(record.row["table_id"]), str(record.row["recorded_at"])
+    return seen.sign_ins.problem(record.maker, table, named, when)
+
+
 def _recovery_key(record: _Read, current: str | None) -> str | None:
     """The operator's recovery key after `record` (`users.recovery_key_named`; each record
     naming one is checked by the steps), else `current`."""
@@ -560,6 +586,7 @@ _RECORD_CHECKS = (
     _checkpoint_taker_problem,
     _lock_problem,
     _meter_problem,
+    _sign_in_problem,
     _recovery_problem,
     _signature_problem,
     _approver_problem,

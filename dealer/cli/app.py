@@ -40,9 +40,11 @@ GROUPS: dict[str, str] = {
     "stats": "dealer.cli.stats",
     "db": "dealer.cli.db",
     "train": "dealer.cli.train",
+    "sign-in": "dealer.cli.sign_in",
+    "sign-out": "dealer.cli.sign_in",
 }
 """Command group name → the module whose `app` (a typer.Typer) it mounts."""
-TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session"}
+TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session", "dealer.cli.sign_in"}
 """Modules whose commands are top-level commands, not a group."""
 
 
