@@ -36,6 +36,8 @@ run = functools.partial(cli.run, whole=True)
 ok = functools.partial(cli.ok, whole=True)
 PIN = "lantern-2468"
 SUP = ("--supervisor", "sup-7", "--pin", PIN)
+TRAINEE_PIN = "harbor-8642"
+"""The PIN of the trainees t-1 and t-2 (`trainees`)."""
 WAY = load_house_way("trump-plaza")
 
 
@@ -362,15 +364,25 @@ def test_a_payout_drill_limited_to_events_deals_only_hands_with_them() -> None:
 
 @pytest.fixture
 def db(dealer_db: Path | str, tmp_path: Path) -> Path | str:
-    """Supervisors sup-7 and sup-8, on each backend."""
+    """Supervisors sup-7 and sup-8, and the trainees t-1 and t-2 (dealers), on each backend."""
     ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
     ok("audit", "user", "add", "sup-8", "--role", "supervisor", "--new-pin", "harbor-13579", *SUP)
+    trainees()
     return dealer_db
 
 
-def take(hands: int, seed: int, trainee: str, *, miss: int = 0) -> dict[str, Any]:
-    """A House Way drill taken by `trainee` through the CLI, `miss` of its hands answered wrong:
-    the answers worked out from the same seed and the trainee's misses on the record."""
+def trainees() -> None:
+    """The trainees t-1 and t-2, dealers with the PIN `TRAINEE_PIN` (sup-7 registers them)."""
+    for who in ("t-1", "t-2"):
+        ok("audit", "user", "add", who, "--role", "dealer", "--new-pin", TRAINEE_PIN, *SUP)
+
+
+def take(
+    hands: int, seed: int, trainee: str, *, miss: int = 0, pin: str | None = TRAINEE_PIN
+) -> dict[str, Any]:
+    """A House Way drill taken by `trainee` through the CLI, `miss` of its hands answered wrong
+    (in their own session with `pin`, else a practice drill run by d-104): the answers worked
+    out from the same seed and the trainee's misses on the record."""
     found = json.loads(ok("train", "report", "--trainee", trainee, "--json").stdout)["trainees"]
     keys = found[0]["by_key"].get("house-way", {}) if found else {}
     misses = {key: v["missed"] for key, v in keys.items() if v["missed"]}
@@ -383,9 +395,11 @@ def take(hands: int, seed: int, trainee: str, *, miss: int = 0) -> dict[str, Any
             answer = " ".join(str(c) for c in hand.setting.high[-2:])
         typed.append(answer)
         drill.step(answer)
+    session = () if pin is None else ("--pin", pin)
     said = ok(
         "train", "house-way", "--hands", str(hands), "--seed", str(seed),
-        "--trainee", trainee, "--json", "--user", "d-104", stdin="\n".join(typed) + "\n",
+        "--trainee", trainee, "--json", "--user", "d-104", *session,
+        stdin="\n".join(typed) + "\n",
     )  # fmt: skip
     return lines(said.stdout)[-1]
 
@@ -463,6 +477,7 @@ def test_the_browser_shows_trainees_and_certificates(
 
     path = use(tmp_path / "browse.sqlite", monkeypatch)
     ok("audit", "user", "add", "sup-7", "--role", "supervisor", "--new-pin", PIN)
+    trainees()
     profile = tmp_path / "training.yaml"
     profile.write_text("training: {pass_percent: 80, min_hands: 3}\n", encoding="utf-8")
     take(3, 5, "t-1")

@@ -474,6 +474,47 @@ def countersigner(
     )
 
 
+def signer(
+    storage: Storage,
+    user_id: str,
+    pin: str,
+    action: str,
+    *,
+    roles: Sequence[str],
+    typer: str | None = None,
+) -> Countersigner:
+    """`user_id`, of one of `roles`, with the key `pin` opens, to sign a record of theirs made
+    later in the session (`append_signed`: a trainee's drill, kept when it ends); otherwise the
+    refusal is recorded, in the name of who typed it, and AccessError raised."""
+    return _authorised(
+        storage,
+        user_id,
+        pin,
+        action,
+        lambda tx, user, private, row: Countersigner(user.user_id, private),
+        roles=roles,
+        typer=typer,
+    )
+
+
+def append_signed(tx: WriteTransaction, entry: Entry, maker: Countersigner) -> int:
+    """Append `entry`, made by `maker` (whose PIN was checked: `signer`), signed with their key
+    as the record after the transaction's head."""
+    if maker.private is not None and entry.user_id == maker.user_id:
+        entry = keys.sign(entry, maker.private, tx.head().head_hash)
+    return tx.append(entry)
+
+
+def signed_by_maker_problem(reads: Reads, row: Mapping[str, Any]) -> str | None:
+    """Why the stored record `row` does not carry a valid signature of its maker's, by the key
+    the log's sound user records gave them at that point (none: they had no PIN), or None."""
+    users_then = chain_users(reads, before=int(row["id"]))
+    now = users_then.standing.get(str(row["user_id"]))
+    if now is None or now.key is None:
+        return f"{row['user_id']} had no PIN to sign it with"
+    return _signed_problem(row, now.key, users_then.bound_since)
+
+
 def append_countersigned(
     tx: WriteTransaction, entry: Entry, approver: Countersigner, signer: str
 ) -> int:

@@ -6,15 +6,20 @@ meter and pays nothing, so the rulings, the shift summary, the meter books and a
 patron's history never see it. A certificate is a supervisor action (`verify.SUPERVISOR_ACTIONS`),
 made through `authority.supervised` and signed by its maker's key; it links to the training
 record it certifies, and is refused, saying why, unless that record is the trainee's latest
-drill of its kind, whole (not limited to chosen clauses or events) and up to the standard.
+drill of its kind, taken in the trainee's own session (made in their name and signed with their
+key: `own_session_problem`), whole (not limited to chosen clauses or events), its answers
+judged again by the engine (`Judge`, the desk's: this layer knows no game) to the score it
+states, and that score up to the standard. The record's own words (its score, its hands) are
+never what is certified: the engine's judgement of its answers is.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from dealer.audit.authority import supervised, vouch_problem
+from dealer.audit.authority import signed_by_maker_problem, supervised, vouch_problem
 from dealer.audit.records import Entry, Record, RecordFilter, RecordKind, Role
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
@@ -74,6 +79,22 @@ def training_entry(
     )
 
 
+Judge = Callable[["Reads", Record], tuple[int, int]]
+"""Judges a training record's answers again (the desk's: the engine): its (score, hands), or
+AuditError saying why it earns nothing."""
+
+
+def own_session_problem(reads: Reads, record: Record) -> str | None:
+    """Why training record `record` was not taken in its trainee's own session (made in their
+    name, signed with their key: their PIN at the drill's start), or None."""
+    trainee = record.result.get("trainee")
+    if record.user_id != trainee:
+        return f"it was kept by {record.user_id}, not taken in {trainee}'s own session"
+    row = next(reads.rows(RecordFilter(ids=(record.id,))), None)
+    why = signed_by_maker_problem(reads, row) if row is not None else "it is not on the log"
+    return None if why is None else f"it is not signed by {trainee} ({why})"
+
+
 def _of(records: list[Record], trainee: str | None) -> list[Record]:
     return [r for r in records if trainee is None or r.result.get("trainee") == trainee]
 
@@ -102,22 +123,26 @@ def certify(
     drill: str,
     standard: Standard,
     *,
+    judge: Judge,
     supervisor_id: str,
     pin: str,
 ) -> int:
-    """Certify that `trainee` passed `standard` on their latest `drill`: a `certificate`
-    record linked to that training record, signed by the supervisor whose id and PIN these are.
-    Returns its id; AuditError, saying why, when the drill does not pass."""
+    """Certify that `trainee` passed `standard` on their latest `drill`, its answers judged
+    again by `judge`: a `certificate` record linked to that training record, signed by the
+    supervisor whose id and PIN these are. Returns its id; AuditError, saying why, when the
+    drill does not pass."""
     return supervised(
         storage,
         supervisor_id,
         pin,
         RecordKind.CERTIFICATE,
-        lambda tx, sup: _certify(tx, sup, trainee, drill, standard),
+        lambda tx, sup: _certify(tx, sup, trainee, drill, standard, judge),
     )
 
 
-def _certify(tx: WriteTransaction, sup: User, trainee: str, drill: str, standard: Standard) -> int:
+def _certify(
+    tx: WriteTransaction, sup: User, trainee: str, drill: str, standard: Standard, judge: Judge
+) -> int:
     if sup.user_id == trainee:
         raise AuditError(f"{trainee} cannot certify their own training: another supervisor does")
     mine = [r for r in drills(tx, trainee) if r.action == drill]
@@ -125,13 +150,19 @@ def _certify(tx: WriteTransaction, sup: User, trainee: str, drill: str, standard
         raise AuditError(f"{trainee} has no {drill} drill on the record to certify")
     latest = mine[-1]
     result = latest.result
+    practice = own_session_problem(tx, latest)
+    if practice is not None:
+        raise AuditError(
+            f"{trainee}'s latest {drill} drill (record {latest.id}) is a practice drill: "
+            f"{practice}; a certificate is earned on a drill taken with the trainee's own PIN"
+        )
     limited = result.get("limited") or []
     if limited:
         raise AuditError(
             f"{trainee}'s latest {drill} drill (record {latest.id}) was limited to "
             f"{', '.join(str(x) for x in limited)}: a certificate is earned on a whole drill"
         )
-    score, hands = int(result.get("score", 0)), int(result.get("hands", 0))
+    score, hands = judge(tx, latest)
     short = standard.problem(score, hands)
     if short is not None:
         raise AuditError(

@@ -44,6 +44,15 @@ TraineeOption = Annotated[
     str | None,
     typer.Option("--trainee", help="The trainee's id: the drill is kept on the record."),
 ]
+TraineePinOption = Annotated[
+    str | None,
+    typer.Option(
+        "--pin",
+        envvar="DEALER_TRAINEE_PIN",
+        help="The trainee's own PIN: the drill is theirs, signed, and counts toward a "
+        "certificate (without it, a practice drill) [env DEALER_TRAINEE_PIN].",
+    ),
+]
 
 
 def _names(value: str | None, what: str) -> tuple[str, ...]:
@@ -56,7 +65,9 @@ def _names(value: str | None, what: str) -> tuple[str, ...]:
     return names
 
 
-def _trainee(value: str | None) -> str | None:
+def _trainee(value: str | None, pin: str | None = None) -> str | None:
+    if value is None and pin is not None:
+        raise DealerError("--pin: the trainee's own PIN goes with --trainee ID")
     return None if value is None else inputs.user_id(value, "--trainee")
 
 
@@ -135,7 +146,8 @@ def _show_summary(done: training.Finished, as_json: bool, trainee: str | None) -
         )
         typer.echo(f"Missed {'clauses' if way else 'pay rows'}: {missed}")
     if done.record_id is not None:
-        typer.echo(f"Training record {done.record_id} kept for {trainee}.")
+        kind = "signed by" if done.own_session else "a practice drill, kept for"
+        typer.echo(f"Training record {done.record_id} {kind} {trainee}.")
 
 
 @app.command("house-way")
@@ -150,6 +162,7 @@ def house_way(
     hands: HandsOption = None,
     seed: SeedOption = None,
     trainee: TraineeOption = None,
+    pin: TraineePinOption = None,
     clause: Annotated[
         str | None, typer.Option("--clause", help="Only hands these clauses decide: 3a,4.")
     ] = None,
@@ -162,9 +175,10 @@ def house_way(
         house,
         hands=hands,
         seed=seed,
-        trainee=_trainee(trainee),
+        trainee=_trainee(trainee, pin),
         house_way=house_way,
         clauses=_names(clause, "--clause"),
+        pin=pin,
     )
     way = drill.settings["house_way"]
     _run(
@@ -191,6 +205,7 @@ def payouts(
     hands: HandsOption = None,
     seed: SeedOption = None,
     trainee: TraineeOption = None,
+    pin: TraineePinOption = None,
     event: Annotated[
         str | None,
         typer.Option("--event", help="Only hands with these bonus events: flush,straight."),
@@ -205,8 +220,9 @@ def payouts(
         wagers=_names(wagers, "--wagers"),
         hands=hands,
         seed=seed,
-        trainee=_trainee(trainee),
+        trainee=_trainee(trainee, pin),
         events=_names(event, "--event"),
+        pin=pin,
     )
     _run(drill, as_json, f"Payout drill: {drill.drill.total} hands.")
 
@@ -236,11 +252,13 @@ def report(
                 d.drill,
                 f"{d.score}/{d.hands}",
                 f"{d.percent}%",
+                "own PIN" if d.own_session else "practice",
                 ",".join(d.limited),
             ]
             for d in r.drills
         ]
-        typer.echo(render.table(rows, ["record", "at", "drill", "score", "%", "limited to"]))
+        headers = ["record", "at", "drill", "score", "%", "session", "limited to"]
+        typer.echo(render.table(rows, headers))
         for drill, keys in r.by_key.items():
             lines = [
                 [key, asked, missed, f"{100 * (asked - missed) / asked:.1f}%"]

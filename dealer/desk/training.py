@@ -4,7 +4,19 @@ named; a trainee's progress read back; a supervisor's certificate.
 
 A drill named for a trainee is dealt from the seed and the trainee's misses on the record
 (their earlier drills of the same kind), so the same seed and the same history deal the same
-hands. Without a trainee nothing is read from or written to the log.
+hands; its record keeps every answer typed. Without a trainee nothing is read from or written to
+the log.
+
+Decisions (Trust III): a drill kept for a trainee is dealt only from documents the program
+ships or a supervisor approved (its profile, House Way, pay tables), refused before the first
+hand otherwise. It counts toward a certificate only when taken in the trainee's own session:
+with their PIN at its start (`pin`), the record made in their name and signed with their key;
+without it, it is a practice drill, kept in the name of whoever ran it. `train certify` deals
+the latest drill again from its record and judges the recorded answers with the engine
+(`rejudge`): the score that counts is the engine's, and a record whose answers do not give the
+score it states, or whose documents are not the approved ones, earns nothing. What no record
+can prove is who sat at the keyboard: a trainee answering with the engine's help is caught by
+the supervisor watching, not by the log.
 """
 
 from __future__ import annotations
@@ -19,6 +31,9 @@ from dealer.desk.context import Desk, HouseRules, LogLocation, open_desk_log
 from dealer.kernel.errors import DealerError
 
 if TYPE_CHECKING:
+    from dealer.audit.authority import Countersigner
+    from dealer.audit.records import Record
+    from dealer.audit.storage import Reads
     from dealer.games.paigow.drills import HouseWayDrill as WayDrill
     from dealer.games.paigow.drills import Judged, PayHand, PayoutDrill, Summary, WayHand
 
@@ -34,20 +49,25 @@ class Answered:
 @dataclass(frozen=True)
 class Finished:
     """The end of a drill: the summary, the seed it was dealt from, the time per hand (seconds,
-    None before any answer), and the training record kept (None: no trainee, or no answer)."""
+    None before any answer), the training record kept (None: no trainee, or no answer), and
+    whether it was taken in the trainee's own session (their PIN: it counts toward a
+    certificate)."""
 
     summary: Summary
     seed: int
     seconds_per_hand: float | None
     record_id: int | None
+    own_session: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The summary's JSON, with `seed`, `seconds_per_hand` and `record_id`."""
+        """The summary's JSON, with `seed`, `seconds_per_hand`, `record_id` and
+        `own_session`."""
         return {
             **self.summary.to_json(),
             "seed": self.seed,
             "seconds_per_hand": self.seconds_per_hand,
             "record_id": self.record_id,
+            "own_session": self.own_session,
         }
 
 
@@ -67,10 +87,14 @@ class Drill:
         settings: Mapping[str, Any],
         limited: Sequence[str] = (),
         clock: Callable[[], float] = time.monotonic,
+        session: Countersigner | None = None,
     ) -> None:
         self.desk, self.drill, self.trainee, self.seed = desk, drill, trainee, seed
         self.typed, self.settings, self.limited, self.clock = typed, settings, limited, clock
+        self.session = session
+        """The trainee, their PIN checked at the start (None: a practice drill)."""
         self.started = clock()
+        self.answers: list[str] = []
         self.finished: Finished | None = None
 
     @property
@@ -92,6 +116,7 @@ class Drill:
         """Judge one typed answer (`DealerError` refuses a malformed one: asked again, never
         scored)."""
         judged, following = self.drill.step(line)
+        self.answers.append(line.strip())
         return Answered(judged, following)
 
     def finish(self) -> Finished:
@@ -104,11 +129,13 @@ class Drill:
         record_id = None
         if self.trainee is not None and summary.hands:
             record_id = self._record(summary, per_hand)
-        self.finished = Finished(summary, self.seed, per_hand, record_id)
+        own = record_id is not None and self.session is not None
+        self.finished = Finished(summary, self.seed, per_hand, record_id, own)
         return self.finished
 
     def _record(self, summary: Summary, per_hand: float | None) -> int:
         from dealer.audit import users
+        from dealer.audit.authority import append_signed
         from dealer.audit.records import RecordKind
         from dealer.audit.training import percent, training_entry
 
@@ -126,30 +153,44 @@ class Drill:
             "limited": list(self.limited),
             "seed": self.seed,
             "seconds_per_hand": per_hand,
+            "answers": list(self.answers),
         }
+        maker = self.desk.user if self.session is None else self.session.user_id
         with open_desk_log(self.desk.db) as log, log.transaction() as tx:
-            role = users.acting_role(tx, self.desk.user, RecordKind.TRAINING)
+            role = users.acting_role(tx, maker, RecordKind.TRAINING)
             entry = training_entry(
-                self.desk.user, role, summary.drill, self.typed, result, dict(self.settings)
+                maker, role, summary.drill, self.typed, result, dict(self.settings)
             )
-            return tx.append(entry)
+            if self.session is None:
+                return tx.append(entry)
+            return append_signed(tx, entry, self.session)
 
 
 def _misses(desk: Desk, trainee: str | None, drill: str) -> dict[str, int]:
     """The trainee's misses by key over their earlier drills of this kind (none without one)."""
     if trainee is None:
         return {}
+    with open_desk_log(desk.db) as log:
+        return misses_before(log, trainee, drill)
+
+
+def misses_before(
+    reads: Reads, trainee: str, drill: str, before: int | None = None
+) -> dict[str, int]:
+    """The trainee's misses by key over their drills of this kind on the record (before record
+    `before`, given it): what the next drill is dealt from."""
     from dealer.audit.training import drills
 
     misses: dict[str, int] = {}
-    with open_desk_log(desk.db) as log:
-        for record in drills(log, trainee):
-            missed = record.result.get("missed")
-            if record.action != drill or not isinstance(missed, dict):
-                continue
-            for key, count in missed.items():
-                if isinstance(count, int) and not isinstance(count, bool):
-                    misses[str(key)] = misses.get(str(key), 0) + count
+    for record in drills(reads, trainee):
+        missed = record.result.get("missed")
+        if before is not None and record.id >= before:
+            break
+        if record.action != drill or not isinstance(missed, dict):
+            continue
+        for key, count in missed.items():
+            if isinstance(count, int) and not isinstance(count, bool):
+                misses[str(key)] = misses.get(str(key), 0) + count
     return misses
 
 
@@ -166,6 +207,97 @@ def _typed(command: str, **options: object) -> str:
     return " ".join(words)
 
 
+TRAINING_ROLES = ("dealer", "supervisor")
+"""Who takes a drill in their own session: a dealer, or a supervisor keeping their hand in."""
+
+
+def _session(
+    desk: Desk, trainee: str | None, pin: str | None, settings: Mapping[str, Any]
+) -> Countersigner | None:
+    """Before a drill kept for `trainee` deals a hand: every document it is dealt from is one
+    the program ships or a supervisor approved for every table (`approvals.check_documents`);
+    and with the trainee's `pin`, the trainee whose PIN opened their key, to sign the record
+    (their own session). None for a practice drill."""
+    if trainee is None:
+        return None
+    from dealer.audit import approvals
+
+    with open_desk_log(desk.db) as log:
+        approvals.check_documents(log, "", settings)
+        if pin is None:
+            return None
+        from dealer.audit.authority import signer
+        from dealer.audit.records import Role
+
+        roles = (Role.DEALER, Role.SUPERVISOR)
+        return signer(log, trainee, pin, "training", roles=roles, typer=desk.user)
+
+
+def rejudge(reads: Reads, record: Record) -> tuple[int, int]:
+    """The score and hands the answers kept on training record `record` earn, dealt again from
+    the record (its seed, its documents as the program ships them or as approved, the misses on
+    the record before it) and judged by the engine; AuditError when the record holds no
+    answers, its documents are no longer to be had as they were, an answer cannot be judged, or
+    the engine's score is not the one the record states."""
+    from dealer.audit.records import RecordKind
+    from dealer.kernel.errors import AuditError
+
+    result = record.result
+    answers = result.get("answers")
+    where = f"training record {record.id}"
+    if record.kind != RecordKind.TRAINING or not isinstance(answers, list):
+        raise AuditError(f"{where} keeps no answers to judge again: it earns no certificate")
+    drill = _dealt_again(reads, record)
+    for number, answer in enumerate(answers, 1):
+        if drill.over or not isinstance(answer, str):
+            raise AuditError(f"{where}: answer {number} was never asked for")
+        try:
+            drill.step(answer)
+        except DealerError as exc:
+            raise AuditError(f"{where}: answer {number} cannot be judged ({exc})") from None
+    judged = drill.summary()
+    stated = (result.get("score"), result.get("hands"))
+    if (judged.score, judged.hands) != stated:
+        raise AuditError(
+            f"{where} says {stated[0]} of {stated[1]} right, but its answers judged again "
+            f"are {judged.score} of {judged.hands}: it earns no certificate"
+        )
+    return judged.score, judged.hands
+
+
+def _dealt_again(reads: Reads, record: Record) -> WayDrill | PayoutDrill:
+    """The drill of training record `record`, dealt again as it was dealt."""
+    from dealer.audit import approvals
+    from dealer.games.paigow.drills import HOUSE_WAY, HouseWayDrill, PayoutDrill
+    from dealer.games.paigow.house_way import load_house_way
+    from dealer.games.paigow.pay import Wager
+    from dealer.games.paigow.profile import load_profile
+    from dealer.games.paigow.seat_rulings import paytable_digests
+    from dealer.kernel.errors import AuditError
+
+    settings, result = record.settings, record.result
+    where = f"training record {record.id}"
+    approvals.check_documents(reads, "", settings)
+    seed, planned = result.get("seed"), result.get("planned")
+    if not isinstance(seed, int) or not isinstance(planned, int):
+        raise AuditError(f"{where} names no seed and no number of hands to deal again")
+    trainee = str(result.get("trainee"))
+    misses = misses_before(reads, trainee, record.action, record.id)
+    source = str(settings.get("profile_source", "default"))
+    profile = load_profile(None if source == "default" else source)
+    if profile.sha256 != settings.get("profile_sha256"):
+        raise AuditError(f"{where}: the profile {source} is not the one it was dealt under")
+    if record.action == HOUSE_WAY:
+        way = load_house_way(str(settings.get("house_way_source")))
+        if way.sha256 != settings.get("house_way_sha256"):
+            raise AuditError(f"{where}: the House Way {way.origin} is not the one it was dealt by")
+        return HouseWayDrill(way, random.Random(seed), planned, misses)
+    if paytable_digests(profile) != settings.get("paytables_sha256"):
+        raise AuditError(f"{where}: the pay tables are not the ones it was dealt under")
+    wagers = [Wager(str(w)) for w in settings.get("wagers") or () if w in set(Wager)]
+    return PayoutDrill(profile, random.Random(seed), planned, wagers, misses)
+
+
 def house_way_drill(
     desk: Desk,
     house: HouseRules,
@@ -176,27 +308,30 @@ def house_way_drill(
     house_way: str | None = None,
     clauses: Sequence[str] = (),
     clock: Callable[[], float] = time.monotonic,
+    pin: str | None = None,
 ) -> Drill:
     """A House Way drill: `hands` seven-card hands (None: the standard's `min_hands`; the
     table's House Way, or `house_way`), limited to `clauses` if given, dealt more often from
-    the clauses the trainee missed."""
+    the clauses the trainee missed; with the trainee's `pin`, taken in their own session."""
     from dealer.games.paigow.drills import HOUSE_WAY, HouseWayDrill
     from dealer.games.paigow.house_way import load_house_way
 
     profile = house.load()
     way = load_house_way(house_way or profile.house_way)
     hands = profile.min_hands if hands is None else hands
-    dealt = _seed(seed)
-    drill = HouseWayDrill(
-        way, random.Random(dealt), hands, _misses(desk, trainee, HOUSE_WAY), clauses
-    )
     settings = {
         "house_way": {"name": way.name, "version": way.version},
         "house_way_source": way.origin,
         "house_way_sha256": way.sha256,
         "profile": profile.name,
+        "profile_source": profile.source,
         "profile_sha256": profile.sha256,
     }
+    session = _session(desk, trainee, pin, settings)
+    dealt = _seed(seed)
+    drill = HouseWayDrill(
+        way, random.Random(dealt), hands, _misses(desk, trainee, HOUSE_WAY), clauses
+    )
     typed = _typed(
         "dealer train house-way",
         house_way=house_way,
@@ -214,6 +349,7 @@ def house_way_drill(
         settings=settings,
         limited=tuple(clauses),
         clock=clock,
+        session=session,
     )
 
 
@@ -227,12 +363,14 @@ def payout_drill(
     trainee: str | None,
     events: Sequence[str] = (),
     clock: Callable[[], float] = time.monotonic,
+    pin: str | None = None,
 ) -> Drill:
     """A payout drill: `hands` settled seats (None: the standard's `min_hands`) with `wagers`
     placed (the base always), limited to hands of `events` if given, dealt more often from the
-    pay rows the trainee missed."""
+    pay rows the trainee missed; with the trainee's `pin`, taken in their own session."""
     from dealer.games.paigow.drills import PAYOUTS, PayoutDrill
     from dealer.games.paigow.pay import Wager
+    from dealer.games.paigow.seat_rulings import paytable_digests
 
     names = {w.value: w for w in Wager}
     unknown = [w for w in wagers if w not in names]
@@ -251,11 +389,14 @@ def payout_drill(
     )
     settings = {
         "profile": profile.name,
+        "profile_source": profile.source,
         "profile_sha256": profile.sha256,
         "wagers": [str(w) for w in drill.wagers],
         "paytables": {str(w): t for w, t in profile.tables.items()},
+        "paytables_sha256": paytable_digests(profile),
         "house_way": profile.house_way,
     }
+    session = _session(desk, trainee, pin, settings)
     typed = _typed(
         "dealer train payouts",
         wagers=tuple(wagers),
@@ -273,12 +414,14 @@ def payout_drill(
         settings=settings,
         limited=tuple(events),
         clock=clock,
+        session=session,
     )
 
 
 @dataclass(frozen=True)
 class DrillLine:
-    """One drill on the record: its record, when, which drill, the score."""
+    """One drill on the record: its record, when, which drill, the score, and whether it was
+    taken in the trainee's own session (`training.own_session_problem`: else practice)."""
 
     record_id: int
     recorded_at: str
@@ -287,6 +430,7 @@ class DrillLine:
     hands: int
     percent: str
     limited: tuple[str, ...]
+    own_session: bool = False
 
 
 @dataclass(frozen=True)
@@ -333,6 +477,7 @@ def report(db: LogLocation | None, trainee: str | None = None) -> list[TraineeRe
     with open_desk_log(db, existing=True, read_only=True) as log:
         records = training.drills(log, trainee)
         certified = training.certificates(log, trainee)
+        own = {r.id: training.own_session_problem(log, r) is None for r in records}
     names = sorted(
         {str(r.result.get("trainee")) for r in records}
         | {str(r.result.get("trainee")) for r, _ in certified}
@@ -359,6 +504,7 @@ def report(db: LogLocation | None, trainee: str | None = None) -> list[TraineeRe
                         int(r.result.get("hands", 0)),
                         str(r.result.get("percent", "")),
                         tuple(str(x) for x in r.result.get("limited") or ()),
+                        own[r.id],
                     )
                     for r in mine
                 ),
@@ -400,4 +546,6 @@ def certify(
     profile = house.load()
     standard = Standard(profile.pass_percent, profile.min_hands)
     with open_desk_log(db, existing=True) as log:
-        return certify_on_record(log, trainee, drill, standard, supervisor_id=supervisor, pin=pin)
+        return certify_on_record(
+            log, trainee, drill, standard, judge=rejudge, supervisor_id=supervisor, pin=pin
+        )

@@ -24,17 +24,23 @@ from dealer.kernel.ruling import Ruling, RulingAction
 
 def _round_settings(profile: Profile, way: HouseWay) -> dict[str, Any]:
     """The settings of a seat or round: the posted pay tables' ids, and the SHA-256 of the file
-    each offered wager's table was read from (its content, as `profile_sha256` is the
-    profile's)."""
+    each offered wager's table was read from (`paytable_digests`)."""
     settings = settings_of(profile, way)
     settings["paytables"] = {w.value: profile.table_id(w) for w in BONUSES}
+    settings["paytables_sha256"] = paytable_digests(profile)
+    return settings
+
+
+def paytable_digests(profile: Profile) -> dict[str, str]:
+    """The SHA-256 of the file each offered bonus wager's posted pay table was read from, by
+    table id (its content, as `profile_sha256` is the profile's): what a ruling and a payout
+    drill record."""
     library = shipped_paytables()
-    settings["paytables_sha256"] = {
+    return {
         profile.table_id(w): library.get(profile.table_id(w), w).sha256
         for w in BONUSES
         if profile.offers(w)
     }
-    return settings
 
 
 def _signoff(outcome: RoundResult, profile: Profile) -> tuple[dict[str, Any], tuple[str, ...]]:
