@@ -1,12 +1,25 @@
 """Copying a log to another place, record for record: `dealer audit copy FROM TO`.
 
-A copy keeps every record as it is (number, time, software version, both hashes) and every
-users row, so both logs verify with the same head hash; it is how history moves from a table's
-SQLite file to the floor's PostgreSQL database and back. The source must verify first. The
-target must be empty or an earlier copy of the same chain (its head is the source's record of
-that number): then only the records it lacks are added. Onto any other chain it is refused.
-On PostgreSQL only the database's owner can copy (terminals cannot insert records, nor read
-the users' sealed keys a copy carries)."""
+A copy keeps every record as it is (number, time, software version, both hashes) and a users
+row for each of the source's, so both logs verify with the same head hash; it is how history
+moves from a table's SQLite file to the floor's PostgreSQL database and back. The source must
+verify first. The target must be empty or an earlier copy of the same chain (its head is the
+source's record of that number): then only the records it lacks are added. Onto any other
+chain it is refused. On PostgreSQL only the database's owner can copy in (terminals cannot
+insert records).
+
+Decisions, by where the copy goes (`Storage.kept_by_server`):
+
+* **Into an SQLite file, a copy is for reading** — browsing, an archive, a regulator's copy —
+  always: whoever holds the file reads all of it. Its users rows hold each secret withheld
+  (`keys.withheld`, what the PostgreSQL server shows its terminals: the fingerprint verify
+  compares, the public key), never a sealed key or a PIN verifier, so the copy verifies and no
+  PIN can be tested against it; a supervisor's PIN asked there is refused. Any login that
+  reads a PostgreSQL log (an auditor's) can make one. A table's log that keeps working
+  elsewhere moves as its file (copied whole, or its backup), never through this copy; the
+  floor's own backup is the database's (pg_dump).
+* **Into PostgreSQL, a copy is a working log's move**: the users' secrets go with it (the
+  server withholds them there), so a source that holds them withheld is refused."""
 
 from __future__ import annotations
 
@@ -15,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from dealer.audit import keys
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
+from dealer.audit.records import UserRow
 from dealer.audit.verify import SumsCheck, verify
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
@@ -50,21 +64,16 @@ def copy_log(
     """Add to `target` the records (and users rows) of `source` it lacks, in one transaction:
     the records verify found sound (the floor's sums checked by `sums`), not any a terminal
     appended since; each copied record added to the target's floor's sums by what `add_sums`
-    makes for the transaction. The records are read one at a time as they are copied (a log of
-    millions is never held in memory) and written in bulk (`WriteTransaction.bulk`); the users
-    rows, a few per person, are read first."""
+    makes for the transaction; into an SQLite file the users' secrets withheld (`_kept`). The
+    records are read one at a time as they are copied (a log of millions is never held in
+    memory) and written in bulk (`WriteTransaction.bulk`); the users rows, a few per person,
+    are read first."""
     checked = verify(source, sums=sums)
     if not checked.ok:
         raise AuditError(f"the log to copy does not verify ({checked.problem}): nothing copied")
     count = checked.records
     with source.snapshot():
-        users = {row.record_id: row for row in source.user_history()}
-        if any(keys.parse_withheld(row.pin_hash) is not None for row in users.values()):
-            raise AuditError(
-                "the PINs of the log to copy are withheld from this login (the PostgreSQL "
-                "server shows them to the database's owner only): copy it as the owner; "
-                "nothing copied"
-            )
+        users = {row.record_id: _kept(row, target) for row in source.user_history()}
         with target.transaction() as tx:
             head = tx.head()
             have = head.records or 0
@@ -95,3 +104,19 @@ def copy_log(
                 if adding is not None:
                     adding.finish()
     return Copied(count - have, Checkpoint(count, last))
+
+
+def _kept(row: UserRow, target: Storage) -> UserRow:
+    """The users row `row` as `target` keeps it: its secret withheld in a copy for reading;
+    into PostgreSQL the secret itself, which a source that withholds it cannot give."""
+    if row.pin_hash is None:
+        return row
+    if not target.kept_by_server:
+        return row._replace(pin_hash=keys.withheld(row.pin_hash))
+    if keys.parse_withheld(row.pin_hash) is not None:
+        raise AuditError(
+            "the PINs of the log to copy are withheld (a copy for reading, or a PostgreSQL log "
+            "read by a login other than its owner's), and PostgreSQL keeps them: copy the log "
+            "itself, as its owner; nothing copied"
+        )
+    return row
