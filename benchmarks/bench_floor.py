@@ -34,8 +34,9 @@ this process while it builds; a month that ended before today, so verify's clock
 New signing keys (the two supervisors') are made at a small scrypt cost, as in the tests.
 
 PostgreSQL: a throwaway server started here (initdb and pg_ctl, as the tests' `pg_server`
-does, durable: fsync on), the SQLite log copied into it by `dealer audit copy` (the records'
-times are the copied ones), then the same commands against it (`--postgresql-url`: an empty
+does, durable: fsync on), the SQLite log copied into it by `dealer audit copy` up to a
+checkpoint the first supervisor takes just before and vouches for (the records' times are the
+copied ones), then the same commands against it (`--postgresql-url`: an empty
 log on a server of one's own, as its owner, instead, or with `--copied` one that already holds
 the copy of `--from`, measured again without copying; `--no-postgresql`: SQLite only;
 `--no-sqlite`: PostgreSQL only, the SQLite log built or given only copied).
@@ -70,7 +71,7 @@ from typing import Any, NamedTuple
 
 from processes import Run, measured_apart
 
-from dealer.audit import chain, keys, open_log
+from dealer.audit import chain, entries, keys, open_log
 from dealer.audit import meters as audit_meters
 from dealer.audit.disputes import DisputeOutcome, Review
 from dealer.audit.records import _TIME_FORMAT, RecordFilter, RecordKind
@@ -503,7 +504,8 @@ def first_line(out: str) -> str:
 
 def postgresql(where: Path, floor: Floor, args: argparse.Namespace, env: dict[str, str]) -> None:
     """Copy the log into PostgreSQL (`--postgresql-url`, else a throwaway durable server
-    started here) by `dealer audit copy`, and measure the commands there."""
+    started here) by `dealer audit copy`, up to a checkpoint the first supervisor takes first
+    and vouches for, and measure the commands there."""
     server = None
     url = args.postgresql_url
     if url is None:
@@ -517,7 +519,10 @@ def postgresql(where: Path, floor: Floor, args: argparse.Namespace, env: dict[st
         url = server.fresh_url()
     try:
         if not args.copied:
-            run = measured_apart([DEALER, "audit", "copy", str(where), url], env=env)
+            with open_log(where) as log:  # the shift close the copy goes up to
+                kept = entries.checkpoint(log, SUPERVISORS[0], PIN)
+            vouched = ["--checkpoint", str(kept), "--supervisor", SUPERVISORS[0], "--pin", PIN]
+            run = measured_apart([DEALER, "audit", "copy", str(where), url, *vouched], env=env)
             print(
                 f"postgresql copied by dealer audit copy in {run.wall:.1f} s ({run.cpu:.1f} s "
                 f"CPU, peak {run.peak_mb:.0f} MB): {first_line(run.out)}",

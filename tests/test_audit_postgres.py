@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from log_reads import READING
 from pg_server import PgServer
 
-from dealer.audit import open_log, staff
+from dealer.audit import entries, keys, open_log, staff
 from dealer.audit.chain import GENESIS_HASH, record_hash, seal
 from dealer.audit.postgres import PostgresStorage, redact
 from dealer.audit.postgres_schema import LATEST
@@ -490,26 +490,41 @@ def test_open_log_chooses_the_backend_by_url(pg_server: PgServer) -> None:
         assert isinstance(log, PostgresStorage) and log.head().records == 0
 
 
-def test_audit_copy_there_and_back(pg_server: PgServer, tmp_path: Path) -> None:
-    table_log = tmp_path / "table.sqlite"
-    with open_log(table_log) as log:
-        staff.add_user(log, "S1", "supervisor", pin="harbor-2468")
-        staff.add_user(log, "D1", "dealer", supervisor_id="S1", supervisor_pin="harbor-2468")
+COPY_PIN = "harbor-2468"
+VOUCHED = ("--supervisor", "S1", "--pin", COPY_PIN)
+"""S1 vouching in person for the checkpoint of a table's log copied into an empty floor."""
+
+
+def table_log(path: Path, *made: Entry) -> str:
+    """A table's SQLite log at `path`: S1 (bootstrap) and D1 registered, the records `made`,
+    and S1's signed checkpoint; its `N:HASH` line, to keep outside."""
+    with open_log(path) as log:
+        staff.add_user(log, "S1", "supervisor", pin=COPY_PIN)
+        staff.add_user(log, "D1", "dealer", supervisor_id="S1", supervisor_pin=COPY_PIN)
         with log.transaction() as tx:
-            tx.append(ruling("D1", seats=[{"seat": 3, "patron": "P-7"}, 6]))
-        head = log.head()
+            for entry in made:
+                tx.append(entry)
+        return str(entries.checkpoint(log, "S1", COPY_PIN))
+
+
+def test_audit_copy_there_and_back(pg_server: PgServer, tmp_path: Path) -> None:
+    """A table's log into the floor up to S1's checkpoint (S1 vouching), again (nothing to add)
+    and back into an SQLite file for reading: the same records and seat index everywhere, the
+    same users, their PINs withheld in the file."""
+    table = tmp_path / "table.sqlite"
+    kept = table_log(table, ruling("D1", seats=[{"seat": 3, "patron": "P-7"}, 6]))
+    with open_log(table, read_only=True) as log:
+        head, rows = log.head(), list(log.rows())
     floor = pg_server.fresh_url()
-    there = run("audit", "copy", str(table_log), floor)
+    there = run("audit", "copy", str(table), floor, "--checkpoint", kept, *VOUCHED)
     assert (there.exit_code, there.stdout) == (
         0,
-        f"copied 3 records: 3 records, head hash {head.head_hash}\n",
+        f"copied 4 records: 4 records, head hash {head.head_hash}\n",
     )
-    again = run("audit", "copy", str(table_log), floor, "--json")
-    assert json.loads(again.stdout) == head.to_dict() | {"copied": 0}
+    again = run("audit", "copy", str(table), floor, "--checkpoint", kept, "--json")
+    assert json.loads(again.stdout) == head.to_dict() | {"copied": 0, "not_copied": 0}
     back = tmp_path / "back.sqlite"
     assert run("audit", "copy", floor, str(back)).exit_code == 0
-    with open_log(table_log, read_only=True) as log:
-        rows = list(log.rows())
     for place in (floor, back):
         with open_log(place, read_only=True) as copy:
             assert verify(copy).ok and copy.head() == head
@@ -517,17 +532,17 @@ def test_audit_copy_there_and_back(pg_server: PgServer, tmp_path: Path) -> None:
             assert [row.user_id for row in copy.user_history()] == ["S1", "D1"]
             assert [r.id for r in copy.records(RecordFilter(seat=3, patron="P-7"))] == [3]
             assert [r.id for r in copy.records(RecordFilter(seat=6))] == [3]
+    with open_log(back, read_only=True) as copy:
+        assert keys.parse_withheld(copy.user_history()[0].pin_hash) is not None
 
 
 def test_audit_copy_refuses_another_chain(pg_server: PgServer, tmp_path: Path) -> None:
     source = tmp_path / "a.sqlite"
-    with open_log(source) as log, log.transaction() as tx:
-        tx.append(ruling("D1", 1))
-        tx.append(ruling("D1", 2))
+    kept = table_log(source, ruling("D1", 1), ruling("D1", 2))
     floor = pg_server.fresh_url()
     with open_log(floor) as log, log.transaction() as tx:
         tx.append(ruling("D2", 1))
-    refused = run("audit", "copy", str(source), floor)
+    refused = run("audit", "copy", str(source), floor, "--checkpoint", kept, *VOUCHED)
     assert (refused.exit_code, refused.stdout) == (1, "")
     assert refused.stderr == (
         "Error: the target log holds a different chain (its record 1 is not the same record): "
@@ -539,13 +554,20 @@ def test_audit_copy_refuses_another_chain(pg_server: PgServer, tmp_path: Path) -
 
 def test_a_terminal_cannot_copy_records_in(pg_server: PgServer, tmp_path: Path) -> None:
     source = tmp_path / "a.sqlite"
-    with open_log(source) as log, log.transaction() as tx:
-        tx.append(ruling("d-104"))
+    kept = table_log(source, ruling("d-104"))
     url = pg_server.fresh_url()
-    refused = run("audit", "copy", str(source), pg_server.login(url, "d-104"))
+    refused = run(
+        "audit",
+        "copy",
+        str(source),
+        pg_server.login(url, "d-104"),
+        "--checkpoint",
+        kept,
+        *VOUCHED,
+    )
     assert refused.exit_code == 1
     assert refused.stderr.startswith("Error: could not write in the audit log ")
-    assert "permission denied for table records" in refused.stderr
+    assert "permission denied for table settings_texts" in refused.stderr
 
 
 def test_browse_wants_an_sqlite_file() -> None:

@@ -20,7 +20,7 @@ from cli import run
 from pg_server import PgServer
 from sqlite_file import migration, set_back
 
-from dealer.audit import corrections, open_log, staff
+from dealer.audit import corrections, entries, open_log, staff
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.records import verified
 from dealer.desk.shift import in_effect
@@ -257,19 +257,31 @@ def test_sums_cannot_be_deleted(floor: dict[str, Any], tmp_path: Path) -> None:
         conn.execute("DELETE FROM floor_sums WHERE grp = 'dealer'")
 
 
-def test_a_copy_to_postgresql_keeps_the_sums(floor: dict[str, Any], pg_server: PgServer) -> None:
+def vouched(path: Path) -> tuple[str, ...]:
+    """What a copy of the SQLite log at `path` into PostgreSQL needs: sup-1's checkpoint of it
+    as it stands, taken now (a record of its own), with sup-1 vouching for it."""
+    with open_log(path) as log:
+        kept = entries.checkpoint(log, "sup-1", PIN)
+    return ("--checkpoint", str(kept), "--supervisor", "sup-1", "--pin", PIN)
+
+
+def test_a_copy_to_postgresql_keeps_the_sums(
+    floor: dict[str, Any], tmp_path: Path, pg_server: PgServer
+) -> None:
     """`dealer audit copy` onto the floor's PostgreSQL log adds each copied ruling's numbers
     there as it copies it: the copy verifies and gives the same statistics, hour for hour."""
+    path = tmp_path / "audit.sqlite"
+    path.write_bytes(floor["db"].read_bytes())
     url = pg_server.fresh_url()
-    copied = run("audit", "copy", str(floor["db"]), url)
+    copied = run("audit", "copy", str(path), url, *vouched(path))
     assert copied.exit_code == 0, copied.output
-    with open_log(url, read_only=True) as log, open_log(floor["db"], read_only=True) as source:
+    with open_log(url, read_only=True) as log, open_log(path, read_only=True) as source:
         assert verified(log).ok
         assert log.sum_hours() == source.sum_hours()
         assert all(log.sum_rows(hour) == source.sum_rows(hour) for hour in source.sum_hours())
     for group in GROUPS:
         there = statistics(url, rounds=ROUNDS, group=group)
-        here = statistics(floor["db"], rounds=ROUNDS, group=group)
+        here = statistics(path, rounds=ROUNDS, group=group)
         assert [r.figures for r in there.groups[group]] == [r.figures for r in here.groups[group]]
     pg_server.drop(url)
 
@@ -309,18 +321,18 @@ def test_a_copy_in_two_steps_keeps_the_sums(
     deal, clock = random.Random(11), Clock(datetime(2025, 3, 7, 10, tzinfo=UTC))
     url, back = pg_server.fresh_url(), tmp_path / "back.sqlite"
 
-    def play(*moments: tuple[int, int]) -> None:
+    def play(*moments: tuple[int, int]) -> tuple[str, ...]:
+        """The rounds and settles at `moments`, then sup-1's checkpoint (`vouched`)."""
         with mock.patch("dealer.audit.chain.utc_now", clock):
             for hour, minute in moments:
                 clock.at(datetime(2025, 3, 7, hour, minute, tzinfo=UTC))
                 rule(path, "round", "-", stdin=a_round(deal, "PG-1", 3), user="d-1")
                 settle(path, deal, "PG-2", "P-2", "d-2")
+            return vouched(path)
 
-    play((10, 0), (10, 5))
-    assert run("audit", "copy", str(path), url).exit_code == 0
-    play((10, 10), (10, 50), (11, 3))
-    second = run("audit", "copy", str(path), url)
-    assert second.exit_code == 0 and second.stdout.startswith("copied 9 records:"), second.output
+    assert run("audit", "copy", str(path), url, *play((10, 0), (10, 5))).exit_code == 0
+    second = run("audit", "copy", str(path), url, *play((10, 10), (10, 50), (11, 3)))
+    assert second.exit_code == 0 and second.stdout.startswith("copied 10 records:"), second.output
     assert run("audit", "copy", url, str(back)).exit_code == 0
     with open_log(path, read_only=True) as source:
         hours = source.sum_hours()

@@ -9,7 +9,9 @@ committed record, those still in the WAL included, as one consistent state; it i
 then every view of the browser (its pages, Datasette's tables and these queries) reads it and
 nothing else. A view cannot differ from what verify checked: not by a WAL that one reader
 ignores (an `immutable` open reads the main file alone), nor by records appended, or a file
-changed, after the check."""
+changed, after the check. The copy is one for reading, as `dealer audit copy` makes into an
+SQLite file (`dealer.audit.copy`): its users rows hold each secret withheld (`keys.withheld`),
+written over in place before anything reads it, the space they held zeroed."""
 
 from __future__ import annotations
 
@@ -23,9 +25,10 @@ from dealer.kernel.errors import AuditError
 
 def snapshot(source: Path, target: Path) -> None:
     """Copy the SQLite log `source` as it stands, its WAL included, into the new file `target`
-    (made 0600: it holds what the log holds; one file with a rollback journal, never a WAL).
-    `source` is opened as every reading command opens it (a file that is not a log of ours is
-    refused), and nothing is written to it; AuditError when the copy cannot be made."""
+    (made 0600; one file with a rollback journal, never a WAL), its secrets withheld
+    (`withhold`). `source` is opened as every reading command opens it (a file that is not a
+    log of ours is refused), and nothing is written to it; AuditError when the copy cannot be
+    made."""
     from dealer.audit.sqlite import SQLiteStorage
 
     with SQLiteStorage.open(source, read_only=True) as log:
@@ -33,10 +36,38 @@ def snapshot(source: Path, target: Path) -> None:
             os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             with closing(sqlite3.connect(target, isolation_level=None)) as copy:
                 log.conn.backup(copy)
+                withhold(copy)
                 copy.execute("PRAGMA journal_mode = DELETE")
         except (OSError, sqlite3.Error) as exc:
             reason = exc.strerror if isinstance(exc, OSError) else str(exc)
             raise AuditError(f"cannot copy the audit log {source} to browse it: {reason}") from None
+
+
+def withhold(copy: sqlite3.Connection) -> None:
+    """Each secret in the users table of `copy` (a log's copy just made, on a connection in
+    autocommit mode) written over by its withheld form (`keys.withheld`), in one transaction:
+    the table's triggers (its append-only protection, and any other) dropped first, so none
+    refuses or fires, and made again after from their own SQL text, so verify finds them as
+    they were; the journal kept in memory and the freed space zeroed (`secure_delete`), so
+    nothing of a secret is left in the file or beside it."""
+    from dealer.audit import keys  # key work only
+
+    copy.execute("PRAGMA journal_mode = MEMORY")
+    copy.execute("PRAGMA secure_delete = ON")
+    copy.create_function("withheld", 1, keys.withheld, deterministic=True)
+    copy.execute("BEGIN IMMEDIATE")
+    try:
+        found = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'users'"
+        triggers = copy.execute(found).fetchall()
+        for name, _ in triggers:
+            copy.execute('DROP TRIGGER "' + name.replace('"', '""') + '"')
+        copy.execute("UPDATE users SET pin_hash = withheld(pin_hash) WHERE pin_hash IS NOT NULL")
+        for _, sql in triggers:
+            copy.execute(sql)
+        copy.execute("COMMIT")
+    except BaseException:
+        copy.execute("ROLLBACK")
+        raise
 
 
 QUERIES: dict[str, dict[str, str]] = {

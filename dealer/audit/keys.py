@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit.records import Entry, canonical_json, utc_now
+from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
@@ -262,6 +263,38 @@ def parse_withheld(stored: str | None) -> Withheld | None:
     except ValueError:
         return None
     return found if _cost_ok(found.n, found.r, found.p) else None
+
+
+def withheld(stored: str) -> str:
+    """`stored` as a log copied for reading keeps it (`dealer.audit.copy`): its withheld form,
+    as the PostgreSQL server shows it to terminals (`dealer.withheld`) — the fingerprint verify
+    compares with the user's record, the scrypt cost and salt, the public key — and nothing a
+    PIN can be tested against. Never the sealed key, nor the verifier: that is the SHA-256 of
+    a proof, itself a digest of the scrypt key, so a guess checked against it costs one scrypt,
+    as one against the sealed key does. A PIN hash made before signing keys (`scrypt$N$r$p$
+    SALT$HASH`) is withheld without its salt, which with the fingerprint (on the user record)
+    would test a PIN. A form already withheld is kept, its salt dropped the same way; a secret
+    in no form this release reads is refused (AuditError)."""
+    parts = stored.split("$")
+    if parse_withheld(stored) is not None:
+        fingerprint, scheme, cost, salt, public = parts[1], parts[2], parts[3:6], parts[6], parts[7]
+    elif parse_blob(stored) is not None or _legacy(parts):
+        fingerprint, scheme, cost, salt = sha256_hex(stored), parts[0], parts[1:4], parts[4]
+        public = parts[7] if scheme == SCHEME else ""
+    else:
+        raise AuditError("a users row holds a secret in no form this release reads")
+    return "$".join((WITHHELD, fingerprint, scheme, *cost, salt if public else "", public))
+
+
+def _legacy(parts: list[str]) -> bool:
+    """Whether `parts` are a PIN hash made before signing keys: `scrypt$N$r$p$SALT$HASH`."""
+    if len(parts) != 6 or parts[0] != "scrypt":
+        return False
+    try:
+        bytes.fromhex(parts[4])
+        return _cost_ok(int(parts[1]), int(parts[2]), int(parts[3]))
+    except ValueError:
+        return False
 
 
 def public_key(stored: str | None) -> str | None:

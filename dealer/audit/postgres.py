@@ -621,6 +621,9 @@ class PostgresStorage(_Reads):
     """An audit log in a PostgreSQL database set up by `dealer db init`. Open with
     `PostgresStorage.open(url)`."""
 
+    kept_by_server = True
+    """The server decides who writes what and withholds the secrets (`Storage`)."""
+
     def __init__(self, conn: psycopg.Connection[Any], url: str, read_only: bool = False) -> None:
         super().__init__(conn, url)
         self._in_transaction = False

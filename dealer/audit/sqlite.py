@@ -426,6 +426,9 @@ class _Transaction(_Reads, WriteState):
 class SQLiteStorage(_Reads):
     """An audit log in one SQLite file. Open with `SQLiteStorage.open(path)`."""
 
+    kept_by_server = False
+    """A file: whoever holds it reads all of it and can rewrite it (`Storage`)."""
+
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         super().__init__(conn)
         self.path = path
@@ -546,7 +549,16 @@ class SQLiteStorage(_Reads):
         return None
 
     def released_secret(self, row: UserRow, pin: str) -> str | None:
-        """The row's own secret: whoever reads the file holds it anyway (`Storage`)."""
+        """The row's own secret: whoever reads the file holds it anyway (`Storage`). A log
+        copied for reading holds its secrets withheld (`keys.withheld`): no PIN opens them, and
+        a supervisor's PIN asked there is refused before anything is written."""
+        from dealer.audit import keys  # key work only: kept off a ruling's start-up
+
+        if keys.parse_withheld(row.pin_hash) is not None:
+            raise AuditError(
+                f"the PIN of {row.user_id} is withheld in {self.path}, a copy for reading "
+                "(dealer audit copy): a supervisor acts on the log it was copied from"
+            )
         return row.pin_hash
 
     def user_history(self) -> list[UserRow]:

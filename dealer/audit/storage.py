@@ -160,6 +160,14 @@ class WriteTransaction(Reads, Protocol):
 class Storage(Reads, Protocol):
     """An open audit log. Close it with `close()` or by leaving a `with` block."""
 
+    @property
+    def kept_by_server(self) -> bool:
+        """Whether a database server keeps the log (PostgreSQL: it decides who writes what and
+        withholds the users' secrets from every login but its owner's), rather than a file
+        whose holder reads all of it and can rewrite it (SQLite): what a copy's rules go by
+        (`dealer.audit.copy`)."""
+        ...
+
     def record_ids(
         self, flt: RecordFilter, *, limit: int | None = None, newest_first: bool = False
     ) -> list[int]:

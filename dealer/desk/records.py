@@ -234,9 +234,9 @@ def write_whole(path: Path, text: str, db: LogLocation | None) -> None:
         raise DealerError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def verify(db: LogLocation | None, checkpoints: Sequence[str] = ()) -> Verification:
-    """Verify the log, against checkpoints kept outside: each given as a file of `N:HASH`
-    lines (or JSON lines) or as `N:HASH` / `HASH` itself."""
+def outside(checkpoints: Sequence[str]) -> list[Checkpoint]:
+    """The checkpoints kept outside a log, each given as a file of `N:HASH` lines (or JSON
+    lines) or as `N:HASH` / `HASH` itself; AuditError naming the one that holds none."""
     wanted: list[Checkpoint] = []
     for given in checkpoints:
         text = text_file(given, "checkpoint file") if Path(given).is_file() else given
@@ -249,20 +249,39 @@ def verify(db: LogLocation | None, checkpoints: Sequence[str] = ()) -> Verificat
                 f"checkpoint {quoted(given)}: a checkpoint counts the records, from 1 (N:HASH)"
             )
         wanted += found
+    return wanted
+
+
+def verify(db: LogLocation | None, checkpoints: Sequence[str] = ()) -> Verification:
+    """Verify the log, against checkpoints kept outside (`outside`)."""
+    wanted = outside(checkpoints)
     with open_desk_log(db, read_only=True) as log:
         return Verification(verified(log, wanted), len(wanted))
 
 
-def copy(source: LogLocation, target: LogLocation) -> Copied:
-    """Copy the log at `source` (read-only) to `target` (an SQLite file made if missing, or a
-    PostgreSQL log, as its owner), every record and hash kept; only the records the target
-    lacks are added, and a target holding another chain is refused (`dealer.audit.copy`); the
-    source's floor's sums are verified and the target's added to for each ruling copied."""
-    from dealer.audit.copy import copy_log
+def copy(
+    source: LogLocation,
+    target: LogLocation,
+    checkpoints: Sequence[str] = (),
+    supervisor: str | None = None,
+    pin: str = "",
+) -> Copied:
+    """Copy the log at `source` (read-only) to `target` (an SQLite file made if missing, for
+    reading; or a PostgreSQL log, as its owner), every record and hash kept, up to the newest
+    of the `checkpoints` kept outside (`outside`); only the records the target lacks are added,
+    and a target holding another chain is refused (`dealer.audit.copy`, which says what a copy
+    needs in each direction: from an SQLite file into PostgreSQL, a supervisor's checkpoint,
+    vouched for by the target's supervisors or by `supervisor` with their `pin`); the source's
+    floor's sums are verified and the target's added to for each ruling copied."""
+    from dealer.audit.copy import Voucher, copy_log
     from dealer.desk import floor_sums
 
+    marks = outside(checkpoints)
+    voucher = Voucher(supervisor, pin) if supervisor is not None else None
     with open_desk_log(source, existing=True, read_only=True) as src, open_desk_log(target) as dst:
-        return copy_log(src, dst, floor_sums.problems, floor_sums.CopiedSums)
+        return copy_log(
+            src, dst, floor_sums.problems, floor_sums.CopiedSums, outside=marks, voucher=voucher
+        )
 
 
 def checkpoint(desk: Desk, pin: str, output: Path | None = None) -> Checkpoint:

@@ -31,6 +31,7 @@ from dealer.cli.common import (
     Composite,
     DbOption,
     JsonFlag,
+    PinOption,
     at_desk,
     composed,
     option,
@@ -447,17 +448,46 @@ def verify(
 def copy(
     source: Annotated[str, typer.Argument(metavar="FROM", help="The log to copy (read only).")],
     target: Annotated[str, typer.Argument(metavar="TO", help="Where to copy it: a file or URL.")],
+    checkpoint: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--checkpoint",
+            help="A supervisor's checkpoint kept outside FROM: a file of N:HASH lines "
+            "(dealer audit checkpoint -o FILE), or N:HASH itself (repeatable). The copy stops "
+            "at the newest; needed to copy an SQLite file into PostgreSQL.",
+        ),
+    ] = None,
+    supervisor: Annotated[
+        str | None,
+        typer.Option(
+            "--supervisor",
+            help="The supervisor who signed that checkpoint, vouching for it with their PIN "
+            "where TO does not know them (an empty PostgreSQL log).",
+        ),
+    ] = None,
+    pin: PinOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Copy a log, every record and hash kept (SQLite to PostgreSQL and back).
 
+    Into an SQLite file the copy is for reading: the users' PINs are withheld. From an SQLite
+    file into PostgreSQL it goes up to a supervisor's signed checkpoint kept outside the file.
     Only the records TO lacks are added; a TO holding another chain is refused. Both then
     verify with the same head hash."""
-    copied, head = records.copy(source, target)
+    who = inputs.user_id(supervisor, "--supervisor") if supervisor is not None else None
+    secret = pin_or_ask(pin, who) if who is not None else ""
+    copied, head, left, until = records.copy(source, target, checkpoint or (), who, secret)
     if as_json:
-        echo_json(head.to_dict() | {"copied": copied})
+        echo_json(head.to_dict() | {"copied": copied, "not_copied": left})
         return
     typer.echo(f"copied {copied} records: {head.records} records, head hash {head.head_hash}")
+    if left:
+        after = head.records or 0
+        typer.echo(
+            f"records {after + 1}-{after + left} of the log to copy come after checkpoint "
+            f"{until}, not copied: copy them with a newer checkpoint (dealer audit checkpoint "
+            "-o FILE)"
+        )
 
 
 @app.command()

@@ -6,10 +6,11 @@ Decisions: the log is copied as it stands, its WAL included, into a private temp
 (0700, removed when the server stops) and verified there (`dealer.desk.browse.verified_copy`);
 Datasette and the dealer pages read that copy alone, read-only (`mode=ro`: never `immutable`,
 which would ignore a WAL), so every view shows what verify checked. Arbitrary SQL is off
-(`default_allow_sql`), since a hand-written query could run long or read the PIN hashes;
-canned queries are fixed, read-only SQL, written in the audit layer
-(`dealer.audit.browser_queries`) and handed over by the desk; the `users` table (PIN hashes)
-is denied and the database file cannot be downloaded. Ctrl-C stops the server: uvicorn
+(`default_allow_sql`), since a hand-written query could run long; canned queries are fixed,
+read-only SQL, written in the audit layer (`dealer.audit.browser_queries`) and handed over by
+the desk; the `users` table is denied and the database file cannot be downloaded (the copy
+holds the PINs only withheld, as every copy for reading does, and the pages are what is
+served). Ctrl-C stops the server: uvicorn
 closes the connections and the command returns normally."""
 
 from __future__ import annotations
@@ -33,8 +34,7 @@ SETTINGS: dict[str, Any] = {
     "allow_download": False,
     "sql_time_limit_ms": 2000,
 }
-"""No hand-written SQL, no download of the file (it holds the PIN hashes), a time limit on
-every query."""
+"""No hand-written SQL, no download of the file, a time limit on every query."""
 
 
 def build(db: Path, chain: ChainState, hosts: frozenset[str], rounds: int) -> Datasette:
