@@ -74,7 +74,7 @@ from processes import Run, measured_apart
 from dealer.audit import chain, entries, keys, open_log
 from dealer.audit import meters as audit_meters
 from dealer.audit.disputes import DisputeOutcome, Review
-from dealer.audit.records import _TIME_FORMAT, RecordFilter, RecordKind
+from dealer.audit.records import RecordFilter, RecordKind
 from dealer.audit.storage import WriteTransaction
 from dealer.audit.users import acting_role
 from dealer.desk import supervision
@@ -85,6 +85,7 @@ from dealer.games.paigow.demo import deal_demo_round
 from dealer.games.paigow.profile import Profile, load_profile
 from dealer.games.paigow.seat_rulings import round_ruling
 from dealer.games.paigow.table_round import PROGRESSIVE_METERS, starting_meters
+from dealer.inputs import TIME_FORMAT
 from dealer.kernel.cards import DECK
 from dealer.kernel.money import money_json
 from dealer.kernel.ruling import Ruling
@@ -290,7 +291,7 @@ class Clock:
         self.now = datetime(2000, 1, 1, tzinfo=UTC)
 
     def read(self) -> str:
-        return self.now.strftime(_TIME_FORMAT)
+        return self.now.strftime(TIME_FORMAT)
 
 
 def write(
@@ -398,8 +399,8 @@ def floor_of(where: Path) -> Floor:
     with open_log(where, read_only=True) as log:
         first = log.records(RecordFilter(kind=RecordKind.RULING), limit=1)[0]
         (last,) = log.records(RecordFilter(kind=RecordKind.RULING), limit=1, newest_first=True)
-    begun = datetime.strptime(first.recorded_at, _TIME_FORMAT).date()
-    ended = datetime.strptime(last.recorded_at, _TIME_FORMAT).date()
+    begun = datetime.strptime(first.recorded_at, TIME_FORMAT).date()
+    ended = datetime.strptime(last.recorded_at, TIME_FORMAT).date()
     patron = str(first.result["seats"][0]["patron"])
     return Floor(begun, begun + (ended - begun) // 2, first.table_id, patron)
 

@@ -13,8 +13,9 @@ import pytest
 from pg_server import PgServer
 
 from dealer.audit import open_log
-from dealer.audit.records import _TIME_FORMAT, RecordFilter, RecordKind
+from dealer.audit.records import RecordFilter, RecordKind
 from dealer.desk.records import verified
+from dealer.inputs import TIME_FORMAT
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_floor.py"
 TINY = ["--rulings", "40", "--tables", "3", "--days", "2", "--patrons", "12", "--pool", "10"]
@@ -46,7 +47,7 @@ def test_a_built_month_verifies_with_its_dealers_patrons_meters_and_corrections(
         dealers = {r.user_id for r in rulings}
         assert dealers <= {u.user_id for u in log.users() if u.role == "dealer"}
         assert len(dealers) > 3  # shifts: more dealers than tables
-        days = {datetime.strptime(r.recorded_at, _TIME_FORMAT).date() for r in rulings}
+        days = {datetime.strptime(r.recorded_at, TIME_FORMAT).date() for r in rulings}
         assert len(days) == 2 and max(days) < date.today()
         for ruling in rulings:  # each copy's input, table and patrons agree
             seats = ruling.result["seats"]
