@@ -369,8 +369,14 @@ def supervisor_entry(record: Record, kind: RecordKind, supervisor: str, **fields
     )
 
 
+SEAT_MOST = 2**31 - 1
+"""The largest seat number the seat index holds (the databases' `integer`): a record naming a
+larger one (never the tool's) names no seat there."""
+
+
 def _seat_number(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    return value if whole and 0 <= value <= SEAT_MOST else None
 
 
 def _patron(value: object) -> str | None:
