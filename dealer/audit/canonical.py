@@ -9,10 +9,10 @@ text is kept once in `settings_texts`. Decided: nothing else is a record. A key 
 read as its last value by Python (`audit show`, verify, the shift summary) and as its first by
 SQLite's JSON functions (a list, a search, the meters' indexes), so one record would say two
 things; a text in another spelling says the same thing, and is refused all the same, so that
-what a reader sees is exactly what the hash covers. The PostgreSQL server refuses a
-non-canonical record from every writer (`dealer.check_canonical`), the SQLite file refuses what
-a trigger can check (`sqlite_schema.CANONICAL`), and verify fails the rest, naming the record
-and the column (`problem`)."""
+what a reader sees is exactly what the hash covers. The PostgreSQL server refuses a key given
+twice and any other encoding from every writer (`dealer.check_canonical`), the SQLite file
+what a trigger can check (`sqlite_schema.CANONICAL`), and verify fails the rest (keys out of
+order, a number's spelling), naming the record and the column (`problem`)."""
 
 from __future__ import annotations
 

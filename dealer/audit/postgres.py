@@ -87,6 +87,8 @@ _OWNS = (
 )
 """Whether this login owns the log."""
 _SEATS_INSERT = "INSERT INTO dealer.record_seats (record_id, seat, patron) VALUES (%s, %s, %s)"
+_CANONICAL = "SELECT dealer.check_canonical(%(cards)s, %(result)s, %(explanation)s, %(settings)s)"
+"""The server's check of a copied record's JSON (`append_record` makes it of every other)."""
 
 
 SHOWN_PARAMETERS = ("host", "dbname")
@@ -586,9 +588,11 @@ class _Transaction(_Reads, WriteState):
 
     def copy(self, row: dict[str, Any]) -> None:
         """Insert a copied record as it is, and its seats in the index: only the owner may
-        (terminals hold no INSERT); the triggers check the record's number, link, hash and
-        time, and that each seat is the new record's."""
+        (terminals hold no INSERT); the server checks its JSON as `append_record` does
+        (`dealer.check_canonical`), the triggers its number, link, hash and time, and that each
+        seat is the new record's."""
         self._check_open()
+        self.conn.execute(_CANONICAL, row)
         columns = ", ".join(STORED_FIELDS)
         marks = ", ".join(f"%({name})s" for name in STORED_FIELDS)
         reference = settings_reference(row["settings"])

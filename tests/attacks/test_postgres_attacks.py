@@ -448,7 +448,6 @@ def test_a_terminal_writes_the_floors_sums_only_for_its_own_newest_record_once(
 @pytest.mark.parametrize(
     "result",
     [
-        '{"total_net":1e1000000}',
         '{"meter":"progressive","value":1e131071}',
         '["total_net",5]',
         '"total_net"',
