@@ -470,14 +470,14 @@ class _Reads(SQLReads):
         return self.errors(doing)
 
     def _glance_rows(self, record_ids: Sequence[int]) -> list[Sequence[Any]]:
-        """`SQLReads._glance_rows`, whatever a record holds. The server takes only canonical
-        JSON (`dealer.check_canonical`, which no NUL escape or lone surrogate passes), but its
-        JSON functions cannot take apart a number beyond `numeric` or a result that is no
-        object, and a log of an earlier release holds whatever JSON its server took: a record
-        holding one (which a login may append) fails the query. Then the records are
-        read again one at a time, each in a savepoint, and such a record's glance holds none of
-        its values (`glances.UNREAD`): it is listed by its input, and the list of the floor is
-        never stopped by it."""
+        """`SQLReads._glance_rows`, whatever a record holds. The server takes JSON only in the
+        hash recipe's encoding, no key twice (`dealer.check_canonical`, which no NUL escape or
+        lone surrogate passes), but its JSON functions cannot take apart a number beyond
+        `numeric` or a result that is no object, and a log of an earlier release holds whatever
+        JSON its server took: a record holding one (which a login may append) fails the query.
+        Then the records are read again one at a time, each in a savepoint, and such a record's
+        glance holds none of its values (`glances.UNREAD`): it is listed by its input, and the
+        list of the floor is never stopped by it."""
         import psycopg
 
         try:
