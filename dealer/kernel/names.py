@@ -5,10 +5,11 @@ could take for another is no name. `refusal` says why a name breaks it, naming t
 
 A name is refused, in this order, when it holds
 1. an invisible or format character: controls, format characters (zero-width ones,
-   bidirectional controls), surrogates, private-use and unassigned code points, line and
-   paragraph separators, Unicode's default-ignorable characters (`_IGNORABLE`: the Hangul
-   fillers, variation selectors …) and the Arabic tatweel, which stretches a word and changes
-   no letter; or a space but U+0020 (a no-break space, an ideographic space);
+   bidirectional controls), surrogates, private-use code points and those no character is
+   given yet, line and paragraph separators, Unicode's default-ignorable characters
+   (`_IGNORABLE`: the Hangul fillers, variation selectors …) and the Arabic tatweel, which
+   stretches a word and changes no letter; or a space but U+0020 (a no-break space, an
+   ideographic space);
 2. a character NFKC would change (a fullwidth letter, a ligature, a compatibility form, a
    letter written as a base and a combining mark: the name must be in NFKC);
 3. punctuation or a symbol beyond ASCII: there live the look-alikes of ASCII's hyphen, dots,
@@ -107,7 +108,7 @@ _UNNAMED = {"Cc": "<control>", "Cs": "<surrogate>", "Co": "<private-use>"}
 def character(char: str) -> str:
     """A character as an error names it: `U+0440 CYRILLIC SMALL LETTER ER`; one with no name
     as Unicode's charts label it (`U+0009 <control>`)."""
-    label = _UNNAMED.get(unicodedata.category(char), "<unassigned>")
+    label = _UNNAMED.get(unicodedata.category(char), "<reserved>")
     return f"U+{ord(char):04X} {unicodedata.name(char, label)}"
 
 
