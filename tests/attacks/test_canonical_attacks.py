@@ -4,9 +4,10 @@ result gives `total_net` twice, $12.50 first and $5,000 last: SQLite's JSON func
 `audit list`, `search` and the meters' indexes read) take the first, Python (`audit show`,
 verify, the shift summary) the last, and verify said OK. A record's JSON is canonical, as
 `records.canonical_json` writes it (keys sorted and each once, no spaces, characters as
-themselves), or it is refused at the write — by the PostgreSQL server for every login, the
-owner's copies too; by the SQLite file's trigger where the database reads keys — and it fails
-verify, which names the record and the column."""
+themselves), or verify fails it, naming the record and the column; and what readers could read
+apart is refused at the write — a key twice, and any other encoding, by the PostgreSQL server
+for every login and the owner's copies; a space, and a key twice where the database reads keys,
+by the SQLite file's trigger."""
 
 from __future__ import annotations
 
