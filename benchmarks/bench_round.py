@@ -1,13 +1,15 @@
 """A full six-seat round with every bonus wager: as a whole process, and inside a live session.
 
-    .venv/bin/python benchmarks/bench_round.py [--runs N] [--dir DIR]
+    .venv/bin/python benchmarks/bench_round.py [--runs N] [--dir DIR] [--postgresql]
 
 Prints
 * `dealer round FILE --json` as a whole process (start, rule, record, print): median and worst
   wall time over N runs (target: well under a second);
 * in-process, as `dealer table` does it: ms per seat line checked (read and checked against
   the cards already taken), ms per round ruled (no database), ms per round ruled and recorded
-  (meters read, ruling and meter moves written in one transaction, `synchronous=FULL`).
+  (meters read, ruling and meter moves written in one transaction, `synchronous=FULL`; with
+  `--postgresql`, into a throwaway durable server started from the installed binaries, as
+  `bench_audit.py --postgresql` does, the log's owner recording).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -98,7 +102,26 @@ def _seat_checks(rounds: int) -> float:
     return spent / count
 
 
-def _rulings(rounds: int, tmp: Path) -> tuple[float, float]:
+@contextmanager
+def _log(tmp: Path, postgresql: bool) -> Iterator[Path | str]:
+    """Where the rounds are recorded: a file in `tmp`, or a new log on a throwaway durable
+    PostgreSQL server (stopped after)."""
+    if not postgresql:
+        yield tmp / "session.sqlite"
+        return
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    from pg_server import PgServer
+
+    server = PgServer.start(durable=True)
+    if server is None:
+        raise SystemExit("no PostgreSQL server binaries (initdb, pg_ctl) on this machine")
+    try:
+        yield server.fresh_url()
+    finally:
+        server.stop()
+
+
+def _rulings(rounds: int, where: Path | str) -> tuple[float, float]:
     profile = load_profile(None, ())
     raws = [_round(i)[0] for i in range(rounds)]
     meters = Meters(progressive_insurance=Decimal(5000), progressive_treasure=Decimal(10000))
@@ -106,7 +129,7 @@ def _rulings(rounds: int, tmp: Path) -> tuple[float, float]:
     for raw in raws:
         seat_rulings.round_ruling(raw, "", profile, meters)
     ruled = (time.perf_counter() - start) / rounds
-    desk = Desk(tmp / "session.sqlite", "bench", "BENCH")
+    desk = Desk(where, "bench", "BENCH")
     record_round(desk, profile, raws[0], "")  # creates the database
     start = time.perf_counter()
     for raw in raws:
@@ -122,12 +145,18 @@ def main() -> None:
     parser.add_argument(
         "--dir", default=None, help="Where the audit databases go (e.g. /dev/shm for tmpfs)."
     )
+    parser.add_argument(
+        "--postgresql",
+        action="store_true",
+        help="Record the in-process rounds on a throwaway durable PostgreSQL server.",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as name:
         tmp = Path(name)
         process = _process(args.runs, tmp)
         seat = _seat_checks(args.rounds)
-        ruled, recorded = _rulings(args.rounds, tmp)
+        with _log(tmp, args.postgresql) as where:
+            ruled, recorded = _rulings(args.rounds, where)
     print(
         f"dealer round FILE --json (6 seats, every bonus wager), whole process: "
         f"median {statistics.median(process) * 1000:.0f} ms, worst {max(process) * 1000:.0f} ms "
@@ -135,7 +164,8 @@ def main() -> None:
     )
     print(f"dealer table, one seat line read and checked:      {seat * 1000:7.3f} ms")
     print(f"dealer table, one six-seat round ruled:            {ruled * 1000:7.3f} ms")
-    print(f"dealer table, one six-seat round ruled + recorded: {recorded * 1000:7.3f} ms")
+    into = " (PostgreSQL)" if args.postgresql else ""
+    print(f"dealer table, one six-seat round ruled + recorded{into}: {recorded * 1000:7.3f} ms")
 
 
 if __name__ == "__main__":

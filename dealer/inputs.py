@@ -21,6 +21,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from dealer.kernel import names
 from dealer.kernel.errors import DealerError
 from dealer.kernel.money import CENT, fmt_money, money_json
 from dealer.kernel.text import has_control, quoted
@@ -184,13 +185,42 @@ def seat_first(text: str) -> tuple[int | None, str]:
     return int(named.group(1)), named.group(2) or ""
 
 
-def user_id(text: object, what: str = "user id") -> str:
-    """A user id: letters, digits and `._@-`, up to 64 characters."""
-    if not isinstance(text, str) or not _USER_ID.fullmatch(text):
+ID_LIMIT = 64
+"""The most characters of an id: a user's, a table's, a patron's, a pay table's."""
+
+
+def beyond_ascii(text: object) -> str | None:
+    """What an id refused for a character beyond ASCII holds, in words: the look-alike the rule
+    of names finds (`kernel.names`: another script's letter among Latin ones, an invisible
+    character …), else the first character that is not ASCII; None for ASCII (or a text longer
+    than any id, whose length is what is refused)."""
+    if not isinstance(text, str) or text.isascii() or len(text) > ID_LIMIT:
+        return None
+    refused = names.refusal(text)
+    if refused is not None:
+        return refused.found
+    return f"{names.character(next(char for char in text if not char.isascii()))} is not ASCII"
+
+
+def _identifier(text: object, what: str, pattern: re.Pattern[str], marks: str) -> str:
+    """An id that `pattern` takes: letters and digits of ASCII and the `marks` given (`. _ @
+    -`), up to `ID_LIMIT` characters. A character beyond ASCII is named (`beyond_ascii`)."""
+    if isinstance(text, str) and pattern.fullmatch(text):
+        return text
+    found = beyond_ascii(text)
+    if found is not None:
         raise DealerError(
-            f"{what} {quoted(text)} is not valid: use letters, digits and . _ @ - (up to 64)"
+            f"{what} {quoted(text)} is not valid: {found}: use ASCII letters, digits and "
+            f"{marks} (up to {ID_LIMIT})"
         )
-    return text
+    raise DealerError(
+        f"{what} {quoted(text)} is not valid: use letters, digits and {marks} (up to {ID_LIMIT})"
+    )
+
+
+def user_id(text: object, what: str = "user id") -> str:
+    """A user id: letters, digits and `._@-`, up to 64 characters (`_identifier`)."""
+    return _identifier(text, what, _USER_ID, ". _ @ -")
 
 
 def login_name() -> str:
@@ -208,21 +238,13 @@ def login_name() -> str:
 
 def table_id(text: object) -> str:
     """A table id (`PG-3`, `main.7`): letters, digits and `._@#-`, up to 64 characters."""
-    if not isinstance(text, str) or not _TABLE_ID.fullmatch(text):
-        raise DealerError(
-            f"table id {quoted(text)} is not valid: use letters, digits and . _ @ # - (up to 64)"
-        )
-    return text
+    return _identifier(text, "table id", _TABLE_ID, ". _ @ # -")
 
 
 def patron_id(text: object) -> str:
     """A patron id (`P-123`, `club#4471`): letters, digits and `._@#-`, up to 64 characters,
     as a table id. It names the player at a seat, kept with the ruling and searchable."""
-    if not isinstance(text, str) or not _TABLE_ID.fullmatch(text):
-        raise DealerError(
-            f"patron id {quoted(text)} is not valid: use letters, digits and . _ @ # - (up to 64)"
-        )
-    return text
+    return _identifier(text, "patron id", _TABLE_ID, ". _ @ # -")
 
 
 RECORD_ID_DIGITS = 18
@@ -255,6 +277,17 @@ def record_count(value: int, what: str = "--limit") -> int:
 
 TEXT_LIMIT = 2000
 """The most characters of free text said on the record (a reason, a note, a claim)."""
+
+
+def document_name(value: object, what: str, *, limit: int) -> str:
+    """The name of a document (a profile's, a House Way's): one line of text (`text`, at most
+    `limit` characters) that the rule of names takes (`kernel.names`: one script, no
+    compatibility form, no invisible character, no look-alike of a Latin name)."""
+    written = text(value, what, limit=limit)
+    refused = names.refusal(written)
+    if refused is not None:
+        raise DealerError(f"{what} {quoted(written)} is not a name: {refused}")
+    return written
 
 
 def text(value: object, what: str, *, limit: int = TEXT_LIMIT) -> str:

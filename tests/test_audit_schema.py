@@ -75,7 +75,8 @@ def test_a_log_made_by_hand_written_migrations_opens_verifies_and_records_unchan
 ) -> None:
     """The plain indexes of a log made before sqlite-utils made them have other SQL text: such
     a log opens with only the migrations after it (the bound on a record's size, the settings
-    kept once, the floor's sums, a table's records by time), verifies, and takes new records."""
+    kept once, the floor's sums, a table's records by time, canonical JSON), verifies, and
+    takes new records."""
     path = hand_written_log(tmp_path / "then.sqlite")
     conn = sqlite3.connect(path)
     schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
@@ -96,8 +97,10 @@ def test_a_log_made_by_hand_written_migrations_opens_verifies_and_records_unchan
         ("trigger", "floor_sums_no_delete"),
         ("trigger", "records_bounded"),
         ("index", "records_by_table_time"),
+        ("trigger", "records_canonical"),
         ("table", "settings_texts"),
         ("trigger", "settings_texts_bounded"),
+        ("trigger", "settings_texts_canonical"),
         ("trigger", "settings_texts_no_delete"),
         ("trigger", "settings_texts_no_update"),
     ]

@@ -26,6 +26,7 @@ from dealer.audit.verify import (
     _checkpoint_taker_problem,
     _copy_problem,
     _history_problems,
+    _json_problems,
     _lock_problem,
     _Read,
     _Replay,
@@ -544,6 +545,6 @@ def test_the_table_of_checks_names_each_step_in_order() -> None:
     for step in steps:
         owner, _, name = step.rpartition(".")
         assert hasattr(owners[owner] if owner else verify, name), step
-    history = [_rewritten_problem, *_RECORD_CHECKS, _copy_problem]
-    first = steps.index("_rewritten_problem")
+    history = [_json_problems, _rewritten_problem, *_RECORD_CHECKS, _copy_problem]
+    first = steps.index("_json_problems")
     assert steps[first : first + len(history)] == [step.__name__ for step in history]

@@ -177,7 +177,7 @@ def test_table_ids_read(typed: str) -> None:
 def test_table_ids_refused(typed: object) -> None:
     with pytest.raises(DealerError) as refused:
         inputs.table_id(typed)
-    assert "use letters, digits and . _ @ # - (up to 64)" in str(refused.value)
+    assert "letters, digits and . _ @ # - (up to 64)" in str(refused.value)
     assert printable(str(refused.value)) == str(refused.value)
 
 
@@ -192,7 +192,7 @@ def test_patron_ids_refused(typed: object) -> None:
         inputs.patron_id(typed)
     message = str(refused.value)
     assert message.startswith("patron id ")
-    assert message.endswith("is not valid: use letters, digits and . _ @ # - (up to 64)")
+    assert message.endswith("letters, digits and . _ @ # - (up to 64)")
     assert printable(message) == message
 
 

@@ -107,6 +107,7 @@ ALLOWED_DEALER = frozenset(
         "dealer.kernel.documents",
         "dealer.kernel.errors",
         "dealer.kernel.money",
+        "dealer.kernel.names",
         "dealer.kernel.ruling",
         "dealer.kernel.text",
         "dealer.kernel.tuples",

@@ -14,7 +14,9 @@ result, explanation, settings, links_to, reason, software_version, prev_hash, ha
 * Value types in that object: `id` an integer; `seat` and `links_to` an integer or `null`;
   `reason` a string or `null`; every other column a string. `cards`, `result`, `explanation`
   and `settings` hold JSON documents and go into the object as the *strings* exported, not as
-  parsed values (in CSV an empty `seat`, `links_to` or `reason` cell is `null`).
+  parsed values (in CSV an empty `seat`, `links_to` or `reason` cell is `null`). Each of those
+  strings is itself canonical JSON, as above: a record holding another spelling of its JSON
+  fails verify (`dealer.audit.canonical`).
 * `prev_hash` is the `hash` of record `id - 1`; for record 1 it is 64 zeros. Records are
   numbered 1, 2, 3 … with no gaps.
 

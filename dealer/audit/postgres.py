@@ -87,6 +87,8 @@ _OWNS = (
 )
 """Whether this login owns the log."""
 _SEATS_INSERT = "INSERT INTO dealer.record_seats (record_id, seat, patron) VALUES (%s, %s, %s)"
+_CANONICAL = "SELECT dealer.check_canonical(%(cards)s, %(result)s, %(explanation)s, %(settings)s)"
+"""The server's check of a copied record's JSON (`append_record` makes it of every other)."""
 
 
 SHOWN_PARAMETERS = ("host", "dbname")
@@ -468,13 +470,14 @@ class _Reads(SQLReads):
         return self.errors(doing)
 
     def _glance_rows(self, record_ids: Sequence[int]) -> list[Sequence[Any]]:
-        """`SQLReads._glance_rows`, whatever a record holds. The server takes any JSON text
-        (`append_record` checks `::json`), but its JSON functions cannot take apart a NUL
-        escape, a lone surrogate, a number beyond `numeric` or a result that is no object: a
-        record holding one (which a login may append) fails the query. Then the records are
-        read again one at a time, each in a savepoint, and such a record's glance holds none of
-        its values (`glances.UNREAD`): it is listed by its input, and the list of the floor is
-        never stopped by it."""
+        """`SQLReads._glance_rows`, whatever a record holds. The server takes JSON only in the
+        hash recipe's encoding, no key twice (`dealer.check_canonical`, which no NUL escape or
+        lone surrogate passes), but its JSON functions cannot take apart a number beyond
+        `numeric` or a result that is no object, and a log of an earlier release holds whatever
+        JSON its server took: a record holding one (which a login may append) fails the query.
+        Then the records are read again one at a time, each in a savepoint, and such a record's
+        glance holds none of its values (`glances.UNREAD`): it is listed by its input, and the
+        list of the floor is never stopped by it."""
         import psycopg
 
         try:
@@ -585,9 +588,11 @@ class _Transaction(_Reads, WriteState):
 
     def copy(self, row: dict[str, Any]) -> None:
         """Insert a copied record as it is, and its seats in the index: only the owner may
-        (terminals hold no INSERT); the triggers check the record's number, link, hash and
-        time, and that each seat is the new record's."""
+        (terminals hold no INSERT); the server checks its JSON as `append_record` does
+        (`dealer.check_canonical`), the triggers its number, link, hash and time, and that each
+        seat is the new record's."""
         self._check_open()
+        self.conn.execute(_CANONICAL, row)
         columns = ", ".join(STORED_FIELDS)
         marks = ", ".join(f"%({name})s" for name in STORED_FIELDS)
         reference = settings_reference(row["settings"])

@@ -18,6 +18,10 @@ outside checkpoints   a log ending before a checkpoint's record, a    ChainCheck
                       record no longer matching its checkpoint
                       (changed and chained again), a bare checkpoint
                       hash no record has
+canonical JSON        a record whose cards, result, explanation or    _json_problems
+                      settings are not canonical JSON (`canonical`):
+                      not JSON, a key given twice, another spelling
+                      than the hash recipe's; each column named
 log checkpoints       a checkpoint record whose counted record no     _rewritten_problem
                       longer has the hash it recorded: the history
                       before it rewritten and chained again
@@ -88,7 +92,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from dealer.audit import keys, users
+from dealer.audit import canonical, keys, users
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.entries import CHECKPOINT_ROLES
 from dealer.audit.meters import MeterAction, MeterBook
@@ -225,6 +229,9 @@ class _Read(NamedTuple):
     row: Mapping[str, Any]
 
 
+SETTINGS_REMEMBERED = 64
+"""The most settings texts verify remembers as checked (memory stays flat at any size of log)."""
+
 StoredHash = Callable[[int], "str | None"]
 """The hash the log stores for a record, by id (None: no such record)."""
 
@@ -240,7 +247,7 @@ class _Replay:
     hashes of the records read (for the checkpoints recorded in the log: `hash_of`), the
     meters (`meters.MeterBook`), whether a release that signs checkpoints has written yet, and
     the first record carrying a format-2 signature (from which every signature is bound to its
-    place)."""
+    place), and what the settings texts read last say of their JSON (`_json_problems`)."""
 
     def __init__(self, stored_hash: StoredHash) -> None:
         self.standing: dict[str, UserRow] = {}
@@ -255,6 +262,7 @@ class _Replay:
         self.signing_checkpoints = False
         self.meters = MeterBook()
         self.sign_ins = SignInBook()
+        self.settings_read: dict[str, str | None] = {}
         self._stored_hash = stored_hash
         self._current: tuple[int, str] = (0, "")
         self._previous: tuple[int, str] = (0, "")
@@ -360,13 +368,16 @@ def _history_problems(
 ) -> Iterator[tuple[int, str]]:
     """The history's problems as (record id, problem), in the log's order: the users replayed
     from the `user` records, each record read once (`rows` streams; what is kept is `_Replay`,
-    an older record's hash read again by `stored_hash`),
-    checked against the checkpoints recorded before it (`_rewritten_problem`), then by
+    an older record's hash read again by `stored_hash`), its JSON checked
+    (`_json_problems`), checked against the checkpoints recorded before it
+    (`_rewritten_problem`), then by
     `_RECORD_CHECKS` and `_copy_problem` (the first problem found is reported), then replayed.
     The table in the module's docstring says what each step catches."""
     seen = _Replay(stored_hash)
     for row in rows:
         record = seen.read(row)
+        for not_canonical in _json_problems(record, seen):
+            yield record.id, not_canonical
         rewritten = _rewritten_problem(record, seen)
         if rewritten is not None:
             yield record.id, rewritten
@@ -381,6 +392,27 @@ def _history_problems(
         if problem is not None:
             yield record.id, f"record {record.id} ({record.kind}): at that point {problem}"
         seen.replay(record)
+
+
+def _json_problems(record: _Read, seen: _Replay) -> Iterator[str]:
+    """Each JSON column of the record that is not canonical, with why (`canonical.problem`):
+    written around the tool. A settings text is checked once however many records share it
+    (the few a table's rulings use, `SETTINGS_REMEMBERED` at most)."""
+    for column in canonical.JSON_COLUMNS:
+        text = record.row[column]
+        if column != "settings" or not isinstance(text, str):
+            why = canonical.problem(text)
+        elif text in seen.settings_read:
+            why = seen.settings_read[text]
+        else:
+            if len(seen.settings_read) >= SETTINGS_REMEMBERED:
+                seen.settings_read.clear()
+            why = seen.settings_read[text] = canonical.problem(text)
+        if why is not None:
+            yield (
+                f"record {record.id} ({record.kind}): the {column} column is not canonical "
+                f"JSON: {why}"
+            )
 
 
 def _rewritten_problem(record: _Read, seen: _Replay) -> str | None:

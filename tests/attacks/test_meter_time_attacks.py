@@ -22,7 +22,7 @@ import dealer.audit.chain
 from dealer.audit import open_log, staff
 from dealer.audit.chain import Checkpoint, record_hash, seal
 from dealer.audit.postgres import PostgresStorage
-from dealer.audit.records import Entry
+from dealer.audit.records import Entry, canonical_json
 from dealer.audit.verify import verify
 
 PIN = "lantern-2468"
@@ -335,7 +335,7 @@ def rewrite_without_the_checkpoint(path: Path) -> None:
     result["base"]["net"] = 10
     conn.execute(
         "UPDATE records SET result = ? WHERE id = ?",
-        [json.dumps(result, sort_keys=True, separators=(",", ":")), ruling["id"]],
+        [canonical_json(result), ruling["id"]],
     )
     conn.execute("DELETE FROM records WHERE kind = 'checkpoint'")
     rechain(conn)

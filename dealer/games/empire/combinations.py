@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer.games.empire.deck import CIVIC, MILITARY, TYPES
-from dealer.inputs import TEXT_LIMIT, document, text, whole_number
+from dealer.inputs import TEXT_LIMIT, beyond_ascii, document, text, whole_number
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.text import quoted
@@ -27,6 +27,12 @@ MAX_TABLEAU = 7
 _NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 _TOP_KEYS = {"name", "version", "provisional", "note", "type_order", "combinations"}
 _ENTRY_KEYS = {"name", "kind", "count", "types", "same_colour", "description"}
+
+
+def _not_a_name(name: object) -> str:
+    """Why a combination's or a table's `name` is refused (a character beyond ASCII named)."""
+    found = beyond_ascii(name)
+    return f"{name!r} is not a lower-case kebab-case name" + (f" ({found})" if found else "")
 
 
 @dataclass(frozen=True)
@@ -124,7 +130,7 @@ class _Reader:
             )
         name = raw.get("name")
         if not isinstance(name, str) or not _NAME.fullmatch(name):
-            raise self.error(f"{where}.name", f"{name!r} is not a lower-case kebab-case name")
+            raise self.error(f"{where}.name", _not_a_name(name))
         if name == NO_COMBINATION:
             raise self.error(f"{where}.name", f"{NO_COMBINATION!r} is reserved for no combination")
         kind = raw.get("kind")
@@ -188,7 +194,7 @@ class _Reader:
                 raise self.error(key, "missing")
         name = raw["name"]
         if not isinstance(name, str) or not _NAME.fullmatch(name):
-            raise self.error("name", f"{name!r} is not a lower-case kebab-case name")
+            raise self.error("name", _not_a_name(name))
         version = self.shown(raw["version"], "version")
         provisional = raw["provisional"]
         if not isinstance(provisional, bool):

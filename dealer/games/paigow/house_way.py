@@ -40,7 +40,7 @@ from dealer.games.paigow.ranking import (
     is_foul,
     low_key,
 )
-from dealer.inputs import TEXT_LIMIT, document, text, whole_number
+from dealer.inputs import TEXT_LIMIT, document, document_name, text, whole_number
 from dealer.kernel.cards import JOKER_SUIT, Card, symbols
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import ConfigError, DealerError, HouseWayError
@@ -676,11 +676,14 @@ class _Reader:
             )
             self.cited_once(clause, clauses, where)
             clauses.append(clause)
-        name = self.shown(raw["name"], "name", NAME_LIMIT)
+        try:
+            named = document_name(raw["name"], "name", limit=NAME_LIMIT)
+        except DealerError as exc:
+            raise ConfigError(f"House Way {self.origin}: {exc}") from None
         return HouseWay(
-            name,
+            named,
             self.shown(raw["version"], "version", NAME_LIMIT),
-            self.shown(raw.get("title", name), "title", NAME_LIMIT),
+            self.shown(raw.get("title", named), "title", NAME_LIMIT),
             "" if raw.get("source") is None else self.shown(raw["source"], "source", TEXT_LIMIT),
             tuple(clauses),
         )

@@ -40,7 +40,7 @@ from typing import Any
 
 from dealer.games.paigow.events import EVENT_ORDER, LABELS
 from dealer.games.paigow.pay import BONUSES, Basis, Pay, PayKind, Settled, Wager
-from dealer.inputs import decimal_number, document, money, text, text_file
+from dealer.inputs import beyond_ascii, decimal_number, document, money, text, text_file
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import DocumentSyntaxError
 from dealer.kernel.errors import DealerError, PayTableError
@@ -300,9 +300,11 @@ def _table(
     where = f"table {label}"
     bad = len(problems.lines)
     if not name_ok:
+        found = beyond_ascii(table_id)
         problems.add(
             where,
-            f"id {quoted(table_id)} must be a name of letters, digits, '.', '_', '-' (up to 64)",
+            f"id {quoted(table_id)} must be a name of letters, digits, '.', '_', '-' (up to 64)"
+            + (f", in ASCII: {found}" if found else ""),
         )
     for key in sorted(set(raw) - _TABLE_KEYS, key=str):
         problems.add(where, f"unknown field {key!r} (a table has {', '.join(sorted(_TABLE_KEYS))})")

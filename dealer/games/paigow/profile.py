@@ -31,7 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from dealer.inputs import decimal_number, document, text, whole_number
+from dealer.inputs import decimal_number, document, document_name, whole_number
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import ConfigError, DealerError
 from dealer.kernel.money import fmt_money, whole_cents
@@ -248,14 +248,16 @@ def _link(value: Any, origin: str, where: str) -> str | None:
     """A meter's link: null (the table's own meter) or an id like a table id (`FLOOR-ET-1`)."""
     if value is None:
         return None
-    from dealer.inputs import table_id
+    from dealer.inputs import beyond_ascii, table_id
 
     try:
         return table_id(value)
     except DealerError:
+        found = beyond_ascii(value)
         raise ConfigError(
-            f"profile {origin}: {where}: {value!r} is not a link: null, or an id of letters, "
-            "digits and . _ @ # - (up to 64), such as FLOOR-ET-1"
+            f"profile {origin}: {where}: {value!r} is not a link: "
+            + (f"{found}: " if found else "")
+            + "null, or an id of letters, digits and . _ @ # - (up to 64), such as FLOOR-ET-1"
         ) from None
 
 
@@ -264,9 +266,10 @@ NAME_LIMIT = 100
 
 
 def _name(value: Any, origin: str) -> str:
-    """The profile's name: one line of text, no control characters (`dealer.inputs.text`)."""
+    """The profile's name: one line of text that the rule of names takes
+    (`dealer.inputs.document_name`: no look-alike of another name)."""
     try:
-        return text(value, "name", limit=NAME_LIMIT)
+        return document_name(value, "name", limit=NAME_LIMIT)
     except DealerError as exc:
         raise ConfigError(f"profile {origin}: {exc}") from None
 
