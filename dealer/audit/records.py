@@ -375,8 +375,9 @@ larger one (never the tool's) names no seat there."""
 
 
 def _seat_number(value: object) -> int | None:
-    whole = isinstance(value, int) and not isinstance(value, bool)
-    return value if whole and 0 <= value <= SEAT_MOST else None
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if 0 <= value <= SEAT_MOST else None
 
 
 def _patron(value: object) -> str | None:
