@@ -292,6 +292,7 @@ def test_a_version_1_postgresql_log_is_upgraded_by_db_init(pg_server: object) ->
         "DROP INDEX dealer.records_linked_meters",
         "DROP TABLE dealer.log_lock",
         "DROP TABLE dealer.secret_attempts",
+        "DROP TABLE dealer.secret_guessers",
         "DROP TABLE dealer.settings_texts",
         "DROP TABLE dealer.floor_sums",
         "DROP TABLE dealer.floor_sums_from",

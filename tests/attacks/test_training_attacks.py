@@ -18,6 +18,7 @@ from pg_server import PgServer
 
 import dealer
 from dealer.audit import open_log
+from dealer.audit.records import canonical_json
 from dealer.games.paigow.drills import HouseWayDrill
 from dealer.games.paigow.house_way import load_house_way
 
@@ -93,7 +94,7 @@ def test_a_trainees_own_login_cannot_write_a_perfect_drill(
             "SELECT dealer.append_record('training', 'paigow', 'house-way', '', NULL, 't-1', "
             "'dealer', 'dealer train house-way', '[]', %s, '[]', %s, NULL, NULL, '0.2.0', "
             "'{}', '{}')",
-            [json.dumps(claimed, sort_keys=True), json.dumps(settings, sort_keys=True)],
+            [canonical_json(claimed), canonical_json(settings)],
         )
     before = len(records(dealer_db))
     refused = certify(folder)
