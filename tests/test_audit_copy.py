@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,8 +26,10 @@ def test_a_record_appended_after_verify_is_left_for_the_next_copy(
             entries.append(source, ruling(text))
         verified = source.head()
 
-        def verified_then_appended(storage: Storage, sums: SumsCheck | None) -> VerifyResult:
-            checked = verify(storage, sums=sums)
+        def verified_then_appended(
+            storage: Storage, sums: SumsCheck | None, **checks: Any
+        ) -> VerifyResult:
+            checked = verify(storage, sums=sums, **checks)
             entries.append(storage, ruling("after verify"))
             return checked
 

@@ -131,9 +131,9 @@ class SigningTransaction:
         """The newest meter records of a table's own meter (before `until`)."""
         return self._tx.meter_records(table_id, name, limit, until)
 
-    def link_records(self, link: str, limit: int) -> list[Record]:
-        """The newest meter records of a linked meter."""
-        return self._tx.link_records(link, limit)
+    def link_records(self, link: str, limit: int, *, oldest_first: bool = False) -> list[Record]:
+        """The newest (or first) meter records of a linked meter."""
+        return self._tx.link_records(link, limit, oldest_first=oldest_first)
 
     def user(self, user_id: str) -> UserRow | None:
         """The newest users row of `user_id`."""

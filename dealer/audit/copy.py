@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from dealer.audit import keys
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
-from dealer.audit.verify import SumsCheck, verify
+from dealer.audit.verify import RulingsCheck, SumsCheck, verify
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
@@ -46,14 +46,17 @@ def copy_log(
     target: Storage,
     sums: SumsCheck | None = None,
     add_sums: Callable[[WriteTransaction], SumsAdder] | None = None,
+    *,
+    rulings: RulingsCheck | None = None,
 ) -> Copied:
     """Add to `target` the records (and users rows) of `source` it lacks, in one transaction:
-    the records verify found sound (the floor's sums checked by `sums`), not any a terminal
-    appended since; each copied record added to the target's floor's sums by what `add_sums`
-    makes for the transaction. The records are read one at a time as they are copied (a log of
-    millions is never held in memory) and written in bulk (`WriteTransaction.bulk`); the users
-    rows, a few per person, are read first."""
-    checked = verify(source, sums=sums)
+    the records verify found sound (the floor's sums checked by `sums`, each ruling against
+    its documents by `rulings`), not any a terminal appended since; each copied record added to
+    the target's floor's sums by what `add_sums` makes for the transaction. The records are
+    read one at a time as they are copied (a log of millions is never held in memory) and
+    written in bulk (`WriteTransaction.bulk`); the users rows, a few per person, are read
+    first."""
+    checked = verify(source, sums=sums, rulings=rulings)
     if not checked.ok:
         raise AuditError(f"the log to copy does not verify ({checked.problem}): nothing copied")
     count = checked.records

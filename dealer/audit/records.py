@@ -32,8 +32,10 @@ class RecordKind(StrEnum):
     access-denied names the act refused; a dispute's is `open`, a dispute-correction's
     `amount`, an approval's (profile-change, paytable-change, house-way-change,
     combinations-change) `approve`; a training record's and a certificate's the drill
-    (`house-way`, `payouts`); a checkpoint has none. A training record (a trainee's drill) and a
-    certificate (a supervisor's, that the trainee passed the standard) are never rulings.
+    (`house-way`, `payouts`); an assignment's (a supervisor's record of the profile a table is
+    assigned, `dealer.audit.assignments`) `assign`; a checkpoint has none. A training record (a
+    trainee's drill) and a certificate (a supervisor's, that the trainee passed the standard)
+    are never rulings.
     """
 
     RULING = "ruling"
@@ -53,6 +55,7 @@ class RecordKind(StrEnum):
     SIGNOFF = "signoff"
     TRAINING = "training"
     CERTIFICATE = "certificate"
+    ASSIGNMENT = "assignment"
 
 
 class Role(StrEnum):

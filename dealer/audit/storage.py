@@ -67,9 +67,9 @@ class Reads(Protocol):
         recorded before `until` (None: any), newest first."""
         ...
 
-    def link_records(self, link: str, limit: int) -> list[Record]:
+    def link_records(self, link: str, limit: int, *, oldest_first: bool = False) -> list[Record]:
         """The newest `limit` `meter` records of linked meter `link`, newest first (one indexed
-        lookup)."""
+        lookup); with `oldest_first`, its first `limit` records."""
         ...
 
     def user(self, user_id: str) -> UserRow | None:

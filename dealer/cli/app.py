@@ -40,6 +40,7 @@ GROUPS: dict[str, str] = {
     "stats": "dealer.cli.stats",
     "db": "dealer.cli.db",
     "train": "dealer.cli.train",
+    "floor": "dealer.cli.floor",
 }
 """Command group name → the module whose `app` (a typer.Typer) it mounts."""
 TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session"}

@@ -24,21 +24,23 @@ if TYPE_CHECKING:
     from dealer.games.paigow.profile import Profile
     from dealer.games.paigow.round_input import SeatWagers
 
-DEMO_TABLE = "DEMO"
-"""The table every demo round is dealt at, with its own meters: a demo never touches a real
-table (the command refuses `--table` and does not read `DEALER_TABLE`)."""
-
 
 def ruling_profile(desk: Desk, house: HouseRules) -> tuple[Desk, Profile]:
-    """The desk to record at and the profile a ruling is made under; `--rule` changes, and a
-    `--house-way` other than the profile's, go through `rule_changes.changed_profile` (loaded
-    only then: a ruling without changes never loads it), whose desk carries their approver."""
-    profile = house.load()
+    """The desk to record at and the profile a ruling is made under: at a table assigned a
+    profile, the assigned one (`desk.assignments`), else `house`'s; `--rule` changes, a
+    `--house-way` other than the profile's, and another `--profile` than the one assigned go
+    through `rule_changes.changed_profile` (loaded only then: a ruling without changes never
+    loads it), whose desk carries their approver."""
+    from dealer.desk.assignments import assigned_at
+
+    found = assigned_at(desk.db, desk.table)
+    profile = house.load() if found is None else found.ruling(house)
     if not profile.overrides:
         return desk, profile
     from dealer.desk import rule_changes
 
-    return rule_changes.changed_profile(desk, house)
+    table = house._replace(rules=(), house_way=None).load() if found is None else found.profile
+    return rule_changes.changed_profile(desk, house, table, profile)
 
 
 def rank(desk: Desk, house: HouseRules, cards: str) -> Recorded:
@@ -139,17 +141,20 @@ def settle(
 
 def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorded:
     """Settle a whole table round from a round file's text: every seat's wagers, Envy, the
-    progressives. A table named in the file is the table it is recorded at."""
+    progressives. A table named in the file is the table it is recorded at, and ruled under
+    that table's assignment."""
     from dealer.games.paigow import seat_rulings
 
     raw = seat_rulings.read_round_text(text, origin)
-    return record_round(*ruling_profile(desk, house), raw, text)
+    table = raw.get("table") if isinstance(raw, dict) else None
+    at = desk._replace(table=table) if isinstance(table, str) else desk
+    return record_round(*ruling_profile(at, house), raw, text)
 
 
 def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
     """Deal, set and settle a random round of six seats with sample wagers (the same seed deals
     the same round; only the wagers the table offers) at the desk's table (the CLI's is always
-    `DEMO_TABLE`). A profile that links a meter is refused: the demo never moves a real
+    `context.DEMO_TABLE`). A profile that links a meter is refused: the demo never moves a real
     table's meters, nor a link shared by real tables."""
     from dealer.games.paigow.demo import deal_demo_round
 
@@ -196,8 +201,10 @@ def _with_meters(
     def ruled(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
         return rule(starting_meters(stored, profile, desk.table))
 
+    from dealer.desk.ruling_documents import seed_of
+
     links = {str(name): meter_link(profile, name) for name in PROGRESSIVE_METERS}
-    ruling_id, ruling = record_with_meters(desk, links, ruled)
+    ruling_id, ruling = record_with_meters(desk, links, ruled, seed_of(profile))
     return Recorded(ruling, ruling_id)
 
 

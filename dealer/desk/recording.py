@@ -18,7 +18,7 @@ APPROVER = "rule_changes_approved_by"
 
 if TYPE_CHECKING:
     from dealer.audit.authority import Countersigner
-    from dealer.audit.meters import MeterLink
+    from dealer.audit.meters import MeterLink, SeedOf
     from dealer.audit.records import Entry
     from dealer.audit.storage import Reads, WriteTransaction
 
@@ -51,13 +51,16 @@ def ruling_entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
 
 
 def append_ruling(tx: WriteTransaction, entry: Entry, approver: Countersigner | None) -> int:
-    """Append a ruling made from shipped or approved documents only (`audit.approvals`), with
-    what it adds to the floor's sums (`floor_sums.add_ruling`); its maker was checked in this
-    transaction (`users.acting_role`). A ruling naming who approved
-    its rule changes is countersigned by them (`approver`, the desk's), or not recorded."""
-    from dealer.audit import approvals
+    """Append a ruling made from shipped or approved documents only (`audit.approvals`), and
+    at a table assigned a profile under its assignment unless a supervisor approved the change
+    (`audit.assignments.check_ruling`), with what it adds to the floor's sums
+    (`floor_sums.add_ruling`); its maker was checked in this transaction (`users.acting_role`).
+    A ruling naming who approved its rule changes is countersigned by them (`approver`, the
+    desk's), or not recorded."""
+    from dealer.audit import approvals, assignments
 
     approvals.check_documents(tx, entry.table_id, entry.settings or {})
+    assignments.check_ruling(tx, entry)
     named = (entry.settings or {}).get(APPROVER)
     if named is None:
         ruling_id = tx.append(entry)
@@ -103,6 +106,7 @@ def record_with_meters(
     desk: Desk,
     links: Mapping[str, MeterLink | None],
     rule: Callable[[dict[str, Decimal | None]], tuple[Ruling, MeterValues]],
+    seed_of: SeedOf | None = None,
 ) -> tuple[int, Ruling]:
     """Read the table's progressive meters (each name of `links`: the table's own meter, or the
     link's, `audit.meters.current`), rule, record the ruling and move the meters, all in one
@@ -113,9 +117,12 @@ def record_with_meters(
     is recorded only if the meters read again under the lock are the same; else it runs again
     on those. So the lock, which every terminal of the log waits for, is held to record, not to
     rule. A meter the ruling moves whose newest record nothing explains (a value written into
-    the log by hand) is refused under the lock (`meters.check_explained`): nothing is written."""
+    the log by hand) is refused under the lock (`meters.check_explained`, a reset to the seed
+    the past ruling's documents give, `seed_of`: by default read from them,
+    `ruling_documents.documented_seed`): nothing is written."""
     from dealer.audit import meters, users
     from dealer.audit.records import RecordKind
+    from dealer.desk.ruling_documents import documented_seed
 
     user, table = desk.user, desk.table
 
@@ -131,7 +138,7 @@ def record_with_meters(
             ruling, after = ruled if stored == seen else rule(stored)
             for name, link in links.items():  # never paid from a value nothing explains
                 if after.get(name) != stored[name]:
-                    meters.check_explained(tx, table, name, link)
+                    meters.check_explained(tx, table, name, link, seed_of or documented_seed)
             ruling_id = append_ruling(tx, ruling_entry(ruling, user, role, table), desk.approver)
             for name, link in links.items():
                 if after.get(name) != stored[name]:
