@@ -117,6 +117,12 @@ class SigningTransaction:
         """The stored rows behind `records`."""
         return self._tx.rows(flt, limit=limit, newest_first=newest_first)
 
+    def record_ids(
+        self, flt: RecordFilter, *, limit: int | None = None, newest_first: bool = False
+    ) -> list[int]:
+        """The numbers of the records matching `flt` (see `Reads.record_ids`)."""
+        return self._tx.record_ids(flt, limit=limit, newest_first=newest_first)
+
     def head(self) -> Checkpoint:
         """The record count and the newest record's hash."""
         return self._tx.head()

@@ -51,6 +51,12 @@ class Reads(Protocol):
         """The stored rows behind `records` (JSON columns as the stored text that was hashed)."""
         ...
 
+    def record_ids(
+        self, flt: RecordFilter, *, limit: int | None = None, newest_first: bool = False
+    ) -> list[int]:
+        """The numbers of the records `records` would give for the same arguments."""
+        ...
+
     def head(self) -> Checkpoint:
         """The record count and the newest record's hash (genesis for an empty log)."""
         ...
@@ -158,12 +164,6 @@ class WriteTransaction(Reads, Protocol):
 
 class Storage(Reads, Protocol):
     """An open audit log. Close it with `close()` or by leaving a `with` block."""
-
-    def record_ids(
-        self, flt: RecordFilter, *, limit: int | None = None, newest_first: bool = False
-    ) -> list[int]:
-        """The numbers of the records `records` would give for the same arguments."""
-        ...
 
     def glances(self, record_ids: Sequence[int]) -> list[Glance]:
         """What a list shows of each of `record_ids` (`glances.Glance`: its columns, seats,

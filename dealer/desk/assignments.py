@@ -14,17 +14,19 @@ where the assigned profile forbids them. The meters of an assigned table are its
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dealer.audit import assignments
 from dealer.audit.assignments import Assignment
-from dealer.desk.context import HouseRules, LogLocation, log_location, open_desk_log
+from dealer.desk.context import Desk, HouseRules, LogLocation, log_location, open_desk_log
 from dealer.kernel.errors import DealerError
 from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
-    from dealer.audit.storage import Reads
+    from dealer.audit.storage import Reads, Storage
     from dealer.games.paigow.profile import Profile
 
 __all__ = ["Assigned", "Assignment", "assign", "assigned", "list_assignments", "table_profile"]
@@ -78,14 +80,17 @@ def assigned(reads: Reads, table: str) -> Assigned | None:
     return Assigned(found, text, profile_of_text(text, found.source))
 
 
-def assigned_at(db: LogLocation, table: str) -> Assigned | None:
-    """`assigned` at `table` of the log at `db`; None at no table, or where there is no log yet
-    (nothing is read, nothing made)."""
-    where = log_location(db)
-    if not table or (isinstance(where, Path) and not where.exists()):
-        return None
-    with open_desk_log(db) as log:
-        return assigned(log, table)
+@contextmanager
+def table_log(desk: Desk) -> Iterator[Storage | None]:
+    """The desk's log, opened once for a ruling at its table: the table's assignment read from
+    it (`assigned`), then the ruling recorded into it (`recording.record`); None at no table,
+    or where there is no log yet (nothing is read, nothing made: the ruling makes it)."""
+    where = log_location(desk.db)
+    if not desk.table or (isinstance(where, Path) and not where.exists()):
+        yield None
+        return
+    with open_desk_log(desk.db) as log:
+        yield log
 
 
 def table_profile(db: LogLocation | None, table: str, house: HouseRules) -> Profile:

@@ -5,6 +5,7 @@ bad line reported without stopping the others."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from dealer.audit.authority import Countersigner
     from dealer.audit.meters import MeterLink, SeedOf
     from dealer.audit.records import Entry
-    from dealer.audit.storage import Reads, WriteTransaction
+    from dealer.audit.storage import Reads, Storage, WriteTransaction
 
     class MeterValues(Protocol):
         """Progressive meter values by name (the rules' `Meters`)."""
@@ -87,14 +88,20 @@ def check_log(desk: Desk, settings: Mapping[str, Any]) -> None:
         approvals.check_documents(log, desk.table, settings)
 
 
-def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
-    """Append the rulings atomically; their record ids (the ruling ids shown to people). Each is
-    recorded with the role the desk's user is registered with, read under the write lock (an id
-    nobody registered rules as a dealer): never a role typed or assumed."""
+def opened(desk: Desk, log: Storage | None) -> AbstractContextManager[Storage]:
+    """`log`, already open for the ruling (left open), else the desk's log opened for it."""
+    return nullcontext(log) if log is not None else open_desk_log(desk.db)
+
+
+def record(desk: Desk, rulings: Sequence[Ruling], log: Storage | None = None) -> list[int]:
+    """Append the rulings atomically (into `log` when the ruling holds it open, else the
+    desk's); their record ids (the ruling ids shown to people). Each is recorded with the role
+    the desk's user is registered with, read under the write lock (an id nobody registered
+    rules as a dealer): never a role typed or assumed."""
     from dealer.audit import users
     from dealer.audit.records import RecordKind
 
-    with open_desk_log(desk.db) as log, log.transaction() as tx:
+    with opened(desk, log) as held, held.transaction() as tx:
         role = users.acting_role(tx, desk.user, RecordKind.RULING)
         return [
             append_ruling(tx, ruling_entry(r, desk.user, role, desk.table), desk.approver)
@@ -107,6 +114,7 @@ def record_with_meters(
     links: Mapping[str, MeterLink | None],
     rule: Callable[[dict[str, Decimal | None]], tuple[Ruling, MeterValues]],
     seed_of: SeedOf | None = None,
+    log: Storage | None = None,
 ) -> tuple[int, Ruling]:
     """Read the table's progressive meters (each name of `links`: the table's own meter, or the
     link's, `audit.meters.current`), rule, record the ruling and move the meters, all in one
@@ -119,7 +127,8 @@ def record_with_meters(
     rule. A meter the ruling moves whose newest record nothing explains (a value written into
     the log by hand) is refused under the lock (`meters.check_explained`, a reset to the seed
     the past ruling's documents give, `seed_of`: by default read from them,
-    `ruling_documents.documented_seed`): nothing is written."""
+    `ruling_documents.documented_seed`): nothing is written. `log`: the desk's log, when the
+    ruling holds it open."""
     from dealer.audit import meters, users
     from dealer.audit.records import RecordKind
     from dealer.desk.ruling_documents import documented_seed
@@ -129,10 +138,10 @@ def record_with_meters(
     def read(reads: Reads) -> dict[str, Decimal | None]:
         return {name: meters.current(reads, table, name, link) for name, link in links.items()}
 
-    with open_desk_log(desk.db) as log:
-        seen = read(log)
+    with opened(desk, log) as held:
+        seen = read(held)
         ruled = rule(seen)
-        with log.transaction() as tx:
+        with held.transaction() as tx:
             role = users.acting_role(tx, user, RecordKind.RULING)
             stored = read(tx)
             ruling, after = ruled if stored == seen else rule(stored)
@@ -165,9 +174,9 @@ class LineOutcome(NamedTuple):
     error: str | None
 
 
-def record_one(desk: Desk, ruling: Ruling) -> Recorded:
-    """Put one ruling on the record."""
-    (ruling_id,) = record(desk, [ruling])
+def record_one(desk: Desk, ruling: Ruling, log: Storage | None = None) -> Recorded:
+    """Put one ruling on the record (`record`)."""
+    (ruling_id,) = record(desk, [ruling], log)
     return Recorded(ruling, ruling_id)
 
 

@@ -24,7 +24,9 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from dealer.audit.assignments import APPROVER
 from dealer.audit.records import RecordKind, canonical_json
+from dealer.desk.assignments import GAME
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import RulingAction
 
@@ -36,8 +38,6 @@ if TYPE_CHECKING:
     from dealer.audit.verify import Documented
     from dealer.games.paigow.profile import Profile
 
-GAME = "paigow"
-APPROVER = "rule_changes_approved_by"
 SETTING_A_HAND = (RulingAction.SET, RulingAction.SETTLE, RulingAction.ROUND)
 """The rulings that set a hand by a House Way and record it."""
 READING_PAY_TABLES = (RulingAction.BONUS, RulingAction.SETTLE, RulingAction.ROUND)
