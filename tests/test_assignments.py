@@ -214,6 +214,14 @@ def test_an_assigned_tables_meters_are_its_profiles(floor: Path | str) -> None:
         "Error: --profile: table PG-3 is assigned the profile strict (record 8): the table is "
         "ruled under that profile (leave out --profile)\n",
     )
+    ruled = run(
+        *adjust, "--table", "PG-3", "--rule", "meters.progressive_treasure.cap=300000", *SUP
+    )
+    assert (ruled.exit_code, ruled.stderr) == (
+        1,
+        "Error: --rule: table PG-3 is assigned the profile strict (record 8): the table is ruled "
+        "under that profile (leave out --rule)\n",
+    )
     assert head(floor) == before
     made = ok(*adjust, "--table", "PG-3", *SUP)
     assert made.stdout == "progressive_treasure at PG-3 set to $12,000 (record 10).\n"

@@ -118,8 +118,7 @@ def link_terms(reads: Reads, link: str, before: int | None = None) -> LinkTerms 
     first = reads.link_records(link, 1, oldest_first=True)
     if not first or (before is not None and first[0].id >= before):
         return None
-    held = first[0].result
-    return LinkTerms(_number(held.get("seed")), _number(held.get("cap")), first[0].id)
+    return LinkTerms(*_terms_of(first[0].result), first[0].id)
 
 
 def newest_of_link(reads: Reads, name: str, link: MeterLink) -> Record | None:

@@ -267,7 +267,9 @@ class _Replay:
     """What the records read so far say, as the history steps need it: each user's standing
     (from the `user` records), public key and wrong PINs in a row, the signatures spent, the
     hashes of the records read (for the checkpoints recorded in the log: `hash_of`), the
-    meters (`meters.MeterBook`), whether a release that signs checkpoints has written yet, and
+    meters (`meters.MeterBook`), the documents approved and the tables assigned by the sound
+    records (`approvals.ApprovalBook`, `assigned`), what the desk's check says of the ruling
+    being read (`documented`), whether a release that signs checkpoints has written yet, and
     the first record carrying a format-2 signature (from which every signature is bound to its
     place)."""
 

@@ -95,17 +95,19 @@ def table_log(desk: Desk) -> Iterator[Storage | None]:
 
 def table_profile(db: LogLocation | None, table: str, house: HouseRules) -> Profile:
     """The profile `table` is ruled under, for a supervisor's command on it (its meters, its
-    shift summary's sign-off line): the assigned one (a `--profile` of other text is refused),
-    else `house`'s."""
+    shift summary's sign-off line): the assigned one (a `--profile` of other text, or a
+    `--rule`, is refused), else `house`'s."""
     with open_desk_log(db, read_only=True) as log:
         found = assigned(log, table)
     if found is None:
         return house.load()
-    if house.profile is not None and house.load().sha256 != found.profile.sha256:
-        raise DealerError(
-            f"--profile: {found.assignment.said()}: the table is ruled under that profile "
-            "(leave out --profile)"
-        )
+    other = house.profile is not None and house.load().sha256 != found.profile.sha256
+    for option, given in (("--profile", other), ("--rule", bool(house.rules))):
+        if given:
+            raise DealerError(
+                f"{option}: {found.assignment.said()}: the table is ruled under that profile "
+                f"(leave out {option})"
+            )
     return found.profile
 
 

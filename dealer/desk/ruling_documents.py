@@ -42,6 +42,8 @@ SETTING_A_HAND = (RulingAction.SET, RulingAction.SETTLE, RulingAction.ROUND)
 """The rulings that set a hand by a House Way and record it."""
 READING_PAY_TABLES = (RulingAction.BONUS, RulingAction.SETTLE, RulingAction.ROUND)
 """The rulings that record the SHA-256 of the pay tables posted."""
+ROUNDS = (RulingAction.SETTLE, RulingAction.ROUND)
+"""The rulings that record a seat's or a round's settings (`seat_rulings.round_settings`)."""
 RULED = (RulingAction.RANK, RulingAction.COMPARE, *SETTING_A_HAND, RulingAction.BONUS)
 SIGNED = ("signature", "countersignature", "profile_source")
 """What a ruling's settings hold besides what its documents give: the signatures made on it
@@ -166,12 +168,12 @@ def _made(
     a shipped or approved file holding the table); or why the ruling's are none of them."""
     from dealer.games.paigow.house_way import SHIPPED, HouseWay, load_house_way
     from dealer.games.paigow.rulings import settings_of
+    from dealer.games.paigow.seat_rulings import posted_digests, round_settings
 
-    if action not in SETTING_A_HAND:
-        made = settings_of(profile)
-    elif profile.house_way in SHIPPED:
-        made = settings_of(profile, load_house_way(profile.house_way))
-    else:
+    way: HouseWay | None = None
+    if action in SETTING_A_HAND and profile.house_way in SHIPPED:
+        way = load_house_way(profile.house_way)
+    elif action in SETTING_A_HAND:
         digest = settings.get("house_way_sha256")
         if not isinstance(digest, str) or not _way_approved(profile, digest, table, approvals):
             return (
@@ -181,27 +183,33 @@ def _made(
         named = settings.get("house_way")
         said = named if isinstance(named, Mapping) else {}
         name, version = str(said.get("name")), str(said.get("version"))
-        made = settings_of(profile, HouseWay(name, version, "", "", (), profile.house_way, digest))
-    if action not in READING_PAY_TABLES:
-        return made
-    from dealer.games.paigow.pay import BONUSES
-    from dealer.games.paigow.seat_rulings import posted_digests
-
+        way = HouseWay(name, version, "", "", (), profile.house_way, digest)
     try:
-        posted = posted_digests(profile)
+        if way is not None and action in ROUNDS:
+            made = round_settings(profile, way)
+        else:
+            made = settings_of(profile, way)
+        if action in READING_PAY_TABLES:
+            made["paytables_sha256"] = _posted(posted_digests(profile), settings, table, approvals)
     except DealerError as exc:
         return f"its pay tables cannot be read ({exc})"
+    return made
+
+
+def _posted(
+    posted: Mapping[str, str], settings: Mapping[str, Any], table: str, approvals: ApprovalBook
+) -> dict[str, str]:
+    """The SHA-256 of each posted pay table as a ruling may record it: the one it names, where
+    that is a shipped or approved file holding the table (`_table_approved`), else the
+    installed file's (so a ruling naming another differs)."""
     given = settings.get("paytables_sha256")
-    given = given if isinstance(given, Mapping) else {}
-    made["paytables_sha256"] = {
-        table_id: given[table_id]
-        if _table_approved(table_id, given.get(table_id), table, approvals)
+    named = given if isinstance(given, Mapping) else {}
+    return {
+        table_id: named[table_id]
+        if _table_approved(table_id, named.get(table_id), table, approvals)
         else digest
         for table_id, digest in posted.items()
     }
-    if action != RulingAction.BONUS:
-        made["paytables"] = {w.value: profile.table_id(w) for w in BONUSES}
-    return made
 
 
 def _way_approved(profile: Profile, digest: str, table: str, approvals: ApprovalBook) -> bool:
