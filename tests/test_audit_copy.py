@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cli
 import pytest
@@ -43,9 +44,12 @@ def test_a_record_appended_after_verify_is_left_for_the_next_copy(
         verified = source.head()
 
         def verified_then_appended(
-            storage: Storage, checkpoints: Sequence[Checkpoint], sums: SumsCheck | None
+            storage: Storage,
+            checkpoints: Sequence[Checkpoint],
+            sums: SumsCheck | None,
+            **checks: Any,
         ) -> VerifyResult:
-            checked = verify(storage, checkpoints, sums=sums)
+            checked = verify(storage, checkpoints, sums=sums, **checks)
             entries.append(storage, ruling("after verify"))
             return checked
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from dealer.audit.records import Record, RecordFilter, RecordKind
+from dealer.audit.records import APPROVAL_KINDS, Record, RecordFilter, RecordKind
+from dealer.kernel.digest import sha256_hex
 from dealer.kernel.documents import shipped_documents
 from dealer.kernel.errors import AccessError
 
@@ -123,3 +124,46 @@ def check_documents(reads: Reads, table_id: str, settings: Mapping[str, Any]) ->
             f"the {what} (sha256 {digest[:12]}…) is not approved {where}:"
             f" a supervisor approves its file with 'dealer audit {_COMMAND[kind]} FILE'"
         )
+
+
+def approved_text(reads: Reads, kind: RecordKind, digest: str) -> str | None:
+    """The text of the document `digest` as an approval record of `kind` holds it (its own
+    SHA-256 is `digest`: the text vouches for itself), None when none does. A table's assigned
+    profile is read so, and a past ruling's profile read again."""
+    for row in list(reads.rows(RecordFilter(kind=kind))):
+        text = row["input_text"]
+        if isinstance(text, str) and sha256_hex(text) == digest:
+            return text
+    return None
+
+
+class ApprovalBook:
+    """The approvals a replay of the log has read so far (verify's, from each sound approval
+    record on), by kind and SHA-256: the table each is for (`""`: every table), what its record
+    says it holds (`result`) and the document's text. What `check_documents` asks of the log at
+    the write, asked of its history."""
+
+    def __init__(self) -> None:
+        self._held: dict[tuple[str, str], list[tuple[str, Mapping[str, Any], str]]] = {}
+
+    def add(self, kind: str, table_id: str, result: Mapping[str, Any], text: str) -> None:
+        """Keep a sound record of `kind` at `table_id`, if it is an approval (its `result`, the
+        document's `text`)."""
+        digest = result.get("sha256")
+        if kind in APPROVAL_KINDS and isinstance(digest, str):
+            self._held.setdefault((kind, digest), []).append((table_id, result, text))
+
+    def approval(self, kind: RecordKind, digest: str, table_id: str) -> Mapping[str, Any] | None:
+        """What the first approval of `digest` for `table_id` (or every table) says it holds."""
+        for table, result, _ in self._held.get((kind, digest), ()):
+            if table in ("", table_id):
+                return result
+        return None
+
+    def text(self, kind: RecordKind, digest: str, table_id: str) -> str | None:
+        """The text of document `digest` approved for `table_id` (or every table), None when
+        no approval for it holds it."""
+        for table, _, text in self._held.get((kind, digest), ()):
+            if table in ("", table_id) and sha256_hex(text) == digest:
+                return text
+        return None

@@ -127,6 +127,12 @@ class SigningTransaction:
         """The stored rows behind `records`."""
         return self._tx.rows(flt, limit=limit, newest_first=newest_first)
 
+    def record_ids(
+        self, flt: RecordFilter, *, limit: int | None = None, newest_first: bool = False
+    ) -> list[int]:
+        """The numbers of the records matching `flt` (see `Reads.record_ids`)."""
+        return self._tx.record_ids(flt, limit=limit, newest_first=newest_first)
+
     def head(self) -> Checkpoint:
         """The record count and the newest record's hash."""
         return self._tx.head()
@@ -141,9 +147,9 @@ class SigningTransaction:
         """The newest meter records of a table's own meter (before `until`)."""
         return self._tx.meter_records(table_id, name, limit, until)
 
-    def link_records(self, link: str, limit: int) -> list[Record]:
-        """The newest meter records of a linked meter."""
-        return self._tx.link_records(link, limit)
+    def link_records(self, link: str, limit: int, *, oldest_first: bool = False) -> list[Record]:
+        """The newest (or first) meter records of a linked meter."""
+        return self._tx.link_records(link, limit, oldest_first=oldest_first)
 
     def user(self, user_id: str, before: int | None = None) -> UserRow | None:
         """The newest users row of `user_id` (the signer's as checked: `standing`)."""

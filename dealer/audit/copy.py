@@ -42,7 +42,7 @@ from dealer.audit import keys
 from dealer.audit.authority import chain_users
 from dealer.audit.chain import Checkpoint
 from dealer.audit.records import RecordFilter, RecordKind, Role, UserRow
-from dealer.audit.verify import SumsCheck, verify
+from dealer.audit.verify import RulingsCheck, SumsCheck, verify
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
@@ -93,12 +93,14 @@ def copy_log(
     sums: SumsCheck | None = None,
     add_sums: Callable[[WriteTransaction], SumsAdder] | None = None,
     *,
+    rulings: RulingsCheck | None = None,
     outside: Sequence[Checkpoint] = (),
     voucher: Voucher | None = None,
 ) -> Copied:
     """Add to `target` the records (and users rows) of `source` it lacks, in one transaction:
-    the records verify found sound (the floor's sums checked by `sums`, the log against
-    `outside`), up to the newest of `outside`, not any a terminal appended since; each copied
+    the records verify found sound (the floor's sums checked by `sums`, each ruling against its
+    documents by `rulings`, the log against `outside`), up to the newest of `outside`, not any
+    a terminal appended since; each copied
     record added to the target's floor's sums by what `add_sums` makes for the transaction.
     Into an SQLite file the users' secrets are withheld; from one into PostgreSQL the newest
     of `outside` is required and vouched for (`_vouched`, `voucher`) — the module's
@@ -109,7 +111,7 @@ def copy_log(
     from_file = target.kept_by_server and not source.kept_by_server
     if from_file and not counted:
         raise AuditError(NEEDS_CHECKPOINT)
-    checked = verify(source, outside, sums=sums)
+    checked = verify(source, outside, sums=sums, rulings=rulings)
     if not checked.ok:
         raise AuditError(f"the log to copy does not verify ({checked.problem}): nothing copied")
     count = checked.records

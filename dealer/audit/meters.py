@@ -16,22 +16,27 @@ A linked meter (`MeterLink`: a profile meter naming a `link`) is one meter share
 table whose profile names the link: its records carry the link, its seed and its cap in the
 result (`table_id` stays the table whose ruling or supervisor moved it), and its value is the
 newest of them (one lookup in the index `records_linked_meters`). The seed and cap are the
-link's terms, one thing on the floor: a ruling or an adjustment whose profile states other
-terms than the link's newest record is refused, naming the link and both terms. The terms
-change only under a new link id (the old link's records stay as they are).
+link's terms, one thing on the floor (`link_terms`): those of the newest assignment whose
+profile links the meter (`dealer.audit.assignments`, a supervisor's signed record), else those
+of the link's first record. So they change only by a supervisor's signed assignment of a member
+table (or under a new link id): a ruling or an adjustment whose profile states other terms is
+refused, naming the link and both terms, and a meter record stating others explains nothing
+(the PostgreSQL server refuses it, `dealer.check_link_terms`), whoever wrote it.
 
 A meter moves only by what explains it: a ruling's `move` is the ruling's own (it follows the
 ruling in its transaction, by its maker at its table, from the meter's value to the value the
 ruling left, `ruling_problem`), and every other meter record is a supervisor's signed
-adjustment. `dealer audit verify` replays every meter so (`MeterBook`) and fails on a move it
-cannot explain; a ruling refuses to move a meter whose newest record it cannot explain
-(`check_explained`), so a value written into the log by hand is never paid.
+adjustment. A hit raises a meter only by a reset to the meter's seed as the documents the ruling
+names give it (the caller's `SeedOf`), never as the ruling's own settings say. `dealer audit
+verify` replays every meter so (`MeterBook`) and fails on a move it cannot explain; a ruling
+refuses to move a meter whose newest record it cannot explain (`check_explained`), so a value
+written into the log by hand is never paid.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -88,10 +93,38 @@ class MeterLink(NamedTuple):
         return {"link": self.link, "seed": str(self.seed), "cap": str(self.cap)}
 
 
+class LinkTerms(NamedTuple):
+    """A link's terms (seed and cap) and the record that set them: the newest assignment whose
+    profile links the meter, else the link's first record."""
+
+    seed: Decimal | None
+    cap: Decimal | None
+    record_id: int
+
+    def said(self) -> str:
+        """The terms as a message gives them: `$10,000/$250,000`."""
+        return "/".join("?" if t is None else fmt_money(t) for t in (self.seed, self.cap))
+
+
+def link_terms(reads: Reads, link: str, before: int | None = None) -> LinkTerms | None:
+    """The terms of `link` (`LinkTerms`), from the records before record `before` (None: all);
+    None when nothing set them yet (the link's first record sets them)."""
+    from dealer.audit import assignments
+
+    named = assignments.naming_link(reads, link, before)
+    if named is not None:
+        assignment, meter = named
+        return LinkTerms(*_terms_of(meter), assignment.record_id)
+    first = reads.link_records(link, 1, oldest_first=True)
+    if not first or (before is not None and first[0].id >= before):
+        return None
+    return LinkTerms(*_terms_of(first[0].result), first[0].id)
+
+
 def newest_of_link(reads: Reads, name: str, link: MeterLink) -> Record | None:
-    """The newest meter record of `link` (None: never moved), checked against the terms the
-    table's profile states: AuditError naming the link and both terms when they differ, or
-    when the link is another meter's."""
+    """The newest meter record of `link` (None: never moved), the link's terms (`link_terms`)
+    checked against those the table's profile states: AuditError naming the link and both
+    terms when they differ, or when the link is another meter's."""
     found = reads.link_records(link.link, 1)
     if not found:
         return None
@@ -102,12 +135,11 @@ def newest_of_link(reads: Reads, name: str, link: MeterLink) -> Record | None:
             f"link {link.link} is the {held.get('meter')} meter (record {newest.id}), not "
             f"{name}: a link is one meter on the floor"
         )
-    terms = (_number(held.get("seed")), _number(held.get("cap")))
-    if terms != (link.seed, link.cap):
-        recorded = "/".join("?" if t is None else fmt_money(t) for t in terms)
+    terms = link_terms(reads, link.link)
+    if terms is not None and (terms.seed, terms.cap) != (link.seed, link.cap):
         raise AuditError(
-            f"meter {name} is linked as {link.link}, whose seed/cap are {recorded} (record "
-            f"{newest.id}), but this table's profile says {fmt_money(link.seed)}/"
+            f"meter {name} is linked as {link.link}, whose seed/cap are {terms.said()} (record "
+            f"{terms.record_id}), but this table's profile says {fmt_money(link.seed)}/"
             f"{fmt_money(link.cap)}: every table of a link states its terms alike"
         )
     return newest
@@ -292,7 +324,7 @@ def _hits_problem(
 ) -> tuple[Decimal, str | None]:
     """What a ruling's hits of meter `name` moved it by (each from its value before to after,
     plus what a cap returned), or why a hit does not add up: a hit never raises its meter,
-    except a reset to the seed the ruling's profile states (`seed`)."""
+    except a reset to its seed (`seed`: as the documents the ruling names give it)."""
     hits = result.get("progressive_hits")
     moved = Decimal(0)
     for hit in hits if isinstance(hits, list) else []:
@@ -314,16 +346,16 @@ def _hits_problem(
 
 def ruling_problem(
     result: Mapping[str, Any],
-    settings: Mapping[str, Any],
+    seed: Decimal | None,
     name: str,
     previous: Decimal | None,
     value: Decimal,
 ) -> str | None:
-    """Why a ruling's `result` (made under `settings`) does not explain its move of meter
-    `name` from `previous` (None: unset, the ruling started from the seed) to `value`, or
-    None: the ruling ruled from the meter's value, left it at `value`, and its before +
-    contributions (no more than the wagers on it) + hits (none raising it but a reset to the
-    seed) adds up to that."""
+    """Why a ruling's `result` does not explain its move of meter `name` from `previous` (None:
+    unset, the ruling started from the seed) to `value`, or None: the ruling ruled from the
+    meter's value, left it at `value`, and its before + contributions (no more than the wagers
+    on it) + hits (none raising it but a reset to `seed`, the meter's seed as the documents the
+    ruling names give it: None, no reset explained) adds up to that."""
     meters = result.get("meters")
     meters = meters if isinstance(meters, Mapping) else {}
     before, added = _at(meters.get("before"), name), _at(meters.get("contributions"), name)
@@ -336,8 +368,7 @@ def ruling_problem(
         return f"the ruling ruled from {fmt_money(before)}, not from {fmt_money(previous)}"
     if not Decimal(0) <= added <= _placed(result, name):
         return f"the ruling's contribution {fmt_money(added)} is more than its wagers on it"
-    profile = settings.get("meters")
-    moved, why = _hits_problem(result, name, _at(_in(profile, name), "seed"))
+    moved, why = _hits_problem(result, name, seed)
     if why is not None:
         return why
     if before + added + moved != after:
@@ -365,7 +396,8 @@ def _where(table_id: str, name: str, link: object) -> str:
 
 
 class _Mover(NamedTuple):
-    """The record a meter move belongs to: the last record other than a meter record."""
+    """The record a meter move belongs to: the last record other than a meter record, with the
+    settings its documents give (`MeterBook.replay`)."""
 
     id: int
     kind: str
@@ -375,14 +407,26 @@ class _Mover(NamedTuple):
     settings: Mapping[str, Any]
 
 
+def _meter_of(settings: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    """The settings of meter `name` in a ruling's `settings` (None: it states no such meter)."""
+    found = _in(settings.get("meters"), name)
+    return found if isinstance(found, Mapping) else None
+
+
+def _terms_of(held: Mapping[str, Any]) -> tuple[Decimal | None, Decimal | None]:
+    return _number(held.get("seed")), _number(held.get("cap"))
+
+
 class MeterBook:
     """Verify's replay of every meter (`dealer.audit.verify`): each meter's value as its
-    records set it (a table's own by table and name, a linked one by its link), and the record
-    whose transaction the meter records being read belong to. Only that one record's result is
-    kept, never the log."""
+    records set it (a table's own by table and name, a linked one by its link), each link's
+    terms (`link_terms`: set by the newest sound assignment linking the meter, else by the
+    link's first record), and the record whose transaction the meter records being read belong
+    to. Only that one record's result is kept, never the log."""
 
     def __init__(self) -> None:
         self.values: dict[tuple[str, ...], Decimal] = {}
+        self.terms: dict[str, LinkTerms] = {}
         self.mover: _Mover | None = None
         self.moved: set[str] = set()
 
@@ -396,15 +440,17 @@ class MeterBook:
     def problem(self, row: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
         """Why the stored `meter` record `row` (its parsed `result`) is a move nothing explains,
         or None (a record of another kind, too). Each meter record moves its meter from the
-        value the records before set; a ruling's `move` is explained by that ruling
-        (`ruling_problem`); any other is an adjustment, whose supervisor's signature the
-        signature step asks for."""
+        value the records before set, and a linked one states the link's terms; a ruling's
+        `move` is explained by that ruling (`ruling_problem`, from the seed its documents give)
+        and states the link its documents give, with their terms; any other is an adjustment,
+        whose supervisor's signature the signature step asks for."""
         if row["kind"] != RecordKind.METER:
             return None
         name, value = result.get("meter"), _number(result.get("value"))
         if not isinstance(name, str) or value is None:
             return "a meter record names no meter or holds no value"
-        where = _where(str(row["table_id"]), name, result.get("link"))
+        link = result.get("link")
+        where = _where(str(row["table_id"]), name, link)
         said = result.get("previous")
         previous = None if said is None else _number(said)
         held = self.values.get(self._key(row, result))
@@ -412,6 +458,14 @@ class MeterBook:
             return (
                 f"{where} was moved from {said if previous is None else _shown(previous)}, "
                 f"but its value was {_shown(held)}: a meter record is missing or forged"
+            )
+        terms = self.terms.get(link) if isinstance(link, str) else None
+        if terms is not None and _terms_of(result) != (terms.seed, terms.cap):
+            stated = LinkTerms(*_terms_of(result), int(row["id"])).said()
+            return (
+                f"{where} is recorded at the terms {stated}, but the link's are {terms.said()} "
+                f"(record {terms.record_id}): a link's terms change only by a supervisor's "
+                "assignment"
             )
         if row["action"] != MeterAction.MOVE:
             return None
@@ -428,15 +482,30 @@ class MeterBook:
             )
         if name in self.moved:
             return f"{where} was moved twice by ruling {mover.id}"
-        why = ruling_problem(mover.result, mover.settings, name, previous, value)
+        meter = _meter_of(mover.settings, name)
+        seed = None if meter is None else _number(meter.get("seed"))
+        why = ruling_problem(mover.result, seed, name, previous, value)
+        if why is None and meter is not None:
+            why = _link_problem(meter, result)
         if why is not None:
             return f"{where} was moved to {fmt_money(value)} by ruling {mover.id}, but {why}"
         return None
 
-    def replay(self, row: Mapping[str, Any], result: Mapping[str, Any], settings: object) -> None:
+    def assigned(self, record_id: int, settings: Mapping[str, Any]) -> None:
+        """A sound assignment (record `record_id`, its `settings`): each link its profile names
+        has its meter's terms from now on."""
+        meters = settings.get("meters")
+        for meter in meters.values() if isinstance(meters, Mapping) else ():
+            if isinstance(meter, Mapping) and isinstance(meter.get("link"), str):
+                self.terms[meter["link"]] = LinkTerms(*_terms_of(meter), record_id)
+
+    def replay(
+        self, row: Mapping[str, Any], result: Mapping[str, Any], settings: Mapping[str, Any]
+    ) -> None:
         """What the record `row` changes: a meter record sets its meter's value (even one that
-        failed: the move after it is checked from there); any other record is the one the
-        meter moves after it belong to."""
+        failed: the move after it is checked from there), and the first of a link its terms
+        where no assignment set them; any other record is the one the meter moves after it
+        belong to, made under `settings` (the settings its documents give)."""
         if row["kind"] != RecordKind.METER:
             self.mover = _Mover(
                 int(row["id"]),
@@ -444,14 +513,35 @@ class MeterBook:
                 str(row["user_id"]),
                 str(row["table_id"]),
                 result,
-                settings if isinstance(settings, Mapping) else {},
+                settings,
             )
             self.moved = set()
             return
+        link = result.get("link")
+        if isinstance(link, str) and link not in self.terms:
+            self.terms[link] = LinkTerms(*_terms_of(result), int(row["id"]))
         value = _number(result.get("value"))
         if isinstance(result.get("meter"), str) and value is not None:
             self.values[self._key(row, result)] = value
             self.moved.add(str(result["meter"]))
+
+
+def _which(link: object) -> str:
+    return "the table's own meter" if link is None else f"link {link}"
+
+
+def _link_problem(meter: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
+    """Why a ruling's move (its `result`) is not of the link, with the terms, that the
+    ruling's documents give its meter (`meter`, its settings), or None."""
+    link, moved = meter.get("link"), result.get("link")
+    if moved != link:
+        return f"it moves {_which(moved)}, not {_which(link)} as its documents give"
+    if link is not None and _terms_of(result) != _terms_of(meter):
+        return (
+            f"it states the link's terms as {LinkTerms(*_terms_of(result), 0).said()}, not "
+            f"{LinkTerms(*_terms_of(meter), 0).said()} as its documents give them"
+        )
+    return None
 
 
 class MoveKind(StrEnum):
@@ -526,14 +616,23 @@ def movement(record: Record, ruling: Record | None) -> MeterMove:
     )
 
 
-def check_explained(reads: Reads, table_id: str, name: str, link: MeterLink | None) -> None:
+SeedOf = Callable[["Reads", Record, str], "Decimal | None"]
+"""The seed of meter `name` as the documents ruling `record` names give it (the table's
+profile by its SHA-256, with the ruling's approved changes): the desk's (this layer reads no
+profile), None when they give none."""
+
+
+def check_explained(
+    reads: Reads, table_id: str, name: str, link: MeterLink | None, seed_of: SeedOf
+) -> None:
     """AuditError (naming the record) unless the newest record of meter `name` at `table_id`
     (or of `link`) is explained, before a ruling moves the meter from its value: a move from
     the value the record before it left, that the ruling just before it made at its table and
-    explains (`ruling_problem`), or an adjustment by a registered supervisor that carries a
-    signature (unless their registration has no key: a PIN from before signing keys). Verify
-    checks the signature itself and the whole history; this is the newest record,
-    read under the write lock of the ruling that would pay from it."""
+    explains (`ruling_problem`, a reset to the seed its documents give, `seed_of`), at the
+    link's terms then, or an adjustment by a registered supervisor that carries a signature
+    (unless their registration has no key: a PIN from before signing keys). Verify checks the
+    signature itself and the whole history; this is the newest record, read under the write
+    lock of the ruling that would pay from it."""
     newest = (
         reads.meter_records(table_id, name, 2) if link is None else reads.link_records(link.link, 2)
     )
@@ -541,7 +640,11 @@ def check_explained(reads: Reads, table_id: str, name: str, link: MeterLink | No
         return
     record = newest[0]
     before = newest[1].result.get("value") if len(newest) > 1 else None
-    why = _newest_problem(reads, record, before)
+    why = _newest_problem(reads, record, before, seed_of)
+    if why is None and link is not None:
+        terms = link_terms(reads, link.link, before=record.id)
+        if terms is not None and _terms_of(record.result) != (terms.seed, terms.cap):
+            why = f"it states other terms than the link's, {terms.said()}"
     if why is not None:
         where = _where(table_id, name, None if link is None else link.link)
         raise AuditError(
@@ -551,7 +654,7 @@ def check_explained(reads: Reads, table_id: str, name: str, link: MeterLink | No
         )
 
 
-def _newest_problem(reads: Reads, record: Record, before: object) -> str | None:
+def _newest_problem(reads: Reads, record: Record, before: object, seed_of: SeedOf) -> str | None:
     """Why the newest meter record `record` is not explained (see `check_explained`), given
     the value the meter record before it left (`before`: None if there is none)."""
     name, value = str(record.result.get("meter")), _number(record.result.get("value"))
@@ -577,4 +680,5 @@ def _newest_problem(reads: Reads, record: Record, before: object) -> str | None:
         if between is None or between.kind != RecordKind.METER or between.links_to != ruling.id:
             return f"a move that does not follow its ruling {ruling.id}"
         between = reads.record(between.id - 1)
-    return ruling_problem(ruling.result, ruling.settings, name, _number(previous), value)
+    seed = seed_of(reads, ruling, name)
+    return ruling_problem(ruling.result, seed, name, _number(previous), value)

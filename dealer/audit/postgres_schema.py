@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from dealer.audit import assignments
 from dealer.audit.canonical import JSON_COLUMNS
 from dealer.audit.chain import FUTURE_TOLERANCE, GENESIS_HASH
 from dealer.audit.keys import SCHEME, WITHHELD
@@ -343,6 +344,23 @@ def sums_upsert(rows: str) -> str:
             ON CONFLICT (grp, hour, member, source) DO UPDATE SET {_SUM_ADDED}"""
 
 
+def _object(value: str) -> str:
+    """The JSON `value` (an SQL expression of jsonb) if it is an object, else an empty one: so
+    that `jsonb_each` never fails on what a record holds."""
+    return (
+        f"CASE WHEN pg_catalog.jsonb_typeof({value}) = 'object' THEN {value} ELSE '{{}}'::jsonb END"
+    )
+
+
+def _amount(text: str) -> str:
+    """The amount `text` (an SQL expression of text: decimal digits, at most two decimals)
+    as a number, NULL if it is none: a record's terms never fail the append that reads them."""
+    return f"(CASE WHEN {text} ~ '^[0-9]{{1,16}}([.][0-9]{{1,2}})?$' THEN ({text})::numeric END)"
+
+
+_ASSIGNED_METERS = _object("a.result::jsonb -> 'settings' -> 'meters'")
+"""The meters an assignment record `a` holds (their settings by name)."""
+
 FUNCTIONS: tuple[Function, ...] = (
     _function(
         "record_hash",
@@ -567,6 +585,8 @@ FUNCTIONS: tuple[Function, ...] = (
                 'the refusals themselves' USING ERRCODE = 'insufficient_privilege';
         END IF;
         PERFORM dealer.check_sign_in(p_kind, p_user_id, p_settings);
+        PERFORM dealer.check_assignment(p_kind, p_game, p_table_id, p_settings);
+        PERFORM dealer.check_link_terms(p_kind, p_result);
         r.id := coalesce(last.id, 0) + 1;
         r.recorded_at := greatest({_TIME}, last.recorded_at);
         r.kind := p_kind; r.game := p_game; r.action := p_action; r.table_id := p_table_id;
@@ -590,6 +610,97 @@ FUNCTIONS: tuple[Function, ...] = (
         RETURN r;
     END """,
         more="SECURITY DEFINER",
+    ),
+    _function(
+        "check_assignment",
+        "p_kind text, p_game text, p_table_id text, p_settings text",
+        "void",
+        f"""
+    DECLARE
+        a dealer.records;
+        assigned jsonb;
+        given jsonb;
+        differs text;
+    BEGIN
+        IF p_kind IS DISTINCT FROM '{RecordKind.RULING}' THEN
+            RETURN;
+        END IF;
+        SELECT * INTO a FROM dealer.records x
+            WHERE x.kind = '{RecordKind.ASSIGNMENT}' AND x.table_id = p_table_id
+            ORDER BY x.id DESC LIMIT 1;
+        IF NOT FOUND OR a.game IS DISTINCT FROM p_game THEN
+            RETURN;
+        END IF;
+        assigned := a.result::jsonb -> 'settings';
+        given := p_settings::jsonb;
+        SELECT pg_catalog.min(k.key COLLATE "C") INTO differs
+            FROM pg_catalog.jsonb_each(CASE WHEN pg_catalog.jsonb_typeof(assigned) = 'object'
+                                            THEN assigned ELSE '{{}}'::jsonb END) k
+            WHERE k.key NOT IN ({_sql_list(assignments.EXEMPT)})
+              AND NOT (k.key IN ({_sql_list(assignments.OPTIONAL)})
+                       AND NOT coalesce(given ? k.key, false))
+              AND (given -> k.key) IS DISTINCT FROM k.value;
+        IF differs IS NULL THEN
+            RETURN;
+        END IF;
+        IF assigned ->> 'rule_changes' = '{assignments.FORBIDDEN}' THEN
+            RAISE EXCEPTION 'table % is assigned the profile % (record %), and this ruling is '
+                'not made under it: its settings.% differ from the assignment''s, a rule change '
+                'the profile forbids (rules.rule_changes: forbidden)', p_table_id,
+                a.result::jsonb ->> 'profile', a.id, differs
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        IF NOT coalesce((SELECT u.role = '{Role.SUPERVISOR}' AND u.active FROM dealer.users u
+                         WHERE u.user_id = given ->> '{assignments.APPROVER}'
+                         ORDER BY u.record_id DESC LIMIT 1), false) THEN
+            RAISE EXCEPTION 'table % is assigned the profile % (record %), and this ruling is '
+                'not made under it: its settings.% differ from the assignment''s, a rule change '
+                'no active supervisor approved', p_table_id, a.result::jsonb ->> 'profile', a.id,
+                differs USING ERRCODE = 'insufficient_privilege';
+        END IF;
+    END """,
+    ),
+    _function(
+        "check_link_terms",
+        "p_kind text, p_result text",
+        "void",
+        f"""
+    DECLARE
+        link text;
+        seed text;
+        cap text;
+        setter bigint;
+    BEGIN
+        IF p_kind IS DISTINCT FROM '{RecordKind.METER}' THEN
+            RETURN;
+        END IF;
+        link := p_result::json ->> 'link';
+        IF link IS NULL THEN
+            RETURN;
+        END IF;
+        SELECT m.value ->> 'seed', m.value ->> 'cap', a.id INTO seed, cap, setter
+            FROM dealer.records a, LATERAL pg_catalog.jsonb_each({_ASSIGNED_METERS}) m
+            WHERE a.kind = '{RecordKind.ASSIGNMENT}' AND m.value ->> 'link' = link
+            ORDER BY a.id DESC LIMIT 1;
+        IF NOT FOUND THEN
+            SELECT x.result::json ->> 'seed', x.result::json ->> 'cap', x.id
+                INTO seed, cap, setter
+                FROM dealer.records x
+                WHERE x.kind = '{RecordKind.METER}' AND (x.result::json ->> 'link') = link
+                ORDER BY x.id LIMIT 1;
+            IF NOT FOUND THEN
+                RETURN;
+            END IF;
+        END IF;
+        IF {_amount("seed")} IS DISTINCT FROM {_amount("p_result::json ->> 'seed'")}
+           OR {_amount("cap")} IS DISTINCT FROM {_amount("p_result::json ->> 'cap'")} THEN
+            RAISE EXCEPTION 'meter % of link % is recorded at the terms %/%, but the link''s are '
+                '%/% (record %): a link''s terms change only by a supervisor''s assignment',
+                p_result::json ->> 'meter', link, p_result::json ->> 'seed',
+                p_result::json ->> 'cap', seed, cap, setter
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+    END """,
     ),
     _function(
         "add_user",
@@ -793,7 +904,16 @@ is written so that NULL never passes it (`IS DISTINCT FROM`, `coalesce(…, fals
   recovery (`user`/`recover`, its maker the supervisor it registers) by the database owner
   only: the server cannot check the recovery key's signature, verify does. It also
   refuses to append after a head dated more than `chain.FUTURE_TOLERANCE` after the server's
-  clock: no record is dragged into the future."""
+  clock: no record is dragged into the future. Two more checks are functions of their own,
+  called from it by one line each:
+* `check_assignment` refuses a ruling at a table assigned a profile (the newest `assignment`
+  record there, of the ruling's game) whose settings differ from the assignment's
+  (`assignments.difference`, compared as JSON: the server reads no profile) where the
+  assignment forbids rule changes, or with no active supervisor named as approving the change
+  (verify checks the approver's countersignature).
+* `check_link_terms` refuses a meter record of a link that states other terms (seed, cap) than
+  the link's (`meters.link_terms`: the newest assignment linking the meter, else the link's
+  first record)."""
 
 _FUNCTION = {function.identity.split("(")[0]: function for function in FUNCTIONS}
 

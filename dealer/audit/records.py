@@ -33,9 +33,10 @@ class RecordKind(StrEnum):
     `amount`, an approval's (profile-change, paytable-change, house-way-change,
     combinations-change) `approve`; a training record's and a certificate's the drill
     (`house-way`, `payouts`); a sign-in's its `SignInAction` (a dealer signing in at a table,
-    `in`, or out of it, `out`: `dealer.audit.sign_ins`); a checkpoint has none. A training
-    record (a trainee's drill) and a certificate (a supervisor's, that the trainee passed the
-    standard) are never rulings.
+    `in`, or out of it, `out`: `dealer.audit.sign_ins`); an assignment's (a supervisor's record
+    of the profile a table is assigned, `dealer.audit.assignments`) `assign`; a checkpoint has
+    none. A training record (a trainee's drill) and a certificate (a supervisor's, that the
+    trainee passed the standard) are never rulings.
     """
 
     RULING = "ruling"
@@ -56,6 +57,7 @@ class RecordKind(StrEnum):
     TRAINING = "training"
     CERTIFICATE = "certificate"
     SIGN_IN = "sign-in"
+    ASSIGNMENT = "assignment"
 
 
 class Role(StrEnum):

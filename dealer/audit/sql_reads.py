@@ -383,13 +383,14 @@ class SQLReads(ABC):
         rows = self._rows_of(sql, params, "read the meter")
         return records_of(rows)
 
-    def link_records(self, link: str, limit: int) -> list[Record]:
-        """The newest `limit` `meter` records of linked meter `link`, newest first (the index
-        `records_linked_meters`: one lookup however long the log)."""
+    def link_records(self, link: str, limit: int, *, oldest_first: bool = False) -> list[Record]:
+        """The newest `limit` `meter` records of linked meter `link`, newest first, or its first
+        with `oldest_first` (the index `records_linked_meters`: one lookup however long the
+        log)."""
         d = self.dialect
         sql = (
             f"{record_select(d.schema)} WHERE kind = 'meter' AND {d.meter_link} = "
-            f"{d.mark} ORDER BY id DESC LIMIT {int(limit)}"
+            f"{d.mark} ORDER BY id {'ASC' if oldest_first else 'DESC'} LIMIT {int(limit)}"
         )
         return records_of(self._rows_of(sql, [link], "read the meter"))
 

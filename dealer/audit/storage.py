@@ -51,6 +51,12 @@ class Reads(Protocol):
         """The stored rows behind `records` (JSON columns as the stored text that was hashed)."""
         ...
 
+    def record_ids(
+        self, flt: RecordFilter, *, limit: int | None = None, newest_first: bool = False
+    ) -> list[int]:
+        """The numbers of the records `records` would give for the same arguments."""
+        ...
+
     def head(self) -> Checkpoint:
         """The record count and the newest record's hash (genesis for an empty log)."""
         ...
@@ -67,9 +73,9 @@ class Reads(Protocol):
         recorded before `until` (None: any), newest first."""
         ...
 
-    def link_records(self, link: str, limit: int) -> list[Record]:
+    def link_records(self, link: str, limit: int, *, oldest_first: bool = False) -> list[Record]:
         """The newest `limit` `meter` records of linked meter `link`, newest first (one indexed
-        lookup)."""
+        lookup); with `oldest_first`, its first `limit` records."""
         ...
 
     def user(self, user_id: str, before: int | None = None) -> UserRow | None:
@@ -166,12 +172,6 @@ class Storage(Reads, Protocol):
         withholds the users' secrets from every login but its owner's), rather than a file
         whose holder reads all of it and can rewrite it (SQLite): what a copy's rules go by
         (`dealer.audit.copy`)."""
-        ...
-
-    def record_ids(
-        self, flt: RecordFilter, *, limit: int | None = None, newest_first: bool = False
-    ) -> list[int]:
-        """The numbers of the records `records` would give for the same arguments."""
         ...
 
     def glances(self, record_ids: Sequence[int]) -> list[Glance]:

@@ -42,8 +42,10 @@ lock records          a lock record (release 0.2.0's) disabling       _lock_prob
                       or written after the log's first user record
                       signed in format 2 (it counts for nothing)
 meters                a meter record not moving its meter from the    _meter_problem
-                      value the records before left, a ruling's move
-                      its ruling does not explain (`meters.MeterBook`)
+                      value the records before left, a linked one
+                      not at the link's terms, a ruling's move its
+                      ruling does not explain from the seed its
+                      documents give (`meters.MeterBook`)
 sign-ins              a sign-in by someone with no key on the chain   _sign_in_problem
                       (it must carry its maker's signature); a
                       ruling naming a sign-in (`sign_ins.SIGNED_IN`)
@@ -68,6 +70,16 @@ second reviewer       a dispute's resolution or correction naming     _reviewer_
                       an active supervisor then, or (from the log's
                       first format-2 signature) one who did not
                       countersign it with their key
+table assignment      a ruling at a table assigned a profile          _assignment_problem
+                      (`assignments`) whose settings differ from
+                      the assignment's, with no supervisor named as
+                      approving the change or where it forbids rule
+                      changes
+ruling documents      a ruling whose settings are not what the        _documents_problem
+                      documents it names give (the desk's check,
+                      `rulings`: the profile by its SHA-256 as the
+                      package or an approval holds it, its approved
+                      changes, House Way and pay tables by SHA-256)
 copies                a signature an earlier record already used      _copy_problem
                       (compared as decoded bytes)
 protection            the backend's protection removed or replaced:   Storage.protection_problems
@@ -92,11 +104,13 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from dealer.audit import canonical, keys, users
+from dealer.audit import assignments, canonical, keys, users
+from dealer.audit.approvals import ApprovalBook
+from dealer.audit.assignments import Assignment
 from dealer.audit.chain import ChainCheck, Checkpoint, VerifyResult
 from dealer.audit.entries import CHECKPOINT_ROLES
 from dealer.audit.meters import MeterAction, MeterBook
-from dealer.audit.records import RecordFilter, RecordKind, Role, UserRow
+from dealer.audit.records import Record, RecordFilter, RecordKind, Role, UserRow
 from dealer.audit.sign_ins import SIGNED_IN, SignInBook
 from dealer.audit.users import (
     LOCKOUT_AFTER,
@@ -116,12 +130,31 @@ SumsCheck = Callable[["Storage"], list[str]]
 recomputation: this layer knows no game)."""
 
 
+class Documented(NamedTuple):
+    """What the desk's check says of a ruling (`RulingsCheck`): why its settings are not what
+    the documents it names give (None: they are), and the settings those documents give, which
+    the meter book reads (a meter's seed, a link's terms): none when they are not known."""
+
+    problem: str | None
+    settings: Mapping[str, Any]
+
+
+RulingsCheck = Callable[[Mapping[str, Any], Mapping[str, Any], ApprovalBook], Documented]
+"""The desk's check of a ruling (its stored row and parsed settings) against the documents it
+names, with the approvals the log held before it (this layer reads no profile)."""
+
+
 def verify(
-    storage: Storage, checkpoints: Sequence[Checkpoint] = (), sums: SumsCheck | None = None
+    storage: Storage,
+    checkpoints: Sequence[Checkpoint] = (),
+    sums: SumsCheck | None = None,
+    rulings: RulingsCheck | None = None,
 ) -> VerifyResult:
     """Recompute the whole chain; check the backend's append-only protection, the users table
     against its records, the backend's integrity check, the floor's sums against the records
-    (`sums`, the desk's; None: not checked), and the log against `checkpoints`."""
+    (`sums`, the desk's; None: not checked), each ruling against the documents it names
+    (`rulings`, the desk's; None: not checked, and the meter book reads each ruling's own
+    settings), and the log against `checkpoints`."""
     check = ChainCheck(list(checkpoints))
     problems: list[str] = []
     with storage.snapshot():
@@ -133,7 +166,9 @@ def verify(
         if against:
             first_bad = first_bad if first_bad is not None else against[0]
             problems.append(against[1])
-        history = list(_history_problems(storage.rows(), lambda n: _stored_hash(storage, n)))
+        history = list(
+            _history_problems(storage.rows(), lambda n: _stored_hash(storage, n), rulings)
+        )
         if history:
             first_bad = first_bad if first_bad is not None else history[0][0]
             problems.extend(problem for _, problem in history)
@@ -164,6 +199,7 @@ SUPERVISOR_ACTIONS = frozenset(
         RecordKind.USER,
         RecordKind.SIGNOFF,
         RecordKind.CERTIFICATE,
+        RecordKind.ASSIGNMENT,
     }
 )
 """Kinds of record only an active supervisor makes (and a meter record other than a ruling's
@@ -245,11 +281,17 @@ class _Replay:
     """What the records read so far say, as the history steps need it: each user's standing
     (from the `user` records), public key and wrong PINs in a row, the signatures spent, the
     hashes of the records read (for the checkpoints recorded in the log: `hash_of`), the
-    meters (`meters.MeterBook`), whether a release that signs checkpoints has written yet, and
+    meters (`meters.MeterBook`), the documents approved and the tables assigned by the sound
+    records (`approvals.ApprovalBook`, `assigned`), what the desk's check says of the ruling
+    being read (`documented`), whether a release that signs checkpoints has written yet, and
     the first record carrying a format-2 signature (from which every signature is bound to its
     place), and what the settings texts read last say of their JSON (`_json_problems`)."""
 
-    def __init__(self, stored_hash: StoredHash) -> None:
+    def __init__(self, stored_hash: StoredHash, rulings: RulingsCheck | None = None) -> None:
+        self.rulings = rulings
+        self.approvals = ApprovalBook()
+        self.assigned: dict[str, Assignment] = {}
+        self._documented: tuple[int, Documented] | None = None
         self.standing: dict[str, UserRow] = {}
         self.public: dict[str, str] = {}
         self.wrong: dict[str, int] = {}
@@ -324,6 +366,16 @@ class _Replay:
             row,
         )
 
+    def documented(self, record: _Read) -> Documented:
+        """What the desk's check says of ruling `record` (`rulings`, asked once a record); of
+        any other record, or without the check, its own settings stand."""
+        own = record.settings if isinstance(record.settings, Mapping) else {}
+        if self.rulings is None or record.kind != RecordKind.RULING:
+            return Documented(None, own)
+        if self._documented is None or self._documented[0] != record.id:
+            self._documented = (record.id, self.rulings(record.row, own, self.approvals))
+        return self._documented[1]
+
     def spend(self, record: _Read) -> None:
         """A sound record's signatures: spent (seen again, as decoded bytes, it is a copy), and
         its maker's proof that they knew their PIN (their wrong PINs in a row start again)."""
@@ -343,7 +395,7 @@ class _Replay:
         the public key (or none) of the user it names, whose wrong PINs start again — but a lock
         after `users_bound`, which changes nothing."""
         result = record.result
-        self.meters.replay(record.row, result, record.settings)
+        self.meters.replay(record.row, result, self.documented(record).settings)
         self.sign_ins.replay(record.row)
         wrong = result.get("why") == "wrong-pin"
         own = users.refused_target(record.maker, result) == record.maker
@@ -362,9 +414,22 @@ class _Replay:
             else:
                 self.public.pop(who, None)
 
+    def sound(self, record: _Read) -> None:
+        """What `record`, found sound, changes besides: an approval approves its document from
+        now on, an assignment assigns its table (and sets the terms of the links it names)."""
+        row = record.row
+        self.approvals.add(record.kind, str(row["table_id"]), record.result, str(row["input_text"]))
+        if record.kind == RecordKind.ASSIGNMENT:
+            made = Assignment.of(Record.from_row(row))
+            if made is not None:
+                self.assigned[made.table_id] = made
+                self.meters.assigned(made.record_id, made.settings)
+
 
 def _history_problems(
-    rows: Iterable[Mapping[str, Any]], stored_hash: StoredHash
+    rows: Iterable[Mapping[str, Any]],
+    stored_hash: StoredHash,
+    rulings: RulingsCheck | None = None,
 ) -> Iterator[tuple[int, str]]:
     """The history's problems as (record id, problem), in the log's order: the users replayed
     from the `user` records, each record read once (`rows` streams; what is kept is `_Replay`,
@@ -373,7 +438,7 @@ def _history_problems(
     (`_rewritten_problem`), then by
     `_RECORD_CHECKS` and `_copy_problem` (the first problem found is reported), then replayed.
     The table in the module's docstring says what each step catches."""
-    seen = _Replay(stored_hash)
+    seen = _Replay(stored_hash, rulings)
     for row in rows:
         record = seen.read(row)
         for not_canonical in _json_problems(record, seen):
@@ -391,6 +456,8 @@ def _history_problems(
             seen.spend(record)
         if problem is not None:
             yield record.id, f"record {record.id} ({record.kind}): at that point {problem}"
+        if problem is None:
+            seen.sound(record)
         seen.replay(record)
 
 
@@ -612,6 +679,26 @@ def _copy_problem(record: _Read, seen: _Replay) -> str | None:
     return None
 
 
+def _assignment_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a ruling at a table assigned a profile then (`assignments`) may not be there: its
+    settings differ from the assignment's where it forbids rule changes, or with no supervisor
+    named as approving the change (whose countersignature `_approver_problem` asks for)."""
+    if record.kind != RecordKind.RULING:
+        return None
+    assignment = seen.assigned.get(str(record.row["table_id"]))
+    if assignment is None or assignment.game != record.row["game"]:
+        return None
+    settings = record.settings if isinstance(record.settings, Mapping) else {}
+    why = assignments.ruling_problem(assignment, settings)
+    return None if why is None else f"{assignment.said()}: {why}"
+
+
+def _documents_problem(record: _Read, seen: _Replay) -> str | None:
+    """Why a ruling's settings are not what the documents it names give (the desk's check,
+    `_Replay.documented`)."""
+    return seen.documented(record).problem
+
+
 _RECORD_CHECKS = (
     _standing_problem,
     _supervisor_problem,
@@ -623,6 +710,8 @@ _RECORD_CHECKS = (
     _signature_problem,
     _approver_problem,
     _reviewer_problem,
+    _assignment_problem,
+    _documents_problem,
 )
 """The checks of one record, in order; its first problem is the one reported."""
 

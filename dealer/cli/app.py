@@ -42,6 +42,7 @@ GROUPS: dict[str, str] = {
     "train": "dealer.cli.train",
     "sign-in": "dealer.cli.sign_in",
     "sign-out": "dealer.cli.sign_in",
+    "floor": "dealer.cli.floor",
 }
 """Command group name → the module whose `app` (a typer.Typer) it mounts."""
 TOP_LEVEL = {"dealer.cli.table_round", "dealer.cli.table_session", "dealer.cli.sign_in"}

@@ -10,7 +10,7 @@ import typer
 from dealer.cli import render
 from dealer.cli.common import JsonFlag, at_desk, show
 from dealer.desk import paigow as desk_paigow
-from dealer.desk.context import Desk, HouseRules
+from dealer.desk.context import DEMO_TABLE, Desk, HouseRules
 from dealer.inputs import ROUND_FILE_LIMIT, text_or_stdin
 
 app = typer.Typer()
@@ -30,7 +30,7 @@ def round_(
 
 
 @app.command()
-@at_desk(own_table=desk_paigow.DEMO_TABLE)
+@at_desk(own_table=DEMO_TABLE)
 def demo(
     desk: Desk,
     house: HouseRules,

@@ -28,6 +28,12 @@ DEFAULT_DB = Path("logs") / "dealer.sqlite"
 """The audit log when neither `--db` nor `DEALER_DB` names one (under the current directory)."""
 
 
+DEMO_TABLE = "DEMO"
+"""The table every demo round is dealt at, with its own meters: a demo never touches a real
+table (the command refuses `--table` and does not read `DEALER_TABLE`), and no supervisor
+assigns it a profile."""
+
+
 LogLocation = Path | str
 """Where the audit log is, as `--db` or `DEALER_DB` give it: an SQLite file (a path), or a
 PostgreSQL database (a `postgresql://` URL: see `location`)."""

@@ -134,12 +134,14 @@ def table_session(desk: Desk, house: HouseRules) -> Live[TableSession, TableRepl
     each settled round ruled and recorded exactly as `dealer round` does it. No table named, a
     log that cannot be written, or house rules not approved for the table, fail now, not at
     the first settle."""
+    from dealer.desk.assignments import table_log
     from dealer.desk.paigow import record_round, ruling_profile
     from dealer.games.paigow.rulings import settings_of, way_of
     from dealer.games.paigow.session import TableSession
 
     metered_table(desk, "the live table settles its rounds")
-    desk, profile = ruling_profile(desk, house)
+    with table_log(desk) as log:
+        desk, profile = ruling_profile(desk, house, log)
     way = way_of(profile)
     check_log(desk, settings_of(profile, way))
 

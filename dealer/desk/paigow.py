@@ -11,6 +11,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from dealer.desk.assignments import table_log
 from dealer.desk.context import Desk, HouseRules, metered_table
 from dealer.desk.recording import Recorded, record_one
 from dealer.games.paigow import rulings
@@ -19,38 +20,44 @@ from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
     from dealer.audit.meters import MeterLink, MeterRange
+    from dealer.audit.storage import Storage
     from dealer.games.paigow.bonus import Meters
     from dealer.games.paigow.pay import Wager
     from dealer.games.paigow.profile import Profile
     from dealer.games.paigow.round_input import SeatWagers
 
-DEMO_TABLE = "DEMO"
-"""The table every demo round is dealt at, with its own meters: a demo never touches a real
-table (the command refuses `--table` and does not read `DEALER_TABLE`)."""
 
+def ruling_profile(desk: Desk, house: HouseRules, log: Storage | None) -> tuple[Desk, Profile]:
+    """The desk to record at and the profile a ruling is made under: at a table assigned a
+    profile (read from `log`, the desk's log the ruling holds open: `assignments.table_log`),
+    the assigned one, else `house`'s; `--rule` changes, a `--house-way` other than the
+    profile's, and another `--profile` than the one assigned go through
+    `rule_changes.changed_profile` (loaded only then: a ruling without changes never loads
+    it), whose desk carries their approver."""
+    from dealer.desk.assignments import assigned
 
-def ruling_profile(desk: Desk, house: HouseRules) -> tuple[Desk, Profile]:
-    """The desk to record at and the profile a ruling is made under; `--rule` changes, and a
-    `--house-way` other than the profile's, go through `rule_changes.changed_profile` (loaded
-    only then: a ruling without changes never loads it), whose desk carries their approver."""
-    profile = house.load()
+    found = None if log is None else assigned(log, desk.table)
+    profile = house.load() if found is None else found.ruling(house)
     if not profile.overrides:
         return desk, profile
     from dealer.desk import rule_changes
 
-    return rule_changes.changed_profile(desk, house)
+    table = house._replace(rules=(), house_way=None).load() if found is None else found.profile
+    return rule_changes.changed_profile(desk, house, table, profile)
 
 
 def rank(desk: Desk, house: HouseRules, cards: str) -> Recorded:
     """Rank a five-card (high) or two-card (low) hand."""
-    desk, profile = ruling_profile(desk, house)
-    return record_one(desk, rulings.rank_ruling(cards, profile))
+    with table_log(desk) as log:
+        desk, profile = ruling_profile(desk, house, log)
+        return record_one(desk, rulings.rank_ruling(cards, profile), log)
 
 
 def compare(desk: Desk, house: HouseRules, first: str, second: str) -> Recorded:
     """Compare two hands of the same size; a copy has no winner."""
-    desk, profile = ruling_profile(desk, house)
-    return record_one(desk, rulings.compare_ruling(first, second, profile))
+    with table_log(desk) as log:
+        desk, profile = ruling_profile(desk, house, log)
+        return record_one(desk, rulings.compare_ruling(first, second, profile), log)
 
 
 def compare_line(desk: Desk, house: HouseRules, line: str) -> Recorded:
@@ -62,14 +69,16 @@ def compare_line(desk: Desk, house: HouseRules, line: str) -> Recorded:
 def set_hand(desk: Desk, house: HouseRules, cards: str, house_way: str | None) -> Recorded:
     """Set seven cards by the House Way (the table's, or the one named: a rule change where it
     is another)."""
-    desk, profile = ruling_profile(desk, house._replace(house_way=house_way))
-    return record_one(desk, rulings.set_ruling(cards, profile))
+    with table_log(desk) as log:
+        desk, profile = ruling_profile(desk, house._replace(house_way=house_way), log)
+        return record_one(desk, rulings.set_ruling(cards, profile), log)
 
 
 def bonus(desk: Desk, house: HouseRules, cards: str) -> Recorded:
     """The seven-card bonus events of a hand and the row of each posted pay table."""
-    desk, profile = ruling_profile(desk, house)
-    return record_one(desk, rulings.bonus_ruling(cards, profile))
+    with table_log(desk) as log:
+        desk, profile = ruling_profile(desk, house, log)
+        return record_one(desk, rulings.bonus_ruling(cards, profile), log)
 
 
 def wagers() -> tuple[Wager, ...]:
@@ -115,41 +124,46 @@ def settle(
     progressive = [w for w in PROGRESSIVES if wagers.amount(w)]
     if progressive:
         metered_table(desk, f"a {progressive[0].words} wager is paid")
-    desk, profile = ruling_profile(desk, house._replace(house_way=house_way))
+    with table_log(desk) as log:
+        desk, profile = ruling_profile(desk, house._replace(house_way=house_way), log)
 
-    def rule(meters: Meters) -> tuple[Ruling, Meters]:
-        return seat_rulings.settle_ruling(
-            dealer,
-            wagers,
-            profile,
-            meters,
-            player=player,
-            high=high,
-            low=low,
-            seat=seat,
-            patron=patron,
-        )
+        def rule(meters: Meters) -> tuple[Ruling, Meters]:
+            return seat_rulings.settle_ruling(
+                dealer,
+                wagers,
+                profile,
+                meters,
+                player=player,
+                high=high,
+                low=low,
+                seat=seat,
+                patron=patron,
+            )
 
-    if not desk.table:
-        from dealer.games.paigow.table_round import starting_meters
+        if not desk.table:
+            from dealer.games.paigow.table_round import starting_meters
 
-        return record_one(desk, rule(starting_meters({}, profile, desk.table))[0])
-    return _with_meters(desk, profile, rule)
+            return record_one(desk, rule(starting_meters({}, profile, desk.table))[0], log)
+        return _with_meters(desk, profile, rule, log)
 
 
 def play_round(desk: Desk, house: HouseRules, text: str, origin: str) -> Recorded:
     """Settle a whole table round from a round file's text: every seat's wagers, Envy, the
-    progressives. A table named in the file is the table it is recorded at."""
+    progressives. A table named in the file is the table it is recorded at, and ruled under
+    that table's assignment."""
     from dealer.games.paigow import seat_rulings
 
     raw = seat_rulings.read_round_text(text, origin)
-    return record_round(*ruling_profile(desk, house), raw, text)
+    table = raw.get("table") if isinstance(raw, dict) else None
+    at = desk._replace(table=table) if isinstance(table, str) else desk
+    with table_log(at) as log:
+        return record_round(*ruling_profile(at, house, log), raw, text, log)
 
 
 def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
     """Deal, set and settle a random round of six seats with sample wagers (the same seed deals
     the same round; only the wagers the table offers) at the desk's table (the CLI's is always
-    `DEMO_TABLE`). A profile that links a meter is refused: the demo never moves a real
+    `context.DEMO_TABLE`). A profile that links a meter is refused: the demo never moves a real
     table's meters, nor a link shared by real tables."""
     from dealer.games.paigow.demo import deal_demo_round
 
@@ -164,11 +178,14 @@ def demo(desk: Desk, house: HouseRules, seed: int) -> Recorded:
     return record_round(desk, profile, raw, f"dealer demo --seed {seed}")
 
 
-def record_round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded:
+def record_round(
+    desk: Desk, profile: Profile, raw: Any, typed: str, log: Storage | None = None
+) -> Recorded:
     """Rule and record one round as a round file states it (a file, the demo, a round of the
     live table): the table's meters read, the round ruled, the ruling and the meter moves
-    written in one transaction. The table is the one the round names, else the desk's (which
-    the ruling then names as the round's); a round at no table named is refused."""
+    written in one transaction (into `log` when the ruling holds it open). The table is the one
+    the round names, else the desk's (which the ruling then names as the round's); a round at
+    no table named is refused."""
     from dealer.games.paigow import seat_rulings
 
     table = raw.get("table") if isinstance(raw, dict) else None
@@ -181,23 +198,28 @@ def record_round(desk: Desk, profile: Profile, raw: Any, typed: str) -> Recorded
     def rule(meters: Meters) -> tuple[Ruling, Meters]:
         return seat_rulings.round_ruling(raw, typed, profile, meters)
 
-    return _with_meters(desk, profile, rule)
+    return _with_meters(desk, profile, rule, log)
 
 
 def _with_meters(
-    desk: Desk, profile: Profile, rule: Callable[[Meters], tuple[Ruling, Meters]]
+    desk: Desk,
+    profile: Profile,
+    rule: Callable[[Meters], tuple[Ruling, Meters]],
+    log: Storage | None,
 ) -> Recorded:
     """Rule with the table's progressive meters as stored (each at its seed the first time; a
     meter the profile links, the link's) and record the ruling and the meter moves in one
-    transaction."""
+    transaction (into `log` when the ruling holds it open)."""
     from dealer.desk.recording import record_with_meters
     from dealer.games.paigow.table_round import PROGRESSIVE_METERS, starting_meters
 
     def ruled(stored: dict[str, Decimal | None]) -> tuple[Ruling, Meters]:
         return rule(starting_meters(stored, profile, desk.table))
 
+    from dealer.desk.ruling_documents import seed_of
+
     links = {str(name): meter_link(profile, name) for name in PROGRESSIVE_METERS}
-    ruling_id, ruling = record_with_meters(desk, links, ruled)
+    ruling_id, ruling = record_with_meters(desk, links, ruled, seed_of(profile), log)
     return Recorded(ruling, ruling_id)
 
 

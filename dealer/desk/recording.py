@@ -5,6 +5,7 @@ bad line reported without stopping the others."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -18,9 +19,9 @@ APPROVER = "rule_changes_approved_by"
 
 if TYPE_CHECKING:
     from dealer.audit.authority import Countersigner
-    from dealer.audit.meters import MeterLink
+    from dealer.audit.meters import MeterLink, SeedOf
     from dealer.audit.records import Entry
-    from dealer.audit.storage import Reads, WriteTransaction
+    from dealer.audit.storage import Reads, Storage, WriteTransaction
 
     class MeterValues(Protocol):
         """Progressive meter values by name (the rules' `Meters`)."""
@@ -51,13 +52,16 @@ def ruling_entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
 
 
 def append_ruling(tx: WriteTransaction, entry: Entry, approver: Countersigner | None) -> int:
-    """Append a ruling made from shipped or approved documents only (`audit.approvals`), with
-    what it adds to the floor's sums (`floor_sums.add_ruling`); its maker was checked in this
-    transaction (`users.acting_role`). A ruling naming who approved
-    its rule changes is countersigned by them (`approver`, the desk's), or not recorded."""
-    from dealer.audit import approvals
+    """Append a ruling made from shipped or approved documents only (`audit.approvals`), and
+    at a table assigned a profile under its assignment unless a supervisor approved the change
+    (`audit.assignments.check_ruling`), with what it adds to the floor's sums
+    (`floor_sums.add_ruling`); its maker was checked in this transaction (`users.acting_role`).
+    A ruling naming who approved its rule changes is countersigned by them (`approver`, the
+    desk's), or not recorded."""
+    from dealer.audit import approvals, assignments
 
     approvals.check_documents(tx, entry.table_id, entry.settings or {})
+    assignments.check_ruling(tx, entry)
     named = (entry.settings or {}).get(APPROVER)
     if named is None:
         ruling_id = tx.append(entry)
@@ -84,14 +88,20 @@ def check_log(desk: Desk, settings: Mapping[str, Any]) -> None:
         approvals.check_documents(log, desk.table, settings)
 
 
-def record(desk: Desk, rulings: Sequence[Ruling]) -> list[int]:
-    """Append the rulings atomically; their record ids (the ruling ids shown to people). Each is
-    recorded with the role the desk's user is registered with, read under the write lock (an id
-    nobody registered rules as a dealer): never a role typed or assumed."""
+def opened(desk: Desk, log: Storage | None) -> AbstractContextManager[Storage]:
+    """`log`, already open for the ruling (left open), else the desk's log opened for it."""
+    return nullcontext(log) if log is not None else open_desk_log(desk.db)
+
+
+def record(desk: Desk, rulings: Sequence[Ruling], log: Storage | None = None) -> list[int]:
+    """Append the rulings atomically (into `log` when the ruling holds it open, else the
+    desk's); their record ids (the ruling ids shown to people). Each is recorded with the role
+    the desk's user is registered with, read under the write lock (an id nobody registered
+    rules as a dealer): never a role typed or assumed."""
     from dealer.audit import users
     from dealer.audit.records import RecordKind
 
-    with open_desk_log(desk.db) as log, log.transaction() as tx:
+    with opened(desk, log) as held, held.transaction() as tx:
         role = users.acting_role(tx, desk.user, RecordKind.RULING)
         return [
             append_ruling(tx, ruling_entry(r, desk.user, role, desk.table), desk.approver)
@@ -103,6 +113,8 @@ def record_with_meters(
     desk: Desk,
     links: Mapping[str, MeterLink | None],
     rule: Callable[[dict[str, Decimal | None]], tuple[Ruling, MeterValues]],
+    seed_of: SeedOf | None = None,
+    log: Storage | None = None,
 ) -> tuple[int, Ruling]:
     """Read the table's progressive meters (each name of `links`: the table's own meter, or the
     link's, `audit.meters.current`), rule, record the ruling and move the meters, all in one
@@ -113,25 +125,29 @@ def record_with_meters(
     is recorded only if the meters read again under the lock are the same; else it runs again
     on those. So the lock, which every terminal of the log waits for, is held to record, not to
     rule. A meter the ruling moves whose newest record nothing explains (a value written into
-    the log by hand) is refused under the lock (`meters.check_explained`): nothing is written."""
+    the log by hand) is refused under the lock (`meters.check_explained`, a reset to the seed
+    the past ruling's documents give, `seed_of`: by default read from them,
+    `ruling_documents.documented_seed`): nothing is written. `log`: the desk's log, when the
+    ruling holds it open."""
     from dealer.audit import meters, users
     from dealer.audit.records import RecordKind
+    from dealer.desk.ruling_documents import documented_seed
 
     user, table = desk.user, desk.table
 
     def read(reads: Reads) -> dict[str, Decimal | None]:
         return {name: meters.current(reads, table, name, link) for name, link in links.items()}
 
-    with open_desk_log(desk.db) as log:
-        seen = read(log)
+    with opened(desk, log) as held:
+        seen = read(held)
         ruled = rule(seen)
-        with log.transaction() as tx:
+        with held.transaction() as tx:
             role = users.acting_role(tx, user, RecordKind.RULING)
             stored = read(tx)
             ruling, after = ruled if stored == seen else rule(stored)
             for name, link in links.items():  # never paid from a value nothing explains
                 if after.get(name) != stored[name]:
-                    meters.check_explained(tx, table, name, link)
+                    meters.check_explained(tx, table, name, link, seed_of or documented_seed)
             ruling_id = append_ruling(tx, ruling_entry(ruling, user, role, table), desk.approver)
             for name, link in links.items():
                 if after.get(name) != stored[name]:
@@ -158,9 +174,9 @@ class LineOutcome(NamedTuple):
     error: str | None
 
 
-def record_one(desk: Desk, ruling: Ruling) -> Recorded:
-    """Put one ruling on the record."""
-    (ruling_id,) = record(desk, [ruling])
+def record_one(desk: Desk, ruling: Ruling, log: Storage | None = None) -> Recorded:
+    """Put one ruling on the record (`record`)."""
+    (ruling_id,) = record(desk, [ruling], log)
     return Recorded(ruling, ruling_id)
 
 

@@ -80,11 +80,13 @@ LOG_COMPANIONS = ("", "-wal", "-shm", "-journal")
 
 def verified(log: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyResult:
     """`audit.verify` of `log` against `checkpoints`, the floor's sums recomputed from the
-    records (`floor_sums.problems`): every verify the desk makes. The floor's sums (and the
-    settlement they re-read) are loaded here, not by a list or search."""
+    records (`floor_sums.problems`) and each Pai Gow ruling's settings made again from the
+    documents it names (`ruling_documents.RulingDocuments`): every verify the desk makes. The
+    floor's sums (and the settlement they re-read) are loaded here, not by a list or search."""
     from dealer.desk import floor_sums
+    from dealer.desk.ruling_documents import RulingDocuments
 
-    return verify_chain(log, checkpoints, sums=floor_sums.problems)
+    return verify_chain(log, checkpoints, sums=floor_sums.problems, rulings=RulingDocuments())
 
 
 def refuse_log_target(path: Path, db: LogLocation | None) -> None:
@@ -275,12 +277,19 @@ def copy(
     floor's sums are verified and the target's added to for each ruling copied."""
     from dealer.audit.copy import Voucher, copy_log
     from dealer.desk import floor_sums
+    from dealer.desk.ruling_documents import RulingDocuments
 
     marks = outside(checkpoints)
     voucher = Voucher(supervisor, pin) if supervisor is not None else None
     with open_desk_log(source, existing=True, read_only=True) as src, open_desk_log(target) as dst:
         return copy_log(
-            src, dst, floor_sums.problems, floor_sums.CopiedSums, outside=marks, voucher=voucher
+            src,
+            dst,
+            floor_sums.problems,
+            floor_sums.CopiedSums,
+            rulings=RulingDocuments(),
+            outside=marks,
+            voucher=voucher,
         )
 
 

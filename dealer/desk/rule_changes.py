@@ -1,6 +1,8 @@
-"""A ruling's `--rule` changes, and a `--house-way` other than the table profile's (recorded as
-the change `house_way=NAME`), decided before it is ruled: refused where the table's profile
-forbids them (`rules.rule_changes: forbidden`); otherwise approved by a supervisor's id and PIN.
+"""A ruling's `--rule` changes, a `--house-way` other than the table profile's (recorded as
+the change `house_way=NAME`), and at a table assigned a profile (`desk.assignments`) a
+`--profile` of other text (recorded first as `profile=FILE`), decided before it is ruled:
+refused where the table's profile forbids them (`rules.rule_changes: forbidden`); otherwise
+approved by a supervisor's id and PIN. A new kind of change to a ruling's profile goes here.
 
 Decisions: every profile a ruling may use is approved — the shipped default by the program's
 release, any other by a supervisor's approval on the chain (`dealer.audit.approvals` refuses the
@@ -27,26 +29,32 @@ if TYPE_CHECKING:
 ACTION = "rule change"
 
 
-def changed_profile(desk: Desk, house: HouseRules) -> tuple[Desk, Profile]:
-    """The profile a ruling at `desk` is made under when `house` has changes (`--rule`, or a
-    `--house-way` other than the profile's): `house` loaded, its changes refused where the
-    table's profile forbids them, else approved by the supervisor given (the approver
-    recorded); and the desk to record at, carrying the approver who countersigns each ruling
-    (`Desk.approver`). A House Way the changes name is read and checked first, as the ruling
-    reads it."""
+def changed_profile(
+    desk: Desk, house: HouseRules, table: Profile, profile: Profile
+) -> tuple[Desk, Profile]:
+    """The profile a ruling at `desk` is made under when it differs from the `table`'s (the
+    table's assigned profile, or `house`'s file without its changes): `profile` (`house`
+    loaded, with its changes: `--rule`, a `--house-way` other than the profile's, another
+    `--profile` than the one assigned), its changes refused where the table's profile forbids
+    them, else approved by the supervisor given (the approver recorded); and the desk to record
+    at, carrying the approver who countersigns each ruling (`Desk.approver`). A House Way the
+    changes name is read and checked first, as the ruling reads it."""
     from dealer.games.paigow.house_way import load_house_way
+    from dealer.games.paigow.profile import PROFILE_CHANGE
 
-    profile = house.load()
     load_house_way(profile.house_way)
-    table = house._replace(rules=(), house_way=None, supervisor=None, pin=None).load()
-    option = "--rule" if house.rules else "--house-way"
+    if profile.overrides[0].startswith(PROFILE_CHANGE):
+        option, changes = "--profile", f"--profile {house.profile}"
+    elif house.rules:
+        option = changes = "--rule"
+    else:
+        option, changes = "--house-way", f"--house-way {house.house_way}"
     if table.rule_changes == "forbidden":
         raise DealerError(
             f"{option}: the table profile {table.name} forbids rule changes "
             f"(rules.rule_changes: forbidden); rule without {option}"
         )
     if not house.supervisor:
-        changes = option if house.rules else f"--house-way {house.house_way}"
         raise DealerError(
             f"{changes} changes the table profile {table.name}: a supervisor approves the "
             "change with --supervisor ID and --pin"

@@ -12,10 +12,11 @@ Floor decisions (the rule documents are silent):
   such override that is not voided wins. An override without a result states a decision, not
   new figures: the ruling counts as it was ruled and the override is listed to reconcile.
 * Large pays: a seat whose net win on one ruling in effect is more than the table profile's
-  `signoff_over` (default $2,500; `--profile`/`--rule` give the table's own), the one line the
-  sign-off of a large pay uses. Sign-offs: the rulings in the range whose large pay still
-  awaits a supervisor's sign-off (not voided), and those signed off (whenever signed), as each
-  ruling recorded its need (`signoff_required`) when it was made.
+  `signoff_over` (default $2,500; the table's assigned profile's, else `--profile`/`--rule`
+  give the table's own), the one line the sign-off of a large pay uses. Sign-offs: the
+  rulings in the range whose large pay still awaits a supervisor's sign-off (not voided), and
+  those signed off (whenever signed), as each ruling recorded its need (`signoff_required`)
+  when it was made.
 * Meters: the contributions and hits of every ruling in the range count, voided or not (a
   void does not move a meter back; a supervisor adjusts it by hand, and that adjustment shows).
   A linked meter (one the ruling's profile shares with other tables under a link) is shown
@@ -642,8 +643,11 @@ def shift_summary(
 ) -> ShiftSummary:
     """The shift summary of `table` from the audit log at `db` (which must exist), over
     [`since`, `until`) in the stored UTC form (None: from the first record / until now); large
-    pays by the sign-off line of the table profile `house` makes (None: the default profile)."""
-    signoff_over = (house or HouseRules()).load().signoff_over
+    pays by the sign-off line of the table's assigned profile, else of the one `house` makes
+    (None: the default profile)."""
+    from dealer.desk.assignments import table_profile
+
+    signoff_over = table_profile(db, table, house or HouseRules()).signoff_over
     with open_desk_log(db, read_only=True) as log:
         head = log.head()
         records = log.records(RecordFilter(table_id=table, since=since, until=until))

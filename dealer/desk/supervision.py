@@ -296,8 +296,9 @@ class MeterShown(NamedTuple):
 
 def meter(db: LogLocation | None, table_id: str, name: str, house: HouseRules) -> MeterShown:
     """A progressive meter at a table: the table's own, or the link's where the table's profile
-    (`house`) links the meter (its terms checked as a ruling checks them); the meter named is
-    one of the progressive wagers'."""
+    (its assignment's, else `house`'s: `assignments.table_profile`) links the meter (its terms
+    checked as a ruling checks them); the meter named is one of the progressive wagers'."""
+    from dealer.desk.assignments import table_profile
     from dealer.desk.paigow import meter_link
     from dealer.games.paigow.pay import PROGRESSIVES
 
@@ -305,7 +306,7 @@ def meter(db: LogLocation | None, table_id: str, name: str, house: HouseRules) -
         raise DealerError(
             f"there is no meter {quoted(name)}: the meters are {', '.join(PROGRESSIVES)}"
         )
-    link = meter_link(house.load(), name)
+    link = meter_link(table_profile(db, table_id, house), name)
     with open_desk_log(db, read_only=True) as log:
         value = meters.current(log, table_id, name, link)
         if link is None:
@@ -340,12 +341,14 @@ def adjust_meter(
     pin: str,
 ) -> MeterSet:
     """Set a progressive meter by hand (a supervisor action, on the record): a meter of the
-    table profile, to whole cents from its seed to its cap. A meter the profile links is the
-    link's, set from any of its tables, within the link's terms (the profile's must be the
-    link's). A refused value writes nothing."""
+    table profile (its assignment's, else `house`'s: `assignments.table_profile`), to whole
+    cents from its seed to its cap. A meter the profile links is the link's, set from any of
+    its tables, within the link's terms (the profile's must be the link's). A refused value
+    writes nothing."""
+    from dealer.desk.assignments import table_profile
     from dealer.desk.paigow import meter_ranges
 
-    ranges = meter_ranges(house.load())
+    ranges = meter_ranges(table_profile(db, table_id, house))
     meters.range_of(ranges, name)
     amount = money(value, f"meter {name}")
     with open_desk_log(db, existing=True) as log:

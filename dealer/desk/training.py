@@ -272,7 +272,7 @@ def _dealt_again(reads: Reads, record: Record) -> WayDrill | PayoutDrill:
     from dealer.games.paigow.house_way import load_house_way
     from dealer.games.paigow.pay import Wager
     from dealer.games.paigow.profile import load_profile
-    from dealer.games.paigow.seat_rulings import paytable_digests
+    from dealer.games.paigow.seat_rulings import posted_digests
     from dealer.kernel.errors import AuditError
 
     settings, result = record.settings, record.result
@@ -292,7 +292,7 @@ def _dealt_again(reads: Reads, record: Record) -> WayDrill | PayoutDrill:
         if way.sha256 != settings.get("house_way_sha256"):
             raise AuditError(f"{where}: the House Way {way.origin} is not the one it was dealt by")
         return HouseWayDrill(way, random.Random(seed), planned, misses)
-    if paytable_digests(profile) != settings.get("paytables_sha256"):
+    if posted_digests(profile) != settings.get("paytables_sha256"):
         raise AuditError(f"{where}: the pay tables are not the ones it was dealt under")
     wagers = [Wager(str(w)) for w in settings.get("wagers") or () if w in set(Wager)]
     return PayoutDrill(profile, random.Random(seed), planned, wagers, misses)
@@ -370,7 +370,7 @@ def payout_drill(
     pay rows the trainee missed; with the trainee's `pin`, taken in their own session."""
     from dealer.games.paigow.drills import PAYOUTS, PayoutDrill
     from dealer.games.paigow.pay import Wager
-    from dealer.games.paigow.seat_rulings import paytable_digests
+    from dealer.games.paigow.seat_rulings import posted_digests
 
     names = {w.value: w for w in Wager}
     unknown = [w for w in wagers if w not in names]
@@ -393,7 +393,7 @@ def payout_drill(
         "profile_sha256": profile.sha256,
         "wagers": [str(w) for w in drill.wagers],
         "paytables": {str(w): t for w, t in profile.tables.items()},
-        "paytables_sha256": paytable_digests(profile),
+        "paytables_sha256": posted_digests(profile),
         "house_way": profile.house_way,
     }
     session = _session(desk, trainee, pin, settings)

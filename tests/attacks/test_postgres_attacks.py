@@ -188,6 +188,7 @@ def test_the_auditor_and_a_stranger_cannot_hold_up_the_floor(
         ("paytable-change", "dealer", "approve", {"sha256": "0" * 64}, "not a registered super"),
         ("meter", "dealer", "adjust", {"meter": "treasure", "value": "250000"}, "not a registered"),
         ("signoff", "dealer", "rank", {}, "d-104 is not a registered supervisor"),
+        ("assignment", "dealer", "assign", {"settings": {}}, "d-104 is not a registered super"),
         ("user", "dealer", "lock", {"user": "sup-8", "active": False}, "not a registered super"),
         ("user", "dealer", "lock", {"user": "d-104", "active": False}, "not a registered super"),
     ],

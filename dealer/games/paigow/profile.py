@@ -400,17 +400,27 @@ def load_profile(
     """The default profile, merged with a profile file if given, then the --rule overrides,
     then `house_way` (`--house-way`): a House Way other than the one the rules name is one more
     change, `house_way=NAME` in `overrides` (naming the same one changes nothing)."""
-    text = _default_text()
-    raw = document(text, "the default profile")
-    origin = "default"
-    if path is not None:
-        origin = str(path)
-        from dealer.inputs import InputFileError, text_file  # a profile file only
+    if path is None:
+        return profile_of_text(None, "default", rules, house_way)
+    from dealer.inputs import InputFileError, text_file  # a profile file only
 
-        try:
-            text = text_file(path, "profile")
-        except InputFileError as exc:
-            raise ConfigError(f"profile {origin}: cannot read it: {exc.reason}") from None
+    try:
+        text = text_file(path, "profile")
+    except InputFileError as exc:
+        raise ConfigError(f"profile {path}: cannot read it: {exc.reason}") from None
+    return profile_of_text(text, str(path), rules, house_way)
+
+
+def profile_of_text(
+    text: str | None, origin: str, rules: Sequence[str] = (), house_way: str | None = None
+) -> Profile:
+    """`load_profile` of a profile's text as read (None: the shipped default alone), named
+    `origin` (the file it was read or approved from): the one reading of a profile, whether
+    from a file, from the approval record holding its text, or again from what a ruling
+    recorded (`changes_of` its overrides)."""
+    shipped = _default_text()
+    raw = document(shipped, "the default profile")
+    if text is not None:
         extra = document(text, f"profile {origin}") or {}
         if not isinstance(extra, dict):
             raise ConfigError(f"profile {origin}: top level: must be a mapping")
@@ -421,6 +431,25 @@ def load_profile(
         _build(raw, f"--rule {rule}", ())
     profile = _build(raw, origin, tuple(rules))
     if house_way is not None and house_way != profile.house_way:
-        changes = (*profile.overrides, f"house_way={house_way}")
+        changes = (*profile.overrides, f"{HOUSE_WAY_CHANGE}{house_way}")
         profile = profile._replace(house_way=house_way, overrides=changes)
-    return profile._replace(sha256=sha256_hex(text))
+    return profile._replace(sha256=sha256_hex(shipped if text is None else text))
+
+
+HOUSE_WAY_CHANGE = "house_way="
+"""How `overrides` name a House Way other than the rules' (`--house-way NAME`)."""
+PROFILE_CHANGE = "profile="
+"""How `overrides` say, first, that a ruling was made under another profile than the one its
+table is assigned (`profile=FILE`): a change a supervisor approves, as a `--rule` is. No setting
+is called `profile`, so no `--rule` reads so."""
+
+
+def changes_of(overrides: Sequence[str]) -> tuple[tuple[str, ...], str | None]:
+    """The `--rule` changes and the `--house-way` a ruling's recorded `overrides` were made
+    with, to read its profile again as it was read (`profile_of_text`): the mark of another
+    profile (`PROFILE_CHANGE`) is no rule, and a last `house_way=NAME` is given as the House
+    Way it names, as typed (a `--rule house_way=NAME` reads the same)."""
+    rules = [change for change in overrides if not change.startswith(PROFILE_CHANGE)]
+    if rules and rules[-1].startswith(HOUSE_WAY_CHANGE):
+        return tuple(rules[:-1]), rules[-1].removeprefix(HOUSE_WAY_CHANGE)
+    return tuple(rules), None

@@ -22,19 +22,18 @@ from dealer.kernel.money import fmt_money, money_json
 from dealer.kernel.ruling import Ruling, RulingAction
 
 
-def _round_settings(profile: Profile, way: HouseWay) -> dict[str, Any]:
+def round_settings(profile: Profile, way: HouseWay) -> dict[str, Any]:
     """The settings of a seat or round: the posted pay tables' ids, and the SHA-256 of the file
-    each offered wager's table was read from (`paytable_digests`)."""
+    each offered wager's table was read from (`posted_digests`)."""
     settings = settings_of(profile, way)
     settings["paytables"] = {w.value: profile.table_id(w) for w in BONUSES}
-    settings["paytables_sha256"] = paytable_digests(profile)
+    settings["paytables_sha256"] = posted_digests(profile)
     return settings
 
 
-def paytable_digests(profile: Profile) -> dict[str, str]:
-    """The SHA-256 of the file each offered bonus wager's posted pay table was read from, by
-    table id (its content, as `profile_sha256` is the profile's): what a ruling and a payout
-    drill record."""
+def posted_digests(profile: Profile) -> dict[str, str]:
+    """The SHA-256 of the file each offered wager's posted table was read from, by the table's
+    id (its content, as `profile_sha256` is the profile's)."""
     library = shipped_paytables()
     return {
         profile.table_id(w): library.get(profile.table_id(w), w).sha256
@@ -128,7 +127,7 @@ def settle_ruling(
         cards,
         result,
         explanation,
-        _round_settings(profile, way),
+        round_settings(profile, way),
         seat,
     )
     return ruling, outcome.meters_after
@@ -150,7 +149,7 @@ def round_ruling(raw: Any, typed: str, profile: Profile, meters: Meters) -> tupl
         cards,
         outcome.to_dict() | signoff,
         (*outcome.explanation(), *awaits),
-        _round_settings(profile, way),
+        round_settings(profile, way),
     )
     return ruling, outcome.meters_after
 
