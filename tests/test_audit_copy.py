@@ -159,9 +159,12 @@ def test_a_file_rewritten_while_it_is_copied_is_refused(
     seven = line(source, 7)
 
     def verified_then_rewritten(
-        storage: Storage, checkpoints: Sequence[Checkpoint], sums: SumsCheck | None
+        storage: Storage,
+        checkpoints: Sequence[Checkpoint],
+        sums: SumsCheck | None,
+        **checks: Any,
     ) -> VerifyResult:
-        checked = verify(storage, checkpoints, sums=sums)
+        checked = verify(storage, checkpoints, sums=sums, **checks)
         conn = sqlite3.connect(source, isolation_level=None)
         triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
         made = triggers.fetchall()
