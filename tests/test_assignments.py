@@ -28,6 +28,8 @@ from dealer.kernel.errors import AuditError
 
 PIN = "lantern-2468"
 SUP = ("--supervisor", "S1", "--pin", PIN)
+PIN_104 = "harbor-1357"
+"""d-104's PIN: the dealer signs in at an assigned table before ruling there (`seat`)."""
 ROYAL = "As Ks Qs Js Ts"
 FILES = {
     "strict.yaml": "name: strict\nrules:\n  house_way: foxwoods\n  signoff_over: 1000\n"
@@ -66,7 +68,9 @@ def built(new_log: Callable[[], Path | str], folder: Path) -> Path | str:
         patch.chdir(folder)
         with open_log(where) as log:
             staff.add_user(log, "S1", "supervisor", pin=PIN)
-            staff.add_user(log, "d-104", "dealer", supervisor_id="S1", supervisor_pin=PIN)
+            staff.add_user(
+                log, "d-104", "dealer", pin=PIN_104, supervisor_id="S1", supervisor_pin=PIN
+            )
         ok("audit", "approve-profile", "strict.yaml", "--reason", "PG-3", "--table", "PG-3", *SUP)
         for name in ("loose.yaml", "house.yaml", "floor.yaml", "other.yaml"):
             ok("audit", "approve-profile", name, "--reason", "the floor", *SUP)
@@ -85,6 +89,11 @@ def floor(
     """A copy of the module's log named in DEALER_DB, run from the profiles' folder."""
     monkeypatch.chdir(folder)
     yield use(copy_log(built), monkeypatch)
+
+
+def seat(table: str) -> None:
+    """d-104 signs in at `table` (at an assigned table only the dealer signed in rules)."""
+    ok("sign-in", "--table", table, "--user", "d-104", "--pin", PIN_104)
 
 
 RANK = ("paigow", "rank", ROYAL, "--user", "d-104")
@@ -154,6 +163,7 @@ def test_another_profile_is_a_rule_change_a_supervisor_approves(floor: Path | st
     """At PG-5 (loose.yaml, rule changes allowed): a --profile of the same text is no change;
     another profile is refused without a supervisor, and recorded with one as the change
     `profile=FILE`, countersigned; at PG-3 (strict.yaml) it is refused."""
+    seat("PG-5")
     same = json.loads(ok(*RANK, "--table", "PG-5", "--profile", "loose.yaml", "--json").stdout)
     assert (same["settings"]["profile"], same["settings"]["overrides"]) == ("loose", [])
     before = head(floor)
@@ -195,6 +205,7 @@ def test_a_round_file_naming_an_assigned_table_is_ruled_under_its_assignment(
     floor: Path | str, tmp_path: Path
 ) -> None:
     (tmp_path / "round.yaml").write_text(ROUND, encoding="utf-8")
+    seat("PG-3")
     ruled = json.loads(
         ok("round", str(tmp_path / "round.yaml"), "--user", "d-104", "--json").stdout
     )
@@ -236,6 +247,7 @@ def test_an_assignment_sets_the_terms_of_the_links_its_profile_names(floor: Path
     settle = (*SETTLE, "--progressive-treasure", "1")
     ok(*settle, "--table", "PG-1", "--profile", "floor.yaml")
     ok("floor", "assign", "PG-2", "--profile", "other.yaml", *SUP)
+    seat("PG-2")
     before = head(floor)
     refused = run(*settle, "--table", "PG-1", "--profile", "floor.yaml")
     assert (refused.exit_code, refused.stderr) == (
@@ -370,7 +382,7 @@ def test_an_assignment_the_log_does_not_vouch_for_assigns_nothing(floor: Path | 
 
 def test_the_live_table_rules_under_the_assignment(floor: Path | str) -> None:
     typed = "9c 8d 6h 4s 3c 2d 7h\n1 As Ad Kc Kh Qs Jd 9s base 10\nsettle\n"
-    ruled = run("table", "--table", "PG-3", "--user", "d-104", stdin=typed)
+    ruled = run("table", "--table", "PG-3", "--user", "d-104", stdin=f"{PIN_104}\n{typed}")
     assert ruled.exit_code == 0, ruled.output
     (round_ruling,) = records(floor, kind=RecordKind.RULING)
     assert (round_ruling.settings["profile"], round_ruling.settings["house_way_source"]) == (

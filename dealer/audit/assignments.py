@@ -230,10 +230,9 @@ def ruling_problem(assignment: Assignment, settings: Mapping[str, Any]) -> str |
     return None
 
 
-def check_ruling(reads: Reads, made: Entry) -> None:
-    """AccessError unless the ruling `made` may be recorded at its table (`ruling_problem`):
-    read under the write lock, before it is appended."""
-    assignment = assigned(reads, made.table_id)
+def check_ruling(made: Entry, assignment: Assignment | None) -> None:
+    """AccessError unless the ruling `made` may be recorded at its table, whose assignment is
+    `assignment` (None: never assigned), as read under the write lock (`ruling_problem`)."""
     if assignment is None or assignment.game != made.game:
         return
     why = ruling_problem(assignment, made.settings or {})

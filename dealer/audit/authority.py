@@ -348,7 +348,27 @@ class ChainUsers(NamedTuple):
     bound_since: int | None
 
 
+_CHAIN_USERS: dict[tuple[int, str], ChainUsers] = {}
+"""`chain_users`' answers in this process, by the newest user record they read (its number and
+hash, which commits to every record before it): user records are only ever appended, so a
+live table or a floor's terminal reads and checks them once, not at every ruling."""
+
+
 def chain_users(reads: Reads, before: int | None = None) -> ChainUsers:
+    """The users as the log's `user` records before record `before` (all, when None) say
+    (`_chain_users`), read once in a process for the same newest user record."""
+    flt = RecordFilter(kind=RecordKind.USER, before_id=before)
+    newest = next(reads.rows(flt, newest_first=True, limit=1), None)
+    if newest is None:
+        return ChainUsers({}, None)
+    key = (int(newest["id"]), str(newest["hash"]))
+    found = _CHAIN_USERS.get(key)
+    if found is None:
+        found = _CHAIN_USERS[key] = _chain_users(reads, key[0] + 1)
+    return ChainUsers(dict(found.standing), found.bound_since)
+
+
+def _chain_users(reads: Reads, before: int | None = None) -> ChainUsers:
     """The users as the log's `user` records before record `before` (all, when None) say,
     each record counted only if it is sound: the bootstrap (the first, registering its own
     maker, signed with the key it records), a recovery (registering its own maker, signed with

@@ -60,6 +60,7 @@ from dealer.audit.chain import FUTURE_TOLERANCE, GENESIS_HASH
 from dealer.audit.keys import SCHEME, WITHHELD
 from dealer.audit.meters import MeterAction
 from dealer.audit.records import APPROVAL_KINDS, RECORD_LIMIT, SIZED_FIELDS, RecordKind, Role
+from dealer.audit.sign_ins import SIGN_IN_HOURS, SIGNED_IN, SignInAction
 from dealer.audit.sql_reads import SETTINGS_KEPT_OVER
 from dealer.audit.sums import INTS, KEY_COLUMNS, REALS, SUM_COLUMNS
 from dealer.audit.users import (
@@ -586,6 +587,7 @@ FUNCTIONS: tuple[Function, ...] = (
         END IF;
         PERFORM dealer.check_sign_in(p_kind, p_user_id, p_settings);
         PERFORM dealer.check_assignment(p_kind, p_game, p_table_id, p_settings);
+        PERFORM dealer.check_sitting(p_kind, p_table_id, p_user_id, p_settings);
         PERFORM dealer.check_link_terms(p_kind, p_result);
         r.id := coalesce(last.id, 0) + 1;
         r.recorded_at := greatest({_TIME}, last.recorded_at);
@@ -610,6 +612,38 @@ FUNCTIONS: tuple[Function, ...] = (
         RETURN r;
     END """,
         more="SECURITY DEFINER",
+    ),
+    _function(
+        "check_sitting",
+        "p_kind text, p_table_id text, p_user_id text, p_settings text",
+        "void",
+        f"""
+    DECLARE
+        s dealer.records;
+        theirs bigint;
+        named jsonb;
+    BEGIN
+        IF p_kind IS DISTINCT FROM '{RecordKind.RULING}' OR NOT EXISTS (
+            SELECT 1 FROM dealer.records a
+            WHERE a.kind = '{RecordKind.ASSIGNMENT}' AND a.table_id = p_table_id) THEN
+            RETURN;
+        END IF;
+        SELECT * INTO s FROM dealer.records x
+            WHERE x.kind = '{RecordKind.SIGN_IN}' AND x.table_id = p_table_id
+            ORDER BY x.id DESC LIMIT 1;
+        SELECT pg_catalog.max(y.id) INTO theirs FROM dealer.records y
+            WHERE y.kind = '{RecordKind.SIGN_IN}' AND y.user_id = p_user_id;
+        named := p_settings::jsonb -> '{SIGNED_IN}';
+        IF NOT coalesce(
+            s.action = '{SignInAction.IN}' AND s.user_id = p_user_id AND theirs = s.id
+            AND pg_catalog.jsonb_typeof(named) = 'number' AND named = pg_catalog.to_jsonb(s.id)
+            AND s.recorded_at::timestamptz + interval '{SIGN_IN_HOURS} hours'
+                > pg_catalog.clock_timestamp(), false) THEN
+            RAISE EXCEPTION 'table % is assigned: a ruling there is made by the dealer signed in '
+                'at it, under their sign-in, and % is not (dealer sign-in --table %)',
+                p_table_id, p_user_id, p_table_id USING ERRCODE = 'insufficient_privilege';
+        END IF;
+    END """,
     ),
     _function(
         "check_assignment",

@@ -9,10 +9,12 @@ the dealer's sign-out there (`SignInAction.OUT`, signed too), another dealer's s
 table, the same dealer's sign-in at another table (one table at a time), or `SIGN_IN_HOURS`
 after it (a shift's length).
 
-What it is for: at a table a supervisor assigned, a ruling is made only by the dealer signed
-in there, and names that sign-in (`SIGNED_IN`, in its settings), so a ruling in a dealer's
-name is theirs and the statistics by dealer count only such rulings. `SignInBook` is verify's
-replay of the same rule.
+What it is for (`seat_at`): at a table a supervisor assigned (`assignments.assigned`), a
+ruling is made only by the dealer signed in there — a ruling naming no user is theirs, one in
+anyone else's name is refused — and names that sign-in (`SIGNED_IN`, in its settings), so a
+ruling in a dealer's name is theirs and the statistics by dealer count only such rulings
+(`signed_in`). At a table never assigned anyone rules as before, and a ruling by the dealer
+signed in there names their sign-in too. `SignInBook` is verify's replay of the same rule.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dealer.kernel.errors import AccessError
 from dealer.kernel.tuples import NamedTuple
 
 if TYPE_CHECKING:
+    from dealer.audit.assignments import Assignment
     from dealer.audit.storage import Reads, Storage, WriteTransaction
     from dealer.audit.users import User
 
@@ -83,6 +86,56 @@ def sitting(reads: Reads, table_id: str, when: str) -> Sitting | None:
         return None
     made = Sitting(found.id, found.user_id, found.table_id, found.recorded_at)
     return made if made.stands_at(when) else None
+
+
+class Seat(NamedTuple):
+    """Who rules at a table now, under which sign-in (None: none), and the table's assignment
+    (None: never assigned), read once under the write lock of the ruling."""
+
+    user_id: str
+    sign_in: int | None
+    assignment: Assignment | None
+
+    def entry(self, made: Entry) -> Entry:
+        """The ruling `made` as made from this seat: by its user, naming its sign-in."""
+        if self.sign_in is None:
+            return made._replace(user_id=self.user_id)
+        settings = {**made.settings, SIGNED_IN: self.sign_in}
+        return made._replace(user_id=self.user_id, settings=settings)
+
+
+def seat_at(reads: Reads, table_id: str, user_id: str, *, named: bool = True) -> Seat:
+    """Who rules at `table_id` now and under which sign-in: at a table a supervisor assigned,
+    only the dealer signed in there (`user_id` when `named`, the desk's user as typed; else
+    whoever is signed in); AccessError, saying who is signed in there and how to sign in,
+    otherwise. At a table never assigned, `user_id` (under their sign-in there, if any)."""
+    from dealer.audit import assignments
+    from dealer.audit.records import utc_now
+
+    if not table_id:
+        return Seat(user_id, None, None)
+    assignment = assignments.assigned(reads, table_id)
+    standing = sitting(reads, table_id, utc_now())
+    if standing is not None and not named:
+        user_id = standing.user_id
+    theirs = standing is not None and standing.user_id == user_id
+    if assignment is not None and not theirs:
+        signing = f"the dealer signs in there first: dealer sign-in --table {table_id}"
+        if standing is None:
+            raise AccessError(
+                f"table {table_id} is assigned and no one is signed in at it: {signing}"
+            )
+        raise AccessError(
+            f"table {table_id} is assigned and {standing.user_id} is signed in at it, not "
+            f"{user_id}: only the dealer signed in at a table rules there ({signing})"
+        )
+    return Seat(user_id, standing.record_id if theirs and standing else None, assignment)
+
+
+def signed_in(settings: object) -> bool:
+    """Whether a ruling's `settings` name the sign-in it was made under (verify checks that it
+    stood): a ruling the statistics by dealer count."""
+    return isinstance(settings, Mapping) and isinstance(settings.get(SIGNED_IN), int)
 
 
 def sign_entry(user: User, table_id: str, action: SignInAction) -> Entry:

@@ -46,11 +46,6 @@ meters                a meter record not moving its meter from the    _meter_pro
                       not at the link's terms, a ruling's move its
                       ruling does not explain from the seed its
                       documents give (`meters.MeterBook`)
-sign-ins              a sign-in by someone with no key on the chain   _sign_in_problem
-                      (it must carry its maker's signature); a
-                      ruling naming a sign-in (`sign_ins.SIGNED_IN`)
-                      that did not stand for its maker at its table
-                      then (`sign_ins.SignInBook`)
 recoveries            a `user`/`recover` record not signed by the     _recovery_problem
                       operator's recovery key then
 signatures            a record to be signed (a supervisor action, a   _signature_problem
@@ -80,6 +75,12 @@ ruling documents      a ruling whose settings are not what the        _documents
                       `rulings`: the profile by its SHA-256 as the
                       package or an approval holds it, its approved
                       changes, House Way and pay tables by SHA-256)
+sign-ins              a sign-in by someone with no key on the chain   _sign_in_problem
+                      (it must carry its maker's signature); a
+                      ruling at a table assigned then naming no
+                      sign-in, or naming one (`sign_ins.SIGNED_IN`)
+                      that did not stand for its maker at its table
+                      then (`sign_ins.SignInBook`)
 copies                a signature an earlier record already used      _copy_problem
                       (compared as decoded bytes)
 protection            the backend's protection removed or replaced:   Storage.protection_problems
@@ -608,15 +609,20 @@ def _meter_problem(record: _Read, seen: _Replay) -> str | None:
 
 def _sign_in_problem(record: _Read, seen: _Replay) -> str | None:
     """Why a sign-in could not be its maker's own (they have no key on the chain to sign it
-    with: no PIN, or an id never registered), or why a ruling naming a sign-in was not made
-    under it (`sign_ins.SignInBook.problem`); None otherwise. The sign-in's signature itself is
-    the signature step's."""
+    with: no PIN, or an id never registered), why a ruling at a table assigned then names no
+    sign-in, or why a ruling naming a sign-in was not made under it
+    (`sign_ins.SignInBook.problem`); None otherwise. The sign-in's signature itself is the
+    signature step's."""
     if record.kind == RecordKind.SIGN_IN and record.maker not in seen.public:
         return f"a sign-in by {record.maker}, who has no PIN to sign in with"
-    named = record.settings.get(SIGNED_IN) if isinstance(record.settings, dict) else None
-    if record.kind != RecordKind.RULING or named is None:
+    if record.kind != RecordKind.RULING:
         return None
+    named = record.settings.get(SIGNED_IN) if isinstance(record.settings, dict) else None
     table, when = str(record.row["table_id"]), str(record.row["recorded_at"])
+    if named is None:
+        if table in seen.assigned:
+            return f"table {table} was assigned, and the ruling names no sign-in of its maker's"
+        return None
     return seen.sign_ins.problem(record.maker, table, named, when)
 
 
@@ -705,13 +711,13 @@ _RECORD_CHECKS = (
     _checkpoint_taker_problem,
     _lock_problem,
     _meter_problem,
-    _sign_in_problem,
     _recovery_problem,
     _signature_problem,
     _approver_problem,
     _reviewer_problem,
     _assignment_problem,
     _documents_problem,
+    _sign_in_problem,
 )
 """The checks of one record, in order; its first problem is the one reported."""
 

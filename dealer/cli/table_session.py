@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from dealer.cli import render
-from dealer.cli.common import at_desk, emit
+from dealer.cli.common import ask_hidden, at_desk, emit
 from dealer.cli.console import Console
 from dealer.desk.context import Desk, HouseRules, shown
 from dealer.desk.live import Said, table_session
+from dealer.desk.sign_ins import seated
 from dealer.kernel.errors import DealerError
 from dealer.kernel.replies import ReplyKind
 
@@ -65,7 +66,10 @@ def table_(desk: Desk, house: HouseRules, as_json: SessionJson = False) -> None:
     Type the dealer's seven cards, then one line per seat, then settle.
     A seat: `3 As Kd 9c 7h 5s 3d 2c base 25 treasure 5`, or `4 high … / low … base 10`.
     Each round is ruled and recorded as `dealer round` does it.
-    Inside: help, show, undo, settle, history, quit."""
+    Inside: help, show, undo, settle, history, quit. At a table a supervisor assigned, the
+    dealer signs in first: asked for their PIN once, unless signed in there already."""
+    signing = f"it by signing in first (dealer sign-in --table {desk.table})"
+    desk = seated(desk, lambda who: ask_hidden(f"PIN for {who}", signing))
     session = table_session(desk, house)
     console: Console[Said[TableReply]] = Console(as_json)
     console.note(

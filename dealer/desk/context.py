@@ -71,6 +71,9 @@ class Desk(NamedTuple):
     user: str
     table: str
     approver: Countersigner | None = None
+    named: bool = True
+    """Whether the user was named (`--user`, `DEALER_USER`) rather than taken from the login:
+    at a table a supervisor assigned, a ruling naming no user is the signed-in dealer's."""
 
 
 def default_db() -> LogLocation:
@@ -100,6 +103,7 @@ def desk_for(
         log_location(db),
         inputs.user_id(user) if user else inputs.login_name(),
         inputs.table_id(table) if table else "",
+        named=bool(user),
     )
 
 

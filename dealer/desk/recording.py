@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from dealer.audit.authority import Countersigner
     from dealer.audit.meters import MeterLink, SeedOf
     from dealer.audit.records import Entry
+    from dealer.audit.sign_ins import Seat
     from dealer.audit.storage import Reads, Storage, WriteTransaction
 
     class MeterValues(Protocol):
@@ -51,17 +52,24 @@ def ruling_entry(ruling: Ruling, user: str, role: str, table: str) -> Entry:
     )
 
 
-def append_ruling(tx: WriteTransaction, entry: Entry, approver: Countersigner | None) -> int:
-    """Append a ruling made from shipped or approved documents only (`audit.approvals`), and
-    at a table assigned a profile under its assignment unless a supervisor approved the change
+def append_ruling(
+    tx: WriteTransaction, entry: Entry, approver: Countersigner | None, seat: Seat | None = None
+) -> int:
+    """Append a ruling made from shipped or approved documents only (`audit.approvals`), from
+    its table's seat (`seat`, read here when not given: `sign_ins.seat_at`; at an assigned
+    table only the dealer signed in there rules, and the ruling names their sign-in), and at a
+    table assigned a profile under its assignment unless a supervisor approved the change
     (`audit.assignments.check_ruling`), with what it adds to the floor's sums
     (`floor_sums.add_ruling`); its maker was checked in this transaction (`users.acting_role`).
     A ruling naming who approved its rule changes is countersigned by them (`approver`, the
     desk's), or not recorded."""
-    from dealer.audit import approvals, assignments
+    from dealer.audit import approvals, assignments, sign_ins
 
+    if seat is None:
+        seat = sign_ins.seat_at(tx, entry.table_id, entry.user_id)
+    entry = seat.entry(entry)
     approvals.check_documents(tx, entry.table_id, entry.settings or {})
-    assignments.check_ruling(tx, entry)
+    assignments.check_ruling(entry, seat.assignment)
     named = (entry.settings or {}).get(APPROVER)
     if named is None:
         ruling_id = tx.append(entry)
@@ -98,13 +106,14 @@ def record(desk: Desk, rulings: Sequence[Ruling], log: Storage | None = None) ->
     desk's); their record ids (the ruling ids shown to people). Each is recorded with the role
     the desk's user is registered with, read under the write lock (an id nobody registered
     rules as a dealer): never a role typed or assumed."""
-    from dealer.audit import users
+    from dealer.audit import sign_ins, users
     from dealer.audit.records import RecordKind
 
     with opened(desk, log) as held, held.transaction() as tx:
-        role = users.acting_role(tx, desk.user, RecordKind.RULING)
+        seat = sign_ins.seat_at(tx, desk.table, desk.user, named=desk.named)
+        role = users.acting_role(tx, seat.user_id, RecordKind.RULING)
         return [
-            append_ruling(tx, ruling_entry(r, desk.user, role, desk.table), desk.approver)
+            append_ruling(tx, ruling_entry(r, seat.user_id, role, desk.table), desk.approver, seat)
             for r in rulings
         ]
 
@@ -129,7 +138,7 @@ def record_with_meters(
     the past ruling's documents give, `seed_of`: by default read from them,
     `ruling_documents.documented_seed`): nothing is written. `log`: the desk's log, when the
     ruling holds it open."""
-    from dealer.audit import meters, users
+    from dealer.audit import meters, sign_ins, users
     from dealer.audit.records import RecordKind
     from dealer.desk.ruling_documents import documented_seed
 
@@ -142,13 +151,16 @@ def record_with_meters(
         seen = read(held)
         ruled = rule(seen)
         with held.transaction() as tx:
+            seat = sign_ins.seat_at(tx, table, user, named=desk.named)
+            user = seat.user_id
             role = users.acting_role(tx, user, RecordKind.RULING)
             stored = read(tx)
             ruling, after = ruled if stored == seen else rule(stored)
             for name, link in links.items():  # never paid from a value nothing explains
                 if after.get(name) != stored[name]:
                     meters.check_explained(tx, table, name, link, seed_of or documented_seed)
-            ruling_id = append_ruling(tx, ruling_entry(ruling, user, role, table), desk.approver)
+            entry = ruling_entry(ruling, user, role, table)
+            ruling_id = append_ruling(tx, entry, desk.approver, seat)
             for name, link in links.items():
                 if after.get(name) != stored[name]:
                     meters.move(

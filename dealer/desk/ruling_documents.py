@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit.assignments import APPROVER
 from dealer.audit.records import RecordKind, canonical_json
+from dealer.audit.sign_ins import SIGNED_IN
 from dealer.desk.assignments import GAME
 from dealer.kernel.errors import DealerError
 from dealer.kernel.ruling import RulingAction
@@ -45,9 +46,10 @@ READING_PAY_TABLES = (RulingAction.BONUS, RulingAction.SETTLE, RulingAction.ROUN
 ROUNDS = (RulingAction.SETTLE, RulingAction.ROUND)
 """The rulings that record a seat's or a round's settings (`seat_rulings.round_settings`)."""
 RULED = (RulingAction.RANK, RulingAction.COMPARE, *SETTING_A_HAND, RulingAction.BONUS)
-SIGNED = ("signature", "countersignature", "profile_source")
-"""What a ruling's settings hold besides what its documents give: the signatures made on it
-and the name of the file its profile was read from (`profile_sha256` decides the profile)."""
+SIGNED = ("signature", "countersignature", "profile_source", SIGNED_IN)
+"""What a ruling's settings hold besides what its documents give: the signatures made on it,
+the name of the file its profile was read from (`profile_sha256` decides the profile), and the
+sign-in it was made under (verify checks it stood)."""
 
 _profiles: dict[tuple[str, tuple[str, ...]], Profile] = {}
 

@@ -32,6 +32,7 @@ from dealer.kernel.errors import AuditError
 
 PIN = "lantern-2468"
 SUP = ("--supervisor", "S1", "--pin", PIN)
+PIN_104 = "harbor-1357"
 DEALER = "Ah Kh 9c 7h 5c 4c 2c"
 PLAIN = "Js Jd Ac Qh 8s 5d 3h"
 """A player's hand with no progressive event: the wager contributes only."""
@@ -155,7 +156,7 @@ def floor(log_at: Path | str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     (tmp_path / "loose.yaml").write_text(LOOSE, encoding="utf-8")
     with open_log(log_at) as log:
         staff.add_user(log, "S1", "supervisor", pin=PIN)
-        staff.add_user(log, "d-104", "dealer", supervisor_id="S1", supervisor_pin=PIN)
+        staff.add_user(log, "d-104", "dealer", pin=PIN_104, supervisor_id="S1", supervisor_pin=PIN)
     for name, where in (("strict.yaml", ("--table", "PG-3")), ("loose.yaml", ())):
         approved = run("audit", "approve-profile", name, "--reason", "the floor", *where, *SUP)
         assert approved.exit_code == 0, approved.output
@@ -184,6 +185,8 @@ def test_a_dealer_cannot_pick_another_profile_at_an_assigned_table(
     profile or House Way is a rule change, refused where the profile forbids them."""
     made = run("floor", "assign", "PG-3", "--profile", "strict.yaml", *SUP)
     assert made.exit_code == 0, made.output
+    signed = run("sign-in", "--table", "PG-3", "--user", "d-104", "--pin", PIN_104)
+    assert signed.exit_code == 0, signed.output
     plain = settle_pg3()
     assert plain.exit_code == 0, plain.output
     settings = json.loads(plain.stdout)["settings"]
@@ -197,6 +200,7 @@ def test_a_dealer_cannot_pick_another_profile_at_an_assigned_table(
     assert run("audit", "verify").exit_code == 0
 
 
+@pytest.mark.parametrize("log_at", ["postgresql"], indirect=True)
 def test_a_dealers_login_cannot_record_another_profile_at_an_assigned_table(
     floor: Path, log_at: Path | str, request: pytest.FixtureRequest
 ) -> None:
@@ -206,8 +210,6 @@ def test_a_dealers_login_cannot_record_another_profile_at_an_assigned_table(
     Now `dealer.check_assignment` refuses each (the profile forbids rule changes), whoever
     appends it; verify would fail one written into the SQLite file
     (tests/test_assignments.py)."""
-    if isinstance(log_at, Path):
-        pytest.skip("the server's refusal: PostgreSQL")
     assert run("floor", "assign", "PG-3", "--profile", "strict.yaml", *SUP).exit_code == 0
     before = head(log_at)
     strict = load_profile(floor / "strict.yaml")
@@ -264,6 +266,7 @@ def adjust_link(value: str) -> Result:
     )  # fmt: skip
 
 
+@pytest.mark.parametrize("log_at", ["postgresql"], indirect=True)
 def test_a_ruling_restating_a_links_terms_does_not_stop_the_link_on_postgresql(
     link: Path, log_at: Path | str, request: pytest.FixtureRequest
 ) -> None:
@@ -273,8 +276,6 @@ def test_a_ruling_restating_a_links_terms_does_not_stop_the_link_on_postgresql(
     the fix the server took both, and from then on every member table's settle under
     floor.yaml and every supervisor's adjustment were refused. Now the server refuses the move
     (a link's terms change only by a supervisor's signed assignment), and the floor plays on."""
-    if isinstance(log_at, Path):
-        pytest.skip("the server's refusal: PostgreSQL")
     other = load_profile(link / "other.yaml")
     before = head(log_at)
     refusal = (
@@ -291,6 +292,7 @@ def test_a_ruling_restating_a_links_terms_does_not_stop_the_link_on_postgresql(
     assert run("audit", "verify").exit_code == 0
 
 
+@pytest.mark.parametrize("log_at", ["sqlite"], indirect=True)
 def test_a_move_restating_a_links_terms_in_the_sqlite_file_fails_verify_and_changes_nothing(
     link: Path, log_at: Path | str, request: pytest.FixtureRequest
 ) -> None:
@@ -299,8 +301,6 @@ def test_a_move_restating_a_links_terms_in_the_sqlite_file_fails_verify_and_chan
     fix every member table and every supervisor were refused from then on, and verify said OK.
     Now verify fails on the move, the link keeps its terms: a supervisor sets the meter from
     any member table under floor.yaml, and the tables are paid from that value again."""
-    if not isinstance(log_at, Path):
-        pytest.skip("the SQLite file")
     other = load_profile(link / "other.yaml")
     with writer(log_at, request) as log:
         made = append_settle(log, "PG-2", other, PLAIN)

@@ -1,0 +1,135 @@
+"""Trust III, principle 3 — who is at the table is on the record: at a table a supervisor
+assigned, only the dealer signed in there with their own PIN rules, each ruling naming that
+sign-in; the tool refuses any other (a dealer typing `--user` of another), the PostgreSQL server
+refuses it from any login, and verify fails one written around both. Each attack was seen to
+succeed on the release before these fixes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import psycopg
+import pytest
+from cli import run
+from log_reads import head, records, use
+from pg_server import PgServer
+
+from dealer.audit import open_log, staff
+from dealer.audit.chain import seal
+from dealer.audit.records import RecordKind, canonical_json
+from dealer.desk.recording import ruling_entry
+from dealer.games.paigow.profile import load_profile
+from dealer.games.paigow.rulings import rank_ruling
+
+PIN = "lantern-2468"
+SUP = ("--supervisor", "S1", "--pin", PIN)
+PINS = {"d-104": "harbor-1357", "d-105": "tundra-8642"}
+ROYAL = "As Ks Qs Js Ts"
+SETTLE = (
+    "paigow", "settle", "--dealer", "Ah Kh 9c 7h 5c 4c 2c", "--player", "Js Jd Ac Qh 8s 5d 3h",
+    "--wager", "10", "--table", "PG-3", "--json",
+)  # fmt: skip
+
+
+@pytest.fixture
+def floor(log_at: Path | str, monkeypatch: pytest.MonkeyPatch) -> Path | str:
+    """Supervisor S1, dealers d-104 and d-105 with their PINs (records 1-3); table PG-3
+    assigned the shipped default (4) and d-104 signed in at it (5)."""
+    use(log_at, monkeypatch)
+    with open_log(log_at) as log:
+        staff.add_user(log, "S1", "supervisor", pin=PIN)
+        for who, pin in PINS.items():
+            staff.add_user(log, who, "dealer", pin=pin, supervisor_id="S1", supervisor_pin=PIN)
+    assert run("floor", "assign", "PG-3", "--profile", "default", *SUP).exit_code == 0
+    signed = run("sign-in", "--table", "PG-3", "--user", "d-104", "--pin", PINS["d-104"])
+    assert signed.exit_code == 0, signed.output
+    return log_at
+
+
+def test_no_one_rules_in_another_dealers_name_at_an_assigned_table(floor: Path | str) -> None:
+    """Medium: a run typed at PG-3 as `--user d-105` by another dealer was recorded as d-105's,
+    and the statistics flagged d-105. Only the dealer signed in at an assigned table rules
+    there: d-105 is refused in one line, nothing written; a ruling naming no user is d-104's,
+    under their sign-in."""
+    before = head(floor)
+    refused = run(*SETTLE, "--user", "d-105")
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert json.loads(refused.stderr) == {
+        "error": "table PG-3 is assigned and d-104 is signed in at it, not d-105: only the "
+        "dealer signed in at a table rules there (the dealer signs in there first: dealer "
+        "sign-in --table PG-3)",
+        "exit": 1,
+    }
+    assert head(floor) == before
+    ruled = run(*SETTLE)
+    assert ruled.exit_code == 0, ruled.output
+    (made,) = records(floor, kind=RecordKind.RULING)
+    assert (made.user_id, made.settings["sign_in"]) == ("d-104", 5)
+    assert run("audit", "verify").exit_code == 0
+
+
+def test_an_assigned_table_with_no_one_signed_in_takes_no_ruling(floor: Path | str) -> None:
+    out = run("sign-out", "--table", "PG-3", "--user", "d-104", "--pin", PINS["d-104"])
+    assert out.exit_code == 0, out.output
+    before = head(floor)
+    refused = run(*SETTLE, "--user", "d-104")
+    assert json.loads(refused.stderr)["error"] == (
+        "table PG-3 is assigned and no one is signed in at it: the dealer signs in there first: "
+        "dealer sign-in --table PG-3"
+    )
+    assert head(floor) == before
+
+
+def rank_at(table: str, **settings: object) -> tuple[str, str]:
+    """A rank at `table` as the tool would make it under the shipped default, `settings` added:
+    its result and settings as JSON."""
+    ruling = rank_ruling(ROYAL, load_profile())
+    entry = ruling_entry(ruling, "d-105", "dealer", table)
+    return canonical_json(entry.result), canonical_json({**entry.settings, **settings})
+
+
+@pytest.mark.parametrize("log_at", ["postgresql"], indirect=True)
+def test_a_dealers_own_login_rules_at_an_assigned_table_only_signed_in(
+    pg_server: PgServer, floor: str
+) -> None:
+    """Medium: d-105's own database login appended rulings at PG-3 in their own name, the tool
+    left out, with d-104 signed in there. The server refuses a ruling at an assigned table
+    unless it names its maker's standing sign-in there: none named, or d-104's."""
+    before = head(floor)
+    with psycopg.connect(pg_server.login(floor, "d-105"), autocommit=True) as conn:
+        for named in ({}, {"sign_in": 5}):
+            result, settings = rank_at("PG-3", **named)
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="d-105 is not"):
+                conn.execute(
+                    "SELECT dealer.append_record('ruling', 'paigow', 'rank', 'PG-3', NULL, "
+                    "'d-105', 'dealer', 'as ks qs js ts', '[]', %s, '[]', %s, NULL, NULL, "
+                    "'0.2.0', '{}', '{}')",
+                    [result, settings],
+                )
+    assert head(floor) == before
+
+
+@pytest.mark.parametrize("log_at", ["sqlite"], indirect=True)
+def test_a_ruling_outside_a_sign_in_written_into_the_file_fails_verify(floor: Path) -> None:
+    """The SQLite file's holder writes rankings at PG-3 in d-105's name, past the tool: one
+    naming no sign-in, one naming d-104's. Verify names both."""
+    made = []
+    for named in ({}, {"sign_in": 5}):
+        ruling = rank_ruling(ROYAL, load_profile())
+        entry = ruling_entry(ruling, "d-105", "dealer", "PG-3")
+        entry = entry._replace(settings={**entry.settings, **named})
+        with open_log(floor) as log, log.transaction() as tx:
+            sealed = seal(entry, tx.head())
+            tx.copy(sealed)
+            made.append(int(sealed["id"]))
+    with open_log(floor) as log:
+        from dealer.desk.records import verified
+
+        checked = verified(log)
+    assert checked.problems == (
+        f"record {made[0]} (ruling): at that point table PG-3 was assigned, and the ruling names "
+        "no sign-in of its maker's",
+        f"record {made[1]} (ruling): at that point it names sign-in 5, which is d-104's, not "
+        "d-105's",
+    )
