@@ -126,6 +126,7 @@ ALLOWED_DEALER = frozenset(
         "dealer.audit.chain",
         "dealer.audit.glances",
         "dealer.audit.records",
+        "dealer.audit.sign_ins",
         "dealer.audit.storage",
         "dealer.audit.sql_reads",
         "dealer.audit.sqlite",
