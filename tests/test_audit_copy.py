@@ -10,7 +10,7 @@ from dealer.audit import copy, entries, open_log
 from dealer.audit.chain import VerifyResult
 from dealer.audit.records import Entry
 from dealer.audit.storage import Storage
-from dealer.audit.verify import SumsCheck, verify
+from dealer.audit.verify import FloorSums, verify
 
 
 def ruling(text: str) -> Entry:
@@ -25,7 +25,7 @@ def test_a_record_appended_after_verify_is_left_for_the_next_copy(
             entries.append(source, ruling(text))
         verified = source.head()
 
-        def verified_then_appended(storage: Storage, sums: SumsCheck | None) -> VerifyResult:
+        def verified_then_appended(storage: Storage, sums: FloorSums | None) -> VerifyResult:
             checked = verify(storage, sums=sums)
             entries.append(storage, ruling("after verify"))
             return checked

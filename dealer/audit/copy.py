@@ -6,7 +6,11 @@ SQLite file to the floor's PostgreSQL database and back. The source must verify 
 target must be empty or an earlier copy of the same chain (its head is the source's record of
 that number): then only the records it lacks are added. Onto any other chain it is refused.
 On PostgreSQL only the database's owner can copy (terminals cannot insert records, nor read
-the users' sealed keys a copy carries)."""
+the users' sealed keys a copy carries). The target's floor's sums are the desk's recomputation
+of the records copied (`add_sums`, as verify recomputes them), an hour's rows at once: on
+PostgreSQL written by the owner's own statements, not computed by the server record by record
+as an append is (a month's copy would pay for it a million times). The owner can write anything
+anyway; verify recomputes the sums from the records and names an hour that differs."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from dealer.audit import keys
 from dealer.audit.chain import GENESIS_HASH, Checkpoint
-from dealer.audit.verify import SumsCheck, verify
+from dealer.audit.verify import FloorSums, verify
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
@@ -44,7 +48,7 @@ class Copied(NamedTuple):
 def copy_log(
     source: Storage,
     target: Storage,
-    sums: SumsCheck | None = None,
+    sums: FloorSums | None = None,
     add_sums: Callable[[WriteTransaction], SumsAdder] | None = None,
 ) -> Copied:
     """Add to `target` the records (and users rows) of `source` it lacks, in one transaction:

@@ -3,9 +3,11 @@ its table's, its dealer's and each of its patrons' numbers, so `dealer stats` re
 a few thousand rows. The same function reads the records where the sums do not reach (a range
 cut inside an hour, a log's rulings from before the sums) and recomputes them for `verify`.
 
-A stored value is read through `shift.stored_money`, `stored_mapping` and `stored_items`: a
-record holding anything the tool does not write (a login's own making) is summed, never a cause
-of failure.
+This module is the one reference of what a ruling adds: SQLite's transactions, verify, a copy
+and the statistics' replay use it, and a PostgreSQL server computes the same in SQL
+(`floor_sums_sql`, held to this by tests/test_floor_sums_server.py). A stored value is read
+through `shift.stored_money`, `stored_mapping` and `stored_items`: a record holding anything
+the tool does not write (a login's own making) is summed, never a cause of failure.
 
 Decisions:
 * A ruling adds its numbers as recorded, in the transaction that records it. An override or a
@@ -435,16 +437,21 @@ def stored_state(reads: Reads, hour: str, record: Record) -> State:
 
 def add_ruling(tx: WriteTransaction, record_id: int) -> None:
     """Add ruling `record_id`, just appended in `tx`, to the floor's sums (nothing for a ruling
-    that does not count): as appended (`appended_record`), no read under the log's lock but
-    the members' state."""
-    record = tx.appended_record(record_id)
-    if record is None:
-        raise AuditError(f"audit record {record_id} was not appended in this transaction")
-    if not counts(record):
-        return
-    hour = hour_of(record.recorded_at)
-    numbers = ruling_numbers(record, stored_state(tx, hour, record))
-    tx.add_sums(record_id, numbers.sum_rows(hour))
+    that does not count). A backend that takes the rows from the tool (SQLite) asks for them:
+    made here as appended (`appended_record`), no read under the log's lock but the members'
+    state. A PostgreSQL server computes them itself as it appends the record
+    (`floor_sums_sql`) and never asks."""
+
+    def rows() -> list[SumRow]:
+        record = tx.appended_record(record_id)
+        if record is None:
+            raise AuditError(f"audit record {record_id} was not appended in this transaction")
+        if not counts(record):
+            return []
+        hour = hour_of(record.recorded_at)
+        return ruling_numbers(record, stored_state(tx, hour, record)).sum_rows(hour)
+
+    tx.add_sums(record_id, rows)
 
 
 class CopiedSums:

@@ -80,11 +80,12 @@ LOG_COMPANIONS = ("", "-wal", "-shm", "-journal")
 
 def verified(log: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyResult:
     """`audit.verify` of `log` against `checkpoints`, the floor's sums recomputed from the
-    records (`floor_sums.problems`): every verify the desk makes. The floor's sums (and the
+    records and the server's function that computes them compared with the desk's
+    (`floor_sums_sql.FLOOR_SUMS`): every verify the desk makes. The floor's sums (and the
     settlement they re-read) are loaded here, not by a list or search."""
-    from dealer.desk import floor_sums
+    from dealer.desk.floor_sums_sql import FLOOR_SUMS
 
-    return verify_chain(log, checkpoints, sums=floor_sums.problems)
+    return verify_chain(log, checkpoints, sums=FLOOR_SUMS)
 
 
 def refuse_log_target(path: Path, db: LogLocation | None) -> None:
@@ -260,9 +261,10 @@ def copy(source: LogLocation, target: LogLocation) -> Copied:
     source's floor's sums are verified and the target's added to for each ruling copied."""
     from dealer.audit.copy import copy_log
     from dealer.desk import floor_sums
+    from dealer.desk.floor_sums_sql import FLOOR_SUMS
 
     with open_desk_log(source, existing=True, read_only=True) as src, open_desk_log(target) as dst:
-        return copy_log(src, dst, floor_sums.problems, floor_sums.CopiedSums)
+        return copy_log(src, dst, FLOOR_SUMS, floor_sums.CopiedSums)
 
 
 def checkpoint(desk: Desk, pin: str, output: Path | None = None) -> Checkpoint:
