@@ -147,7 +147,7 @@ class PgServer:
                 conn.execute(statement)  # type: ignore[arg-type]
 
     def _make_template(self) -> None:
-        from dealer.audit.postgres import init
+        from dealer.desk.database import init
 
         self.sql("postgres", f"CREATE DATABASE {TEMPLATE} ENCODING 'UTF8'")
         init(self.url(TEMPLATE))

@@ -23,7 +23,7 @@ from dealer.audit import copy, entries, keys, open_log, staff
 from dealer.audit.chain import Checkpoint, VerifyResult
 from dealer.audit.records import Entry, RecordFilter, RecordKind
 from dealer.audit.storage import Storage
-from dealer.audit.verify import SumsCheck, verify
+from dealer.audit.verify import FloorSums, verify
 from dealer.kernel.errors import AuditError
 
 run = functools.partial(cli.run, whole=True)
@@ -46,7 +46,7 @@ def test_a_record_appended_after_verify_is_left_for_the_next_copy(
         def verified_then_appended(
             storage: Storage,
             checkpoints: Sequence[Checkpoint],
-            sums: SumsCheck | None,
+            sums: FloorSums | None,
             **checks: Any,
         ) -> VerifyResult:
             checked = verify(storage, checkpoints, sums=sums, **checks)
@@ -161,7 +161,7 @@ def test_a_file_rewritten_while_it_is_copied_is_refused(
     def verified_then_rewritten(
         storage: Storage,
         checkpoints: Sequence[Checkpoint],
-        sums: SumsCheck | None,
+        sums: FloorSums | None,
         **checks: Any,
     ) -> VerifyResult:
         checked = verify(storage, checkpoints, sums=sums, **checks)

@@ -294,6 +294,7 @@ def test_a_version_1_postgresql_log_is_upgraded_by_db_init(pg_server: object) ->
         "DROP TABLE dealer.secret_attempts",
         "DROP TABLE dealer.secret_guessers",
         "DROP TABLE dealer.settings_texts",
+        "DROP FUNCTION dealer.record_sums(dealer.records)",
         "DROP TABLE dealer.floor_sums",
         "DROP TABLE dealer.floor_sums_from",
         "DROP TABLE dealer.floor_sums_of",

@@ -165,8 +165,8 @@ class SigningTransaction:
         """Whether any users row ever gave someone the supervisor role."""
         return self._tx.supervisor_ever_registered()
 
-    def add_sums(self, record_id: int, rows: Sequence[SumRow]) -> None:
-        """Add a record's numbers to the floor's sums."""
+    def add_sums(self, record_id: int, rows: Callable[[], Sequence[SumRow]]) -> None:
+        """Add a record's numbers to the floor's sums (`WriteTransaction.add_sums`)."""
         self._tx.add_sums(record_id, rows)
 
     def count_by_user(self, flt: RecordFilter) -> dict[str, int]:

@@ -6,6 +6,11 @@ verify first, against the checkpoints given (`outside`), and the copy stops at t
 them. The target must be empty or an earlier copy of the same chain (its head is the source's
 record of that number): then only the records it lacks are added. Onto any other chain it is
 refused. On PostgreSQL only the database's owner can copy in (terminals cannot insert records).
+The target's floor's sums are the desk's recomputation of the records copied (`add_sums`, as
+verify recomputes them), an hour's rows at once: on PostgreSQL written by the owner's own
+statements, not computed by the server record by record as an append is (a month's copy would
+pay for it a million times). The owner can write anything anyway; verify recomputes the sums
+from the records and names an hour that differs.
 
 Decisions, by where the copy goes (`Storage.kept_by_server`):
 
@@ -42,7 +47,7 @@ from dealer.audit import keys
 from dealer.audit.authority import chain_users
 from dealer.audit.chain import Checkpoint
 from dealer.audit.records import RecordFilter, RecordKind, Role, UserRow
-from dealer.audit.verify import RulingsCheck, SumsCheck, verify
+from dealer.audit.verify import FloorSums, RulingsCheck, verify
 from dealer.kernel.errors import AuditError
 from dealer.kernel.tuples import NamedTuple
 
@@ -90,7 +95,7 @@ NEEDS_CHECKPOINT = (
 def copy_log(
     source: Storage,
     target: Storage,
-    sums: SumsCheck | None = None,
+    sums: FloorSums | None = None,
     add_sums: Callable[[WriteTransaction], SumsAdder] | None = None,
     *,
     rulings: RulingsCheck | None = None,

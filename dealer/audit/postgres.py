@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import atexit
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
@@ -39,11 +39,14 @@ from dealer.audit.postgres_schema import (
     LOCK_KEY,
     MIGRATIONS,
     PROTECTION_TRIGGERS,
+    RECORD_SUMS,
     SCHEMA,
     SCHEMA_STATEMENTS,
     SEARCH_PATH,
     TRIGGERS,
+    Function,
     granted,
+    record_sums,
     role_statements,
     sums_upsert,
 )
@@ -284,12 +287,13 @@ def _latest_version(conn: psycopg.Connection[Any]) -> int | None:
     return None if row is None or row[0] is None else int(row[0])
 
 
-def init(url: str) -> list[str]:
+def init(url: str, sums: str) -> list[str]:
     """Create the schema, the roles `dealer_app` and `dealer_auditor` and their grants in the
     database at `url` (connected as its owner); return what was done. Every run makes the
-    functions again (`postgres_schema.FUNCTIONS`) and sets the grants to the shipped ones
-    (`role_statements`), closing the database to PUBLIC: a database that already holds the
-    current schema gets only those again."""
+    functions again (`postgres_schema.FUNCTIONS`, and the server's floor sums by the desk's
+    `sums`: `record_sums`) and sets the grants to the shipped ones (`role_statements`),
+    closing the database to PUBLIC: a database that already holds the current schema gets only
+    those again."""
     import psycopg
 
     conn = connect(url)
@@ -320,7 +324,7 @@ def init(url: str) -> list[str]:
                 done.append(f"upgraded the schema {SCHEMA} from version {found} to {LATEST}")
             else:
                 done.append(f"the schema {SCHEMA} is already there (version {found})")
-            for function in FUNCTIONS:
+            for function in (*FUNCTIONS, record_sums(sums)):
                 conn.execute(function.statement)
             for statement in role_statements():
                 conn.execute(statement)
@@ -567,17 +571,16 @@ class _Transaction(_Reads, WriteState):
         self._times[record_id] = str(found[1])  # the columns of dealer.records: id, recorded_at
         return record_id
 
-    def add_sums(self, record_id: int, rows: Sequence[SumRow]) -> None:
-        """Send record `record_id`'s numbers to `dealer.add_sums`, which adds them to the
-        floor's sums for the record just appended, once, by its maker (or the owner)."""
+    def add_sums(self, record_id: int, rows: Callable[[], Sequence[SumRow]]) -> None:
+        """Nothing to send: the server added record `record_id`'s numbers to the floor's sums
+        itself when it appended the record (`dealer.add_sums`, in `append_record`), computed
+        from the record; the tool's reckoning (`rows`) is never made."""
         self._check_open()
-        sent = json.dumps([fields(row) for row in rows])
-        self.conn.execute("SELECT dealer.add_sums(%s, %s)", [record_id, sent])
 
     def copy_sums(self, record_ids: Sequence[int], rows: Sequence[SumRow]) -> None:
         """Add copied rulings' numbers, summed, to the floor's sums at once, and mark each
         ruling summed (`floor_sums_of`): the owner's statements (terminals hold no INSERT on
-        either), `dealer.add_sums`'s upsert."""
+        either), with the upsert `dealer.add_sums` adds the server's rows by."""
         self._check_open()
         self.conn.execute(
             "INSERT INTO dealer.floor_sums_of SELECT pg_catalog.unnest(%s::bigint[])",
@@ -763,14 +766,16 @@ class PostgresStorage(_Reads):
                 conn.close()
         return released[0] if released else None
 
-    def protection_problems(self) -> list[str]:
+    def protection_problems(self, sums: str | None = None) -> list[str]:
         """What differs from the protection and the definitions this software makes: a
         trigger missing, disabled, changed or added, a write right the terminals' role holds
         on a table, a function missing, changed (its body, settings, security or owner) or
         added, a grant on the log's objects this software does not make (PUBLIC's too), and a
         rule or row security on a table (either could drop a write or hide rows silently).
         Definitions are compared, not names: a same-named trigger or function that does
-        something else is reported."""
+        something else is reported. The server's floor sums (`dealer.record_sums`) are
+        compared with the desk's `sums`, and left alone without them (a verify that does not
+        check the sums)."""
         with self.errors("read"), self.conn.transaction():
             path = self.conn.execute("SELECT pg_catalog.current_setting('search_path')").fetchone()
             # names as the server prints them with only the catalog visible: always qualified
@@ -798,7 +803,7 @@ class PostgresStorage(_Reads):
                 "the server's append function"
                 for table, privilege in granted_writes
             ),
-            *_function_problems(functions),
+            *_function_problems(functions, sums),
             *_grant_problems(grants),
             *(
                 f"the {what} on {table} is not this software's: someone added it"
@@ -908,13 +913,17 @@ def _trigger_problems(found: list[tuple[Any, ...]]) -> list[str]:
     return problems
 
 
-def _function_problems(found: list[tuple[Any, ...]]) -> list[str]:
+def _function_problems(found: list[tuple[Any, ...]], sums: str | None) -> list[str]:
     """Each of the log's functions missing or unlike the one this software makes
-    (`postgres_schema.FUNCTIONS`: body, `search_path`, SECURITY DEFINER, owned by the log's
-    owner), and each function of the schema it does not make."""
-    shipped = {function.identity: function for function in FUNCTIONS}
+    (`postgres_schema.FUNCTIONS`, and `record_sums(sums)`: body, `search_path`, SECURITY
+    DEFINER, owned by the log's owner), and each function of the schema it does not make;
+    without `sums`, `dealer.record_sums` is not compared."""
+    made: tuple[Function, ...] = () if sums is None else (record_sums(sums),)
+    shipped = {function.identity: function for function in (*FUNCTIONS, *made)}
     setting = [f"search_path={SEARCH_PATH}"]
-    present = {identity: rest for identity, *rest in found}
+    present = {
+        identity: rest for identity, *rest in found if sums is not None or identity != RECORD_SUMS
+    }
     problems = [
         f"the function {identity} is missing: someone removed it"
         for identity in shipped

@@ -27,6 +27,10 @@ floor's database owner). What a record is, the server decides:
   row for any record but the newest or for a seat (or patron) its content does not name.
 * The users table is written only through `dealer.add_user`, which accepts a users row only for
   the `user` record just appended by the same session, matching what that record says.
+* The floor's sums (`floor_sums`) are the server's: `append_record` adds the rows of each record
+  it appends (`dealer.add_sums`), as the desk's `dealer.record_sums` computes them from the
+  record and the members' state in the sums (its SQL handed over by `dealer db init`:
+  `record_sums`; this layer knows no game). A terminal sends none, and may execute neither.
 * Triggers refuse UPDATE, DELETE and TRUNCATE for everyone and check each inserted row's
   number, link and hash, so even the owner cannot insert a record the chain does not vouch for.
 * `dealer_auditor` reads (SELECT) and nothing else; it cannot take the log's lock.
@@ -194,6 +198,10 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "CREATE INDEX secret_attempts_by_transaction ON dealer.secret_attempts(xact)",
         ),
     ),
+    (
+        "the floor's sums computed by the server: the terminals' add_sums(record, rows) gone",
+        ("DROP FUNCTION IF EXISTS dealer.add_sums(bigint, text)",),
+    ),
 )
 """The changes after version 1, in order: version 2 is the first (`dealer db init` applies
 the ones a log lacks, each in the transaction that records it)."""
@@ -324,6 +332,7 @@ _SIZE = " + ".join(f"coalesce(pg_catalog.octet_length(whole.{name}), 0)" for nam
 """The bytes of a new record's `records.SIZED_FIELDS` (its settings' whole text)."""
 
 _SUM_NAMES = ", ".join((*KEY_COLUMNS, *SUM_COLUMNS, "last_at", "last_mark"))
+_KEYS = ", ".join(KEY_COLUMNS)
 _SUM_TYPES = ", ".join(
     [f"{name} text" for name in KEY_COLUMNS]
     + [f"n{i} bigint" for i in range(INTS)]
@@ -336,13 +345,47 @@ _SUM_ADDED = ", ".join(
 )
 
 
+def _sums_added(rows: str) -> str:
+    """The statement adding the rows of sums `rows` (an SQL source of the sums' columns, aliased
+    `s`) to the floor's sums: each row's numbers added to the hour's, its mark kept."""
+    return f"""INSERT INTO dealer.floor_sums AS f ({_SUM_NAMES})
+            SELECT {_SUM_NAMES} FROM {rows}
+            ON CONFLICT (grp, hour, member, source) DO UPDATE SET {_SUM_ADDED}"""
+
+
+_PARTS_SUMMED = ", ".join(
+    [*KEY_COLUMNS]
+    + [f"sum(n{i})::bigint AS n{i}" for i in range(INTS)]
+    + [f"sum(x{i})::float8 AS x{i}" for i in range(REALS)]
+    + [f"max({name}) AS {name}" for name in ("last_at", "last_mark")]
+)
+"""A record's parts of rows (`dealer.record_sums`) summed by key; of a key's parts one at most
+holds a mark."""
+
+
 def sums_upsert(rows: str) -> str:
     """The statement adding rows of sums given as JSON (`rows`: the SQL expression of the
-    text) to the floor's sums: `dealer.add_sums`'s, and a copy's."""
-    return f"""INSERT INTO dealer.floor_sums AS f ({_SUM_NAMES})
-            SELECT {_SUM_NAMES}
-            FROM pg_catalog.jsonb_to_recordset({rows}::jsonb) AS s({_SUM_TYPES})
-            ON CONFLICT (grp, hour, member, source) DO UPDATE SET {_SUM_ADDED}"""
+    text) to the floor's sums: a copy's, the owner's (`dealer.add_sums` adds the server's)."""
+    return _sums_added(f"pg_catalog.jsonb_to_recordset({rows}::jsonb) AS s({_SUM_TYPES})")
+
+
+def record_rows(record: str) -> str:
+    """The query of the rows of sums `record` (an SQL expression of a `dealer.records` row)
+    adds: `dealer.record_sums`' parts summed by key (`dealer.add_sums` adds these)."""
+    return f"SELECT {_PARTS_SUMMED} FROM dealer.record_sums({record}) GROUP BY {_KEYS}"
+
+
+RECORD_SUMS = "dealer.record_sums(dealer.records)"
+"""The function `dealer.add_sums` reads a record's rows from: the desk's (`record_sums`)."""
+
+
+def record_sums(body: str) -> Function:
+    """`dealer.record_sums(r)`, what record `r` adds to the floor's sums (nothing for a record
+    that adds nothing), in parts of rows of `dealer.floor_sums` that `dealer.add_sums` sums by
+    key: `body`, its PL/pgSQL, is the desk's (`verify.FloorSums.server`), made by `dealer db
+    init` beside `FUNCTIONS` and compared by verify as they are (`protection_problems`). Only
+    the owner executes it, and `dealer.add_sums` in `append_record`."""
+    return _function("record_sums", "r dealer.records", "SETOF dealer.floor_sums", body)
 
 
 def _object(value: str) -> str:
@@ -609,6 +652,7 @@ FUNCTIONS: tuple[Function, ...] = (
         INSERT INTO dealer.record_seats
             SELECT r.id, s.seat, s.patron
             FROM unnest(p_seats, p_patrons) s(seat, patron);
+        PERFORM dealer.add_sums(r);
         RETURN r;
     END """,
         more="SECURITY DEFINER",
@@ -776,25 +820,15 @@ FUNCTIONS: tuple[Function, ...] = (
     ),
     _function(
         "add_sums",
-        "p_record_id bigint, p_rows text",
+        "r dealer.records",
         "void",
         f"""
-    DECLARE
-        log_owner text;
-        r dealer.records;
     BEGIN
-        PERFORM dealer.lock_log();
-        SELECT * INTO r FROM dealer.records ORDER BY id DESC LIMIT 1;{_OWNER}
-        IF p_record_id IS NULL OR r.id IS DISTINCT FROM p_record_id
-           OR (r.user_id IS DISTINCT FROM session_user::text
-               AND session_user::text IS DISTINCT FROM log_owner) THEN
-            RAISE EXCEPTION 'the floor''s sums go with the record just appended, by its maker'
-                USING ERRCODE = 'insufficient_privilege';
+        {_sums_added(f"({record_rows('r')}) AS s")};
+        IF FOUND THEN
+            INSERT INTO dealer.floor_sums_of VALUES (r.id);
         END IF;
-        INSERT INTO dealer.floor_sums_of VALUES (p_record_id);
-        {sums_upsert("p_rows")};
     END """,
-        more="SECURITY DEFINER",
     ),
     _function(
         "withheld",
@@ -938,8 +972,15 @@ is written so that NULL never passes it (`IS DISTINCT FROM`, `coalesce(…, fals
   recovery (`user`/`recover`, its maker the supervisor it registers) by the database owner
   only: the server cannot check the recovery key's signature, verify does. It also
   refuses to append after a head dated more than `chain.FUTURE_TOLERANCE` after the server's
-  clock: no record is dragged into the future. Two more checks are functions of their own,
+  clock: no record is dragged into the future. Further checks are functions of their own,
   called from it by one line each:
+* `check_canonical` refuses a record whose JSON is not the hash recipe's own (a key given
+  twice, another encoding: `dealer.audit.canonical`), before the log's lock.
+* `check_sign_in` refuses a sign-in by anyone with no PIN on the log, or carrying no
+  signature (verify checks the signature itself).
+* `check_sitting` refuses a ruling at an assigned table that names no sign-in standing there
+  for its maker (`sign_ins.sitting`'s rule: the table's newest sign-in record, its maker's
+  newest, within `sign_ins.SIGN_IN_HOURS`).
 * `check_assignment` refuses a ruling at a table assigned a profile (the newest `assignment`
   record there, of the ruling's game) whose settings differ from the assignment's
   (`assignments.difference`, compared as JSON: the server reads no profile) where the
@@ -947,7 +988,11 @@ is written so that NULL never passes it (`IS DISTINCT FROM`, `coalesce(…, fals
   (verify checks the approver's countersignature).
 * `check_link_terms` refuses a meter record of a link that states other terms (seed, cap) than
   the link's (`meters.link_terms`: the newest assignment linking the meter, else the link's
-  first record)."""
+  first record).
+* `add_sums` adds to the floor's sums the rows `dealer.record_sums` (the desk's,
+  `record_sums`) computes for the record `append_record` just appended, and marks it summed
+  (`floor_sums_of`); no login but the owner may execute either: the terminals' only way to
+  the sums is the record they append."""
 
 _FUNCTION = {function.identity.split("(")[0]: function for function in FUNCTIONS}
 
@@ -1062,7 +1107,6 @@ _FUNCTIONS = (
     "dealer.lock_log()",
     "dealer.submit_attempt(text, text)",
     "dealer.open_secret(bigint)",
-    "dealer.add_sums(bigint, text)",
     "dealer.check_canonical(text, text, text, text)",
 )
 TABLES = (

@@ -18,7 +18,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -400,9 +400,10 @@ class _Transaction(_Reads, WriteState):
         )
         return {**row, "settings": reference}
 
-    def add_sums(self, record_id: int, rows: Sequence[SumRow]) -> None:
-        """Add record `record_id`'s numbers to the floor's sums (`dealer.audit.sums`)."""
-        self._upsert_sums(rows)
+    def add_sums(self, record_id: int, rows: Callable[[], Sequence[SumRow]]) -> None:
+        """Add record `record_id`'s numbers, as the tool makes them (`rows`), to the floor's
+        sums (`dealer.audit.sums`)."""
+        self._upsert_sums(rows())
 
     def copy_sums(self, record_ids: Sequence[int], rows: Sequence[SumRow]) -> None:
         """Add copied rulings' numbers, summed, to the floor's sums (a file keeps no list of
@@ -569,9 +570,10 @@ class SQLiteStorage(_Reads):
             ).fetchall()
         return [user_row(row) for row in rows]
 
-    def protection_problems(self) -> list[str]:
+    def protection_problems(self, sums: str | None = None) -> list[str]:
         """The append-only triggers that are missing or changed, a trigger added, and a table
-        or index that differs from the declared schema (`sqlite_schema.schema_problems`)."""
+        or index that differs from the declared schema (`sqlite_schema.schema_problems`). The
+        file computes no sums itself (`sums` is a server's: the tool writes them here)."""
         with self.errors("read"):
             return schema_problems(self.conn)
 

@@ -11,7 +11,7 @@ implementing these protocols, opened by `dealer.audit.open_log`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from decimal import Decimal
 from typing import Any, Protocol
@@ -141,9 +141,11 @@ class WriteTransaction(Reads, Protocol):
         """Store a users row (its record, a `user` record, appended in this transaction)."""
         ...
 
-    def add_sums(self, record_id: int, rows: Sequence[SumRow]) -> None:
+    def add_sums(self, record_id: int, rows: Callable[[], Sequence[SumRow]]) -> None:
         """Add the numbers of record `record_id`, appended in this transaction, to the floor's
-        sums (`dealer.audit.sums`)."""
+        sums (`dealer.audit.sums`): those `rows` makes, where the backend takes them from the
+        tool (SQLite); a server that computed them as it appended the record (PostgreSQL)
+        never calls `rows`."""
         ...
 
     def copy_sums(self, record_ids: Sequence[int], rows: Sequence[SumRow]) -> None:
@@ -214,9 +216,10 @@ class Storage(Reads, Protocol):
         AccessError while the server's own lockout holds)."""
         ...
 
-    def protection_problems(self) -> list[str]:
+    def protection_problems(self, sums: str | None = None) -> list[str]:
         """What is missing or changed of the backend's own append-only protection and schema
-        (for `verify`)."""
+        (for `verify`); on a server that computes the floor's sums, its function compared with
+        `sums` too (`verify.FloorSums.server`; None: not compared)."""
         ...
 
     def integrity_problems(self) -> list[str]:

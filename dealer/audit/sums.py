@@ -13,6 +13,13 @@ differs. They are derived data: the records and their hashes are the log.
 
 The sums cover the records from `sums_from()` on (1 for a log made by this version; the first
 record after the upgrade for an older log, whose earlier records are read from the records).
+
+Who computes a ruling's rows: on SQLite the tool, in the ruling's transaction (whoever holds
+the file can write anything anyway); on PostgreSQL the server, from the record `append_record`
+appends, by the desk's SQL (`verify.FloorSums`, made by `dealer db init`): a terminal sends
+none, and no function it may execute takes any. The owner's bulk copy writes the rows the desk
+recomputed from the records it copies (`WriteTransaction.copy_sums`), as verify recomputes
+them.
 """
 
 from __future__ import annotations

@@ -88,15 +88,16 @@ protection            the backend's protection removed or replaced:   Storage.pr
                       (its definition, not its name); on
                       PostgreSQL, a write right of the terminals'
                       role, a function unlike the one shipped (body,
-                      settings, security, owner), a grant beyond
-                      the shipped ones (PUBLIC's too), a rule or
-                      row security on a table
+                      settings, security, owner; the server's
+                      floor sums, `sums.server`, too), a grant
+                      beyond the shipped ones (PUBLIC's too), a
+                      rule or row security on a table
 users table           a users row whose `user` record is missing or   _user_problems
                       says otherwise
 integrity             SQLite's `quick_check`; a seat index that       Storage.integrity_problems
                       differs from the seats of the records
-floor sums            an hour whose sums differ from what its         `sums` (the desk's
-                      rulings add, or sums of an hour without any     `floor_sums.problems`)
+floor sums            an hour whose sums differ from what its         `sums.problems` (the
+                      rulings add, or sums of an hour without any     desk's `floor_sums`)
 """
 
 from __future__ import annotations
@@ -126,9 +127,15 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Storage
 
 
-SumsCheck = Callable[["Storage"], list[str]]
-"""What the floor's sums (`dealer.audit.sums`) hold that the records do not give (the desk's
-recomputation: this layer knows no game)."""
+class FloorSums(NamedTuple):
+    """The floor's sums as the desk defines them, handed to this layer, which knows no game
+    (`dealer.desk.floor_sums_sql.FLOOR_SUMS`): `problems`, what a log's sums hold that its
+    records do not give (verify's check, the records recomputed); `server`, the body of the
+    function by which a PostgreSQL log computes each record's rows itself
+    (`postgres_schema.record_sums`), which `dealer db init` makes and verify compares."""
+
+    problems: Callable[[Storage], list[str]]
+    server: str
 
 
 class Documented(NamedTuple):
@@ -148,14 +155,14 @@ names, with the approvals the log held before it (this layer reads no profile)."
 def verify(
     storage: Storage,
     checkpoints: Sequence[Checkpoint] = (),
-    sums: SumsCheck | None = None,
+    sums: FloorSums | None = None,
     rulings: RulingsCheck | None = None,
 ) -> VerifyResult:
     """Recompute the whole chain; check the backend's append-only protection, the users table
     against its records, the backend's integrity check, the floor's sums against the records
-    (`sums`, the desk's; None: not checked), each ruling against the documents it names
-    (`rulings`, the desk's; None: not checked, and the meter book reads each ruling's own
-    settings), and the log against `checkpoints`."""
+    and the server's function that computes them (`sums`, the desk's; None: neither checked),
+    each ruling against the documents it names (`rulings`, the desk's; None: not checked, and
+    the meter book reads each ruling's own settings), and the log against `checkpoints`."""
     check = ChainCheck(list(checkpoints))
     problems: list[str] = []
     with storage.snapshot():
@@ -173,11 +180,11 @@ def verify(
         if history:
             first_bad = first_bad if first_bad is not None else history[0][0]
             problems.extend(problem for _, problem in history)
-        problems.extend(storage.protection_problems())
+        problems.extend(storage.protection_problems(None if sums is None else sums.server))
         problems.extend(_user_problems(storage))
         problems.extend(storage.integrity_problems())
         if sums is not None and not problems:
-            problems.extend(sums(storage))
+            problems.extend(sums.problems(storage))
     return VerifyResult(
         ok=not problems,
         records=check.rows,

@@ -10,8 +10,11 @@ def init(url: str) -> list[str]:
     """Create the audit log's schema, the terminals' role `dealer_app` and the read-only role
     `dealer_auditor` in the PostgreSQL database at `url` (connected as the database's owner,
     who may create roles); return what was done, one line each. Running it again only makes
-    the functions and the grants again. An SQLite log needs no set-up: it is made on first use."""
+    the functions and the grants again. The server computes the floor's sums itself, by the
+    desk's SQL (`floor_sums_sql`), made here with the log's own functions. An SQLite log needs
+    no set-up: it is made on first use."""
     from dealer.audit.postgres import init as init_postgres
+    from dealer.desk.floor_sums_sql import FLOOR_SUMS
 
     text = url.strip()
     if not is_postgres_url(text):
@@ -19,4 +22,4 @@ def init(url: str) -> list[str]:
             "URL: expected a postgresql:// URL, e.g. postgresql://owner@host/dbname "
             "(an SQLite log needs no set-up: it is made on first use)"
         )
-    return init_postgres(text)
+    return init_postgres(text, FLOOR_SUMS.server)

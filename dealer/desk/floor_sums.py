@@ -3,6 +3,12 @@ its table's, its dealer's and each of its patrons' numbers, so `dealer stats` re
 a few thousand rows. The same function reads the records where the sums do not reach (a range
 cut inside an hour, a log's rulings from before the sums) and recomputes them for `verify`.
 
+This module is the one reference of what a ruling adds: SQLite's transactions, verify, a copy
+and the statistics' replay use it, and a PostgreSQL server computes the same in SQL
+(`floor_sums_sql`, held to this by tests/test_floor_sums_server.py). A stored value is read
+through `shift.stored_money`, `stored_mapping` and `stored_items`: a record holding anything
+the tool does not write (a login's own making) is summed, never a cause of failure.
+
 Decisions:
 * A ruling adds its numbers as recorded, in the transaction that records it. An override or a
   void does not change the sums: the statistics take each corrected ruling's numbers out and put
@@ -34,7 +40,15 @@ from typing import TYPE_CHECKING, Any
 
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.audit.sums import INTS, REALS, SumKey, SumRow, hour_of
-from dealer.desk.shift import MONEY_ACTIONS, WAGER_TYPES, seat_net, seat_results, stored_money
+from dealer.desk.shift import (
+    MONEY_ACTIONS,
+    WAGER_TYPES,
+    seat_net,
+    seat_results,
+    stored_items,
+    stored_mapping,
+    stored_money,
+)
 from dealer.games.paigow.pay import Wager
 from dealer.games.paigow.settle import BaseRules
 from dealer.kernel.errors import AuditError
@@ -85,9 +99,10 @@ def cents(value: Decimal) -> int:
     return int(value / CENT)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096, typed=True)
 def source_key(*parts: object) -> str:
-    """A source's name: its parts as a JSON list (ids and names cannot break it)."""
+    """A source's name: its parts as a JSON list (ids and names cannot break it). Kept by type
+    (`typed`): `True` and `1`, equal to the cache, are two names."""
     return json.dumps([str(part) for part in parts], separators=(",", ":"))
 
 
@@ -182,7 +197,7 @@ def deal_numbers(record: Record, result: Mapping[str, Any], state: State) -> Num
     """What a ruling adds of the deal: a round (`module docstring`) and its gap at the table and
     the dealer, each patron's hand and gap. `state` gives each member's last round."""
     numbers = Numbers()
-    at, cards = record.recorded_at, " ".join(record.cards[:7])
+    at, cards = record.recorded_at, _mark(record)
     before = state(TABLE, record.table_id)
     new_round = record.action != RulingAction.SETTLE or before is None or before.last_mark != cards
     members = [(TABLE, record.table_id), (DEALER, record.user_id)]
@@ -199,6 +214,12 @@ def deal_numbers(record: Record, result: Mapping[str, Any], state: State) -> Num
         _gap(numbers, PATRON, patron, previous.last_at if previous is not None else None, at)
         numbers.marks[PATRON, patron] = (at, None)
     return numbers
+
+
+def _mark(record: Record) -> str:
+    """The mark a ruling leaves at its table: its first seven cards (the dealer's), each a
+    text."""
+    return " ".join(card for card in record.cards[:7] if isinstance(card, str))
 
 
 def _gap(numbers: Numbers, grp: str, member: str, last_at: str | None, at: str) -> None:
@@ -227,7 +248,7 @@ def money_numbers(record: Record, result: Mapping[str, Any], play: Judge | None 
     ruling recorded before they were; an override's figures): (best net, House Way net) in
     cents, or None to leave it out (`stats`)."""
     numbers = Numbers()
-    settings = record.settings
+    settings = stored_mapping(record.settings)
     seats = seat_results(record.action, result)
     counted: set[tuple[str, str]] = set()
     for seat in seats:
@@ -253,12 +274,12 @@ def _seat(
     members: list[tuple[str, str]],
     play: Judge | None,
 ) -> None:
-    base = seat.get("base") or {}
+    base = stored_mapping(seat.get("base"))
     stake = cents(stored_money(base.get("wager")))
-    bonuses = [b for b in seat.get("bonuses", []) if b.get("wager") in WAGER_TYPES]
+    bonuses = [b for b in stored_items(seat.get("bonuses")) if b.get("wager") in WAGER_TYPES]
     wagered = stake + sum(cents(stored_money(b.get("amount"))) for b in bonuses)
     house = -cents(seat_net(seat))
-    player = base.get("player") or {}
+    player = stored_mapping(base.get("player"))
     own = player.get("set_by") == "player"
     rules = BaseRules.of(settings)
     way = (
@@ -334,9 +355,9 @@ def _bonus_sources(
 ) -> list[tuple[str, tuple[tuple[int, int | float], ...]]]:
     """Each bonus wager placed by its pay table, units and amount (the meter it was placed at),
     and Envy's other seats when the seat's Treasure reaches the Envy minimum."""
-    digests = settings.get("paytables_sha256") or {}
-    posted = settings.get("paytables") or {}
-    before = (result.get("meters") or {}).get("before") or {}
+    digests = stored_mapping(settings.get("paytables_sha256"))
+    posted = stored_mapping(settings.get("paytables"))
+    before = stored_mapping(stored_mapping(result.get("meters")).get("before"))
     made: list[tuple[str, tuple[tuple[int, int | float], ...]]] = []
     treasure = Decimal(0)
     for bonus in bonuses:
@@ -351,7 +372,7 @@ def _bonus_sources(
         meter = cents(stored_money(before.get(wager.value))) if wager.progressive else 0
         source = source_key(BONUS, table_id, digests.get(table_id, ""), units, cents(amount))
         made.append((source, ((COUNT, 1), (METERS, meter), (SQUARES, float(meter) ** 2))))
-    offered = settings.get("offered") or {}
+    offered = stored_mapping(settings.get("offered"))
     minimum = stored_money(settings.get("envy_minimum"))
     envy_id = str(posted.get(Wager.ENVY.value, ""))
     envy = offered.get(Wager.ENVY.value) and envy_id and treasure > 0 and minimum <= treasure
@@ -364,8 +385,8 @@ def _hits(
     seat: Mapping[str, Any], bonuses: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]
 ) -> list[tuple[str, int]]:
     """Each pay-table row a seat's bonus wagers won on."""
-    digests = settings.get("paytables_sha256") or {}
-    posted = settings.get("paytables") or {}
+    digests = stored_mapping(settings.get("paytables_sha256"))
+    posted = stored_mapping(settings.get("paytables"))
     found = []
     for bonus in bonuses:
         wager = Wager(str(bonus.get("wager")))
@@ -378,15 +399,18 @@ def _hits(
 
 def ruling_numbers(record: Record, state: State) -> Numbers:
     """Everything a ruling adds as recorded: its deal and its money."""
-    numbers = deal_numbers(record, record.result, state)
-    numbers.merge(money_numbers(record, record.result))
+    result = stored_mapping(record.result)
+    numbers = deal_numbers(record, result, state)
+    numbers.merge(money_numbers(record, result))
     return numbers
 
 
 def _members(record: Record) -> list[tuple[str, str]]:
     """Whose numbers a ruling adds to: its table, its dealer and each of its patrons."""
     members = [(TABLE, record.table_id), (DEALER, record.user_id)]
-    return members + [(PATRON, patron) for patron in _patrons(record, record.result)]
+    return members + [
+        (PATRON, patron) for patron in _patrons(record, stored_mapping(record.result))
+    ]
 
 
 def _stored_states(reads: Reads, hour: str, members: list[tuple[str, str]]) -> list[SumRow]:
@@ -413,16 +437,21 @@ def stored_state(reads: Reads, hour: str, record: Record) -> State:
 
 def add_ruling(tx: WriteTransaction, record_id: int) -> None:
     """Add ruling `record_id`, just appended in `tx`, to the floor's sums (nothing for a ruling
-    that does not count): as appended (`appended_record`), no read under the log's lock but
-    the members' state."""
-    record = tx.appended_record(record_id)
-    if record is None:
-        raise AuditError(f"audit record {record_id} was not appended in this transaction")
-    if not counts(record):
-        return
-    hour = hour_of(record.recorded_at)
-    numbers = ruling_numbers(record, stored_state(tx, hour, record))
-    tx.add_sums(record_id, numbers.sum_rows(hour))
+    that does not count). A backend that takes the rows from the tool (SQLite) asks for them:
+    made here as appended (`appended_record`), no read under the log's lock but the members'
+    state. A PostgreSQL server computes them itself as it appends the record
+    (`floor_sums_sql`) and never asks."""
+
+    def rows() -> list[SumRow]:
+        record = tx.appended_record(record_id)
+        if record is None:
+            raise AuditError(f"audit record {record_id} was not appended in this transaction")
+        if not counts(record):
+            return []
+        hour = hour_of(record.recorded_at)
+        return ruling_numbers(record, stored_state(tx, hour, record)).sum_rows(hour)
+
+    tx.add_sums(record_id, rows)
 
 
 class CopiedSums:

@@ -80,13 +80,14 @@ LOG_COMPANIONS = ("", "-wal", "-shm", "-journal")
 
 def verified(log: Storage, checkpoints: Sequence[Checkpoint] = ()) -> VerifyResult:
     """`audit.verify` of `log` against `checkpoints`, the floor's sums recomputed from the
-    records (`floor_sums.problems`) and each Pai Gow ruling's settings made again from the
+    records and the server's function that computes them compared with the desk's
+    (`floor_sums_sql.FLOOR_SUMS`), and each Pai Gow ruling's settings made again from the
     documents it names (`ruling_documents.RulingDocuments`): every verify the desk makes. The
     floor's sums (and the settlement they re-read) are loaded here, not by a list or search."""
-    from dealer.desk import floor_sums
+    from dealer.desk.floor_sums_sql import FLOOR_SUMS
     from dealer.desk.ruling_documents import RulingDocuments
 
-    return verify_chain(log, checkpoints, sums=floor_sums.problems, rulings=RulingDocuments())
+    return verify_chain(log, checkpoints, sums=FLOOR_SUMS, rulings=RulingDocuments())
 
 
 def refuse_log_target(path: Path, db: LogLocation | None) -> None:
@@ -277,6 +278,7 @@ def copy(
     floor's sums are verified and the target's added to for each ruling copied."""
     from dealer.audit.copy import Voucher, copy_log
     from dealer.desk import floor_sums
+    from dealer.desk.floor_sums_sql import FLOOR_SUMS
     from dealer.desk.ruling_documents import RulingDocuments
 
     marks = outside(checkpoints)
@@ -285,7 +287,7 @@ def copy(
         return copy_log(
             src,
             dst,
-            floor_sums.problems,
+            FLOOR_SUMS,
             floor_sums.CopiedSums,
             rulings=RulingDocuments(),
             outside=marks,

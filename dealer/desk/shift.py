@@ -71,7 +71,8 @@ MONEY_ACTIONS = (RulingAction.ROUND, RulingAction.SETTLE)
 ZERO = Decimal(0)
 
 
-_STORED = re.compile(r"-?[0-9]{1,13}(?:\.[0-9]{1,12})?")
+STORED_AMOUNT = re.compile(r"-?[0-9]{1,13}(?:\.[0-9]{1,12})?")
+"""A stored amount's text: a plain decimal, no exponent (`stored_money`)."""
 
 
 def stored_money(value: Any) -> Decimal:
@@ -89,17 +90,17 @@ def stored_money(value: Any) -> Decimal:
 @functools.lru_cache(maxsize=4096)
 def _stored_text(text: str) -> Decimal:
     """`stored_money` of a value's text (a log repeats a few thousand amounts: kept)."""
-    if not _STORED.fullmatch(text) or abs(amount := Decimal(text)) > FIGURE_LIMIT:
+    if not STORED_AMOUNT.fullmatch(text) or abs(amount := Decimal(text)) > FIGURE_LIMIT:
         return ZERO
     return amount
 
 
-def _mapping(value: Any) -> Mapping[str, Any]:
+def stored_mapping(value: Any) -> Mapping[str, Any]:
     """A stored mapping (empty for anything else)."""
     return value if isinstance(value, Mapping) else {}
 
 
-def _items(value: Any) -> list[Mapping[str, Any]]:
+def stored_items(value: Any) -> list[Mapping[str, Any]]:
     """The mappings of a stored list (none for anything else)."""
     return [item for item in value if isinstance(item, Mapping)] if isinstance(value, list) else []
 
@@ -347,7 +348,7 @@ def seat_results(action: str, result: Mapping[str, Any]) -> list[Mapping[str, An
     """The seats a money ruling's result settled: a settle's one, a round's `seats`."""
     if action == RulingAction.SETTLE:
         return [result]
-    return _items(result.get("seats"))
+    return stored_items(result.get("seats"))
 
 
 def _replacement(override: Record) -> Mapping[str, Any] | None:
@@ -404,8 +405,8 @@ def _in_effect(
 
 def seat_net(seat: Mapping[str, Any]) -> Decimal:
     """A seat's net over every wager of the registry (the player's gain + or loss −)."""
-    bonuses = _items(seat.get("bonuses"))
-    return stored_money(_mapping(seat.get("base")).get("net")) + sum(
+    bonuses = stored_items(seat.get("bonuses"))
+    return stored_money(stored_mapping(seat.get("base")).get("net")) + sum(
         (stored_money(b.get("net")) for b in bonuses if b.get("wager") in WAGER_TYPES), ZERO
     )
 
@@ -419,11 +420,11 @@ def _wager_totals(
     for ruling, result in rulings:
         for seat in seat_results(ruling.action, result):
             seats += 1
-            base = _mapping(seat.get("base"))
+            base = stored_mapping(seat.get("base"))
             totals[Wager.BASE] = totals[Wager.BASE].add(
                 stored_money(base.get("wager")), stored_money(base.get("net"))
             )
-            for bonus in _items(seat.get("bonuses")):
+            for bonus in stored_items(seat.get("bonuses")):
                 name = bonus.get("wager")
                 if isinstance(name, str) and name in totals:
                     name = Wager(name)
@@ -506,14 +507,14 @@ def _meter_movement(
         first = _moved_by(mine[0], rulings)
         if first is not None:
             start = stored_money(
-                _mapping(_mapping(first.result.get("meters")).get("before")).get(name)
+                stored_mapping(stored_mapping(first.result.get("meters")).get("before")).get(name)
             )
     contributions = paid = reseeds = ZERO
     hits = 0
     for ruling in rulings:
-        meters = _mapping(ruling.result.get("meters"))
-        contributions += stored_money(_mapping(meters.get("contributions")).get(name))
-        for hit in _items(ruling.result.get("progressive_hits")):
+        meters = stored_mapping(ruling.result.get("meters"))
+        contributions += stored_money(stored_mapping(meters.get("contributions")).get(name))
+        for hit in stored_items(ruling.result.get("progressive_hits")):
             if hit.get("meter") != name:
                 continue
             hits += 1
