@@ -171,9 +171,10 @@ def _fair_round(deal: random.Random) -> str:
 
 def stats_log(path: Path) -> None:
     """A log of play on three days of March 2025 (`STATS_HOURS`), dated by a clock set for it:
-    in each hour 6 rulings at PG-HOT by d-2 for P-LUCKY, each won by the player (a planted run,
-    flagged), and 6 fair rounds of six seats at PG#FAIR by d-4 (P-7 at seat 1), 40 seconds
-    apart."""
+    supervisor sup-1 and the dealers d-2 and d-4 registered; in each hour each dealer signs in
+    at their table, then 6 rulings at PG-HOT by d-2 for P-LUCKY, each won by the player (a
+    planted run, flagged), and 6 fair rounds of six seats at PG#FAIR by d-4 (P-7 at seat 1), 40
+    seconds apart."""
     now = [datetime(2025, 3, 1, tzinfo=UTC)]
 
     def clock() -> str:
@@ -182,10 +183,16 @@ def stats_log(path: Path) -> None:
 
     db = ("--db", str(path))
     deal = random.Random(7)
+    pin, sup = "lantern-2468", ("--supervisor", "sup-1", "--pin", "lantern-2468")
     with mock.patch.object(dealer.audit.chain, "utc_now", clock):
+        _ok("audit", "user", "add", "sup-1", "--role", "supervisor", "--new-pin", pin, *db)
+        for dealer_id in ("d-2", "d-4"):
+            _ok("audit", "user", "add", dealer_id, "--role", "dealer", "--new-pin", pin, *sup, *db)
         for day, hours in STATS_HOURS:
             for hour in hours:
                 now[0] = datetime(2025, 3, day, hour, tzinfo=UTC)
+                for dealer_id, table in (("d-2", "PG-HOT"), ("d-4", "PG#FAIR")):
+                    _ok("sign-in", "--table", table, "--user", dealer_id, "--pin", pin, *db)
                 for i in range(6):
                     hand, high, low = HOT_HANDS[i % 3]
                     _ok("paigow", "settle", "--dealer", hand, "--high", high, "--low", low,

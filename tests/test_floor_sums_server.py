@@ -192,7 +192,8 @@ SETTINGS = often(
             "paytables_sha256": st.dictionaries(NAME.map(str), NAME, max_size=4),
             "offered": st.fixed_dictionaries({"envy": often(st.just(True), st.booleans())}),
             "envy_minimum": often(st.integers(0, 10), MONEY),
-        }
+        },
+        optional={"sign_in": st.integers(1, 10**6)},
     ),
     mapping(
         house_way_source=NAME,
@@ -206,6 +207,7 @@ SETTINGS = often(
         paytables_sha256=st.dictionaries(NAME.map(str), NAME, max_size=4),
         offered=mapping(envy=often(st.booleans(), st.integers(0, 2), TEXT)),
         envy_minimum=MONEY,
+        sign_in=often(st.integers(-5, 10**6), st.booleans(), TEXT),
     ),
 )
 METERS = mapping(before=often(st.dictionaries(st.sampled_from(list(Wager)), MONEY), TEXT))

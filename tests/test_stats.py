@@ -30,7 +30,7 @@ from dealer.analysis.stats import (
     binomial_upper_tail,
     paytable_figures,
 )
-from dealer.audit import corrections, open_log, staff
+from dealer.audit import corrections, open_log, sign_ins, staff
 from dealer.audit.records import Record
 from dealer.desk.shift import InEffect, shift_summary
 from dealer.desk.stats import Judge, Read, Statistics, floor_of, summed
@@ -53,6 +53,8 @@ HANDS = {
     "B": ("Td 8s 2s 9h 7c 2c Ah", "4c 2h 3s Kh 3c Ad Kc", "4c 2h Kh Ad Kc", "3s 3c"),
     "C": ("8h 8c 7c Ts Jd 6s Qc", "9s Td Qs Ks 9h 2d Jh", "9s Qs 9h 2d Jh", "Td Ks"),
 }
+DEALER_PIN = "harbor-1357"
+"""The PIN of the dealers d-1 to d-4, each signed in at the table they deal."""
 FOUL_C = ("Td Jh Qs Ks 2d", "9s 9h")
 """Hand C set with its low hand above its high: a foul, forfeited (−$10)."""
 
@@ -108,9 +110,18 @@ def fair_round(deal: random.Random, table: str) -> str:
 @pytest.fixture(scope="module")
 def floor(new_log: Callable[[], Path | str]) -> dict[str, Any]:
     """A log: patrons' play at PG-P, a planted run of wins at PG-HOT (one of them voided), one
-    House Way hand at PG-ONE, and 30 fair rounds of six seats at PG-FAIR."""
+    House Way hand at PG-ONE, and 30 fair rounds of six seats at PG-FAIR, each table's rulings
+    made by a dealer signed in there (the statistics by dealer count no other)."""
     db = new_log()
     ids: dict[str, int] = {}
+    with open_log(db) as log:
+        staff.add_user(log, "sup-1", "supervisor", pin=PIN)
+        for number, table in enumerate(("PG-P", "PG-HOT", "PG-ONE", "PG-FAIR"), 1):
+            dealer = f"d-{number}"
+            staff.add_user(
+                log, dealer, "dealer", pin=DEALER_PIN, supervisor_id="sup-1", supervisor_pin=PIN
+            )
+            sign_ins.sign_in(log, dealer, DEALER_PIN, table)
     for hand in "ABC":
         settle(db, "PG-P", "P-BEST", hand, "best")
     for hand in "AB":
@@ -124,7 +135,6 @@ def floor(new_log: Callable[[], Path | str]) -> dict[str, Any]:
     for _ in range(30):
         rule(db, "round", "-", stdin=fair_round(deal, "PG-FAIR"), user="d-4")
     with open_log(db) as log:
-        staff.add_user(log, "sup-1", "supervisor", pin=PIN)
         ids["voided"] = hot[0]["ruling_id"]
         corrections.void(log, ids["voided"], reason="misdeal", supervisor_id="sup-1", pin=PIN)
     return {"db": db, "ids": ids}

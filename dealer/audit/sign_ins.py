@@ -109,13 +109,12 @@ def seat_at(reads: Reads, table_id: str, user_id: str, *, named: bool = True) ->
     only the dealer signed in there (`user_id` when `named`, the desk's user as typed; else
     whoever is signed in); AccessError, saying who is signed in there and how to sign in,
     otherwise. At a table never assigned, `user_id` (under their sign-in there, if any)."""
-    from dealer.audit import assignments
-    from dealer.audit.records import utc_now
+    from dealer.audit import assignments, chain
 
     if not table_id:
         return Seat(user_id, None, None)
     assignment = assignments.assigned(reads, table_id)
-    standing = sitting(reads, table_id, utc_now())
+    standing = sitting(reads, table_id, chain.utc_now())  # the clock that dates the record
     if standing is not None and not named:
         user_id = standing.user_id
     theirs = standing is not None and standing.user_id == user_id
@@ -133,9 +132,11 @@ def seat_at(reads: Reads, table_id: str, user_id: str, *, named: bool = True) ->
 
 
 def signed_in(settings: object) -> bool:
-    """Whether a ruling's `settings` name the sign-in it was made under (verify checks that it
-    stood): a ruling the statistics by dealer count."""
-    return isinstance(settings, Mapping) and isinstance(settings.get(SIGNED_IN), int)
+    """Whether a ruling's `settings` name the sign-in it was made under, by its record's number
+    (a whole number, never true or false; verify checks that it stood): a ruling the statistics
+    by dealer count."""
+    named = settings.get(SIGNED_IN) if isinstance(settings, Mapping) else None
+    return isinstance(named, int) and not isinstance(named, bool)
 
 
 def sign_entry(user: User, table_id: str, action: SignInAction) -> Entry:
@@ -183,11 +184,11 @@ def sign_out(
 ) -> int:
     """Sign `user_id` out of `table_id`, where they are signed in, with their PIN; the record's
     number. AccessError when they are not signed in there."""
+    from dealer.audit import chain
     from dealer.audit.authority import supervised
-    from dealer.audit.records import utc_now
 
     def record(tx: WriteTransaction, user: User) -> int:
-        standing = sitting(tx, table_id, utc_now())
+        standing = sitting(tx, table_id, chain.utc_now())
         if standing is None or standing.user_id != user.user_id:
             raise AccessError(f"{user.user_id} is not signed in at table {table_id}")
         return tx.append(sign_entry(user, table_id, SignInAction.OUT))

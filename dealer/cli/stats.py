@@ -148,6 +148,12 @@ def _text(result: Statistics, group: str) -> str:
         heading(result, group),
         text_table(rows, [n.replace("_", " ") for n in names]) if rows else "No rulings.",
     ]
+    if group == "dealers" and result.left_out:
+        lines.append(
+            f"{result.left_out:,} ruling{'s' if result.left_out != 1 else ''} made under no "
+            "dealer's sign-in left out (a dealer's figures are the rulings their sign-in puts "
+            "on the record as theirs)."
+        )
     lines += [source_line(s) for s in result.sources]
     return "\n".join(lines)
 

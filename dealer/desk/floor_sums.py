@@ -26,6 +26,10 @@ Decisions:
   units and amount (`bonus`: wagers, the meters' sum; their squares); Envy's other seats
   (`envy`); at the table, each pay-table row hit (`hit`); a patron's hands against the best
   setting and the House Way's (`play`).
+* A dealer's numbers are those of the rulings made under their sign-in (`sign_ins.signed_in`:
+  who typed a ruling is on the record only then); every other ruling is summed under the one
+  member `UNSIGNED` of the dealers' group, which the statistics report as left out, so a run
+  typed in a dealer's name at a table never assigned lands on no one.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from dealer.audit.records import Record, RecordFilter, RecordKind
+from dealer.audit.sign_ins import signed_in
 from dealer.audit.sums import INTS, REALS, SumKey, SumRow, hour_of
 from dealer.desk.shift import (
     MONEY_ACTIONS,
@@ -59,6 +64,9 @@ if TYPE_CHECKING:
     from dealer.audit.storage import Reads, WriteTransaction
 
 TABLE, DEALER, PATRON = "table", "dealer", "patron"
+UNSIGNED = ""
+"""The dealers' group's member summing the rulings no sign-in vouches for (a user id is never
+empty): the statistics by dealer leave it out and count it."""
 GROUPS = (TABLE, DEALER, PATRON)
 """Whose numbers: a table's, a dealer's (who ruled), a patron's (by patron id)."""
 OWN, BASE, BONUS, ENVY, HIT, PLAY = "", "base", "bonus", "envy", "hit", "play"
@@ -200,7 +208,7 @@ def deal_numbers(record: Record, result: Mapping[str, Any], state: State) -> Num
     at, cards = record.recorded_at, _mark(record)
     before = state(TABLE, record.table_id)
     new_round = record.action != RulingAction.SETTLE or before is None or before.last_mark != cards
-    members = [(TABLE, record.table_id), (DEALER, record.user_id)]
+    members = [(TABLE, record.table_id), (DEALER, dealer_of(record))]
     for grp, member in members:
         previous = before if grp == TABLE else state(grp, member)
         last_at = previous.last_at if previous is not None else None
@@ -252,7 +260,7 @@ def money_numbers(record: Record, result: Mapping[str, Any], play: Judge | None 
     seats = seat_results(record.action, result)
     counted: set[tuple[str, str]] = set()
     for seat in seats:
-        members = [(TABLE, record.table_id), (DEALER, record.user_id)]
+        members = [(TABLE, record.table_id), (DEALER, dealer_of(record))]
         patron = seat.get("patron")
         if isinstance(patron, str) and patron:
             members.append((PATRON, patron))
@@ -405,9 +413,16 @@ def ruling_numbers(record: Record, state: State) -> Numbers:
     return numbers
 
 
+def dealer_of(record: Record) -> str:
+    """The dealers' group's member a ruling adds to: its maker, when it names the sign-in it was
+    made under (verify checks that it stood), else `UNSIGNED`."""
+    return record.user_id if signed_in(record.settings) else UNSIGNED
+
+
 def _members(record: Record) -> list[tuple[str, str]]:
-    """Whose numbers a ruling adds to: its table, its dealer and each of its patrons."""
-    members = [(TABLE, record.table_id), (DEALER, record.user_id)]
+    """Whose numbers a ruling adds to: its table, its dealer (`dealer_of`) and each of its
+    patrons."""
+    members = [(TABLE, record.table_id), (DEALER, dealer_of(record))]
     return members + [
         (PATRON, patron) for patron in _patrons(record, stored_mapping(record.result))
     ]

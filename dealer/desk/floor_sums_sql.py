@@ -44,6 +44,7 @@ import json
 from collections.abc import Iterable
 
 from dealer.audit.records import RecordKind
+from dealer.audit.sign_ins import SIGNED_IN
 from dealer.audit.sums import INTS, REALS
 from dealer.audit.verify import FloorSums
 from dealer.desk import floor_sums
@@ -76,6 +77,7 @@ from dealer.desk.floor_sums import (
     SECONDS,
     SQUARES,
     TABLE,
+    UNSIGNED,
     WAGERED,
     WAGERS_SQUARED,
 )
@@ -224,7 +226,7 @@ def _every(source: str, columns: dict[int, str]) -> str:
     """The statements returning a part for every member of the seat: its table, its dealer and
     its patron if it has one (`floor_sums._seat`'s `members`)."""
     return f"""{_emit(_literal(TABLE), "r.table_id", source, columns)}
-            {_emit(_literal(DEALER), "r.user_id", source, columns)}
+            {_emit(_literal(DEALER), "s_dealer_id", source, columns)}
             IF s_patron IS NOT NULL THEN
                 {_emit(_literal(PATRON), "s_patron", source, columns)}
             END IF;"""
@@ -280,6 +282,7 @@ BODY = f"""
         s_mark text;
         s_table dealer.floor_sums;
         s_dealer dealer.floor_sums;
+        s_dealer_id text;
         s_new boolean;
         s_part text;
         s_way text;
@@ -334,7 +337,10 @@ BODY = f"""
                                  WITH ORDINALITY c(card, n)
                             WHERE c.n <= 7 AND jsonb_typeof(c.card) = 'string'), '');
         SELECT * INTO s_table {_state(TABLE, "r.table_id")};
-        SELECT * INTO s_dealer {_state(DEALER, "r.user_id")};
+        s_dealer_id := CASE WHEN jsonb_typeof(s_settings -> {_literal(SIGNED_IN)}) = 'number'
+                                 AND (s_settings ->> {_literal(SIGNED_IN)}) ~ '^-?[0-9]+$'
+                            THEN r.user_id ELSE {_literal(UNSIGNED)} END;
+        SELECT * INTO s_dealer {_state(DEALER, "s_dealer_id")};
         s_new := r.action IS DISTINCT FROM {_literal(RulingAction.SETTLE)}
                  OR s_table.last_at IS NULL OR s_table.last_mark IS DISTINCT FROM s_mark;
         {_json("s_part", _setting("house_way_source", ""))}
@@ -471,7 +477,7 @@ BODY = f"""
         {
     _dealt(
         DEALER,
-        "r.user_id",
+        "s_dealer_id",
         "CASE WHEN s_new THEN s_dealer.last_at END",
         "s_new::int",
         "CASE WHEN s_new THEN r.recorded_at ELSE s_dealer.last_at END, NULL",

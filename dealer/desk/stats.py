@@ -57,6 +57,7 @@ from dealer.desk.floor_sums import (
     PLAY,
     SQUARES,
     TABLE,
+    UNSIGNED,
     Numbers,
     Replay,
     source_key,
@@ -417,6 +418,9 @@ class Statistics:
     flags: tuple[dict[str, Any], ...]
     sources: tuple[dict[str, Any], ...]
     voided: int
+    left_out: int = 0
+    """Rulings in the range made under no sign-in (`floor_sums.UNSIGNED`): left out of every
+    dealer's figures, whose rulings are only those a sign-in puts on the record as theirs."""
 
     def to_dict(self, group: str | None) -> dict[str, Any]:
         """JSON form: `{GROUP: [rows]}` (or `{"flags": [...]}` with `group` None), with the
@@ -426,11 +430,13 @@ class Statistics:
             if group is None
             else {group: [row.to_dict() for row in self.groups[group]]}
         )
+        left_out = {"left_out": self.left_out} if group in (None, "dealers") else {}
         return body | {
             "since": self.since,
             "until": self.until,
             "confidence": self.confidence,
             "voided": self.voided,
+            **left_out,
             "sources": list(self.sources),
         }
 
@@ -659,8 +665,13 @@ def summed(
     """The statistics of the groups' sums (pure: the sums become rows; flags of the rows and of
     the events, by the exact counts of every hand `counts`, None: counted)."""
     critical = z_critical(confidence)
+    unsigned = floor.groups.get("dealers", {}).get(UNSIGNED)
     groups = {
-        name: tuple(_row(name, key, sums, critical) for key, sums in sorted(members.items()))
+        name: tuple(
+            _row(name, key, sums, critical)
+            for key, sums in sorted(members.items())
+            if (name, key) != ("dealers", UNSIGNED)
+        )
         for name, members in floor.groups.items()
     }
     flags: list[dict[str, Any]] = [
@@ -678,7 +689,8 @@ def summed(
         if row.flag
     ]
     flags += _event_flags(floor, 1 - confidence, counts)
-    return Statistics(since, until, confidence, groups, tuple(flags), (), voided)
+    left_out = unsigned.rulings if unsigned is not None else 0
+    return Statistics(since, until, confidence, groups, tuple(flags), (), voided, left_out)
 
 
 def _with_flags(

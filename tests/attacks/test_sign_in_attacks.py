@@ -133,3 +133,30 @@ def test_a_ruling_outside_a_sign_in_written_into_the_file_fails_verify(floor: Pa
         f"record {made[1]} (ruling): at that point it names sign-in 5, which is d-104's, not "
         "d-105's",
     )
+
+
+WIN = ("--dealer", "2s 2d 4c 6h 8s 9d Jc", "--player", "Ks Kd Kc Kh As Ad 3h", "--wager", "10")
+"""A player's four kings against the dealer's pair: the player wins every time."""
+
+
+def test_stats_by_dealer_count_only_signed_in_rulings(
+    floor: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Medium: another dealer typed a planted run at a table never assigned as `--user d-105`,
+    and `dealer stats flags` flagged d-105, who dealt none of it. A dealer's figures are the
+    rulings their sign-in puts on the record as theirs: the run is left out of every dealer's
+    figures (and counted as left out), d-105 is neither listed nor flagged; d-104's rulings at
+    PG-3, under their sign-in, are theirs."""
+    for _ in range(20):
+        typed = run("paigow", "settle", *WIN, "--table", "PG-9", "--user", "d-105")
+        assert typed.exit_code == 0, typed.output
+    signed = run("paigow", "settle", *WIN, "--table", "PG-3")
+    assert signed.exit_code == 0, signed.output
+    stats = ("--rounds", "2000", "--json")
+    dealers = json.loads(run("stats", "dealers", *stats).stdout)
+    assert [(row["user"], row["rulings"]) for row in dealers["dealers"]] == [("d-104", 1)]
+    assert dealers["left_out"] == 20
+    flags = json.loads(run("stats", "flags", *stats).stdout)["flags"]
+    assert not [flag for flag in flags if flag.get("user") == "d-105"]
+    tables = {row["table"] for row in json.loads(run("stats", "tables", *stats).stdout)["tables"]}
+    assert tables == {"PG-3", "PG-9"}  # the table's figures keep every ruling

@@ -15,7 +15,7 @@ import pytest
 from pg_server import PgServer
 
 from dealer.audit import open_log, staff
-from dealer.audit.records import RecordFilter, RecordKind, seats_of
+from dealer.audit.records import RecordFilter, RecordKind, canonical_json, seats_of
 from dealer.audit.sums import INTS, REALS, SumKey, SumRow, fields
 from dealer.desk.floor_sums import DEALER, HOUSE, PATRON, RULINGS, TABLE, problems
 
@@ -37,6 +37,7 @@ TERMINAL_FUNCTIONS = [
     "dealer.add_user(bigint,text,text,boolean,text)",
     "dealer.append_record(text,text,text,text,integer,text,text,text,text,text,text,text,"
     "bigint,text,text,integer[],text[])",
+    "dealer.check_canonical(text,text,text,text)",
     "dealer.lock_log()",
     "dealer.open_secret(bigint)",
     "dealer.record_hash(dealer.records)",
@@ -99,10 +100,10 @@ def test_a_terminal_adds_no_row_the_server_did_not_compute(floor: str, pg_server
         "seats": [seat for seat, _ in seats],
         "patrons": [patron for _, patron in seats],
         "input_text": genuine.input_text,
-        "cards": json.dumps(list(genuine.cards)),
-        "result": json.dumps(genuine.result),
-        "explanation": json.dumps(list(genuine.explanation)),
-        "settings": json.dumps(dict(genuine.settings)),
+        "cards": canonical_json(list(genuine.cards)),
+        "result": canonical_json(genuine.result),
+        "explanation": canonical_json(list(genuine.explanation)),
+        "settings": canonical_json(dict(genuine.settings)),
         "software_version": genuine.software_version,
     }
     hour = genuine.recorded_at[:13]
