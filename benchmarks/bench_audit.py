@@ -17,7 +17,11 @@ the log's owner, who ran `dealer db init`), so every record goes through the ser
 the tests do) with the server's default durable commits: fsync on, full page writes on,
 synchronous_commit on. Either way the log is verified afterwards.
 
-Run: .venv/bin/python benchmarks/bench_audit.py [--rulings N] [--db URL | --postgresql]
+`--floor` measures the floor's path: a supervisor assigns each terminal's table the shipped
+default (`dealer floor assign`) and each terminal's dealer signs in at it with their PIN, so
+every ruling reads the table's assignment and its sign-in, and the server checks both.
+
+Run: .venv/bin/python benchmarks/bench_audit.py [--rulings N] [--db URL | --postgresql] [--floor]
      (N rulings per terminal)
 """
 
@@ -67,10 +71,34 @@ def _as_user(url: str, user: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}@{host}"))
 
 
-def measure(terminals: int, count: int, db: str) -> float:
+PIN = "lantern-2468"
+"""The PIN of the supervisor and the dealers of `--floor`."""
+
+
+def _floor(db: str, terminals: int) -> None:
+    """Each terminal's table assigned the shipped default, its dealer signed in at it."""
+    from dealer.audit import sign_ins, staff
+    from dealer.desk.assignments import assign
+
+    with open_log(db) as log:
+        staff.add_user(log, "bench-sup", "supervisor", pin=PIN)
+        for n in range(1, terminals + 1):
+            staff.add_user(
+                log, f"bench-{n}", "dealer", pin=PIN, supervisor_id="bench-sup", supervisor_pin=PIN
+            )
+    for n in range(1, terminals + 1):
+        assign(db, f"BT-{n}", "default", "bench", supervisor="bench-sup", pin=PIN)
+        with open_log(db) as log:
+            sign_ins.sign_in(log, f"bench-{n}", PIN, f"BT-{n}")
+
+
+def measure(terminals: int, count: int, db: str, floor: bool = False) -> float:
     """Rulings per second with `terminals` processes each settling `count` hands into `db` (an
-    SQLite path, or a PostgreSQL URL of the log's owner)."""
+    SQLite path, or a PostgreSQL URL of the log's owner); with `floor`, at tables assigned their
+    profile, each terminal's dealer signed in (`_floor`)."""
     tables = [f"BT-{n}" for n in range(1, terminals + 1)]
+    if floor:
+        _floor(db, terminals)
     with open_log(db) as log:
         before = log.head().records or 0
         # a table's first ruling also sets its untouched insurance meter at its seed
@@ -125,16 +153,20 @@ def _postgresql(args: argparse.Namespace) -> None:
         if server is None:
             raise SystemExit("no PostgreSQL server binaries (initdb, pg_ctl) on this machine")
         try:
-            _report_postgresql(server.fresh_url(), args.rulings, "a throwaway local server")
+            url = server.fresh_url()
+            _report_postgresql(url, args.rulings, "a throwaway local server", args.floor)
         finally:
             server.stop()
     else:
-        _report_postgresql(args.db, args.rulings, "the server at --db")
+        _report_postgresql(args.db, args.rulings, "the server at --db", args.floor)
 
 
-def _report_postgresql(url: str, count: int, where: str) -> None:
-    rate = measure(4, count, url)
-    print(f"PostgreSQL ({where}), 4 terminals x {count} rulings: {rate:,.0f} rulings/s (verified)")
+def _report_postgresql(url: str, count: int, where: str, floor: bool) -> None:
+    rate = measure(4, count, url, floor)
+    at = ", assigned tables, dealers signed in" if floor else ""
+    print(
+        f"PostgreSQL ({where}{at}), 4 terminals x {count} rulings: {rate:,.0f} rulings/s (verified)"
+    )
 
 
 def main() -> None:
@@ -146,6 +178,9 @@ def main() -> None:
     where.add_argument(
         "--postgresql", action="store_true", help="start a throwaway durable PostgreSQL server"
     )
+    parser.add_argument(
+        "--floor", action="store_true", help="at assigned tables, each dealer signed in"
+    )
     args = parser.parse_args()
     if args.db or args.postgresql:
         _postgresql(args)
@@ -153,10 +188,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=".") as folder:
         for terminals in (1, 4):
             path = str(Path(folder) / f"bench-{terminals}.sqlite")
-            rate = measure(terminals, args.rulings, path)
+            rate = measure(terminals, args.rulings, path, args.floor)
+            at = ", assigned tables, dealers signed in" if args.floor else ""
             print(
-                f"SQLite, {terminals} terminal{'s' if terminals > 1 else ''} x {args.rulings} "
-                f"rulings: {rate:,.0f} rulings/s (verified)"
+                f"SQLite{at}, {terminals} terminal{'s' if terminals > 1 else ''} x "
+                f"{args.rulings} rulings: {rate:,.0f} rulings/s (verified)"
             )
 
 

@@ -20,7 +20,7 @@ from cli import run
 from pg_server import PgServer
 from sqlite_file import migration, set_back
 
-from dealer.audit import corrections, entries, open_log, staff
+from dealer.audit import corrections, entries, open_log, sign_ins, staff
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.records import verified
 from dealer.desk.shift import in_effect
@@ -41,11 +41,13 @@ from dealer.kernel.cards import DECK
 ROUNDS = 5000
 """Simulated rounds of the base wager's edge (one chunk, then cached)."""
 PIN = "lantern-2468"
+DEALER_PIN = "harbor-1357"
 PATRONS = ("P-1", "P-2", "P-3", "P-4")
 
 
 class Clock:
-    """The audit log's clock, set by the test: each record a little later than the last."""
+    """The audit log's clock, set by the test: each reading a little later than the last (a
+    ruling at a table someone is signed in at reads it twice: its sign-in's time, its own)."""
 
     def __init__(self, start: datetime) -> None:
         self.now = start
@@ -54,7 +56,7 @@ class Clock:
         self.now = moment
 
     def __call__(self) -> str:
-        self.now += timedelta(seconds=41)
+        self.now += timedelta(seconds=20)
         return self.now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
@@ -112,16 +114,26 @@ def settle(db: Path | str, deal: random.Random, table: str, patron: str, user: s
 @pytest.fixture(scope="module")
 def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A SQLite log of three days' play at two tables (hours 10 to 13 UTC, a break at 11:20),
-    rounds and single-seat settles, a void and an override, made through the commands with the
+    rounds and single-seat settles by the dealers signed in at them (d-1 at PG-1, d-2 at PG-2,
+    each signing in at every block), a void and an override, made through the commands with the
     log's clock set."""
     db = tmp_path_factory.mktemp("floor") / "audit.sqlite"
-    clock = Clock(datetime(2025, 3, 3, 10, tzinfo=UTC))
+    clock = Clock(datetime(2025, 3, 3, 9, tzinfo=UTC))
     deal = random.Random(2603)
     ids: list[int] = []
     with mock.patch("dealer.audit.chain.utc_now", clock):
+        with open_log(db) as log:
+            staff.add_user(log, "sup-1", "supervisor", pin=PIN)
+            for dealer in ("d-1", "d-2"):
+                staff.add_user(
+                    log, dealer, "dealer", pin=DEALER_PIN, supervisor_id="sup-1", supervisor_pin=PIN
+                )
         for day in (3, 4, 6):
             for hour, minute in ((10, 0), (11, 40), (12, 50), (13, 5)):
                 clock.at(datetime(2025, 3, day, hour, minute, tzinfo=UTC))
+                with open_log(db) as log:
+                    for dealer, table in (("d-1", "PG-1"), ("d-2", "PG-2")):
+                        sign_ins.sign_in(log, dealer, DEALER_PIN, table)
                 for n in range(5):
                     table, user = ("PG-1", "d-1") if n % 2 else ("PG-2", "d-2")
                     made = rule(db, "round", "-", stdin=a_round(deal, table, 2 + n), user=user)
@@ -129,7 +141,6 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
                     ids.append(settle(db, deal, table, PATRONS[n % 4], user)["ruling_id"])
         clock.at(datetime(2025, 3, 7, 9, tzinfo=UTC))
         with open_log(db) as log:
-            staff.add_user(log, "sup-1", "supervisor", pin=PIN)
             corrections.void(log, ids[3], reason="misdeal", supervisor_id="sup-1", pin=PIN)
             record = log.record(ids[6])
             assert record is not None

@@ -667,7 +667,11 @@ FUNCTIONS: tuple[Function, ...] = (
         theirs bigint;
         named jsonb;
     BEGIN
-        IF p_kind IS DISTINCT FROM '{RecordKind.RULING}' OR NOT EXISTS (
+        IF p_kind IS DISTINCT FROM '{RecordKind.RULING}' THEN
+            RETURN;
+        END IF;
+        named := p_settings::jsonb -> '{SIGNED_IN}';
+        IF named IS NULL AND NOT EXISTS (
             SELECT 1 FROM dealer.records a
             WHERE a.kind = '{RecordKind.ASSIGNMENT}' AND a.table_id = p_table_id) THEN
             RETURN;
@@ -677,15 +681,15 @@ FUNCTIONS: tuple[Function, ...] = (
             ORDER BY x.id DESC LIMIT 1;
         SELECT pg_catalog.max(y.id) INTO theirs FROM dealer.records y
             WHERE y.kind = '{RecordKind.SIGN_IN}' AND y.user_id = p_user_id;
-        named := p_settings::jsonb -> '{SIGNED_IN}';
         IF NOT coalesce(
             s.action = '{SignInAction.IN}' AND s.user_id = p_user_id AND theirs = s.id
             AND pg_catalog.jsonb_typeof(named) = 'number' AND named = pg_catalog.to_jsonb(s.id)
             AND s.recorded_at::timestamptz + interval '{SIGN_IN_HOURS} hours'
                 > pg_catalog.clock_timestamp(), false) THEN
-            RAISE EXCEPTION 'table % is assigned: a ruling there is made by the dealer signed in '
-                'at it, under their sign-in, and % is not (dealer sign-in --table %)',
-                p_table_id, p_user_id, p_table_id USING ERRCODE = 'insufficient_privilege';
+            RAISE EXCEPTION 'a ruling at table % names no sign-in of %''s standing there: at an '
+                'assigned table only the dealer signed in there rules, and a ruling names only '
+                'its maker''s own sign-in (dealer sign-in --table %)', p_table_id, p_user_id,
+                p_table_id USING ERRCODE = 'insufficient_privilege';
         END IF;
     END """,
     ),
@@ -979,8 +983,8 @@ is written so that NULL never passes it (`IS DISTINCT FROM`, `coalesce(…, fals
 * `check_sign_in` refuses a sign-in by anyone with no PIN on the log, or carrying no
   signature (verify checks the signature itself).
 * `check_sitting` refuses a ruling at an assigned table that names no sign-in standing there
-  for its maker (`sign_ins.sitting`'s rule: the table's newest sign-in record, its maker's
-  newest, within `sign_ins.SIGN_IN_HOURS`).
+  for its maker, and a ruling anywhere naming another (`sign_ins.sitting`'s rule: the table's
+  newest sign-in record, its maker's newest, within `sign_ins.SIGN_IN_HOURS`).
 * `check_assignment` refuses a ruling at a table assigned a profile (the newest `assignment`
   record there, of the ruling's game) whose settings differ from the assignment's
   (`assignments.difference`, compared as JSON: the server reads no profile) where the

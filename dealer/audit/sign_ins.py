@@ -69,10 +69,11 @@ def _moment(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-def sitting(reads: Reads, table_id: str, when: str) -> Sitting | None:
-    """The sign-in that stands at `table_id` at `when` (a stored time: a ruling's, now), None
-    when no one is signed in there: the table's newest sign-in record, unless it is a sign-out,
-    has run out, or its dealer has signed in or out anywhere since."""
+def sitting(reads: Reads, table_id: str, when: str | None = None) -> Sitting | None:
+    """The sign-in that stands at `table_id` at `when` (a stored time; None: now, by the clock
+    that dates records, read only where someone signed in there), None when no one is signed
+    in there: the table's newest sign-in record, unless it is a sign-out, has run out, or its
+    dealer has signed in or out anywhere since."""
     newest = reads.records(
         RecordFilter(kind=RecordKind.SIGN_IN, table_id=table_id), newest_first=True, limit=1
     )
@@ -85,6 +86,10 @@ def sitting(reads: Reads, table_id: str, when: str) -> Sitting | None:
     if not theirs or theirs[0].id != found.id:
         return None
     made = Sitting(found.id, found.user_id, found.table_id, found.recorded_at)
+    if when is None:
+        from dealer.audit import chain
+
+        when = chain.utc_now()
     return made if made.stands_at(when) else None
 
 
@@ -109,12 +114,12 @@ def seat_at(reads: Reads, table_id: str, user_id: str, *, named: bool = True) ->
     only the dealer signed in there (`user_id` when `named`, the desk's user as typed; else
     whoever is signed in); AccessError, saying who is signed in there and how to sign in,
     otherwise. At a table never assigned, `user_id` (under their sign-in there, if any)."""
-    from dealer.audit import assignments, chain
+    from dealer.audit import assignments
 
     if not table_id:
         return Seat(user_id, None, None)
     assignment = assignments.assigned(reads, table_id)
-    standing = sitting(reads, table_id, chain.utc_now())  # the clock that dates the record
+    standing = sitting(reads, table_id)
     if standing is not None and not named:
         user_id = standing.user_id
     theirs = standing is not None and standing.user_id == user_id
@@ -184,11 +189,10 @@ def sign_out(
 ) -> int:
     """Sign `user_id` out of `table_id`, where they are signed in, with their PIN; the record's
     number. AccessError when they are not signed in there."""
-    from dealer.audit import chain
     from dealer.audit.authority import supervised
 
     def record(tx: WriteTransaction, user: User) -> int:
-        standing = sitting(tx, table_id, chain.utc_now())
+        standing = sitting(tx, table_id)
         if standing is None or standing.user_id != user.user_id:
             raise AccessError(f"{user.user_id} is not signed in at table {table_id}")
         return tx.append(sign_entry(user, table_id, SignInAction.OUT))

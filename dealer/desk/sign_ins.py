@@ -34,14 +34,14 @@ def seated(desk: Desk, ask_pin: Callable[[str], str]) -> Desk:
     signed in there — the one signed in already (the desk's user, or whoever is when the desk
     names none), else the desk's user signed in now with the PIN `ask_pin` asks of them (once a
     session). At a table never assigned, `desk` as it is."""
-    from dealer.audit import assignments, chain, sign_ins
+    from dealer.audit import assignments, sign_ins
 
     if not desk.table:
         return desk
     with open_desk_log(desk.db) as log:
         if assignments.assigned(log, desk.table) is None:
             return desk
-        standing = sign_ins.sitting(log, desk.table, chain.utc_now())
+        standing = sign_ins.sitting(log, desk.table)
         if standing is not None and (not desk.named or standing.user_id == desk.user):
             return desk._replace(user=standing.user_id, named=True)
         made = sign_ins.sign_in(log, desk.user, ask_pin(desk.user), desk.table, typer=desk.user)

@@ -95,17 +95,18 @@ def test_a_dealers_own_login_rules_at_an_assigned_table_only_signed_in(
 ) -> None:
     """Medium: d-105's own database login appended rulings at PG-3 in their own name, the tool
     left out, with d-104 signed in there. The server refuses a ruling at an assigned table
-    unless it names its maker's standing sign-in there: none named, or d-104's."""
+    unless it names its maker's standing sign-in there (none named, or d-104's), and a ruling
+    anywhere naming a sign-in not its maker's (d-104's, at PG-9, to be counted a dealer's)."""
     before = head(floor)
     with psycopg.connect(pg_server.login(floor, "d-105"), autocommit=True) as conn:
-        for named in ({}, {"sign_in": 5}):
-            result, settings = rank_at("PG-3", **named)
-            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="d-105 is not"):
+        for table, named in (("PG-3", {}), ("PG-3", {"sign_in": 5}), ("PG-9", {"sign_in": 5})):
+            result, settings = rank_at(table, **named)
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="sign-in of d-105's"):
                 conn.execute(
-                    "SELECT dealer.append_record('ruling', 'paigow', 'rank', 'PG-3', NULL, "
+                    "SELECT dealer.append_record('ruling', 'paigow', 'rank', %s, NULL, "
                     "'d-105', 'dealer', 'as ks qs js ts', '[]', %s, '[]', %s, NULL, NULL, "
                     "'0.2.0', '{}', '{}')",
-                    [result, settings],
+                    [table, result, settings],
                 )
     assert head(floor) == before
 

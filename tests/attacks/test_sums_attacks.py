@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from pg_server import PgServer
 
-from dealer.audit import open_log, staff
+from dealer.audit import open_log, sign_ins, staff
 from dealer.audit.records import RecordFilter, RecordKind, canonical_json, seats_of
 from dealer.audit.sums import INTS, REALS, SumKey, SumRow, fields
 from dealer.desk.floor_sums import DEALER, HOUSE, PATRON, RULINGS, TABLE, problems
@@ -57,13 +57,15 @@ def forged(hour: str, grp: str, member: str, rulings: int, house: int) -> dict[s
 
 @pytest.fixture
 def floor(pg_server: PgServer) -> Iterator[str]:
-    """A floor's log (its owner's URL): supervisor S1, dealers d-104 and d-105, and one settle
-    by d-105 at PG-2 for patron P-1, made through the tool at d-105's own login."""
+    """A floor's log (its owner's URL): supervisor S1, dealers d-104 and d-105, d-105 signed in
+    at PG-2, and one settle by d-105 there for patron P-1, made through the tool at d-105's own
+    login."""
     url = pg_server.fresh_url()
     with open_log(url) as log:
         staff.add_user(log, "S1", "supervisor", pin=PIN)
         for dealer in ("d-104", "d-105"):
-            staff.add_user(log, dealer, "dealer", supervisor_id="S1", supervisor_pin=PIN)
+            staff.add_user(log, dealer, "dealer", pin=PIN, supervisor_id="S1", supervisor_pin=PIN)
+        sign_ins.sign_in(log, "d-105", PIN, "PG-2")
     settled = cli.run(
         "paigow", "settle", "--dealer", DEALER_CARDS, "--player", PLAYER, "--wager", "25",
         "--treasure", "5", "--patron", "P-1", "--table", "PG-2", "--user", "d-105",
@@ -91,7 +93,8 @@ def test_a_terminal_adds_no_row_the_server_did_not_compute(floor: str, pg_server
     `dealer stats` showed the rows at once (d-105 at -$49,995, d-104's ruling nowhere). Now no
     function a terminal may execute takes rows (those that write the sums are the server's,
     called by `append_record` alone), and the floor's sums and `dealer stats` are the
-    records' own: both rulings as recorded, nothing else."""
+    records' own: both rulings as recorded, nothing else (d-104's made under no sign-in, so
+    left out of the dealers' figures)."""
     with open_log(floor, read_only=True) as log:
         (genuine,) = log.records(RecordFilter(kind=RecordKind.RULING))
     seats = seats_of(genuine)
@@ -103,7 +106,9 @@ def test_a_terminal_adds_no_row_the_server_did_not_compute(floor: str, pg_server
         "cards": canonical_json(list(genuine.cards)),
         "result": canonical_json(genuine.result),
         "explanation": canonical_json(list(genuine.explanation)),
-        "settings": canonical_json(dict(genuine.settings)),
+        "settings": canonical_json(
+            {k: v for k, v in genuine.settings.items() if k != "sign_in"}  # d-104's: no sign-in
+        ),
         "software_version": genuine.software_version,
     }
     hour = genuine.recorded_at[:13]
@@ -133,7 +138,7 @@ def test_a_terminal_adds_no_row_the_server_did_not_compute(floor: str, pg_server
             "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'dealer' "
             "AND has_function_privilege(p.oid, 'EXECUTE') ORDER BY 1"
         ).fetchall()
-    assert stats(floor, "dealers", "user") == [("d-104", 1, 30, 5), ("d-105", 1, 30, 5)]
+    assert stats(floor, "dealers", "user") == [("d-105", 1, 30, 5)]  # d-104's: no sign-in
     assert stats(floor, "patrons", "patron") == [("P-1", 2, 60, 10)]
     assert stats(floor, "tables", "table") == [("PG-1", 1, 30, 5), ("PG-2", 1, 30, 5)]
     with open_log(floor, read_only=True) as log:
