@@ -169,9 +169,9 @@ class SigningTransaction:
         """Add a record's numbers to the floor's sums (`WriteTransaction.add_sums`)."""
         self._tx.add_sums(record_id, rows)
 
-    def count_by_user(self, flt: RecordFilter) -> dict[str, int]:
-        """How many records matching `flt` each user made."""
-        return self._tx.count_by_user(flt)
+    def count_by_user(self, flt: RecordFilter, *, signed_in: bool = False) -> dict[str, int]:
+        """How many records matching `flt` each user made (`Reads.count_by_user`)."""
+        return self._tx.count_by_user(flt, signed_in=signed_in)
 
     def sums_from(self) -> int:
         """The first record the floor's sums cover."""

@@ -440,6 +440,7 @@ class _Reads(SQLReads):
         glance=GLANCE,
         glance_from=GLANCE_FROM,
         among="{} IN (SELECT json_array_elements_text(%s::json)::bigint)",
+        contains="strpos({}, %s) > 0",
     )
 
     _cursors = 0

@@ -30,6 +30,7 @@ from dealer.audit.records import (
     records_of,
     seats_in,
 )
+from dealer.audit.sign_ins import SIGNED_IN
 from dealer.audit.sums import KEY_COLUMNS, SUM_COLUMNS, SumKey, SumRow, Total
 from dealer.kernel.digest import sha256_hex
 from dealer.kernel.errors import AuditError
@@ -98,6 +99,8 @@ class Dialect(NamedTuple):
     among: str
     """A column (`{}`) is one of the numbers in one parameter, a JSON list: one parameter
     however many numbers (no list of marks for the driver to rewrite)."""
+    contains: str
+    """A text column (`{}`) holds the text of one parameter."""
 
 
 def filter_sql(flt: RecordFilter, d: Dialect) -> tuple[str, list[Any]]:
@@ -426,13 +429,22 @@ class SQLReads(ABC):
             ).fetchone()
         return row is not None
 
-    def count_by_user(self, flt: RecordFilter) -> dict[str, int]:
-        """How many records matching `flt` each user made."""
-        where, params = filter_sql(flt, self.dialect)
+    def count_by_user(self, flt: RecordFilter, *, signed_in: bool = False) -> dict[str, int]:
+        """How many records matching `flt` each user made (with `signed_in`, of those whose
+        settings name a sign-in: `sign_ins.SIGNED_IN` as a key, in the settings or the text
+        they keep once; verify checks that each stood)."""
+        d = self.dialect
+        where, params = filter_sql(flt, d)
+        if signed_in:
+            key = f'"{SIGNED_IN}":'
+            where += (
+                f" AND ({d.contains.format('settings')} OR settings IN (SELECT ref FROM "
+                f"{d.schema}settings_texts WHERE {d.contains.format('text')}))"
+            )
+            params = [*params, key, key]
         with self._reading("read"):
             rows = self.conn.execute(
-                f"SELECT user_id, count(*) FROM {self.dialect.schema}records WHERE {where} "
-                "GROUP BY user_id",
+                f"SELECT user_id, count(*) FROM {d.schema}records WHERE {where} GROUP BY user_id",
                 params,
             ).fetchall()
         return {str(user): int(count) for user, count in rows}

@@ -313,6 +313,7 @@ class _Reads(SQLReads):
         glance=GLANCE,
         glance_from="",
         among="{} IN (SELECT value FROM json_each(?))",
+        contains="instr({}, ?) > 0",
     )
 
     def __init__(self, conn: sqlite3.Connection) -> None:

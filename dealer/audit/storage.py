@@ -91,8 +91,9 @@ class Reads(Protocol):
         """Whether any users row ever gave someone the supervisor role."""
         ...
 
-    def count_by_user(self, flt: RecordFilter) -> dict[str, int]:
-        """How many records matching `flt` each user made."""
+    def count_by_user(self, flt: RecordFilter, *, signed_in: bool = False) -> dict[str, int]:
+        """How many records matching `flt` each user made (with `signed_in`, of those naming
+        the sign-in they were made under)."""
         ...
 
     def sums_from(self) -> int:

@@ -41,6 +41,7 @@ from dealer.analysis.stats import (
 )
 from dealer.audit.disputes import disputes
 from dealer.audit.records import Record, RecordFilter, RecordKind
+from dealer.audit.sign_ins import signed_in
 from dealer.desk import floor_sums
 from dealer.desk.context import LogLocation, open_desk_log
 from dealer.desk.floor_sums import (
@@ -581,11 +582,11 @@ def _event_flags(
 def _correction_flags(
     log: Storage, made: Statistics, corrected: Mapping[int, str], alpha: float
 ) -> list[dict[str, Any]]:
-    """Each dealer whose rulings (of every game, in the range) were overridden, voided or
-    disputed more often than the floor's rate allows (one-sided binomial test at `alpha`; two
-    dealers at least)."""
+    """Each dealer whose rulings (of every game, in the range, made under their sign-in: a
+    dealer's figures are those) were overridden, voided or disputed more often than the floor's
+    rate allows (one-sided binomial test at `alpha`; two dealers at least)."""
     rulings_by = log.count_by_user(
-        RecordFilter(kind=RecordKind.RULING, since=made.since, until=made.until)
+        RecordFilter(kind=RecordKind.RULING, since=made.since, until=made.until), signed_in=True
     )
     corrected_by: dict[str, list[int]] = {}
     ids = sorted(corrected)
@@ -597,7 +598,8 @@ def _correction_flags(
             until=made.until,
         )
         for record in log.records(flt):
-            corrected_by.setdefault(record.user_id, []).append(record.id)
+            if signed_in(record.settings):
+                corrected_by.setdefault(record.user_id, []).append(record.id)
     total = sum(rulings_by.values())
     marked = sum(len(v) for v in corrected_by.values())
     if len(rulings_by) < 2 or not total:

@@ -161,3 +161,53 @@ def test_stats_by_dealer_count_only_signed_in_rulings(
     assert not [flag for flag in flags if flag.get("user") == "d-105"]
     tables = {row["table"] for row in json.loads(run("stats", "tables", *stats).stdout)["tables"]}
     assert tables == {"PG-3", "PG-9"}  # the table's figures keep every ruling
+
+
+def settled(table: str, *user: str) -> int:
+    """A settle at `table` (by `user`, else whoever is signed in there); its ruling's number."""
+    made = run(*SETTLE[:-3], "--table", table, "--json", *user)
+    assert made.exit_code == 0, made.output
+    return int(json.loads(made.stdout)["ruling_id"])
+
+
+def corrections_flagged(floor: Path | str, voided: list[int]) -> set[tuple[str, int, int]]:
+    """The correction flags once `voided` are voided: (dealer, rulings, corrected) each."""
+    from dealer.audit import corrections
+
+    with open_log(floor) as log:
+        for ruling in voided:
+            corrections.void(log, ruling, reason="misdealt", supervisor_id="S1", pin=PIN)
+    flags = json.loads(run("stats", "flags", "--rounds", "2000", "--json").stdout)["flags"]
+    return {
+        (f["user"], f["figures"]["rulings"], f["figures"]["corrected"])
+        for f in flags
+        if f["kind"] == "corrections"
+    }
+
+
+def test_correction_flags_count_only_signed_in_rulings(floor: Path | str) -> None:
+    """The same class, by the correction flags: rulings typed as `--user d-105` at a table
+    never assigned, every one voided by a supervisor, flagged d-105 as a dealer whose rulings
+    are corrected too often, though d-105's own, at PG-4 under their sign-in, were never
+    corrected. Only rulings made under a sign-in count: no one is flagged."""
+    assert (
+        run("sign-in", "--table", "PG-4", "--user", "d-105", "--pin", PINS["d-105"]).exit_code == 0
+    )
+    for _ in range(30):
+        settled("PG-3")
+    for _ in range(10):
+        settled("PG-4", "--user", "d-105")
+    typed = [settled("PG-9", "--user", "d-105") for _ in range(10)]
+    assert corrections_flagged(floor, typed) == set()
+
+
+def test_a_dealer_whose_signed_in_rulings_are_corrected_too_often_is_flagged(
+    floor: Path | str,
+) -> None:
+    assert (
+        run("sign-in", "--table", "PG-4", "--user", "d-105", "--pin", PINS["d-105"]).exit_code == 0
+    )
+    voided = [settled("PG-3") for _ in range(10)][:8]
+    for _ in range(10):
+        settled("PG-4", "--user", "d-105")
+    assert corrections_flagged(floor, voided) == {("d-104", 10, 8)}
