@@ -97,10 +97,8 @@ def test_a_log_made_by_hand_written_migrations_opens_verifies_and_records_unchan
         ("trigger", "floor_sums_no_delete"),
         ("trigger", "records_bounded"),
         ("index", "records_by_table_time"),
-        ("trigger", "records_canonical"),
         ("table", "settings_texts"),
         ("trigger", "settings_texts_bounded"),
-        ("trigger", "settings_texts_canonical"),
         ("trigger", "settings_texts_no_delete"),
         ("trigger", "settings_texts_no_update"),
     ]

@@ -51,10 +51,8 @@ PROTECTION_TRIGGERS = (
     "floor_sums_from_no_update",
     "floor_sums_from_no_delete",
     "floor_sums_from_once",
-    "records_canonical",
-    "settings_texts_canonical",
 )
-"""Triggers that keep the record append-only, bounded and canonical; `verify` reports any that
+"""Triggers that keep the record append-only and bounded; `verify` reports any that
 are missing or changed (`schema_problems`)."""
 
 _SUM_DECLARATIONS = ", ".join(
@@ -101,61 +99,6 @@ BOUNDED = f"""
             """
 """The trigger that bounds a record as `records.size_problem` does, for whoever writes the
 file."""
-
-
-def _minified(text: str) -> str:
-    """SQL: `text` is JSON with no space between its tokens (SQLite's `json` minifies what it
-    reads, keeping keys, escapes and numbers as written; it changes JSON5 too)."""
-    return f"CASE WHEN json_valid({text}) THEN json({text}) = {text} ELSE 0 END"
-
-
-READ_BY_KEY = ("$", "$.base", "$.signoff_required")
-"""The objects of a result whose keys SQLite's JSON functions read by name, which take a key's
-first value where Python takes its last: its top level (a list's net and a meter's values, the
-meters' indexes), its base (a list's outcome) and its sign-off (the browser's large pays)."""
-
-
-def _keys_once(path: str) -> str:
-    """SQL: each key of the new record's result at `path` comes once (none there is once)."""
-    return (
-        f"NOT EXISTS (SELECT 1 FROM json_each(NEW.result, '{path}') WHERE typeof(key) = 'text' "
-        "GROUP BY key HAVING count(*) > 1)"
-    )
-
-
-_NOT_CANONICAL = (
-    "an audit record''s JSON is written as the hash recipe writes it: this one is not "
-    "canonical (a space, or a key twice where the log reads keys)"
-)
-
-CANONICAL = f"""
-            CREATE TRIGGER records_canonical BEFORE INSERT ON records
-            WHEN CASE WHEN {_minified("NEW.cards")} AND {_minified("NEW.result")}
-                           AND {_minified("NEW.explanation")}
-                           AND (NEW.settings LIKE 'sha256:%' OR {_minified("NEW.settings")})
-                      THEN NOT ({" AND ".join(_keys_once(path) for path in READ_BY_KEY)})
-                      ELSE 1 END
-            BEGIN
-                SELECT RAISE(ABORT, '{_NOT_CANONICAL}');
-            END
-            """
-"""The trigger that refuses a record whose JSON is not canonical (`dealer.audit.canonical`) as
-far as a trigger can tell at little cost, for whoever writes the file: JSON with a space, or a
-result giving a key twice where the database reads keys (`READ_BY_KEY`); a settings text kept
-once is checked as it is kept (`KEPT_CANONICAL`). A key twice deeper, keys out of order,
-escapes and numbers in another spelling are `verify`'s to find, and anything written with the
-trigger dropped: checking every object of a six-seat round's result (`json_tree`) took 1.6 ms
-more a round, a tenth of its write."""
-
-KEPT_CANONICAL = f"""
-            CREATE TRIGGER settings_texts_canonical BEFORE INSERT ON settings_texts
-            WHEN NOT EXISTS (SELECT 1 FROM settings_texts WHERE ref = NEW.ref)
-              AND NOT ({_minified("NEW.text")})
-            BEGIN
-                SELECT RAISE(ABORT, '{_NOT_CANONICAL}');
-            END
-            """
-"""The trigger that refuses a settings text with a space, as it is kept."""
 
 
 class Index(NamedTuple):
@@ -384,10 +327,6 @@ MIGRATIONS: tuple[tuple[str, tuple[Step, ...]], ...] = (
     (
         "records_by_table_time: a table's records by time (a shift summary reads a table's day)",
         ("CREATE INDEX records_by_table_time ON records(table_id, recorded_at)",),
-    ),
-    (
-        "records_canonical: a record's JSON as the hash recipe writes it, where a trigger can tell",
-        (CANONICAL, KEPT_CANONICAL),
     ),
 )
 

@@ -6,8 +6,8 @@ verify, the shift summary) the last, and verify said OK. A record's JSON is cano
 `records.canonical_json` writes it (keys sorted and each once, no spaces, characters as
 themselves), or verify fails it, naming the record and the column; and what readers could read
 apart is refused at the write — a key twice, and any other encoding, by the PostgreSQL server
-for every login and the owner's copies; a space, and a key twice where the database reads keys,
-by the SQLite file's trigger."""
+for every login and the owner's copies. The SQLite file has no trigger for it (whoever holds
+the file drops any trigger): a forgery written into it gets in and fails verify, named."""
 
 from __future__ import annotations
 
@@ -151,41 +151,30 @@ def test_a_dealer_login_cannot_append_a_record_whose_json_is_not_canonical(
         assert verify(log).ok
 
 
-def test_a_record_written_around_the_tool_with_a_key_twice_is_refused(
-    log_at: Path | str,
-) -> None:
-    """The attack by whoever writes around the tool: the SQLite file's holder inserting the
-    forged settle with a correct hash (the trigger `records_canonical` refuses it), the
-    PostgreSQL database's owner copying it in (the server refuses it, as every non-canonical
-    form). Nothing is written."""
-    with pytest.raises((sqlite3.IntegrityError, AuditError), match="not canonical"):
-        written_around_the_tool(log_at, forged(log_at, result=TWICE))
-    if isinstance(log_at, str):
-        for column, text in NOT_CANONICAL.items():
-            with pytest.raises(AuditError, match=f"{column} column is not canonical"):
-                written_around_the_tool(log_at, forged(log_at, **{column: text}))
-    assert records(log_at) == 0
+def test_the_owners_copy_of_a_record_with_a_key_twice_is_refused(floor: str) -> None:
+    """The attack by the PostgreSQL database's owner, copying the forged settle in (the path
+    `audit copy` takes): the server refuses it, and every other form not canonical. Nothing is
+    written."""
+    with pytest.raises(AuditError, match="result column is not canonical"):
+        written_around_the_tool(floor, forged(floor, result=TWICE))
+    for column, text in NOT_CANONICAL.items():
+        with pytest.raises(AuditError, match=f"{column} column is not canonical"):
+            written_around_the_tool(floor, forged(floor, **{column: text}))
+    assert records(floor) == 0
 
 
-def test_a_forgery_under_a_dropped_trigger_fails_verify_naming_its_column(
+def test_a_forgery_written_into_the_file_fails_verify_naming_its_column(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The file's holder drops the trigger, inserts the forged settle (and, deep in a result,
-    a key twice no trigger looks at) and puts the trigger back as it was: `audit verify` fails,
-    naming each record and its column."""
+    """The file's holder inserts the forged settle with a correct hash after a genuine one,
+    and a key twice deep in a result: `audit verify` fails, naming each record and its
+    column."""
     db = use(tmp_path / "audit.sqlite", monkeypatch)
     assert run(*SETTLE).exit_code == 0
-    conn = sqlite3.connect(db, isolation_level=None)
-    (made,) = conn.execute(
-        "SELECT sql FROM sqlite_master WHERE name = 'records_canonical'"
-    ).fetchone()
-    conn.execute("DROP TRIGGER records_canonical")
-    conn.close()
     first = forged(db, result=TWICE)
     insert(db, first)
     second = forged(db, result=NESTED_TWICE)
     insert(db, second)
-    sqlite3.connect(db, isolation_level=None).execute(made)
     checked = run("audit", "verify")
     assert checked.exit_code == 1
     assert checked.stdout.splitlines() == [
@@ -197,11 +186,30 @@ def test_a_forgery_under_a_dropped_trigger_fails_verify_naming_its_column(
     ]
 
 
+def test_a_forgery_in_the_file_is_not_copied_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tool writes no record that is not canonical: `audit copy` from a file holding the
+    forgery into another file is refused, as the source does not verify; nothing is copied."""
+    db = use(tmp_path / "audit.sqlite", monkeypatch)
+    assert run(*SETTLE).exit_code == 0
+    insert(db, forged(db, result=TWICE))
+    target = tmp_path / "copy.sqlite"
+    copied = run("audit", "copy", str(db), str(target))
+    assert copied.exit_code == 1
+    assert copied.stdout == ""
+    assert copied.stderr == (
+        "Error: the log to copy does not verify (record 4 (ruling): the result column is not "
+        "canonical JSON: the key total_net is given twice): nothing copied\n"
+    )
+    assert not target.exists() or records(target) == 0
+
+
 def test_a_list_reads_every_record_that_gets_in_as_show_reads_it(
     log_at: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """What the write lets in reads alike: after genuine rulings and meter moves, and (on
-    SQLite) a forgery whose key twice sits deeper than the trigger looks, every value a list
+    SQLite) a forgery whose key twice sits deeper than any reader looks, every value a list
     shows of each record is the value `audit show` reads."""
     use(log_at, monkeypatch)
     assert run(*SETTLE).exit_code == 0
@@ -235,16 +243,27 @@ def test_the_check_reads_json_as_the_hash_recipe_writes_it(
 ) -> None:
     """The canonical form is the recipe's own encoding: every character a JSON text may hold
     written as Python writes it (a quote and a backslash escaped, control characters as
-    `\\u001f`, the rest as themselves) is taken; the same with a space is not."""
+    `\\u001f`, the rest as themselves) is taken and verifies; the same with a space is refused
+    by the server, and fails verify in a file."""
     value = {"a": '"\\\x1f/é\u2028😀', "b": None, "c": [1.5, -0.0, 10**20], "é": {}}
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     if written == "spaced":
         text = text.replace(",", ", ", 1)
     where = new_log()
     row = forged(where, result=text)
-    if written == "canonical":
-        written_around_the_tool(where, row)
-        assert records(where) == 1
-    else:
-        with pytest.raises((sqlite3.IntegrityError, AuditError), match="not canonical"):
+    if written == "spaced" and isinstance(where, str):
+        with pytest.raises(AuditError, match="result column is not canonical"):
             written_around_the_tool(where, row)
+        assert records(where) == 0
+        return
+    written_around_the_tool(where, row)
+    with open_log(where, read_only=True) as log:
+        assert verify(log).problems == (
+            ()
+            if written == "canonical"
+            else (
+                "record 1 (ruling): the result column is not canonical JSON: it is not written "
+                "as the hash recipe writes JSON (keys sorted, no spaces, characters as "
+                "themselves)",
+            )
+        )
