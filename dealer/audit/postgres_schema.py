@@ -27,12 +27,14 @@ floor's database owner). What a record is, the server decides:
   row for any record but the newest or for a seat (or patron) its content does not name.
 * The users table is written only through `dealer.add_user`, which accepts a users row only for
   the `user` record just appended by the same session, matching what that record says.
-* The floor's sums (`floor_sums`) are the server's: `append_record` adds the rows of each record
+* The floor's sums (`floor_sums`) are the server's: `append_record` adds the rows of each ruling
   it appends (`dealer.add_sums`), as the desk's `dealer.record_sums` computes them from the
   record and the members' state in the sums (its SQL handed over by `dealer db init`:
   `record_sums`; this layer knows no game). A terminal sends none, and may execute neither.
 * Triggers refuse UPDATE, DELETE and TRUNCATE for everyone and check each inserted row's
-  number, link and hash, so even the owner cannot insert a record the chain does not vouch for.
+  number, link and hash (a row given none is given its own: `append_record` leaves the hash to
+  the trigger, so a record's hash is made once), so even the owner cannot insert a record the
+  chain does not vouch for.
 * `dealer_auditor` reads (SELECT) and nothing else; it cannot take the log's lock.
 * `verify` compares the server's triggers (`TRIGGERS`), functions (`FUNCTIONS`) and grants
   (`granted`) with these definitions, not their names.
@@ -444,7 +446,9 @@ FUNCTIONS: tuple[Function, ...] = (
             whole.settings := (SELECT s.text FROM dealer.settings_texts s
                               WHERE s.ref = NEW.settings);
         END IF;
-        IF NEW.hash IS DISTINCT FROM dealer.record_hash(whole) THEN
+        IF NEW.hash IS NULL THEN  -- append_record's: the hash made once, here
+            NEW.hash := dealer.record_hash(whole);
+        ELSIF NEW.hash IS DISTINCT FROM dealer.record_hash(whole) THEN
             RAISE EXCEPTION 'audit record % does not carry its own hash', NEW.id;
         END IF;
         IF NOT coalesce(NEW.recorded_at >= coalesce(last.recorded_at, ''), false) THEN
@@ -640,19 +644,20 @@ FUNCTIONS: tuple[Function, ...] = (
         r.explanation := p_explanation; r.settings := p_settings; r.links_to := p_links_to;
         r.reason := p_reason; r.software_version := p_software_version;
         r.prev_hash := coalesce(last.hash, '{GENESIS_HASH}');
-        r.hash := dealer.record_hash(r);
         IF pg_catalog.octet_length(p_settings) > {SETTINGS_KEPT_OVER} THEN
             r.settings := 'sha256:' || pg_catalog.encode(pg_catalog.sha256(
                 pg_catalog.convert_to(p_settings, 'UTF8')), 'hex');
             INSERT INTO dealer.settings_texts (ref, text) VALUES (r.settings, p_settings)
                 ON CONFLICT (ref) DO NOTHING;
         END IF;
-        INSERT INTO dealer.records SELECT r.*;
+        INSERT INTO dealer.records SELECT r.* RETURNING hash INTO r.hash;
         r.settings := p_settings;
         INSERT INTO dealer.record_seats
             SELECT r.id, s.seat, s.patron
             FROM unnest(p_seats, p_patrons) s(seat, patron);
-        PERFORM dealer.add_sums(r);
+        IF p_kind = '{RecordKind.RULING}' THEN  -- only a ruling adds to the floor's sums
+            PERFORM dealer.add_sums(r);
+        END IF;
         RETURN r;
     END """,
         more="SECURITY DEFINER",
