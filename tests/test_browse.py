@@ -211,12 +211,12 @@ def test_the_meter_book_tells_the_seed_from_contributions_and_adjustments(
     page.goto(f"{served.address}/-/dealer/meters?table=PG-3")
     rows = [r.split("\t") for r in page.locator("table tr").all_inner_texts()[1:]]
     assert [(r[0], *r[3:]) for r in rows] == [
-        ("#4", "progressive_insurance", "never set", "seed $5,000, the profile's", "$5,000",
+        ("#4", "progressive_insurance", "never set", "the profile's seed $5,000", "$5,000",
          "ruling #3 (d-104 at PG-3)", ""),
         ("#5", "progressive_treasure", "never set",
-         "seed $10,000, the profile's, contributions +$0.25", "$10,000.25",
+         "the profile's seed $10,000 + contributions $0.25", "$10,000.25",
          "ruling #3 (d-104 at PG-3)", ""),
-        ("#10", "progressive_treasure", "$10,000.25", "adjustment -$0.25", "$10,000",
+        ("#10", "progressive_treasure", "$10,000.25", "− adjustment $0.25", "$10,000",
          "supervisor sup-7", "reseed after audit"),
     ]  # fmt: skip
     assert page.locator("tr:has-text('#4') a", has_text="#3").get_attribute("href") == (
@@ -226,7 +226,7 @@ def test_the_meter_book_tells_the_seed_from_contributions_and_adjustments(
     shown = page.locator("table.record tr").all_inner_texts()
     assert [r for r in shown if r.split("\t")[0] in ("from", "moved", "to", "by")] == [
         "from\tnever set",
-        "moved\tseed $5,000, the profile's",
+        "moved\tthe profile's seed $5,000",
         "to\t$5,000",
         "by\truling #3 (d-104 at PG-3)",
     ]
@@ -252,10 +252,10 @@ def test_the_front_page_is_what_needs_a_supervisor_now(served: Served, page: Any
         ("#8", "override paigow settle", "in effect"),
     ]
     assert [r[:4] for r in rows("meters")] == [
-        ["PG-3", "progressive_insurance", "$5,000", "seed $5,000, the profile's"],
-        ["PG-3", "progressive_treasure", "$10,000", "adjustment -$0.25"],
-        ["PG-4", "progressive_insurance", "$5,000", "seed $5,000, the profile's"],
-        ["PG-4", "progressive_treasure", "$10,000", "seed $10,000, the profile's"],
+        ["PG-3", "progressive_insurance", "$5,000", "the profile's seed $5,000"],
+        ["PG-3", "progressive_treasure", "$10,000", "− adjustment $0.25"],
+        ["PG-4", "progressive_insurance", "$5,000", "the profile's seed $5,000"],
+        ["PG-4", "progressive_treasure", "$10,000", "the profile's seed $10,000"],
     ]
     assert [(r[0], r[5], r[6], r[7], r[8]) for r in rows("latest")] == [
         ("#3", "ruling paigow settle", "win", "+$86.50",

@@ -339,11 +339,11 @@ def test_the_meter_book_names_the_link(floor: Path, log_at: Path | str) -> None:
     settle("PG-1")
     rows = pages.meter_rows(meter_book(log_at, RecordFilter(table_id="PG-1")))
     assert [(r["record"].table_id, r["meter"], r["moved"]) for r in rows] == [
-        ("PG-1", "progressive_insurance", "seed $5,000, the profile's"),
+        ("PG-1", "progressive_insurance", "the profile's seed $5,000"),
         (
             "PG-1",
             "progressive_treasure (link FLOOR-ET-1)",
-            "seed $10,000, the profile's, contributions +$0.25",
+            "the profile's seed $10,000 + contributions $0.25",
         ),
     ]
 

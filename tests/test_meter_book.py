@@ -14,6 +14,7 @@ from cli import ok
 
 from dealer.audit.meters import MeterAction, MoveKind, movement
 from dealer.audit.records import Record
+from dealer.cli.render import meter_movement
 
 PIN = "lantern-2468"
 SUPERVISOR = ("--supervisor", "S1", "--pin", PIN)
@@ -56,12 +57,12 @@ def test_a_meters_first_value_is_its_seed_from_the_profile_by_the_ruling(db: Pat
         "Meter:",
         "  meter  progressive_insurance",
         "  from   - (never set)",
-        "  moved  seed $5,000, the profile's",
+        "  moved  the profile's seed $5,000",
         "  to     $5,000",
         "  by     ruling #2 (d-104 at PG-1)",
         "  · Meter progressive_insurance at table PG-1: first value $5,000 (ruling #2)",
     ]
-    assert meter_section(4)[3] == "  moved  seed $10,000, the profile's"
+    assert meter_section(4)[3] == "  moved  the profile's seed $10,000"
 
 
 def test_a_rulings_move_is_its_contributions_and_its_hits(db: Path) -> None:
@@ -69,14 +70,14 @@ def test_a_rulings_move_is_its_contributions_and_its_hits(db: Path) -> None:
         "Meter:",
         "  meter  progressive_treasure",
         "  from   $10,000",
-        "  moved  contributions +$0.25",
+        "  moved  + contributions $0.25",
         "  to     $10,000.25",
         "  by     ruling #5 (d-104 at PG-1)",
         "  · Meter progressive_treasure at table PG-1: $10,000 → $10,000.25 (ruling #5)",
     ]
     assert meter_section(8)[2:5] == [
         "  from   $10,000.25",
-        "  moved  contributions +$0.25, hits pay $10,000.50, reset to $10,000",
+        "  moved  + contributions $0.25 − hits $10,000.50 + reseed $10,000",
         "  to     $10,000",
     ]
 
@@ -88,7 +89,7 @@ def test_an_adjustment_is_the_supervisors_and_a_first_value_set_by_hand_its_seed
         "Meter:",
         "  meter  progressive_treasure",
         "  from   $10,000",
-        "  moved  adjustment +$2,000",
+        "  moved  + adjustment $2,000",
         "  to     $12,000",
         "  by     supervisor S1",
         "  · Meter progressive_treasure at table PG-1: $10,000 → $12,000 (reseed)",
@@ -136,9 +137,10 @@ def test_what_the_cap_held_back_is_told_from_the_contributions() -> None:
         {"meter": "progressive_treasure", "previous": "250000", "value": "250000", "delta": "0"}
     )
     move = movement(record, _ruling({"meters": meters}))
-    assert (move.kind, move.contributions, move.capped, move.paid, move.reset) == (
-        MoveKind.RULING, Decimal("0.25"), Decimal("-0.25"), Decimal(0), None,
+    assert (move.kind, move.contributions, move.capped, move.paid, move.reseed) == (
+        MoveKind.RULING, Decimal("0.25"), Decimal("-0.25"), Decimal(0), Decimal(0),
     )  # fmt: skip
+    assert meter_movement(move) == "+ contributions $0.25 − held back at the cap $0.25"
 
 
 def test_a_first_move_whose_ruling_is_not_there_is_its_first_value() -> None:

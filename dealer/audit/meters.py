@@ -558,9 +558,10 @@ class MoveKind(StrEnum):
 class MeterMove(NamedTuple):
     """A meter record as the meter book reads it (`movement`): its kind, the value before
     (None: never set) and after, the seed it started from (a first value only), what the
-    ruling's wagers contributed, what its hits paid from the meter, the value a hit reset it
-    to (None: none did), what the cap held back (negative, or 0), and the ruling it follows (a
-    ruling's move only)."""
+    ruling's wagers contributed, what its hits paid from the meter, the seed a 100% pay put
+    back (the reseed), what a cap kept from a pay and gave back, what the meter's cap held
+    back of the contributions (negative, or 0), and the ruling it follows (a ruling's move
+    only). Start + contributions − paid + reseed + returned + capped = value."""
 
     record: Record
     kind: MoveKind
@@ -569,7 +570,8 @@ class MeterMove(NamedTuple):
     seed: Decimal | None
     contributions: Decimal
     paid: Decimal
-    reset: Decimal | None
+    reseed: Decimal
+    returned: Decimal
     capped: Decimal
     ruling: int | None
 
@@ -589,7 +591,7 @@ def movement(record: Record, ruling: Record | None) -> MeterMove:
     if record.action != MeterAction.MOVE:
         kind = MoveKind.SEED if previous is None else MoveKind.ADJUSTMENT
         seed = value if previous is None else None
-        return MeterMove(record, kind, previous, value, seed, zero, zero, None, zero, None)
+        return MeterMove(record, kind, previous, value, seed, zero, zero, zero, zero, zero, None)
     meters = ruling.result.get("meters") if ruling is not None else None
     meters = meters if isinstance(meters, Mapping) else {}
     seed = _at(meters.get("before"), name) if previous is None else None
@@ -602,18 +604,20 @@ def movement(record: Record, ruling: Record | None) -> MeterMove:
         if isinstance(found, list)
         else []
     )
-    paid, moved, reset = zero, zero, None
+    paid, reseed, returned = zero, zero, zero
     for hit in hits:
-        before, after, back = _at(hit, "before"), _at(hit, "after"), _at(hit, "returned_by_cap")
-        paid += _at(hit, "paid") or zero
-        moved += (after or zero) - (before or zero) + (back or zero)
-        reset = after if hit.get("reset") is True else reset
+        before, after, pay = _at(hit, "before"), _at(hit, "after"), _at(hit, "paid") or zero
+        paid += pay
+        reseed += (after or zero) - (before or zero) + pay
+        returned += _at(hit, "returned_by_cap") or zero
     start = previous if previous is not None else seed
-    capped = zero if value is None or start is None else value - start - added - moved
+    moved = added - paid + reseed + returned
+    capped = zero if value is None or start is None else value - start - moved
     kind = MoveKind.SEED if previous is None else MoveKind.RULING
     return MeterMove(
-        record, kind, previous, value, seed, added, paid, reset, capped, record.links_to
-    )
+        record, kind, previous, value, seed, added, paid, reseed, returned, capped,
+        record.links_to,
+    )  # fmt: skip
 
 
 SeedOf = Callable[["Reads", Record, str], "Decimal | None"]

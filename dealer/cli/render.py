@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from dealer.kernel.cards import symbol
-from dealer.kernel.money import fmt_money
+from dealer.kernel.money import fmt_money, fmt_terms
 from dealer.kernel.ruling import Ruling
 
 if TYPE_CHECKING:
@@ -311,28 +311,31 @@ def setting_fields(settings: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def meter_movement(move: MeterMove) -> str:
-    """What a meter record did, in words: a first value is the meter's seed (`seed $5,000, the
-    profile's`, then what the ruling added to it), a ruling's move its contributions, what its
-    hits paid and the value a hit reset it to, what the cap held back; a supervisor's its
-    adjustment."""
+    """What moved a meter from its value before to its value after, as signed named terms, so
+    that a row of from, moved and to adds up: a first value is the meter's seed (`the
+    profile's seed $5,000`, then what the ruling added), a ruling's move its contributions,
+    what its hits paid, the reseed after a 100% pay, what a cap gave back and what the meter's
+    cap held back; a supervisor's its adjustment (`− adjustment $0.25`)."""
     from dealer.desk.supervision import MoveKind
 
     zero = Decimal(0)
     if move.kind == MoveKind.ADJUSTMENT:
         delta = (move.value or zero) - (move.previous or zero)
-        return f"adjustment {fmt_money(delta, signed=True)}"
+        return fmt_terms([("adjustment", delta)]) or "no change"
     if move.kind == MoveKind.SEED and move.ruling is None:
         return f"seed {_money(move.seed)}, set by hand"
-    parts = [f"seed {_money(move.seed)}, the profile's"] if move.kind == MoveKind.SEED else []
-    if move.contributions or move.kind == MoveKind.RULING:
-        parts.append(f"contributions {fmt_money(move.contributions, signed=True)}")
-    if move.paid:
-        parts.append(f"hits pay {fmt_money(move.paid)}")
-    if move.reset is not None:
-        parts.append(f"reset to {fmt_money(move.reset)}")
-    if move.capped:
-        parts.append(f"over the cap {fmt_money(move.capped, signed=True)}")
-    return ", ".join(parts)
+    terms = fmt_terms(
+        [
+            ("contributions", move.contributions),
+            ("hits", -move.paid),
+            ("reseed", move.reseed),
+            ("back from the cap", move.returned),
+            ("held back at the cap", move.capped),
+        ]
+    )
+    if move.kind == MoveKind.SEED:
+        return " ".join(part for part in (f"the profile's seed {_money(move.seed)}", terms) if part)
+    return terms or "no change"
 
 
 def meter_mover(move: MeterMove) -> str:

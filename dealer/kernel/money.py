@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 CENT = Decimal("0.01")
@@ -44,3 +45,21 @@ def fmt_money(amount: Decimal, signed: bool = False) -> str:
     else:
         text = f"{int(body):,}"
     return f"{sign}${text}"
+
+
+def fmt_terms(terms: Sequence[tuple[str, Decimal]]) -> str:
+    """Named amounts added to a figure, each signed: `+ contributions $0.25 − hit $10,000.50`
+    (a term of 0 left out, a negative one subtracted; '' when every one is 0)."""
+    return " ".join(
+        f"{'−' if amount < 0 else '+'} {name} {fmt_money(abs(amount))}"
+        for name, amount in terms
+        if amount
+    )
+
+
+def fmt_sum(start: str, terms: Sequence[tuple[str, Decimal]], end: Decimal) -> str:
+    """A figure's arithmetic in words, each term named and signed so that the line adds up:
+    `$10,000.25 + contributions $0.25 − hit $10,000.50 + reseed $10,000 → $10,000`. `start`
+    is the starting figure as written (`$10,000.25`); the terms are `fmt_terms`'. The caller's
+    terms are what add up to `end`: this only writes them."""
+    return " ".join(part for part in (start, fmt_terms(terms), "→", fmt_money(end)) if part)

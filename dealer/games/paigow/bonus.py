@@ -66,7 +66,7 @@ from dealer.games.paigow.round_input import SeatInput
 from dealer.inputs import money
 from dealer.kernel.cards import Card
 from dealer.kernel.errors import ConfigError, DealerError
-from dealer.kernel.money import fmt_money, money_json
+from dealer.kernel.money import fmt_money, fmt_sum, money_json
 from dealer.kernel.tuples import NamedTuple
 
 SETTLE_ORDER = tuple(Wager)
@@ -433,17 +433,26 @@ class RoundBonuses:
         }
 
     def explanation(self) -> list[str]:
-        """Every ruling's lines, seat by seat, then the meters."""
+        """Every ruling's lines, seat by seat, then each meter's arithmetic, which adds up:
+        before + contributions − what its hits paid + the reseed after a 100% pay + what a cap
+        kept from a pay (it goes back) = after."""
         lines = [f"seat {r.seat}: {line}" for r in self.results for line in r.explanation()]
         for name in PROGRESSIVES:
             before, added = self.meters_before.get(name), self.contributions.get(name)
             after = self.meters_after.get(name)
             if added or before != after:
+                hits = [r.meter for r in self.results if r.meter and r.meter.meter == name]
+                paid = sum((h.paid for h in hits), ZERO)
+                terms = [
+                    ("contributions", added),
+                    ("hits" if len(hits) > 1 else "hit", -paid),
+                    ("reseed", sum((h.after - h.before + h.paid for h in hits), ZERO)),
+                    ("back from the cap", sum((h.returned for h in hits), ZERO)),
+                ]
                 cap = self.settings.meters[name].cap
                 full = f" (at its cap {fmt_money(cap)}: contributions stop there)"
                 lines.append(
-                    f"{name.full_name} meter: {fmt_money(before)} + contributions "
-                    f"{fmt_money(added)} → {fmt_money(after)}"
+                    f"{name.full_name} meter: {fmt_sum(fmt_money(before), terms, after)}"
                     + (full if before + added >= cap else "")
                 )
         return lines
