@@ -185,7 +185,9 @@ def test_open_disputes_lead_to_a_printable_packet(served: Served, page: Any, sho
     page.get_by_role("link", name="packet").click()
     page.wait_for_url(f"{served.address}/-/dealer/packet/9")
     headings = page.locator("h2").all_inner_texts()
-    assert headings[0] == "Dispute 9: the claim"
+    assert headings[:2] == ["Where the rulings stand", "Dispute 9: the claim"]
+    standing = page.locator("tr:has(> th:text-is('ruling #3')) > td").inner_text()
+    assert standing == "overridden by #8: its decision (push) is in effect"
     assert "Record 3: ruling paigow settle" in headings
     hands = page.locator("tr:has(> th:text-is('hands')) .grid tr").all_inner_texts()
     assert hands == HANDS

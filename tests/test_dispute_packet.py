@@ -116,6 +116,8 @@ def expected(path: Path | str, checkpoint: str) -> str:
         f"  #{n} hash        {chain[n][0]}\n  prev hash      {chain[n][1]}\n" for n in (4, 7, 8, 9)
     )
     return (
+        "Where the rulings stand\n"
+        "  ruling #4      overridden by #9: its decision (push) is in effect\n"
         "Dispute 7: the claim\n"
         f"  opened         {made[7]} by d-104\n"
         "  table          PG-3, seat 1\n"
@@ -211,17 +213,23 @@ def test_the_packet_as_json(log: Path | str) -> None:
     ]
     assert (packet["claim"]["id"], packet["last_record"], packet["checkpoint"]) == (7, 9, None)
     assert packet["verify"]["ok"] is True
+    assert (packet["rulings"][0]["status"]["state"], packet["rulings"][0]["status"]["by"]) == (
+        "overridden",
+        9,
+    )
 
 
 def test_the_packet_as_a_page(log: Path | str, tmp_path: Path) -> None:
     page = tmp_path / "dispute-7.html"
     result = run("audit", "dispute", "packet", "7", "--html", str(page))
-    assert result.exit_code == 0
+    assert (result.exit_code, result.stdout) == (0, "")  # the page only: nothing on the screen
     assert result.stderr == f"Dispute 7 packet written to {page}\n"
     assert stat.S_IMODE(page.stat().st_mode) == 0o600
     html = page.read_text(encoding="utf-8")
     assert "<script" not in html
     assert "<td>patron says &lt;script&gt;alert(1)&lt;/script&gt; &amp; the low hand</td>" in html
+    assert "<h2>Where the rulings stand</h2>" in html
+    assert "<td>overridden by #9: its decision (push) is in effect</td>" in html
     assert html.startswith("<!DOCTYPE html>") and "<style>" in html
     assert list(tmp_path.glob(".dispute-7.html.*")) == []
 
@@ -244,3 +252,15 @@ def test_a_page_that_cannot_be_written_is_one_error_line(log: Path | str, tmp_pa
         "",
         f"Error: cannot write {page}: No such file or directory\n",
     )
+
+
+def test_a_voided_rulings_packet_says_nothing_of_it_is_in_effect(log: Path | str) -> None:
+    """Voiding the ruling (over its override) leaves nothing of it in effect, and the packet's
+    first lines say so."""
+    sup = ("--supervisor", "sup-7", "--pin", PIN)
+    ok("audit", "void", "4", "--reason", "misdeal on camera", *sup)
+    lines = run("audit", "dispute", "packet", "7").stdout.splitlines()
+    assert lines[:2] == [
+        "Where the rulings stand",
+        "  ruling #4      voided by #10: nothing of it is in effect",
+    ]

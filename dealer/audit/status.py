@@ -90,6 +90,20 @@ class Status:
         signoff = [] if self.signoff is None else [self.signoff.text()]
         return "; ".join([state, *signoff, *(mark.text() for mark in self.disputes)])
 
+    def standing(self) -> str:
+        """Where the record stands, for a reader who must not take a corrected ruling's figures
+        for what was paid: `in effect`, `overridden by #10: its decision (push) is in effect`,
+        `voided by #11: nothing of it is in effect`; then its sign-off, if any."""
+        if self.state == VOIDED:
+            words = f"voided by #{self.by}: nothing of it is in effect"
+        elif self.state == RULING_VOIDED:
+            words = f"its ruling voided by #{self.by}: nothing of it is in effect"
+        elif self.state == OVERRIDDEN:
+            words = f"overridden by #{self.by}: its decision ({self.decision}) is in effect"
+        else:
+            words = self.state
+        return "; ".join([words, *([] if self.signoff is None else [self.signoff.text()])])
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {

@@ -1,5 +1,9 @@
 """A dispute packet for people: as text, or as one self-contained HTML page to print.
 
+Its first section says where each disputed ruling stands (in effect; overridden by #N, whose
+decision is in effect; voided by #N, nothing of it in effect), so that no reader takes a
+corrected ruling's figures for what was paid.
+
 Both are drawn from the same sections (a heading, then label and value rows, a value a line of
 text or a table: a ruling's hands as set, its wagers, a round's seats), so the page, the text
 and the browser's page never say different things. Each time is written once, in the machine's
@@ -63,6 +67,14 @@ def when(stamp: str) -> str:
 
 def _what(record: Record) -> str:
     return " ".join(part for part in (record.kind, record.game, record.action) if part)
+
+
+def _standings(packet: Packet) -> Section:
+    rows: list[Row] = [
+        (f"ruling #{r.id}", "no standing: not a ruling" if s is None else s.standing())
+        for r, s in zip(packet.rulings, packet.standings, strict=True)
+    ]
+    return "Where the rulings stand", rows or [("", "no ruling named")]
 
 
 def _claim(packet: Packet) -> Section:
@@ -154,6 +166,7 @@ def _chain(packet: Packet) -> Section:
 def sections(packet: Packet) -> list[Section]:
     """The packet as headed sections of label and value rows, in reading order."""
     return [
+        _standings(packet),
         _claim(packet),
         *(_ruling(r) for r in packet.rulings),
         _linked(packet),

@@ -1,7 +1,8 @@
 """A dispute packet: everything about one dispute, gathered once from the log opened read-only,
 for a person to print or hand over.
 
-It holds the dispute as it stands, the dispute's own record, the disputed rulings as recorded
+It holds the dispute as it stands, the dispute's own record, where each disputed ruling stands
+(in effect, overridden, voided: `audit.status`), the disputed rulings as recorded
 (cards, explanation, settings), every record linked to the dispute or to a disputed ruling
 (overrides, voids, the resolution, corrections; not the meter movements of a ruling, which the
 ruling's own record shows) oldest first, the nearest
@@ -14,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from dealer.audit import disputes, entries
+from dealer.audit import disputes, entries, status
 from dealer.audit.chain import VerifyResult
 from dealer.audit.records import Record, RecordFilter, RecordKind
 from dealer.desk.context import LogLocation, open_desk_log
@@ -39,12 +40,14 @@ def deciding(settings: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Packet(NamedTuple):
-    """One dispute's packet; `last` is the newest record in it, `checkpoint` the first
-    checkpoint record after `last` (None when none is recorded yet)."""
+    """One dispute's packet; `standings` are where its rulings stand (by ruling, in order;
+    None for a record that has no status), `last` is the newest record in it, `checkpoint`
+    the first checkpoint record after `last` (None when none is recorded yet)."""
 
     dispute: disputes.Dispute
     claim: Record
     rulings: list[Record]
+    standings: list[status.Status | None]
     linked: list[Record]
     last: int
     checkpoint: Record | None
@@ -52,11 +55,16 @@ class Packet(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the dispute as `dispute list --json` gives it, the records as `audit show
-        --json` does, each ruling with its `deciding` settings."""
+        --json` does, each ruling with its `deciding` settings and its `status` (as `audit show
+        --json` gives it)."""
         return {
             "dispute": self.dispute.to_dict(),
             "claim": self.claim.to_dict(),
-            "rulings": [r.to_dict() | {"deciding": deciding(r.settings)} for r in self.rulings],
+            "rulings": [
+                r.to_dict()
+                | {"deciding": deciding(r.settings), "status": None if s is None else s.to_dict()}
+                for r, s in zip(self.rulings, self.standings, strict=True)
+            ],
             "linked": [r.to_dict() for r in self.linked],
             "last_record": self.last,
             "checkpoint": self.checkpoint.to_dict() if self.checkpoint else None,
@@ -83,6 +91,7 @@ def packet(db: LogLocation | None, dispute_id: int) -> Packet:
             dispute=found,
             claim=claim,
             rulings=rulings,
+            standings=[status.status(log, r) for r in rulings],
             linked=[linked[i] for i in sorted(linked)],
             last=last,
             checkpoint=next(after, None),

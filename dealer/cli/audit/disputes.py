@@ -177,7 +177,9 @@ def dispute_packet(
     dispute_id: Annotated[int, typer.Argument(help="The dispute id.")],
     html: Annotated[
         Path | None,
-        typer.Option("--html", help="Also write the packet to FILE as a page to print."),
+        typer.Option(
+            "--html", help="Write the packet to FILE as a page to print, not to the screen."
+        ),
     ] = None,
     as_json: JsonFlag = False,
     db: DbOption = None,
@@ -192,7 +194,7 @@ def dispute_packet(
         packet.save(html, packet_html(found), db)
     if as_json:
         echo_json(found.to_dict())
-    else:
+    elif html is None:
         typer.echo(packet_text(found))
     if html is not None:
         typer.echo(f"Dispute {dispute_id} packet written to {html}", err=True)
