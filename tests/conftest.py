@@ -57,6 +57,16 @@ def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def no_terminal_width() -> Iterator[None]:
+    """No `COLUMNS` (pytest-xdist's workers set 80): a screen fitted to the terminal's width is
+    fitted to no terminal's, as where the output is a file, whatever runs the tests; a test of
+    a width sets `COLUMNS` itself."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("COLUMNS", raising=False)
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def compiled() -> None:
     """The package compiled once for the hundreds of `dealer` processes the tests start, as
     Python does on first import where bytecode is written: where it is not

@@ -298,8 +298,52 @@ def test_a_list_names_the_records_that_refer_to_each(staffed: Path | str) -> Non
     rows = run("search", "--table", "PG-1").stdout.splitlines()[2:]
     assert [row.split()[0] for row in rows] == ["5", "6", "8", "9", "10"]
     assert rows[0].endswith("  Ace-king high (see dispute #9)")
-    assert rows[1].endswith("  Ace-king high (see override #8)")
+    assert rows[1].endswith("  overridden #8: Ace-king high")  # the override leads it
     assert rows[4].endswith("  meter paigow move")
+
+
+def test_a_list_leads_a_record_not_in_effect_with_its_status(staffed: Path | str) -> None:
+    """A voided ruling reads `VOIDED #N:` first, an overridden one `overridden #N:`, one whose
+    override was voided reads as in effect; an override voided itself reads `VOIDED`."""
+    assert run("void", "5", "--reason", "misdeal", *SUPERVISED).exit_code == 0  # record 8
+    assert override_as_s1(6).exit_code == 0  # record 9
+    assert override_as_s1(7).exit_code == 0  # record 10
+    assert run("void", "10", "--reason", "wrong record", *SUPERVISED).exit_code == 0  # 11
+    ids = ("--id", "5", "--id", "6", "--id", "7", "--id", "10")
+    rows = run("search", *ids, env={"COLUMNS": "200"}).stdout
+    summaries = [row.split("  ")[-1] for row in rows.splitlines()[2:]]
+    assert summaries == [
+        "VOIDED #8: Ace-king high",
+        "overridden #9: Ace-king high",
+        "Ace-king high (see override #10)",
+        "VOIDED #11: Ruling 7 overridden by supervisor S1: player wins",
+    ]
+
+
+def test_a_list_fits_the_terminal_and_never_cuts_money(staffed: Path | str) -> None:
+    """`COLUMNS` sets the width: at 200 a long summary is whole; at 80 its words are cut, a
+    net never is."""
+    assert run("void", "5", "--reason", "misdeal", *SUPERVISED).exit_code == 0  # record 8
+    wide = run("list", env={"COLUMNS": "200"}).stdout.splitlines()
+    assert wide[-1].endswith("  Ruling 5 voided by supervisor S1")
+    narrow = run("list", env={"COLUMNS": "80"}).stdout.splitlines()
+    assert narrow[-1].endswith("…") and "Ruling 5 voided by supervisor S1" not in narrow[-1]
+    with open_log(staffed) as log:
+        entries.append(
+            log,
+            Entry(
+                kind="ruling", user_id="D1", role="dealer", table_id="PG-1", seat=4,
+                game="paigow", action="settle", input_text="", cards=[],
+                result={"base": {"outcome": "win"}, "total_net": "1234567.25"},
+                explanation=["a long line of reasons that will not fit in eighty columns"],
+                settings={},
+            ),
+        )  # fmt: skip
+    assert run("void", "9", "--reason", "misdeal", *SUPERVISED).exit_code == 0  # record 10
+    shown = run("list", env={"COLUMNS": "80"}).stdout.splitlines()
+    assert [line for line in shown if line.startswith("9 ")][0].endswith(
+        "  VOIDED #10: win, net +$1,234,567.25"
+    )
 
 
 @pytest.mark.parametrize("limit", ["0", "-1", "1000000000000000000", "99999999999999999999"])

@@ -59,7 +59,9 @@ of its values, so that a list shows it by its input."""
 class Glance(NamedTuple):
     """A record as a list shows it: its columns, the seats it involved (the seat index, in
     order), the values its summary is made of (None where its result has none), and the
-    records that refer to it (`Reference`s, in record order)."""
+    records that refer to it (`Reference`s, in record order); `not_in_effect`, for a ruling or
+    override that is not in effect, the record that made it so (its void, or the override in
+    effect over it: the desk's reading, `dealer.desk.records.glances`)."""
 
     id: int
     recorded_at: str
@@ -79,6 +81,7 @@ class Glance(NamedTuple):
     input_text: str
     seats: tuple[int, ...] = ()
     references: tuple[Reference, ...] = ()
+    not_in_effect: Reference | None = None
 
 
 def _value(text: str | None) -> Any:

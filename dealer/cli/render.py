@@ -19,6 +19,28 @@ def pretty(cards: Iterable[str]) -> str:
     return " ".join(symbol(c) for c in cards)
 
 
+SCREEN_LIMIT = 1000
+"""The widest screen a table is fitted to (a `COLUMNS` of ten million is read as this)."""
+
+
+def screen_width(default: int) -> int:
+    """The columns a screen is fitted to: `COLUMNS` when it is a whole number, else the
+    terminal's when standard output is one, else `default` (a file, a pipe); at most
+    `SCREEN_LIMIT`."""
+    import os
+    import sys
+
+    given = os.environ.get("COLUMNS", "")
+    if given.isdecimal() and given.isascii() and 0 < len(given) <= 7 and int(given) > 0:
+        return min(int(given), SCREEN_LIMIT)
+    try:
+        if sys.stdout.isatty():
+            return min(os.get_terminal_size(sys.stdout.fileno()).columns, SCREEN_LIMIT)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return default
+
+
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
     """One shared table style (tabulate loads only when a person is shown a table); a cell's
     control characters are shown escaped, so no stored text can act on the terminal or break

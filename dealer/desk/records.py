@@ -197,10 +197,39 @@ def glances(
     read from the records themselves."""
     with open_desk_log(db, read_only=True) as log, log.snapshot():
         if awaiting_signoff:
-            found = [r.id for r in _matching(log, flt, limit, newest, awaiting_signoff)]
-            return log.glances(found)
-        ids = log.record_ids(flt, limit=limit, newest_first=newest)
-        return log.glances(ids[::-1] if newest else ids)
+            ids = [r.id for r in _matching(log, flt, limit, newest, awaiting_signoff)]
+        else:
+            ids = log.record_ids(flt, limit=limit, newest_first=newest)
+            ids = ids[::-1] if newest else ids
+        return _standing(log, log.glances(ids))
+
+
+def _standing(log: Storage, found: list[Glance]) -> list[Glance]:
+    """Each glance with the record that took it out of effect, as `audit.status` reads it: a
+    record's own void; else, for a ruling, the newest of its overrides not voided itself (read
+    in one more query, only where a ruling has an override). An override overridden in turn or
+    whose ruling is voided is told by `show`."""
+    overrides = {
+        r.id for g in found if g.kind == RecordKind.RULING for r in g.references
+        if r.kind == RecordKind.OVERRIDE
+    }  # fmt: skip
+    voided = {
+        g.id for g in log.glances(sorted(overrides))
+        if any(r.kind == RecordKind.VOID for r in g.references)
+    }  # fmt: skip
+    out = []
+    for g in found:
+        voids = [r for r in g.references if r.kind == RecordKind.VOID]
+        standing = [r for r in g.references if r.kind == RecordKind.OVERRIDE and r.id not in voided]
+        if g.kind not in (RecordKind.RULING, RecordKind.OVERRIDE):
+            out.append(g)
+        elif voids:
+            out.append(g._replace(not_in_effect=voids[0]))
+        elif g.kind == RecordKind.RULING and standing:
+            out.append(g._replace(not_in_effect=standing[-1]))
+        else:
+            out.append(g)
+    return out
 
 
 def show(db: LogLocation | None, record_id: int) -> Shown:

@@ -46,6 +46,7 @@ from dealer.cli.render import (
     round_dealer,
     round_seats,
     round_total,
+    screen_width,
     setting_fields,
     settle_hands,
     settle_wagers,
@@ -129,7 +130,9 @@ def _what(record: Record | Glance) -> str:
 
 
 LIST_WIDTH = 120
-"""`audit list` and `search` fit this many columns: the summary is shortened to what is left."""
+"""`audit list` and `search` fit the terminal's width (`COLUMNS`, else the terminal's), this
+many columns where there is no terminal: a summary's words are shortened to what is left,
+never its money nor the status that leads a record not in effect."""
 
 
 def _money(value: object, *, signed: bool = False) -> str | None:
@@ -209,10 +212,28 @@ def _report(found: list[Glance]) -> None:
     used = sum(  # tabulate draws a column at least its header and 2 wide
         max(len(h) + 2, *(len(printable(r[i])) for r in rows)) for i, h in enumerate(headers[:-1])
     )
-    left = max(LIST_WIDTH - used - 2 * (len(headers) - 1), 24)
+    width = screen_width(LIST_WIDTH)
+    left = max(width - used - 2 * (len(headers) - 1), 24)
     for row, g in zip(rows, found, strict=True):
-        row.append(_fit(_summary(g) + _notes(g.references), left))
+        row.append(_listed(g, left))
     typer.echo(table(rows, headers))
+
+
+def _listed(glance: Glance, width: int) -> str:
+    """A record's summary within `width` columns: led by its status when it is not in effect
+    (`VOIDED #11:`, `overridden #10:`), then its summary, then what refers to it. Only words
+    are shortened: a summary of money (a ruling's net, a meter's move) is kept whole, and the
+    notes go first."""
+    lead = ""
+    if glance.not_in_effect is not None:
+        by = glance.not_in_effect
+        lead = f"{'VOIDED' if by.kind == RecordKind.VOID else 'overridden'} #{by.id}: "
+    summary = _summary(glance)
+    notes = _notes(tuple(r for r in glance.references if r != glance.not_in_effect))
+    if "$" in summary:
+        room = width - len(lead) - len(summary)
+        return lead + summary + (_fit(notes, room) if room > 2 else "")
+    return _fit(lead + summary + notes, width)
 
 
 def _json_report(found: list[Record]) -> None:
