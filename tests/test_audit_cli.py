@@ -1111,3 +1111,21 @@ def test_a_lists_summary_says_what_the_glance_holds(seen: Glance, said: str) -> 
     """A value that is none or no number never stops a list: the line falls back to the
     record's first line of explanation, then its input."""
     assert _summary(seen) == said
+
+
+def test_a_refused_first_user_leaves_no_log_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A weak PIN, an unknown role or a first user who is no supervisor is refused in one line
+    before any log is made: neither the default folder nor its file is left."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DEALER_DB", raising=False)
+    for words, said in (
+        (("sup-7", "--role", "supervisor", "--new-pin", "1234"), "Error: the new PIN needs"),
+        (("sup-7", "--role", "boss", "--new-pin", PIN), "Error: role 'boss' is not one of"),
+        (("d-1", "--role", "dealer"), "Error: the first user of an audit database must be"),
+    ):
+        result = run("user", "add", *words)
+        assert (result.exit_code, result.stdout) == (1, "")
+        assert result.stderr.startswith(said) and result.stderr.count("\n") == 1
+        assert list(tmp_path.iterdir()) == []

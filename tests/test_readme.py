@@ -127,3 +127,23 @@ def test_a_shown_output_is_compared_line_for_line() -> None:
     assert not shows(["a"], "a\nb\n")
     assert shows(["#… recorded"], "#14 recorded")
     assert not shows(["#… recorded"], "#1\n4 recorded")
+
+
+HISTORY = re.compile(
+    r"\b(?:issues? \d+|findings? \d+|(?:hostile-input|attack) (?:review|round)"
+    r"|Trust (?:I|II|III)\b)",
+    re.IGNORECASE,
+)
+"""How the project's own history reads (`issue 24`, `finding 3`, `the second review`)."""
+
+
+def test_the_user_docs_tell_no_project_history() -> None:
+    """The README and docs/ are written for dealers, supervisors and operators: what the
+    program does and why, never which issue or review it came from."""
+    found = [
+        f"{page.relative_to(ROOT)}:{number}: {line.strip()}"
+        for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        if HISTORY.search(line)
+    ]
+    assert found == []

@@ -91,6 +91,10 @@ class Recovered(NamedTuple):
     recovery_key: str
 
 
+FIRST_USER = "the first user of an audit database must be a supervisor (with a PIN)"
+"""Why a log's first user is refused when they are not a supervisor with a PIN."""
+
+
 def bootstrap(storage: Storage, user_id: str, role: str, pin: str | None) -> Recovered:
     """Register the first supervisor of a log that never had one, signed with the key their
     PIN makes, and the operator's recovery key (`Recovered`)."""
@@ -100,9 +104,7 @@ def bootstrap(storage: Storage, user_id: str, role: str, pin: str | None) -> Rec
         if tx.supervisor_ever_registered():
             raise AccessError("adding a user needs a supervisor id and PIN")
         if made is None:
-            raise AccessError(
-                "the first user of an audit database must be a supervisor (with a PIN)"
-            )
+            raise AccessError(FIRST_USER)
         pin_hash, private = made
         made_id = users.write_user(
             SigningTransaction(tx, user_id, private),

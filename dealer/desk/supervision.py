@@ -18,10 +18,10 @@ from dealer.audit.disputes import AMOUNT_LIMIT, Dispute, DisputeOutcome, Review
 from dealer.audit.meters import MeterAction, MeterMove, MoveKind
 from dealer.audit.records import Entry, RecordFilter, RecordKind, Role
 from dealer.audit.users import User
-from dealer.desk.context import Desk, HouseRules, LogLocation, open_desk_log
+from dealer.desk.context import Desk, HouseRules, LogLocation, log_location, open_desk_log
 from dealer.inputs import money, signed_money, text_file
 from dealer.kernel.digest import sha256_hex
-from dealer.kernel.errors import DealerError
+from dealer.kernel.errors import AccessError, DealerError
 from dealer.kernel.text import quoted
 from dealer.kernel.tuples import NamedTuple
 
@@ -230,7 +230,17 @@ def add_user(
     The first supervisor of a log bootstraps: while no supervisor was ever registered, and no
     supervisor other than the new user is named, the user registers themself (and must be a
     supervisor with a PIN). Otherwise `credentials()` is asked for the supervisor's id and PIN
-    (only then, so a bootstrap asks for no PIN but the new one)."""
+    (only then, so a bootstrap asks for no PIN but the new one). The role and the new PIN are
+    checked before the log is opened, and a log that is not there yet is made only for its
+    first supervisor: a refused first user leaves no log behind."""
+    from dealer.audit import keys
+
+    users.check_role(role)
+    if pin is not None:
+        keys.check_secret(pin, user_id)
+    path = log_location(db)
+    if isinstance(path, Path) and not path.exists() and (role != Role.SUPERVISOR or pin is None):
+        raise AccessError(staff.FIRST_USER)
     with open_desk_log(db) as log:
         bootstrap = not log.supervisor_ever_registered() and supervisor in (None, user_id)
         if bootstrap:
