@@ -149,7 +149,7 @@ def test_bootstrap_with_prompted_pin(db: Path | str) -> None:
     assert result.exit_code == 0, result.output
     assert "First supervisor S1 registered (bootstrap) as record 1." in result.stdout
     assert PIN not in result.stdout
-    again = run("user", "add", "S9", "--role", "supervisor", "--new-pin", "9999")
+    again = run("user", "add", "S9", "--role", "supervisor", "--new-pin", "harbor-1357")
     assert again.exit_code == 1
     assert again.stderr == "Error: this needs a supervisor: --supervisor ID (or DEALER_USER)\n"
 

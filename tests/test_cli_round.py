@@ -1,6 +1,7 @@
 """`dealer round`, `dealer demo` and `paigow settle` with bonus wagers, through the CLI."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -103,9 +104,21 @@ def test_demo_for_people(db: Path | str) -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "demo round, seed 7 (dealer demo --seed 7 deals it again)"
     assert lines[1].startswith("table DEMO   dealer: ")
-    headers = ["seat", "high", "low", "base", "net", *(w.terms.column for w in Wager if w.bonus)]
-    assert lines[2].split() == " ".join([*headers, "total"]).split()  # `prog. ins.`: two words
-    assert lines[-1] == "ruling #1 recorded"
+    assert lines[-2].startswith("players' total ") and lines[-1] == "ruling #1 recorded"
+    pays = lines[-10:-2]  # the last block: each seat's nets, only the wagers a seat placed
+    assert pays[0].split() == ["seat", "base", "insurance", "treasure", "prog.", "treas.", "total"]
+    assert [row.split()[0] for row in pays[2:]] == ["1", "2", "3", "4", "5", "6"]
+    assert max(len(line) for line in lines[-10:]) <= 80  # into a file: fitted to 80 columns
+    narrow = run("demo", "--seed", "7", env={"COLUMNS": "40"}).stdout.splitlines()
+    assert narrow[-4:] == [
+        "seat 6: base $0 · treasure -$5",
+        "    prog. treas. -$1 · total -$6",
+        "players' total +$94",
+        "ruling #4 recorded",  # the demo's round and its three meter moves came first
+    ]
+    assert [line.split(":")[0] for line in narrow if re.match(r"seat \d:", line)] == [
+        f"seat {n}" for n in range(1, 7)
+    ]
 
 
 def test_settle_with_every_bonus_wager(db: Path | str) -> None:

@@ -140,8 +140,16 @@ def test_the_round_shows_each_patron(db: Path | str, tmp_path: Path) -> None:
     result = play_round(tmp_path)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[3].startswith("2 P-123  Q♠ Q♥ 4♣ 3♥ 2♥  8♦ 8♣   win (1 to 2)")
-    assert lines[4].startswith("4        K♥ K♣ 9♠ 6♠ 2♠  Q♦ 10♦  push (one hand each)")
+    pays = lines.index("players' total +$5") - 4  # the last block: what to pay each seat
+    assert lines[pays:] == [
+        "seat    patron    base    total",
+        "------  --------  ------  -------",
+        "2       P-123     +$5     +$5",
+        "4                 $0      $0",
+        "players' total +$5",
+        "ruling #1 recorded",
+    ]
+    assert "2       Q♠ Q♥ 4♣ 3♥ 2♥  8♦ 8♣   win (1 to 2)" in lines
     shown = json.loads(run("audit", "show", "1", "--json").stdout)
     assert [s.get("patron") for s in shown["result"]["seats"]] == ["P-123", None]
 

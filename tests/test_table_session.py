@@ -841,6 +841,55 @@ def test_through_a_terminal(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("columns", [80, 120])
+def test_the_last_thing_on_a_terminal_is_what_to_pay(tmp_path: Path, columns: int) -> None:
+    """Settled at a real terminal of 80 or 120 columns, a round's pays are the last block
+    before the prompt, every line of it within the terminal (a table at 120 columns; at 80,
+    where the table of every wager is wider, a line a seat), the unplaced Envy left out."""
+    import fcntl
+    import struct
+    import termios
+
+    env = _env(tmp_path / "audit.sqlite")
+    term = Terminal(["-m", "dealer", "table", "--table", "PG-8"], env)
+    fcntl.ioctl(term.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    try:
+        term.expect("round 1, dealer's cards> ")
+        for line in (
+            "As Kd 9c 7h 5s 3d 2c",
+            "1 Js Jd Ac Qh 8s 5d 3h base 25 t 5 i 5 pi 1 pt 1 patron P-123",
+            "2 Qs Qd Qc 6h 4s 2d 8c b 10 pt 1",
+        ):
+            term.send(line)
+            term.expect("> ")
+        term.send("settle")
+        shown = term.expect("round 2, dealer's cards> ").splitlines()
+        term.send("quit")
+        assert term.wait() == 0
+    finally:
+        term.close()
+    recorded = shown.index("ruling #1 recorded")
+    total = shown.index("players' total -$0.50")
+    assert recorded == total + 1
+    if columns == 120:
+        pays = shown[total - 4 : total]
+        assert pays[0].split() == [
+            "seat", "patron", "base", "insurance", "treasure", "prog.", "ins.", "prog.",
+            "treas.", "total",
+        ]  # fmt: skip
+        assert pays[2].split() == ["1", "P-123", "+$12.50", "-$5", "-$5", "-$1", "-$1", "+$0.50"]
+        assert pays[3].split() == ["2", "$0", "-$1", "-$1"]
+    else:
+        pays = shown[total - 3 : total]
+        assert pays == [
+            "seat 1 P-123: base +$12.50 · insurance -$5 · treasure -$5 · prog. ins. -$1",
+            "    prog. treas. -$1 · total +$0.50",
+            "seat 2: base $0 · prog. treas. -$1 · total -$1",
+        ]
+    assert all(len(line) <= columns for line in shown[total - 4 : recorded + 1])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_end_of_input_mid_round_at_a_terminal_asks(tmp_path: Path) -> None:
     """Ctrl-D with a round dealt asks; no (or Ctrl-D again) stays, yes leaves it unrecorded."""
     env = _env(tmp_path / "audit.sqlite")

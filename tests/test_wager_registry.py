@@ -198,10 +198,12 @@ def test_the_round_table_has_its_column(
     wager: Wager, recorded: dict[Wager, tuple[Path, Any]]
 ) -> None:
     _, ruling = recorded[wager]
-    lines = render.round_text(ruling).splitlines()
-    assert wager.terms.column in lines[1]
-    row = next(line for line in lines[3:] if line.split()[0] == str(_winner(wager)))
+    lines = render.round_pays(ruling.result, 200)
+    headers, rows = lines[0].splitlines()[0], lines[0].splitlines()[2:]
+    assert (wager.terms.column if wager != Wager.BASE else "base") in headers
+    row = next(line for line in rows if line.split()[0] == str(_winner(wager)))
     assert fmt_money(_won(ruling, wager)[1], signed=True) in row
+    assert lines[0] in render.round_text(ruling) or len(headers) > render.PAYS_WIDTH
 
 
 @pytest.mark.parametrize("wager", list(Wager), ids=str)

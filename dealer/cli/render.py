@@ -177,11 +177,85 @@ def _amount(value: float | int | str) -> str:
     return "" if value == "" else fmt_money(Decimal(str(value)))
 
 
+PAYS_WIDTH = 80
+"""The width a round's pays are fitted to where the output is no terminal (a file, a pipe)."""
+
+
 def round_text(ruling: Ruling) -> str:
-    """`dealer round` and `dealer demo`: one line per seat, the dealer, then the reasons."""
-    headers, rows = round_seats(ruling.result)
-    lines = [round_dealer(ruling.result), table(rows, headers), round_total(ruling.result)]
-    return "\n".join([*lines, reasons(ruling)])
+    """`dealer round`, `dealer demo` and a round settled at the live table: the dealer's hand,
+    the reasons, each seat's hands and base result, and last what to pay (`round_pays`),
+    fitted to the screen: the block the dealer pays from is the one left in view."""
+    result = ruling.result
+    hands = [
+        [
+            str(seat["seat"]),
+            pretty(seat["base"]["player"]["high"]["cards"]),
+            pretty(seat["base"]["player"]["low"]["cards"]),
+            f"{seat['base']['outcome']} ({seat['base']['odds']})",
+        ]
+        for seat in result["seats"]
+    ]
+    return "\n".join(
+        [
+            round_dealer(result),
+            reasons(ruling),
+            table(hands, ["seat", "high", "low", "base wager"]),
+            *round_pays(result, screen_width(PAYS_WIDTH)),
+        ]
+    )
+
+
+def round_pays(result: Mapping[str, Any], width: int) -> list[str]:
+    """What to pay each seat of a round, within `width` columns: a table of seat (and patron,
+    where a seat has one), the net of each wager a seat placed (the columns no seat used left
+    out) and the seat's total, then the players' total; where even that table is wider than
+    the screen, one line a seat (`seat 1 P-123: base +$12.50 · treasure -$5 · total +$7.50`),
+    broken between wagers."""
+    from dealer.desk.paigow import wagers
+
+    base_wager, *bonuses = wagers()
+    patrons = any("patron" in seat for seat in result["seats"])
+    nets = []
+    for seat in result["seats"]:
+        owed: dict[str, float] = {base_wager: seat["base"]["net"]}
+        for bonus in seat["bonuses"]:
+            owed[bonus["wager"]] = owed.get(bonus["wager"], 0) + bonus["net"]
+        nets.append(owed)
+    used = [w for w in (base_wager, *bonuses) if any(w in owed for owed in nets)]
+    labels = ["base" if w == base_wager else w.terms.column for w in used]
+    headers = ["seat", *(["patron"] if patrons else []), *labels, "total"]
+    rows = [
+        [
+            str(seat["seat"]),
+            *([str(seat.get("patron", ""))] if patrons else []),
+            *[_signed(owed[w]) if w in owed else "" for w in used],
+            _signed(seat["total_net"]),
+        ]
+        for seat, owed in zip(result["seats"], nets, strict=True)
+    ]
+    drawn = table(rows, headers)
+    total = round_total(result)
+    if max(len(line) for line in drawn.splitlines()) <= width:
+        return [drawn, total]
+    lines = []
+    for row in rows:
+        who = " ".join(cell for cell in row[: 2 if patrons else 1] if cell)
+        parts = [f"{h} {v}" for h, v in zip(headers[len(headers) - len(row) :], row, strict=True)]
+        paid = [part for part in parts[2 if patrons else 1 :] if not part.endswith(" ")]
+        lines += _wrapped(f"seat {who}: ", paid, width)
+    return [*lines, total]
+
+
+def _wrapped(lead: str, parts: Sequence[str], width: int) -> list[str]:
+    """`lead` then `parts` joined by ` · `, broken between parts within `width` (indented)."""
+    lines, line = [], lead + parts[0]
+    for part in parts[1:]:
+        if len(line) + 3 + len(part) > width:
+            lines.append(line)
+            line = " " * 4 + part
+        else:
+            line += " · " + part
+    return [*lines, line]
 
 
 def round_dealer(result: Mapping[str, Any]) -> str:
