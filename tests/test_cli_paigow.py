@@ -278,3 +278,29 @@ def test_a_real_process_mounts_only_the_command_it_runs(db: Path | str) -> None:
     assert bad.returncode == 1 and bad.stderr.startswith("Error: wrong number of cards")
     assert dealer("paigow", "nothing").returncode == 2
     assert "settle" in dealer("paigow", "--help").stdout
+
+
+def test_a_settles_pays_are_fitted_to_the_screen(db: Path | str) -> None:
+    """The wagers are the last block: a table where it fits the width (`COLUMNS`; 80 into a
+    file), else a line a wager with its net first, broken between its parts."""
+    settle = (
+        "paigow", "settle", "--dealer", "Kd Qd 4c 4h 9h 8d 3c", "--player",
+        "JK Ks Qs Js Ts 9s 8s", "--wager", "25", "--treasure", "5", "--progressive-treasure", "1",
+        "--table", "PG-1",
+    )  # fmt: skip
+    narrow = run(*settle).stdout.splitlines()
+    assert narrow[-7:] == [
+        "base $25: +$25 · win · 1 to 1",
+        "treasure $5: +$3,750 · seven-card-straight-flush-with-joker · 750 to 1",
+        "progressive_treasure $1: +$2,499.06 · seven-card-straight-flush-with-joker",
+        "    25% of the meter",
+        "total +$6,274.06",
+        "ruling #1 recorded",
+        "awaiting sign-off: dealer audit signoff 1",
+    ]
+    wide = run(*settle, env={"COLUMNS": "120"}).stdout.splitlines()
+    assert wide[-8].split() == ["wager", "amount", "result", "pays", "net"]
+    assert max(len(line) for line in wide[-8:]) <= 120
+    assert wide[-5].split() == [
+        "treasure", "$5", "seven-card-straight-flush-with-joker", "750", "to", "1", "+$3,750",
+    ]  # fmt: skip

@@ -117,8 +117,24 @@ def settle_text(ruling: Ruling) -> str:
     out = [table(settle_hands(ruling.result), ["", "high", "low"]), reasons(ruling)]
     if "patron" in ruling.result:
         out.insert(0, f"seat {ruling.seat}, patron {ruling.result['patron']}")
-    out.append(table(settle_wagers(ruling.result), WAGER_HEADERS))
+    out.append(fitted_wagers(settle_wagers(ruling.result), screen_width(PAYS_WIDTH)))
     return "\n".join(out)
+
+
+def fitted_wagers(rows: list[list[str]], width: int) -> str:
+    """A settled seat's wagers (`WAGER_HEADERS` rows), the last block a dealer pays from: the
+    table where it fits `width` columns, else a line a wager, its net first (`treasure $5:
+    +$100 · four-of-a-kind · 20 to 1`), and the total, each broken between its parts."""
+    drawn = table(rows, WAGER_HEADERS)
+    if max(len(line) for line in drawn.splitlines()) <= width:
+        return drawn
+    lines = []
+    for wager, amount, result, pays, net in rows:
+        if wager == "total":
+            lines.append(f"total {net}")
+            continue
+        lines += _wrapped(f"{wager} {amount}: ", [p for p in (net, result, pays) if p], width)
+    return "\n".join(lines)
 
 
 WAGER_HEADERS = ["wager", "amount", "result", "pays", "net"]
