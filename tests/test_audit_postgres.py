@@ -577,3 +577,21 @@ def test_browse_wants_an_sqlite_file() -> None:
         "Error: --db postgresql://floor-db/audit: dealer audit browse reads an SQLite log "
         "file; copy the PostgreSQL log into one first (dealer audit copy)\n"
     )
+
+
+def test_the_login_in_the_url_is_the_user(
+    pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A terminal whose URL names the dealer's login rules in that name with no --user (the
+    server takes records only in its login's name); --user still says otherwise."""
+    url = pg_server.fresh_url()
+    as_dealer = pg_server.login(url, "d-104")
+    monkeypatch.delenv("DEALER_USER", raising=False)
+    made = cli.run("paigow", "set", "Ks Kd 4c 4h As 9d 2c", "--db", as_dealer, "--json")
+    assert made.exit_code == 0, made.output
+    with PostgresStorage.open(url) as log:
+        first = log.record(1)
+    assert first is not None and first.user_id == "d-104"
+    other = cli.run("paigow", "set", "Ks Kd 4c 4h As 9d 2c", "--db", as_dealer, "--user", "d-9")
+    assert other.exit_code == 1
+    assert "in the name of d-9, but this terminal is logged in as d-104" in other.stderr

@@ -94,17 +94,34 @@ def desk_for(
     table: str | None = None,
 ) -> Desk:
     """The desk for one command: the database given (else `default_db()`), the user given (else
-    the login name), the table given (else none, `""`: no table is ever made up). The user and
-    table ids are checked here, once (letters, digits and a few marks): they go on the record
-    and on screens."""
+    the login a PostgreSQL URL names, which the server takes records in the name of, else the
+    terminal's login name), the table given (else none, `""`: no table is ever made up). The
+    user and table ids are checked here, once (letters, digits and a few marks): they go on the
+    record and on screens."""
     from dealer import inputs
 
+    place = log_location(db)
+    login = url_login(place)
     return Desk(
-        log_location(db),
-        inputs.user_id(user) if user else inputs.login_name(),
+        place,
+        inputs.user_id(user or login) if user or login else inputs.login_name(),
         inputs.table_id(table) if table else "",
         named=bool(user),
     )
+
+
+def url_login(place: LogLocation) -> str | None:
+    """The login a PostgreSQL URL names (`postgresql://d-104@db.floor/dealer`: `d-104`), None
+    for a file or a URL that names none."""
+    if not isinstance(place, str):
+        return None
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        name = urlsplit(place).username
+    except ValueError:
+        return None
+    return unquote(name) if name else None
 
 
 def metered_table(desk: Desk, what: str, where: str = "") -> Desk:
