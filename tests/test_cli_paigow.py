@@ -135,10 +135,10 @@ def test_settle_of_an_own_setting_short_of_the_best(db: Path | str) -> None:
         "dealer  10♠ 10♣ 8♠ 5♥ 2♥             K♦ 9♦\n"
         "        pair of tens, 8-5-2 kickers  king-nine\n"
         "player  A♣ Q♥ 10♦ 7♦ 3♣              10♥ 6♥\n"
-        "        ace high, A-Q-T-7-3          ten-six\n"
+        "        ace high, A-Q-10-7-3         ten-six\n"
         "  · dealer set by trump-plaza v1 §2: One pair — the pair high, the two highest other "
         "cards low.\n"
-        "  · high: dealer pair of tens, 8-5-2 kickers beats player ace high, A-Q-T-7-3\n"
+        "  · high: dealer pair of tens, 8-5-2 kickers beats player ace high, A-Q-10-7-3\n"
         "  · low: dealer king-nine beats player ten-six\n"
         "  · base wager $10: lose, both hands lose: -$10\n"
         "  · player's own setting: the best setting would have won $10 (House Way: push)\n"
@@ -304,3 +304,19 @@ def test_a_settles_pays_are_fitted_to_the_screen(db: Path | str) -> None:
     assert wide[-5].split() == [
         "treasure", "$5", "seven-card-straight-flush-with-joker", "750", "to", "1", "+$3,750",
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("hand", "named"),
+    [
+        ("Kh Kd Tc 8s 3h", "pair of kings, 10-8-3 kickers"),
+        ("As Qd Tc 7h 3s", "ace high, A-Q-10-7-3"),
+        ("9s 9d 9c Th 3s", "three nines, 10-3 kickers"),
+    ],
+)
+def test_a_hands_name_writes_a_ten_as_its_cards_do(hand: str, named: str) -> None:
+    """A hand's name writes its ranks as its cards print them: `10`, never `T`."""
+    from dealer.games.paigow.deck import parse_cards
+    from dealer.games.paigow.ranking import rank_high
+
+    assert rank_high(parse_cards(hand)).description == named

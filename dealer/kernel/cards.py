@@ -235,8 +235,13 @@ class Card(NamedTuple):
         """The card as a person reads it: `A♠`, `10♥`, and `JK` for the joker."""
         if self.suit == JOKER_SUIT:
             return "JK"
-        rank = "10" if self.rank == 10 else RANK_CHARS[self.rank - 2]
-        return rank + SUIT_SYMBOLS[self.suit]
+        return rank_text(self.rank) + SUIT_SYMBOLS[self.suit]
+
+
+def rank_text(rank: int) -> str:
+    """A rank as a person reads it, in a card (`10♥`) and in a hand's name (`10-8-3
+    kickers`) alike: `2`-`9`, `10`, `J`, `Q`, `K`, `A`."""
+    return "10" if rank == 10 else RANK_CHARS[rank - 2]
 
 
 JOKER = Card(ACE, JOKER_SUIT)

@@ -36,6 +36,7 @@ from dealer.kernel.cards import (
     SUIT_SYMBOLS,
     Card,
     distinct,
+    rank_text,
     symbols,
 )
 from dealer.kernel.comparison import Comparison, hand_names, rank_together
@@ -138,7 +139,7 @@ def _value_char(value: int) -> str:
         return "E"
     if value == LOW_ONE:
         return "1"
-    return "10" if value == 10 else RANK_CHARS[value - 2]
+    return rank_text(value)
 
 
 def _value_name(value: int, plural: bool = False) -> str:

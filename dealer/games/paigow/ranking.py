@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import IntEnum
 
-from dealer.kernel.cards import ACE, RANK_NAMES, RANK_PLURALS, Card
+from dealer.kernel.cards import ACE, RANK_NAMES, RANK_PLURALS, Card, rank_text
 from dealer.kernel.errors import CardError
 from dealer.kernel.tuples import NamedTuple
 
@@ -190,22 +190,18 @@ def _describe_high(key: Key, played: list[int]) -> str:
     if cat == Category.FULL_HOUSE:
         return f"full house, {RANK_PLURALS[key[1]]} over {RANK_PLURALS[key[2]]}"
     if cat == Category.FLUSH:
-        return f"flush, {'-'.join(_short(r) for r in key[1:])}"
+        return f"flush, {'-'.join(rank_text(r) for r in key[1:])}"
     if cat == Category.THREE_OF_A_KIND:
-        return f"three {RANK_PLURALS[key[1]]}, {_short(key[2])}-{_short(key[3])} kickers"
+        return f"three {RANK_PLURALS[key[1]]}, {rank_text(key[2])}-{rank_text(key[3])} kickers"
     if cat == Category.TWO_PAIR:
         return (
             f"two pair, {RANK_PLURALS[key[1]]} and {RANK_PLURALS[key[2]]}, "
             f"{_rank_word(key[3])} kicker"
         )
     if cat == Category.ONE_PAIR:
-        kick = "-".join(_short(r) for r in key[2:])
+        kick = "-".join(rank_text(r) for r in key[2:])
         return f"pair of {RANK_PLURALS[key[1]]}, {kick} kickers"
-    return f"{_rank_word(key[1])} high, {'-'.join(_short(r) for r in key[1:])}"
-
-
-def _short(rank: int) -> str:
-    return "23456789TJQKA"[rank - 2]
+    return f"{_rank_word(key[1])} high, {'-'.join(rank_text(r) for r in key[1:])}"
 
 
 def _check_size(cards: Sequence[Card], n: int, what: str) -> None:
