@@ -125,8 +125,8 @@ def fitted_wagers(rows: list[list[str]], width: int) -> str:
     """A settled seat's wagers (`WAGER_HEADERS` rows), the last block a dealer pays from: the
     table where it fits `width` columns, else a line a wager, its net first (`treasure $5:
     +$100 · four-of-a-kind · 20 to 1`), and the total, each broken between its parts."""
-    drawn = table(rows, WAGER_HEADERS)
-    if max(len(line) for line in drawn.splitlines()) <= width:
+    drawn = _fitted(table(rows, WAGER_HEADERS), width)
+    if drawn is not None:
         return drawn
     lines = []
     for wager, amount, result, pays, net in rows:
@@ -229,16 +229,11 @@ def round_pays(result: Mapping[str, Any], width: int) -> list[str]:
     broken between wagers."""
     from dealer.desk.paigow import wagers
 
-    base_wager, *bonuses = wagers()
-    patrons = any("patron" in seat for seat in result["seats"])
-    nets = []
-    for seat in result["seats"]:
-        owed: dict[str, float] = {base_wager: seat["base"]["net"]}
-        for bonus in seat["bonuses"]:
-            owed[bonus["wager"]] = owed.get(bonus["wager"], 0) + bonus["net"]
-        nets.append(owed)
-    used = [w for w in (base_wager, *bonuses) if any(w in owed for owed in nets)]
-    labels = ["base" if w == base_wager else w.terms.column for w in used]
+    seats = result["seats"]
+    nets = [seat_nets(seat) for seat in seats]
+    used = [w for w in wagers() if any(w in owed for owed in nets)]
+    labels = [w.terms.column for w in used]
+    patrons = any("patron" in seat for seat in seats)
     headers = ["seat", *(["patron"] if patrons else []), *labels, "total"]
     rows = [
         [
@@ -247,19 +242,30 @@ def round_pays(result: Mapping[str, Any], width: int) -> list[str]:
             *[_signed(owed[w]) if w in owed else "" for w in used],
             _signed(seat["total_net"]),
         ]
-        for seat, owed in zip(result["seats"], nets, strict=True)
+        for seat, owed in zip(seats, nets, strict=True)
     ]
-    drawn = table(rows, headers)
-    total = round_total(result)
-    if max(len(line) for line in drawn.splitlines()) <= width:
-        return [drawn, total]
-    lines = []
-    for row in rows:
-        who = " ".join(cell for cell in row[: 2 if patrons else 1] if cell)
-        parts = [f"{h} {v}" for h, v in zip(headers[len(headers) - len(row) :], row, strict=True)]
-        paid = [part for part in parts[2 if patrons else 1 :] if not part.endswith(" ")]
-        lines += _wrapped(f"seat {who}: ", paid, width)
-    return [*lines, total]
+    fitted = _fitted(table(rows, headers), width)
+    if fitted is None:
+        fitted = "\n".join(
+            line
+            for seat, owed in zip(seats, nets, strict=True)
+            for line in _seat_pays(
+                seat, [(w.terms.column, owed[w]) for w in used if w in owed], width
+            )
+        )
+    return [fitted, round_total(result)]
+
+
+def _seat_pays(seat: Mapping[str, Any], nets: list[tuple[str, float]], width: int) -> list[str]:
+    """One seat's pays as lines within `width`: `seat 1 P-123: base +$12.50 · total +$12.50`."""
+    who = " ".join(["seat", str(seat["seat"]), *([seat["patron"]] if "patron" in seat else [])])
+    paid = [f"{label} {_signed(net)}" for label, net in nets]
+    return _wrapped(f"{who}: ", [*paid, f"total {_signed(seat['total_net'])}"], width)
+
+
+def _fitted(drawn: str, width: int) -> str | None:
+    """`drawn` (a table) when every line of it fits `width` columns, else None."""
+    return drawn if max(len(line) for line in drawn.splitlines()) <= width else None
 
 
 def _wrapped(lead: str, parts: Sequence[str], width: int) -> list[str]:
@@ -289,6 +295,15 @@ def round_total(result: Mapping[str, Any]) -> str:
     return f"players' total {_signed(result['total_net'])}"
 
 
+def seat_nets(seat: Mapping[str, Any]) -> dict[str, float]:
+    """A round's seat's net by each wager it placed (keyed by the wager's name, `base` the base
+    wager's), an Envy paid on several seats' hands summed."""
+    nets: dict[str, float] = {"base": seat["base"]["net"]}
+    for bonus in seat["bonuses"]:
+        nets[bonus["wager"]] = nets.get(bonus["wager"], 0) + bonus["net"]
+    return nets
+
+
 def round_seats(result: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     """A round's table of seats (headers, rows): one row per seat, its hands as set, a column
     for the base wager's result and net, then one for each bonus wager (the registry's,
@@ -299,9 +314,7 @@ def round_seats(result: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     rows = []
     for seat in result["seats"]:
         base = seat["base"]
-        nets: dict[str, float] = {}
-        for bonus in seat["bonuses"]:
-            nets[bonus["wager"]] = nets.get(bonus["wager"], 0) + bonus["net"]
+        nets = seat_nets(seat)
         rows.append(
             [
                 f"{seat['seat']} {seat['patron']}" if "patron" in seat else str(seat["seat"]),
