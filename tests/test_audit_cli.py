@@ -18,7 +18,7 @@ from dealer.audit import entries, open_log
 from dealer.audit.authority import guesser
 from dealer.audit.glances import GLANCE_VALUES, Glance
 from dealer.audit.records import Entry
-from dealer.cli.audit.log import _summary
+from dealer.cli.audit.log import _listed
 from dealer.desk.context import shown
 from dealer.games.paigow.pay import PROGRESSIVES
 
@@ -1110,7 +1110,7 @@ def glance(kind: str = "ruling", action: str = "round", **values: object) -> Gla
 def test_a_lists_summary_says_what_the_glance_holds(seen: Glance, said: str) -> None:
     """A value that is none or no number never stops a list: the line falls back to the
     record's first line of explanation, then its input."""
-    assert _summary(seen) == said
+    assert _listed(seen, 1000) == said
 
 
 def test_a_refused_first_user_leaves_no_log_behind(

@@ -219,16 +219,12 @@ def _standing(log: Storage, found: list[Glance]) -> list[Glance]:
     }  # fmt: skip
     out = []
     for g in found:
-        voids = [r for r in g.references if r.kind == RecordKind.VOID]
-        standing = [r for r in g.references if r.kind == RecordKind.OVERRIDE and r.id not in voided]
-        if g.kind not in (RecordKind.RULING, RecordKind.OVERRIDE):
-            out.append(g)
-        elif voids:
-            out.append(g._replace(not_in_effect=voids[0]))
-        elif g.kind == RecordKind.RULING and standing:
-            out.append(g._replace(not_in_effect=standing[-1]))
-        else:
-            out.append(g)
+        if g.kind in (RecordKind.RULING, RecordKind.OVERRIDE):
+            voids = [r for r in g.references if r.kind == RecordKind.VOID]
+            over = [r for r in g.references if r.kind == RecordKind.OVERRIDE and r.id not in voided]
+            by = voids[0] if voids else over[-1] if over else None
+            g = g._replace(not_in_effect=by)
+        out.append(g)
     return out
 
 

@@ -147,10 +147,10 @@ def _first_line(glance: Glance) -> str:
     return glance.first_line if glance.first_line is not None else glance.input_text
 
 
-def _summary(glance: Glance) -> str:
-    """What a record says at a glance: a settled seat's outcome and net, a round's seats and
-    players' total, a meter's move, else its first line of explanation (its input when it has
-    none)."""
+def _money_summary(glance: Glance) -> str | None:
+    """What a record says at a glance when it is money: a settled seat's outcome and net, a
+    round's seats and players' total, a meter's move; None for any other record (its first
+    line of explanation, or its input, says what it is)."""
     paigow_ruling = glance.kind == RecordKind.RULING and glance.game == "paigow"
     total = _money(glance.total_net, signed=True) if paigow_ruling else None
     if total is not None and glance.action == RulingAction.ROUND and glance.seats:
@@ -160,16 +160,17 @@ def _summary(glance: Glance) -> str:
         return f"{glance.outcome}, net {total}"
     if glance.kind == RecordKind.METER and glance.meter is not None:
         return _meter_summary(glance)
-    return _first_line(glance)
+    return None
 
 
-def _meter_summary(glance: Glance) -> str:
+def _meter_summary(glance: Glance) -> str | None:
     """A meter record in a few words: `progressive_treasure starts $10,000` (its seed, and
     what its first ruling added), a ruling's `… +$0.25 → $10,000.25`, an adjustment's `… set
-    to $12,000`; `audit show` tells the seed from the contributions."""
+    to $12,000`; `audit show` tells the seed from the contributions. None when its values are
+    no amounts."""
     value, delta = _money(glance.value), _money(glance.delta, signed=True)
     if value is None or delta is None:
-        return _first_line(glance)
+        return None
     if glance.previous is None:
         return f"{glance.meter} starts {value}"
     if glance.action == MeterAction.ADJUST:
@@ -228,12 +229,12 @@ def _listed(glance: Glance, width: int) -> str:
     if glance.not_in_effect is not None:
         by = glance.not_in_effect
         lead = f"{'VOIDED' if by.kind == RecordKind.VOID else 'overridden'} #{by.id}: "
-    summary = _summary(glance)
+    money = _money_summary(glance)
     notes = _notes(tuple(r for r in glance.references if r != glance.not_in_effect))
-    if "$" in summary:
-        room = width - len(lead) - len(summary)
-        return lead + summary + (_fit(notes, room) if room > 2 else "")
-    return _fit(lead + summary + notes, width)
+    if money is None:
+        return _fit(lead + _first_line(glance) + notes, width)
+    room = width - len(lead) - len(money)
+    return lead + money + (_fit(notes, room) if room > 2 else "")
 
 
 def _json_report(found: list[Record]) -> None:
